@@ -1,0 +1,26 @@
+import type { Role } from '../content/access/principal.js';
+import type { SanitizedPieceType, SanitizedField } from '../content/types/piece-type.js';
+
+export interface LocaleConfig {
+  readonly label: string;
+  /** URL prefix of the locale's pages; the default locale has none unless configured. */
+  readonly prefix: string;
+}
+
+/** The configuration after validation at start: frozen, trusted everywhere else. */
+export interface AppConfig {
+  readonly baseUrl: string;
+  readonly locales: ReadonlyMap<string, LocaleConfig>;
+  readonly defaultLocale: string;
+  readonly apiKeys: ReadonlyMap<string, { readonly role: Role }>;
+  readonly pieceTypes: ReadonlyMap<string, SanitizedPieceType>;
+  /** Widget types usable in areas; `@cms/rich-text` is always there. */
+  readonly widgetTypes: ReadonlyMap<string, { readonly fields: readonly SanitizedField[] }>;
+  /** Largest accepted JSON body, in bytes. */
+  readonly bodyLimit: number;
+  readonly dataDir: string;
+  readonly databaseUrl: string;
+  readonly port: number;
+  readonly host: string;
+  readonly logLevel: string;
+}

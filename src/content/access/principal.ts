@@ -1,0 +1,24 @@
+export const roles = ['guest', 'contributor', 'editor', 'admin'] as const;
+export type Role = (typeof roles)[number];
+
+/** Who is asking. Anonymous callers have no role. */
+export interface Principal {
+  readonly kind: 'anonymous' | 'apiKey' | 'user';
+  readonly role: Role | null;
+  /** The user document id for a logged-in user; null for API keys and anonymous callers. */
+  readonly userId: string | null;
+  readonly title: string | null;
+  readonly username: string | null;
+}
+
+export const anonymous: Principal = Object.freeze({
+  kind: 'anonymous',
+  role: null,
+  userId: null,
+  title: null,
+  username: null,
+});
+
+export function roleRank(role: Role | null): number {
+  return role === null ? -1 : roles.indexOf(role);
+}

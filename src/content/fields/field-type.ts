@@ -1,0 +1,91 @@
+import type { SanitizedField } from '../types/piece-type.js';
+import type { Principal } from '../access/principal.js';
+
+export type Mode = 'draft' | 'published' | 'previous';
+
+/**
+ * Thrown by a field type's `convert` when a value cannot be accepted. The schema walker adds
+ * the path; nested schemas (array, object, area) pass their own collected errors in `errors`.
+ */
+export class FieldFailure extends Error {
+  readonly failure: 'required' | 'invalid' | 'min' | 'max';
+  readonly errors?: readonly { name: string; path: string; message?: string; data?: Record<string, unknown> }[];
+  readonly data: Record<string, unknown>;
+
+  constructor(
+    failure: 'required' | 'invalid' | 'min' | 'max',
+    message?: string,
+    options: { errors?: FieldFailure['errors']; data?: Record<string, unknown> } = {},
+  ) {
+    super(message ?? failure);
+    this.failure = failure;
+    this.errors = options.errors;
+    this.data = options.data ?? {};
+  }
+}
+
+/** Existing documents a relationship may point at, looked up in one batch per call. */
+export interface RelationshipLookup {
+  /**
+   * Returns, in input order, the documents of `type` among `refs` (each a full `_id`, a bare
+   * `cmsDocId` or a title) that exist in the given locale and mode, as `{ cmsDocId }`.
+   * Unknown references are left out.
+   */
+  resolve(type: string, refs: readonly string[]): Promise<{ cmsDocId: string }[]>;
+}
+
+export interface ConvertContext {
+  readonly locale: string | null;
+  readonly mode: Mode | null;
+  readonly principal: Principal;
+  readonly relationships: RelationshipLookup;
+  /** New unique id for areas, widgets and array items. */
+  readonly newId: () => string;
+  /** Converts a nested schema (array items, object values, widgets) with the same rules. */
+  convertSchema(
+    fields: readonly SanitizedField[],
+    input: Record<string, unknown>,
+    existing: Record<string, unknown> | undefined,
+  ): Promise<Record<string, unknown>>;
+  /** Widget type definitions by name, as configured (`@cms/rich-text` always present). */
+  readonly widgetTypes: ReadonlyMap<string, { readonly fields: readonly SanitizedField[] }>;
+}
+
+export interface DefinitionContext {
+  /** Key path of the field in the configuration, for error messages. */
+  readonly path: string;
+  /** Names of every configured piece type (relationship `withType` must be one of them). */
+  readonly pieceTypes: ReadonlySet<string>;
+  /** Sanitizes a nested `fields.add` (array, object) with the same rules. */
+  sanitizeFields(add: unknown, path: string): SanitizedField[];
+}
+
+/**
+ * One field type: a boot half (`validateDefinition`) that checks a definition once, and a
+ * request half (`convert`) that launders every incoming value. Registered in `registry.ts`.
+ */
+export interface FieldType {
+  readonly name: string;
+  /** Keys a definition of this type may carry besides the common ones (type, label, help, required, def). */
+  readonly definitionKeys: readonly string[];
+  /** Boot: throws ConfigError naming `ctx.path` when the definition is unusable. */
+  validateDefinition?(definition: Record<string, unknown>, ctx: DefinitionContext): void;
+  /** Value of the field in a new document when the input does not name it (`newId` for areas and objects). */
+  defaultValue(field: SanitizedField, newId: () => string): unknown;
+  /** True when the value counts as absent for `required`. */
+  isEmpty(value: unknown): boolean;
+  /**
+   * Launders an input value (never undefined: absent inputs are handled by the walker) into the
+   * stored value. `existing` is the value currently stored, for types that keep ids or secrets.
+   * Throws FieldFailure.
+   */
+  convert(input: unknown, field: SanitizedField, ctx: ConvertContext, existing: unknown): unknown | Promise<unknown>;
+  /** Where the stored value lives in a document; default: under `field.name`. */
+  storageKeys?(field: SanitizedField): readonly string[];
+  /** Writes a converted value into a document; default `doc[field.name] = value`. */
+  write?(doc: Record<string, unknown>, field: SanitizedField, value: unknown): void;
+  /** Reads the stored value back out of a document; default `doc[field.name]`. */
+  read?(doc: Record<string, unknown>, field: SanitizedField): unknown;
+  /** Input keys that address this field besides its name (relationship `author` for `_author`). */
+  inputKeys?(field: SanitizedField): readonly string[];
+}

@@ -1,0 +1,45 @@
+import type { Role } from '../access/principal.js';
+
+/**
+ * A field after boot-time sanitization. `options` holds the type-specific keys of the definition
+ * (`min`, `choices`, `fields`, `withType`, ...) exactly as configured, already checked by the field
+ * type's `validateDefinition`.
+ */
+export interface SanitizedField {
+  /** The key of the field in `fields.add` (for relationships possibly with a leading `_`). */
+  readonly name: string;
+  readonly type: string;
+  readonly label: string;
+  readonly help?: string;
+  readonly required: boolean;
+  readonly def?: unknown;
+  readonly options: Readonly<Record<string, unknown>>;
+  /** Nested schema of `array` and `object` fields (sanitized recursively); empty otherwise. */
+  readonly fields: readonly SanitizedField[];
+}
+
+export interface PieceTypeOptions {
+  readonly label: string;
+  readonly pluralLabel: string;
+  readonly perPage: number;
+  /** Inclusion projection for callers without API access; null means no public API. */
+  readonly publicApiProjection: Readonly<Record<string, 1 | true>> | null;
+  readonly pagePath: string | null;
+  readonly localized: boolean;
+  readonly slugPrefix: string;
+  readonly sort: Readonly<Record<string, 1 | -1>>;
+  /** Roles below these cannot view (null: anyone), edit drafts, or publish. */
+  readonly viewRole: Role | null;
+  readonly editRole: Role;
+  readonly publishRole: Role;
+  /** Drafts of this type are published on every save (images and files). */
+  readonly autopublish: boolean;
+}
+
+export interface SanitizedPieceType {
+  readonly name: string;
+  readonly options: PieceTypeOptions;
+  /** Every field, the built-in ones (title, slug, visibility, archived) included, in order. */
+  readonly fields: readonly SanitizedField[];
+  readonly fieldsByName: ReadonlyMap<string, SanitizedField>;
+}

@@ -1,0 +1,98 @@
+/**
+ * The error catalogue. Every error the service raises on purpose is an AppError whose `code`
+ * names an entry here; `http/error-mapper.ts` is the one place that turns a code into an HTTP
+ * status and the public `{ name, message, data }` body. Nothing in this folder knows HTTP.
+ */
+export const errorCodes = [
+  'invalid',
+  'forbidden',
+  'notfound',
+  'conflict',
+  'unauthorized',
+  'toolarge',
+  'unsupported',
+  'unimplemented',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+/** One entry of `data.errors` of a validation error: names the failing field by its path. */
+export interface FieldError {
+  name: string;
+  path: string;
+  message?: string;
+  data?: Record<string, unknown>;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly data: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message?: string, data: Record<string, unknown> = {}, options?: ErrorOptions) {
+    super(message ?? code, options);
+    this.code = code;
+    this.data = data;
+  }
+}
+
+export class ValidationError extends AppError {
+  readonly errors: FieldError[];
+
+  constructor(errors: FieldError[], message = 'invalid') {
+    super('invalid', message, { errors });
+    this.errors = errors;
+  }
+}
+
+/** A request that breaks a rule without naming a field (bad query value, wrong id form). */
+export class InvalidRequestError extends AppError {
+  constructor(message: string, data: Record<string, unknown> = {}) {
+    super('invalid', message, data);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = 'forbidden', data: Record<string, unknown> = {}) {
+    super('forbidden', message, data);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message = 'notfound', data: Record<string, unknown> = {}) {
+    super('notfound', message, data);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message = 'conflict', data: Record<string, unknown> = {}) {
+    super('conflict', message, data);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'unauthorized') {
+    super('unauthorized', message);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message = 'The request body is too large', data: Record<string, unknown> = {}) {
+    super('toolarge', message, data);
+  }
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message = 'Unsupported content type', data: Record<string, unknown> = {}) {
+    super('unsupported', message, data);
+  }
+}
+
+/** A configuration that cannot be served; raised at start, never over HTTP. */
+export class ConfigError extends Error {
+  readonly path: string;
+
+  constructor(path: string, message: string) {
+    super(path ? `${path}: ${message}` : message);
+    this.path = path;
+  }
+}
