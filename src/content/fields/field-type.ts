@@ -88,4 +88,10 @@ export interface FieldType {
   read?(doc: Record<string, unknown>, field: SanitizedField): unknown;
   /** Input keys that address this field besides its name (relationship `author` for `_author`). */
   inputKeys?(field: SanitizedField): readonly string[];
+  /**
+   * When true, a full conversion (insert/replace) that does not name the field keeps the stored
+   * value instead of resetting it to the default: a PUT built from a GET, which never shows a
+   * password, must not wipe the password.
+   */
+  readonly keepsExistingWhenAbsent?: boolean;
 }

@@ -1,0 +1,61 @@
+import { access, readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigError } from '../errors/app-error.js';
+import { demoConfig } from './demo-config.js';
+
+const defaultFileName = 'cms.config.mjs';
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function readJson(path: string): Promise<unknown> {
+  const text = await readFile(path, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(path, `not valid JSON: ${reason(error)}`);
+  }
+}
+
+async function importDefault(path: string): Promise<unknown> {
+  let loaded: Record<string, unknown>;
+  try {
+    loaded = await import(pathToFileURL(path).href);
+  } catch (error) {
+    throw new ConfigError(path, `cannot be loaded: ${reason(error)}`);
+  }
+  if (loaded.default === undefined) {
+    throw new ConfigError(path, 'has no default export');
+  }
+  return loaded.default;
+}
+
+export async function readConfigFile(path: string): Promise<unknown> {
+  return path.endsWith('.json') ? readJson(path) : importDefault(path);
+}
+
+/**
+ * The raw configuration: the file CMS_CONFIG names, else `cms.config.mjs` in the working
+ * directory, else the bundled demo.
+ */
+export async function readConfigSource(configPath: string | undefined, cwd: string): Promise<unknown> {
+  if (configPath !== undefined) {
+    if (!(await exists(configPath))) {
+      throw new ConfigError('CMS_CONFIG', `no such file: ${configPath}`);
+    }
+    return readConfigFile(configPath);
+  }
+  const defaultPath = resolve(cwd, defaultFileName);
+  return (await exists(defaultPath)) ? readConfigFile(defaultPath) : demoConfig;
+}

@@ -1,0 +1,68 @@
+/**
+ * The configuration served when neither CMS_CONFIG nor ./cms.config.mjs exists, so that
+ * `npm start` shows a working site. The API keys are for local use only.
+ */
+export const demoConfig = {
+  baseUrl: 'http://localhost:3000',
+  locales: {
+    en: { label: 'English' },
+    es: { label: 'Español' },
+  },
+  defaultLocale: 'en',
+  apiKeys: {
+    'dev-admin-key-change-me': { role: 'admin' },
+    'dev-editor-key-change-me': { role: 'editor' },
+  },
+  modules: {
+    article: {
+      extend: '@cms/piece-type',
+      options: {
+        label: 'Article',
+        perPage: 10,
+        publicApiProjection: { title: 1, slug: 1, category: 1, _url: 1, _author: 1 },
+        pagePath: '/articles',
+      },
+      fields: {
+        add: {
+          category: { type: 'string' },
+          priority: { type: 'integer' },
+          tags: {
+            type: 'checkboxes',
+            choices: [
+              { label: 'News', value: 'news' },
+              { label: 'Tech', value: 'tech' },
+              { label: 'Sports', value: 'sports' },
+            ],
+          },
+          _author: { type: 'relationship', withType: '@cms/user' },
+          body: { type: 'area', options: { widgets: { '@cms/rich-text': {} } } },
+        },
+      },
+    },
+    event: {
+      extend: '@cms/piece-type',
+      options: {
+        label: 'Event',
+        pagePath: '/events',
+        publicApiProjection: { title: 1, slug: 1, startDate: 1, location: 1, _url: 1 },
+      },
+      fields: {
+        add: {
+          startDate: { type: 'date', required: true },
+          location: { type: 'string' },
+          capacity: { type: 'integer', min: 0 },
+          ticketUrl: { type: 'url' },
+        },
+      },
+    },
+    note: {
+      extend: '@cms/piece-type',
+      options: { label: 'Note' },
+      fields: {
+        add: {
+          text: { type: 'string', textarea: true },
+        },
+      },
+    },
+  },
+};

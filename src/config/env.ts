@@ -1,0 +1,118 @@
+import { resolve } from 'node:path';
+import { roles, type Role } from '../content/access/principal.js';
+import { ConfigError } from '../errors/app-error.js';
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/** What the environment decides; `undefined` leaves the choice to the configuration file. */
+export interface EnvironmentSettings {
+  readonly port: number;
+  readonly host: string;
+  /** Absolute path named by CMS_CONFIG, or undefined to look for the default file. */
+  readonly configPath: string | undefined;
+  readonly dataDir: string;
+  readonly databaseUrl: string;
+  readonly logLevel: string;
+  readonly baseUrl: string | undefined;
+  readonly apiKeys: Map<string, { role: Role }> | undefined;
+  readonly bodyLimit: number | undefined;
+}
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const minimumApiKeyLength = 8;
+
+/** An empty variable counts as unset, except where an empty value means something. */
+function valueOf(env: Environment, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function readPort(value: string | undefined): number {
+  if (value === undefined) return 3000;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) {
+    throw new ConfigError('PORT', `must be an integer from 0 to 65535, not "${value}"`);
+  }
+  return port;
+}
+
+function readConfigPath(value: string | undefined, cwd: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/\.(json|js|mjs)$/.test(value)) {
+    throw new ConfigError('CMS_CONFIG', `must name a .json, .js or .mjs file, not "${value}"`);
+  }
+  return resolve(cwd, value);
+}
+
+/** Normalized to `sqlite:<absolute path>` (or `sqlite::memory:`) so the store need not know the cwd. */
+function readDatabaseUrl(value: string | undefined, dataDir: string, cwd: string): string {
+  if (value === undefined) return `sqlite:${resolve(dataDir, 'cms.sqlite')}`;
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    throw new ConfigError('CMS_DATABASE_URL', 'PostgreSQL support is not available yet');
+  }
+  if (!value.startsWith('sqlite:')) {
+    throw new ConfigError('CMS_DATABASE_URL', 'must be "sqlite:<path>" or "postgres://…"');
+  }
+  const location = value.slice('sqlite:'.length).replace(/^\/\/(?=.)/, '');
+  if (!location) throw new ConfigError('CMS_DATABASE_URL', 'names no database file');
+  return location === ':memory:' ? 'sqlite::memory:' : `sqlite:${resolve(cwd, location)}`;
+}
+
+function readLogLevel(value: string | undefined): string {
+  if (value === undefined) return 'info';
+  if (!(logLevels as readonly string[]).includes(value)) {
+    throw new ConfigError('CMS_LOG_LEVEL', `must be one of ${logLevels.join(', ')}, not "${value}"`);
+  }
+  return value;
+}
+
+/**
+ * `key1:role,key2:role`; the last ":" separates the role. Keys never appear in messages, entries
+ * are named by position. An empty value replaces the configured keys with none.
+ */
+export function parseApiKeys(value: string | undefined): Map<string, { role: Role }> | undefined {
+  if (value === undefined) return undefined;
+  const keys = new Map<string, { role: Role }>();
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  entries.forEach((entry, index) => {
+    const where = `entry ${index + 1}`;
+    const separator = entry.lastIndexOf(':');
+    if (separator < 0) throw new ConfigError('CMS_API_KEYS', `${where} is not "key:role"`);
+    const key = entry.slice(0, separator).trim();
+    const role = entry.slice(separator + 1).trim();
+    if (!(roles as readonly string[]).includes(role)) {
+      throw new ConfigError('CMS_API_KEYS', `${where} has role "${role}"; roles are ${roles.join(', ')}`);
+    }
+    if (key.length < minimumApiKeyLength) {
+      throw new ConfigError('CMS_API_KEYS', `${where}: a key must be at least ${minimumApiKeyLength} characters long`);
+    }
+    if (keys.has(key)) throw new ConfigError('CMS_API_KEYS', `${where} repeats an earlier key`);
+    keys.set(key, { role: role as Role });
+  });
+  return keys;
+}
+
+function readBodyLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const limit = Number(value);
+  if (!/^\d+$/.test(value) || limit < 1 || !Number.isSafeInteger(limit)) {
+    throw new ConfigError('CMS_BODY_LIMIT', `must be a positive integer number of bytes, not "${value}"`);
+  }
+  return limit;
+}
+
+export function readEnvironment(env: Environment, cwd: string): EnvironmentSettings {
+  const dataDir = resolve(cwd, valueOf(env, 'CMS_DATA_DIR') ?? 'data');
+  return {
+    port: readPort(valueOf(env, 'PORT')),
+    host: valueOf(env, 'HOST') ?? '0.0.0.0',
+    configPath: readConfigPath(valueOf(env, 'CMS_CONFIG'), cwd),
+    dataDir,
+    databaseUrl: readDatabaseUrl(valueOf(env, 'CMS_DATABASE_URL'), dataDir, cwd),
+    logLevel: readLogLevel(valueOf(env, 'CMS_LOG_LEVEL')),
+    // An empty CMS_BASE_URL is meaningful: relative URLs.
+    baseUrl: env.CMS_BASE_URL?.trim(),
+    apiKeys: parseApiKeys(env.CMS_API_KEYS),
+    bodyLimit: readBodyLimit(valueOf(env, 'CMS_BODY_LIMIT')),
+  };
+}

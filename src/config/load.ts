@@ -1,0 +1,156 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { Role } from '../content/access/principal.js';
+import type { AppConfig, LocaleConfig } from './config-types.js';
+import { ConfigError } from '../errors/app-error.js';
+import { createFieldTypeRegistry } from '../content/fields/registry.js';
+import { roleSchema } from '../content/types/module-schema.js';
+import {
+  pieceTypeNamesOf,
+  sanitizePieceTypes,
+  sanitizeWidgetTypes,
+  widgetTypeNamesOf,
+  type FieldTypeLookup,
+} from '../content/types/sanitize.js';
+import { assertMatches, isPlainObject, joinPath } from './schema-check.js';
+import { deepFreeze } from './deep-freeze.js';
+import { minimumApiKeyLength, readEnvironment } from './env.js';
+import { readConfigSource } from './config-file.js';
+
+export interface LoadConfigOptions {
+  /** Defaults to process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Directory relative paths are resolved against; defaults to process.cwd(). */
+  readonly cwd?: string;
+  /** An already-built configuration object (tests); CMS_CONFIG and the default file are then ignored. */
+  readonly config?: unknown;
+  /** Defaults to the full field-type registry. */
+  readonly fieldTypes?: FieldTypeLookup;
+}
+
+export const defaultBodyLimit = 16 * 1024 * 1024;
+
+const localeNamePattern = /^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/;
+
+const topLevelSchema = Type.Object(
+  {
+    baseUrl: Type.Optional(Type.String({ errorMessage: 'must be a string' })),
+    locales: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.Object(
+          {
+            label: Type.Optional(Type.String({ minLength: 1, errorMessage: 'must be a non-empty string' })),
+            prefix: Type.Optional(
+              Type.String({ pattern: '^(/[^/\\s?#]+)*$', errorMessage: 'must be "" or start with "/" and not end with "/"' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        { errorMessage: 'must be an object mapping locale names to { label, prefix }' },
+      ),
+    ),
+    defaultLocale: Type.Optional(Type.String({ errorMessage: 'must be a string' })),
+    apiKeys: Type.Optional(
+      Type.Record(Type.String(), Type.Object({ role: roleSchema }, { additionalProperties: false }), {
+        errorMessage: 'must be an object mapping keys to { role }',
+      }),
+    ),
+    // Checked by the piece-type and widget sanitizers, which know the field types.
+    modules: Type.Optional(Type.Unknown()),
+    widgets: Type.Optional(Type.Unknown()),
+    bodyLimit: Type.Optional(Type.Integer({ minimum: 1, errorMessage: 'must be a positive integer number of bytes' })),
+  },
+  { additionalProperties: false },
+);
+
+type RawConfig = Static<typeof topLevelSchema>;
+
+function checkTopLevel(raw: unknown): RawConfig {
+  if (!isPlainObject(raw)) {
+    throw new ConfigError('', 'the configuration must be an object');
+  }
+  assertMatches(topLevelSchema, raw, '');
+  return raw;
+}
+
+function sanitizeLocales(raw: RawConfig): { locales: Map<string, LocaleConfig>; defaultLocale: string } {
+  const configured = raw.locales ?? { en: { label: 'English' } };
+  const names = Object.keys(configured);
+  if (names.length === 0) throw new ConfigError('locales', 'at least one locale is needed');
+  for (const name of names) {
+    if (!localeNamePattern.test(name)) {
+      throw new ConfigError(joinPath('locales', name), 'a locale name looks like "en", "es" or "pt-BR"');
+    }
+  }
+  const defaultLocale = raw.defaultLocale ?? names[0];
+  if (!names.includes(defaultLocale)) {
+    throw new ConfigError('defaultLocale', `"${defaultLocale}" is not one of the locales (${names.join(', ')})`);
+  }
+  const locales = new Map<string, LocaleConfig>();
+  const prefixOwners = new Map<string, string>();
+  for (const [name, locale] of Object.entries(configured)) {
+    const prefix = locale.prefix ?? (name === defaultLocale ? '' : `/${name}`);
+    const owner = prefixOwners.get(prefix);
+    if (owner !== undefined) {
+      throw new ConfigError(joinPath('locales', `${name}.prefix`), `"${prefix}" is already the prefix of "${owner}"`);
+    }
+    prefixOwners.set(prefix, name);
+    locales.set(name, { label: locale.label ?? name, prefix });
+  }
+  return { locales, defaultLocale };
+}
+
+function sanitizeApiKeys(raw: RawConfig): Map<string, { role: Role }> {
+  const keys = new Map<string, { role: Role }>();
+  for (const [key, { role }] of Object.entries(raw.apiKeys ?? {})) {
+    if (key.length < minimumApiKeyLength) {
+      throw new ConfigError(joinPath('apiKeys', key), `a key must be at least ${minimumApiKeyLength} characters long`);
+    }
+    keys.set(key, { role });
+  }
+  return keys;
+}
+
+/** '' (relative URLs) or an absolute http(s) URL, kept without a trailing "/" so paths can be appended. */
+function sanitizeBaseUrl(value: string, path: string): string {
+  if (value === '') return '';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(path, `"${value}" is not an absolute URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(path, 'must be an http or https URL');
+  }
+  if (url.search || url.hash) throw new ConfigError(path, 'must not have a query or a fragment');
+  return value.replace(/\/+$/, '');
+}
+
+/** Reads the environment and the configuration file, validates both, and returns the frozen result. */
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<AppConfig> {
+  const cwd = options.cwd ?? process.cwd();
+  const settings = readEnvironment(options.env ?? process.env, cwd);
+  const raw = checkTopLevel(options.config ?? (await readConfigSource(settings.configPath, cwd)));
+  const fieldTypes = options.fieldTypes ?? createFieldTypeRegistry();
+  const { locales, defaultLocale } = sanitizeLocales(raw);
+  const widgetTypes = sanitizeWidgetTypes(raw.widgets, { fieldTypes, pieceTypeNames: pieceTypeNamesOf(raw.modules) });
+  const pieceTypes = sanitizePieceTypes(raw.modules, { fieldTypes, widgetTypeNames: widgetTypeNamesOf(raw.widgets) });
+  const baseUrl = settings.baseUrl !== undefined
+    ? sanitizeBaseUrl(settings.baseUrl, 'CMS_BASE_URL')
+    : sanitizeBaseUrl(raw.baseUrl ?? '', 'baseUrl');
+  return deepFreeze({
+    baseUrl,
+    locales,
+    defaultLocale,
+    apiKeys: settings.apiKeys ?? sanitizeApiKeys(raw),
+    pieceTypes,
+    widgetTypes,
+    bodyLimit: settings.bodyLimit ?? raw.bodyLimit ?? defaultBodyLimit,
+    dataDir: settings.dataDir,
+    databaseUrl: settings.databaseUrl,
+    port: settings.port,
+    host: settings.host,
+    logLevel: settings.logLevel,
+  });
+}

@@ -1,0 +1,220 @@
+import type { AppConfig } from '../../config/config-types.js';
+import type { Principal } from '../access/principal.js';
+import type { ConvertContext, Mode } from '../fields/field-type.js';
+import type { FieldTypeRegistry } from '../fields/registry.js';
+import type { SanitizedPieceType } from '../types/piece-type.js';
+import type { StorageAdapter, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
+import { NotFoundError } from '../../errors/app-error.js';
+import { canReadType, visibleValues } from '../access/permissions.js';
+import { convertSchema, throwIfErrors } from '../fields/convert-schema.js';
+import { sortify } from '../text.js';
+import { newId, parseDocumentId } from './ids.js';
+import { DocumentPresenter } from './present.js';
+import { uniqueSlug, wantedSlug } from './slugs.js';
+import { SchemaLayout } from './versions.js';
+
+export interface DocumentServiceDeps {
+  readonly config: AppConfig;
+  readonly storage: StorageAdapter;
+  readonly fieldTypes: FieldTypeRegistry;
+}
+
+/**
+ * The mechanics every document operation shares: type lookup, conversion of input through the
+ * field registry, building and saving versions with their bookkeeping properties, presenting.
+ * The rules of each operation live in `document-service.ts` and `publishing.ts`.
+ */
+export class DocumentContext {
+  readonly config: AppConfig;
+  readonly storage: StorageAdapter;
+  readonly layout: SchemaLayout;
+  readonly presenter: DocumentPresenter;
+  readonly #fieldTypes: FieldTypeRegistry;
+
+  constructor(deps: DocumentServiceDeps) {
+    this.config = deps.config;
+    this.storage = deps.storage;
+    this.#fieldTypes = deps.fieldTypes;
+    this.layout = new SchemaLayout(deps.fieldTypes);
+    this.presenter = new DocumentPresenter({ config: deps.config, layout: this.layout, store: deps.storage.documents });
+  }
+
+  pieceType(name: string): SanitizedPieceType {
+    const type = this.config.pieceTypes.get(name);
+    if (!type) throw new NotFoundError();
+    return type;
+  }
+
+  /**
+   * Converts input through the type's schema. Without `only`, every field is converted and
+   * absent ones take their defaults (insert, replace); with it, only those fields (patch).
+   */
+  async convert(args: {
+    type: SanitizedPieceType;
+    input: Record<string, unknown>;
+    existing?: Record<string, unknown>;
+    only?: ReadonlySet<string>;
+    locale: string | null;
+    mode: Mode | null;
+    principal: Principal;
+    session: StorageSession;
+    /** Id source for new areas, widgets and items; see `replayedIds`. */
+    ids?: () => string;
+  }): Promise<Record<string, unknown>> {
+    const ctx = this.#convertContext(args.locale, args.mode, args.principal, args.session, args.ids ?? newId);
+    const { values, errors } = await convertSchema({
+      fields: args.type.fields,
+      input: args.input,
+      existing: args.existing,
+      ctx,
+      registry: this.#fieldTypes,
+      only: args.only,
+    });
+    throwIfErrors(errors);
+    return values;
+  }
+
+  defaultValue(type: SanitizedPieceType, fieldName: string): unknown {
+    const field = type.fieldsByName.get(fieldName);
+    return field ? this.#fieldTypes.get(field.type)?.defaultValue(field, newId) : null;
+  }
+
+  #convertContext(
+    locale: string | null,
+    mode: Mode | null,
+    principal: Principal,
+    session: StorageSession,
+    ids: () => string,
+  ): ConvertContext {
+    const ctx: ConvertContext = {
+      locale,
+      mode,
+      principal,
+      newId: ids,
+      widgetTypes: this.config.widgetTypes,
+      relationships: { resolve: (type, refs) => this.#resolveRelated(session, type, refs, locale, mode, principal) },
+      convertSchema: async (fields, input, existing) => {
+        const { values, errors } = await convertSchema({ fields, input, existing, ctx, registry: this.#fieldTypes });
+        throwIfErrors(errors);
+        return values;
+      },
+    };
+    return ctx;
+  }
+
+  /** Related documents the caller can see in the same locale and mode, in the order asked for. */
+  async #resolveRelated(
+    session: StorageSession,
+    typeName: string,
+    refs: readonly string[],
+    locale: string | null,
+    mode: Mode | null,
+    principal: Principal,
+  ): Promise<{ cmsDocId: string }[]> {
+    const type = this.config.pieceTypes.get(typeName);
+    if (!type || !canReadType(principal, type) || refs.length === 0) return [];
+    const docIds = refs.map((ref) => parseDocumentId(ref).docId);
+    const found = await session.documents.find({
+      type: type.name,
+      docIds,
+      locale: type.options.localized ? (locale ?? this.config.defaultLocale) : null,
+      mode: type.options.localized ? (mode === 'draft' ? 'draft' : 'published') : null,
+      archived: false,
+      visibility: visibleValues(principal),
+    });
+    const existing = new Set(found.map((doc) => doc.cmsDocId));
+    return docIds.filter((id) => existing.has(id)).map((cmsDocId) => ({ cmsDocId }));
+  }
+
+  /** A new version with the bookkeeping properties every stored document has. */
+  newVersion(args: {
+    type: SanitizedPieceType;
+    docId: string;
+    locale: string | null;
+    mode: Mode | null;
+    values: Record<string, unknown>;
+    now: string;
+    principal: Principal;
+  }): StoredDocument {
+    const { type, docId, locale, mode, now } = args;
+    const localized = locale !== null && mode !== null;
+    const doc: StoredDocument = {
+      _id: localized ? `${docId}:${locale}:${mode}` : docId,
+      cmsDocId: docId,
+      ...(localized ? { cmsLocale: `${locale}:${mode}`, cmsMode: mode } : {}),
+      type: type.name,
+      metaType: 'doc',
+      title: '',
+      slug: '',
+      titleSortified: '',
+      visibility: 'public',
+      archived: false,
+      createdAt: now,
+      updatedAt: now,
+    };
+    Object.assign(doc, args.values, { createdAt: now, updatedAt: now, updatedBy: updatedBy(args.principal) });
+    doc.titleSortified = sortify(String(doc.title ?? ''));
+    return doc;
+  }
+
+  /** Marks a version as changed now by the principal. */
+  touch(doc: StoredDocument, now: string, principal: Principal): void {
+    doc.updatedAt = now;
+    doc.updatedBy = updatedBy(principal);
+    doc.titleSortified = sortify(String(doc.title ?? ''));
+  }
+
+  /** Gives the versions one slug, free in each of their modes, made from the title when empty. */
+  async assignSlug(session: StorageSession, type: SanitizedPieceType, versions: readonly StoredDocument[]): Promise<void> {
+    const first = versions[0];
+    if (!first) return;
+    const base = wantedSlug(first.slug, first.title, type.options.slugPrefix);
+    const locale = first.cmsLocale ? first.cmsLocale.split(':')[0]! : null;
+    const modes = versions.map((version) => (version.cmsMode ?? null) as Mode | null);
+    const slug = await uniqueSlug(session.documents, { base, locale, modes, docId: first.cmsDocId });
+    for (const version of versions) version.slug = slug;
+  }
+
+  async readVersion(session: StorageSession, id: string): Promise<StoredDocument | null> {
+    const [doc] = await session.documents.find({ ids: [id], limit: 1 });
+    return doc ?? null;
+  }
+
+  async requireVersion(session: StorageSession, id: string): Promise<StoredDocument> {
+    const doc = await this.readVersion(session, id);
+    if (!doc) throw new NotFoundError();
+    return doc;
+  }
+
+  async presentOne(doc: StoredDocument, type: SanitizedPieceType, principal: Principal): Promise<Record<string, unknown>> {
+    const [output] = await this.presenter.present([doc], { type, principal });
+    return output!;
+  }
+}
+
+/**
+ * An id source for converting the same input into several versions: each new converter replays
+ * the ids the first one generated, in order, so a published-mode write gives the new widgets and
+ * items of the draft and the published version the same ids (and the draft stays unmodified).
+ */
+export function replayedIds(): () => () => string {
+  const generated: string[] = [];
+  return () => {
+    let next = 0;
+    return () => {
+      if (next < generated.length) return generated[next++]!;
+      const id = newId();
+      generated.push(id);
+      next++;
+      return id;
+    };
+  };
+}
+
+/** Who last changed a document: the user, or the original's "System Task" for API keys. */
+export function updatedBy(principal: Principal): { _id: string | null; title: string; username: string | null } {
+  if (principal.kind === 'user') {
+    return { _id: principal.userId, title: principal.title ?? '', username: principal.username };
+  }
+  return { _id: null, title: 'System Task', username: null };
+}

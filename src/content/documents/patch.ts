@@ -1,0 +1,252 @@
+import { isDeepStrictEqual } from 'node:util';
+import { ValidationError } from '../../errors/app-error.js';
+import type { SanitizedField } from '../types/piece-type.js';
+
+/**
+ * PATCH bodies: plain keys, dot paths (`body.items.0.content`), at-notation (`@<id>.content`)
+ * and MongoDB-style operators. Operators only move raw values around; the touched top-level
+ * fields are then converted and validated like any other input, so a patch can never store
+ * what an insert would refuse.
+ */
+
+const operators = ['$set', '$unset', '$inc', '$push', '$addToSet', '$pull', '$pullAll', '$pullAllById', '$move'] as const;
+type Operator = (typeof operators)[number];
+
+export interface PatchOperation {
+  readonly op: Operator;
+  readonly path: string;
+  readonly value: unknown;
+  /** Plain keys that name no field are ignored, as unknown properties are on insert. */
+  readonly lenient: boolean;
+}
+
+const forbiddenSegments = new Set(['__proto__', 'constructor', 'prototype']);
+
+function fail(path: string, message: string): never {
+  throw new ValidationError([{ name: 'invalid', path, message }]);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Lists a PATCH body's operations in order; `_patches` applies several patch objects in turn. */
+export function parsePatch(body: Record<string, unknown>): PatchOperation[] {
+  const operations: PatchOperation[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (key === '_patches') {
+      if (!Array.isArray(value) || !value.every(isPlainObject)) fail('_patches', '_patches must be an array of objects');
+      for (const patch of value) operations.push(...parsePatch(patch));
+    } else if (key.startsWith('$')) {
+      if (!(operators as readonly string[]).includes(key)) fail(key, `Unknown operator ${key}`);
+      if (!isPlainObject(value)) fail(key, `${key} takes an object of paths`);
+      for (const [path, operand] of Object.entries(value)) {
+        operations.push({ op: key as Operator, path, value: operand, lenient: false });
+      }
+    } else if (key !== '_id') {
+      operations.push({ op: '$set', path: key, value, lenient: true });
+    }
+  }
+  return operations;
+}
+
+export interface PatchTarget {
+  /** The field a top-level key names (its name or an input alias such as `author` for `_author`). */
+  fieldFor(key: string): SanitizedField | undefined;
+  /** The field's current raw value (relationships: their ids). */
+  current(field: SanitizedField): unknown;
+  defaultValue(field: SanitizedField): unknown;
+  readonly fields: readonly SanitizedField[];
+}
+
+/**
+ * Applies the operations to working copies of the touched fields. Returns the raw input for
+ * those fields, ready to convert.
+ */
+export function applyPatch(operations: readonly PatchOperation[], target: PatchTarget): Record<string, unknown> {
+  const working = new Map<string, unknown>();
+  const valueOf = (field: SanitizedField) =>
+    working.has(field.name) ? working.get(field.name) : structuredClone(target.current(field) ?? null);
+  for (const operation of operations) {
+    const located = locate(operation, target, valueOf);
+    if (!located) continue;
+    const { field, segments } = located;
+    working.set(field.name, applyAt(valueOf(field), segments, operation, () => target.defaultValue(field)));
+  }
+  return Object.fromEntries(working);
+}
+
+function locate(
+  operation: PatchOperation,
+  target: PatchTarget,
+  valueOf: (field: SanitizedField) => unknown,
+): { field: SanitizedField; segments: string[] } | null {
+  const segments = operation.path.split('.');
+  for (const segment of segments) {
+    if (forbiddenSegments.has(segment)) fail(operation.path, `"${segment}" is not allowed in a path`);
+    if (segment === '') fail(operation.path, 'Empty path segment');
+  }
+  const head = segments.shift()!;
+  if (head.startsWith('@')) return locateById(head.slice(1), segments, operation.path, target, valueOf);
+  const field = target.fieldFor(head);
+  if (!field) {
+    if (operation.lenient) return null;
+    fail(operation.path, `No field named ${head}`);
+  }
+  return { field, segments };
+}
+
+/** `@<id>.rest`: the nested object (widget, array item, area) with that `_id`, anywhere in the document. */
+function locateById(
+  id: string,
+  rest: string[],
+  path: string,
+  target: PatchTarget,
+  valueOf: (field: SanitizedField) => unknown,
+): { field: SanitizedField; segments: string[] } {
+  for (const field of target.fields) {
+    const found = findIdPath(valueOf(field), id);
+    if (found) return { field, segments: [...found, ...rest] };
+  }
+  fail(path, `No item with _id ${id}`);
+}
+
+function findIdPath(value: unknown, id: string): string[] | null {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const inner = findIdPath(value[i], id);
+      if (inner) return [String(i), ...inner];
+    }
+  } else if (isPlainObject(value)) {
+    if (value._id === id) return [];
+    for (const [key, child] of Object.entries(value)) {
+      if (key.startsWith('_')) continue;
+      const inner = findIdPath(child, id);
+      if (inner) return [key, ...inner];
+    }
+  }
+  return null;
+}
+
+function applyAt(root: unknown, segments: string[], operation: PatchOperation, defaultValue: () => unknown): unknown {
+  if (segments.length === 0) return applyOperator(root, operation, defaultValue);
+  const container = root;
+  let parent: unknown = container;
+  for (const segment of segments.slice(0, -1)) parent = child(parent, segment, operation.path);
+  const last = segments[segments.length - 1]!;
+  if (!isPlainObject(parent) && !Array.isArray(parent)) fail(operation.path, 'Path does not exist');
+  const holder = parent as Record<string, unknown>;
+  if (Array.isArray(parent) && !/^\d+$/.test(last)) fail(operation.path, 'Array index expected');
+  if (operation.op === '$unset') {
+    if (Array.isArray(parent)) holder[last] = null;
+    else delete holder[last];
+  } else {
+    const current = Object.hasOwn(holder, last) ? holder[last] : undefined;
+    holder[last] = applyOperator(current, operation, () => null);
+  }
+  return container;
+}
+
+function child(parent: unknown, segment: string, path: string): unknown {
+  if ((isPlainObject(parent) || Array.isArray(parent)) && Object.hasOwn(parent, segment)) {
+    return (parent as Record<string, unknown>)[segment];
+  }
+  fail(path, `Path does not exist at "${segment}"`);
+}
+
+function applyOperator(current: unknown, operation: PatchOperation, defaultValue: () => unknown): unknown {
+  const { op, value, path } = operation;
+  switch (op) {
+    case '$set':
+      return value;
+    case '$unset':
+      return defaultValue();
+    case '$inc': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) fail(path, '$inc takes a number');
+      const base = current === null || current === undefined ? 0 : current;
+      if (typeof base !== 'number') fail(path, '$inc applies to numbers only');
+      return base + value;
+    }
+    default:
+      return applyArrayOperator(arrayAt(current, path, op), operation);
+  }
+}
+
+function arrayAt(current: unknown, path: string, op: string): unknown[] {
+  if (current === null || current === undefined) return [];
+  if (!Array.isArray(current)) fail(path, `${op} applies to arrays only`);
+  return current;
+}
+
+function applyArrayOperator(items: unknown[], operation: PatchOperation): unknown[] {
+  const { op, value, path } = operation;
+  switch (op) {
+    case '$push':
+      return push(items, value, path);
+    case '$addToSet': {
+      const additions = isPlainObject(value) && '$each' in value ? eachOf(value, path) : [value];
+      const result = [...items];
+      for (const item of additions) if (!result.some((existing) => isDeepStrictEqual(existing, item))) result.push(item);
+      return result;
+    }
+    case '$pull':
+      return items.filter((item) => !matches(item, value));
+    case '$pullAll': {
+      if (!Array.isArray(value)) fail(path, '$pullAll takes an array');
+      return items.filter((item) => !value.some((v) => isDeepStrictEqual(item, v)));
+    }
+    case '$pullAllById': {
+      const ids = Array.isArray(value) ? value : [value];
+      return items.filter((item) => !(isPlainObject(item) && ids.includes(item._id)) && !ids.includes(item));
+    }
+    case '$move':
+      return move(items, value, path);
+    default:
+      return fail(path, `Unknown operator ${op}`);
+  }
+}
+
+function eachOf(value: Record<string, unknown>, path: string): unknown[] {
+  if (!Array.isArray(value.$each)) fail(path, '$each takes an array');
+  return value.$each;
+}
+
+function push(items: unknown[], value: unknown, path: string): unknown[] {
+  if (!(isPlainObject(value) && '$each' in value)) return [...items, value];
+  const additions = eachOf(value, path);
+  const index = insertionIndex(items, value, path);
+  return [...items.slice(0, index), ...additions, ...items.slice(index)];
+}
+
+/** `$position`, `$before` or `$after`; an unknown anchor appends, as the original does. */
+function insertionIndex(items: unknown[], spec: Record<string, unknown>, path: string): number {
+  if (spec.$position !== undefined) {
+    const position = spec.$position;
+    if (typeof position !== 'number' || !Number.isInteger(position)) fail(path, '$position takes an integer');
+    return position < 0 ? Math.max(0, items.length + position) : Math.min(position, items.length);
+  }
+  const anchor = spec.$before ?? spec.$after;
+  const at = items.findIndex((item) => isPlainObject(item) && item._id === anchor);
+  if (anchor === undefined || at === -1) return items.length;
+  return spec.$before !== undefined ? at : at + 1;
+}
+
+function move(items: unknown[], spec: unknown, path: string): unknown[] {
+  if (!isPlainObject(spec) || typeof spec.$item !== 'string') fail(path, '$move takes { $item, $before | $after }');
+  const from = items.findIndex((item) => isPlainObject(item) && item._id === spec.$item);
+  if (from === -1) fail(path, `No item with _id ${spec.$item}`);
+  const rest = [...items];
+  const [moved] = rest.splice(from, 1);
+  const anchor = spec.$before ?? spec.$after;
+  const at = rest.findIndex((item) => isPlainObject(item) && item._id === anchor);
+  if (at === -1) fail(path, `No item with _id ${String(anchor)}`);
+  rest.splice(spec.$before !== undefined ? at : at + 1, 0, moved);
+  return rest;
+}
+
+/** `$pull` removes equal values, and objects whose properties include every property of the condition. */
+function matches(item: unknown, condition: unknown): boolean {
+  if (isDeepStrictEqual(item, condition)) return true;
+  if (!isPlainObject(item) || !isPlainObject(condition)) return false;
+  return Object.entries(condition).every(([key, v]) => Object.hasOwn(item, key) && isDeepStrictEqual(item[key], v));
+}

@@ -1,0 +1,199 @@
+import type { Principal } from '../access/principal.js';
+import type { SanitizedPieceType } from '../types/piece-type.js';
+import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
+import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
+import { canPublish, canReadType, canViewDrafts, canWrite } from '../access/permissions.js';
+import type { DocumentContext } from './document-context.js';
+import { parseDocumentId } from './ids.js';
+import { splitLocale, versionId, type RequestScope, type Target } from './scope.js';
+
+type Output = Record<string, unknown>;
+
+/** The document set and locale a publishing route acts on: the id's docId, the id's or cmsLocale's locale. */
+interface SetTarget {
+  readonly docId: string;
+  readonly locale: string;
+}
+
+/**
+ * Moving content between the versions of a document set: publish, unpublish, the two reverts,
+ * localize, and the list of a set's versions. Every operation is one transaction.
+ */
+export class Publishing {
+  protected readonly ctx: DocumentContext;
+
+  constructor(ctx: DocumentContext) {
+    this.ctx = ctx;
+  }
+
+  /** Publishes the draft; the response is the newly published version. */
+  async publish(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
+    const { type, target } = this.#localizedTarget(scope, typeName, rawId);
+    if (!canPublish(scope.principal, type)) throw new ForbiddenError();
+    const published = await this.ctx.storage.transaction((tx) =>
+      this.publishVersion(tx, type, target.docId, target.locale, scope.principal),
+    );
+    return this.ctx.presentOne(published, type, scope.principal);
+  }
+
+  /** Removes the published version (and its previous copy); the draft stays, marked modified. */
+  async unpublish(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
+    const { type, target } = this.#localizedTarget(scope, typeName, rawId);
+    if (!canPublish(scope.principal, type)) throw new ForbiddenError();
+    const draft = await this.ctx.storage.transaction(async (tx) => {
+      const published = await this.ctx.requireVersion(tx, versionId(target, 'published'));
+      await tx.documents.remove([published._id, versionId(target, 'previous')]);
+      return this.markUnpublished(tx, target);
+    });
+    if (!draft) throw new NotFoundError();
+    return this.ctx.presentOne(draft, type, scope.principal);
+  }
+
+  /** Discards the draft's changes; answers `false` when there is nothing to revert. */
+  async revertDraftToPublished(scope: RequestScope, typeName: string, rawId: string): Promise<Output | false> {
+    const { type, target } = this.#localizedTarget(scope, typeName, rawId);
+    if (!canWrite(scope.principal, type, 'draft')) throw new ForbiddenError();
+    const draft = await this.ctx.storage.transaction(async (tx) => {
+      const draft = await this.ctx.requireVersion(tx, versionId(target, 'draft'));
+      const published = await this.ctx.readVersion(tx, versionId(target, 'published'));
+      if (!published || draft.modified === false) return false;
+      Object.assign(draft, this.ctx.layout.schemaValues(type, published), { modified: false });
+      this.ctx.touch(draft, new Date().toISOString(), scope.principal);
+      await tx.documents.update(draft);
+      return draft;
+    });
+    return draft && this.ctx.presentOne(draft, type, scope.principal);
+  }
+
+  /** Undoes the last publish: the previous copy becomes the published version again. */
+  async revertPublishedToPrevious(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
+    const { type, target } = this.#localizedTarget(scope, typeName, rawId);
+    if (!canPublish(scope.principal, type)) throw new ForbiddenError();
+    const published = await this.ctx.storage.transaction(async (tx) => {
+      const published = await this.ctx.requireVersion(tx, versionId(target, 'published'));
+      const previous = await this.ctx.readVersion(tx, versionId(target, 'previous'));
+      if (!previous) throw new InvalidRequestError('There is no previously published version to revert to');
+      Object.assign(published, this.ctx.layout.schemaValues(type, previous));
+      this.ctx.touch(published, new Date().toISOString(), scope.principal);
+      await this.ctx.assignSlug(tx, type, [published]);
+      await tx.documents.remove([previous._id]);
+      await tx.documents.update(published);
+      await this.refreshModified(tx, type, { ...target, id: published._id, mode: 'published' });
+      return published;
+    });
+    return this.ctx.presentOne(published, type, scope.principal);
+  }
+
+  /** Copies the draft into another locale's draft; 409 when it exists and `update` is not set. */
+  async localize(scope: RequestScope, typeName: string, rawId: string, body: Record<string, unknown>): Promise<Output> {
+    const { type, target } = this.#localizedTarget(scope, typeName, rawId);
+    const toLocale = body.toLocale;
+    if (typeof toLocale !== 'string' || !this.ctx.config.locales.has(toLocale) || toLocale === target.locale) {
+      throw new InvalidRequestError('toLocale must name another configured locale', { path: 'toLocale' });
+    }
+    if (!canWrite(scope.principal, type, 'draft')) throw new ForbiddenError();
+    const localized = await this.ctx.storage.transaction(async (tx) => {
+      const source = await this.ctx.requireVersion(tx, versionId(target, 'draft'));
+      const destination = { docId: target.docId, locale: toLocale };
+      const existing = await this.ctx.readVersion(tx, versionId(destination, 'draft'));
+      if (existing && !body.update) throw new ConflictError('The document already exists in that locale');
+      const now = new Date().toISOString();
+      const values = this.ctx.layout.schemaValues(type, source);
+      const draft =
+        existing ??
+        this.ctx.newVersion({ type, docId: target.docId, locale: toLocale, mode: 'draft', values, now, principal: scope.principal });
+      Object.assign(draft, values, { localizedAt: now });
+      this.ctx.touch(draft, now, scope.principal);
+      await this.ctx.assignSlug(tx, type, [draft]);
+      await (existing ? tx.documents.update(draft) : tx.documents.insert(draft));
+      await this.refreshModified(tx, type, { id: draft._id, docId: target.docId, locale: toLocale, mode: 'draft' });
+      return (await this.ctx.readVersion(tx, draft._id))!;
+    });
+    return this.ctx.presentOne(localized, type, scope.principal);
+  }
+
+  /** Every version of the document set, all locales; only published ones for callers without draft access. */
+  async locales(scope: RequestScope, typeName: string, rawId: string): Promise<{ results: { _id: string; cmsLocale: string }[] }> {
+    const type = this.ctx.pieceType(typeName);
+    if (!canReadType(scope.principal, type)) throw new NotFoundError();
+    const docId = parseDocumentId(rawId).docId;
+    const drafts = canViewDrafts(scope.principal, type);
+    const docs = await this.ctx.storage.documents.find({ type: type.name, docIds: [docId], sort: [{ field: '_id', direction: 1 }] });
+    const results = docs
+      .filter((doc) => doc.cmsMode === 'published' || (drafts && doc.cmsMode === 'draft'))
+      .map((doc) => ({ _id: doc._id, cmsLocale: doc.cmsLocale! }));
+    return { results };
+  }
+
+  /**
+   * The publish step shared by the publish route and autopublishing types: the current
+   * published version is kept as `previous`, the draft's schema values overwrite it.
+   */
+  protected async publishVersion(
+    tx: StorageSession,
+    type: SanitizedPieceType,
+    docId: string,
+    locale: string,
+    principal: Principal,
+  ): Promise<StoredDocument> {
+    const set = { docId, locale };
+    const draft = await this.ctx.requireVersion(tx, versionId(set, 'draft'));
+    const current = await this.ctx.readVersion(tx, versionId(set, 'published'));
+    const now = new Date().toISOString();
+    if (current) await this.#keepAsPrevious(tx, type, current);
+    const values = { ...this.ctx.layout.schemaValues(type, draft), archived: draft.archived };
+    const published =
+      current ?? this.ctx.newVersion({ type, docId, locale, mode: 'published', values, now, principal });
+    Object.assign(published, values, { lastPublishedAt: now });
+    delete published.modified;
+    this.ctx.touch(published, now, principal);
+    await this.ctx.assignSlug(tx, type, [published]);
+    await (current ? tx.documents.update(published) : tx.documents.insert(published));
+    Object.assign(draft, { modified: false, lastPublishedAt: now });
+    await tx.documents.update(draft);
+    return published;
+  }
+
+  async #keepAsPrevious(tx: StorageSession, type: SanitizedPieceType, published: StoredDocument): Promise<void> {
+    const locale = published.cmsLocale!.split(':')[0]!;
+    const previous: StoredDocument = {
+      ...structuredClone(published),
+      _id: versionId({ docId: published.cmsDocId, locale }, 'previous'),
+      cmsLocale: `${locale}:previous`,
+      cmsMode: 'previous',
+    };
+    await tx.documents.remove([previous._id]);
+    await this.ctx.assignSlug(tx, type, [previous]);
+    await tx.documents.insert(previous);
+  }
+
+  /** After the published version is gone, the draft is the only version: modified, never published. */
+  protected async markUnpublished(tx: StorageSession, target: { docId: string; locale: string | null }): Promise<StoredDocument | null> {
+    const draft = await this.ctx.readVersion(tx, versionId(target, 'draft'));
+    if (!draft) return null;
+    Object.assign(draft, { modified: true, lastPublishedAt: null });
+    await tx.documents.update(draft);
+    return draft;
+  }
+
+  /** Recomputes the draft's `modified` flag against the published version. */
+  protected async refreshModified(tx: StorageSession, type: SanitizedPieceType, target: Target): Promise<void> {
+    const draft = await this.ctx.readVersion(tx, versionId(target, 'draft'));
+    if (!draft) return;
+    const published = await this.ctx.readVersion(tx, versionId(target, 'published'));
+    const modified = this.ctx.layout.isModified(type, draft, published);
+    if (draft.modified !== modified) {
+      draft.modified = modified;
+      await tx.documents.update(draft);
+    }
+  }
+
+  #localizedTarget(scope: RequestScope, typeName: string, rawId: string): { type: SanitizedPieceType; target: SetTarget } {
+    const type = this.ctx.pieceType(typeName);
+    if (!type.options.localized) throw new InvalidRequestError(`${type.name} has no draft and published versions`);
+    const parsed = parseDocumentId(rawId);
+    const locale = splitLocale(this.ctx.config, scope.locale).locale ?? parsed.locale ?? this.ctx.config.defaultLocale;
+    if (!this.ctx.config.locales.has(locale)) throw new NotFoundError();
+    return { type, target: { docId: parsed.docId, locale } };
+  }
+}

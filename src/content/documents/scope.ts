@@ -1,0 +1,67 @@
+import type { AppConfig } from '../../config/config-types.js';
+import type { Principal } from '../access/principal.js';
+import type { SanitizedPieceType } from '../types/piece-type.js';
+import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
+import { canViewDrafts } from '../access/permissions.js';
+import { composeId, isMode, parseDocumentId } from './ids.js';
+
+/** What the HTTP layer knows about a request: who asks, and the cmsLocale/cmsMode it named. */
+export interface RequestScope {
+  readonly principal: Principal;
+  /** `cmsLocale` as sent; may be the `en:draft` shorthand. */
+  readonly locale?: string;
+  readonly mode?: 'draft' | 'published';
+}
+
+/** One version of one document set: the `_id` and its parts, after every override is applied. */
+export interface Target {
+  readonly id: string;
+  readonly docId: string;
+  /** null for non-localized types (users). */
+  readonly locale: string | null;
+  readonly mode: 'draft' | 'published' | null;
+}
+
+/** The locale and mode a request works in: cmsLocale/cmsMode, else the defaults. */
+export function requestVersion(
+  config: AppConfig,
+  type: SanitizedPieceType,
+  scope: RequestScope,
+): { locale: string | null; mode: 'draft' | 'published' | null } {
+  if (!type.options.localized) return { locale: null, mode: null };
+  const asked = splitLocale(config, scope.locale);
+  const locale = asked.locale ?? config.defaultLocale;
+  const mode = scope.mode ?? asked.mode ?? 'published';
+  return { locale, mode };
+}
+
+/** `cmsLocale` validated against the configuration; `en:draft` also names the mode. */
+export function splitLocale(config: AppConfig, raw: string | undefined): { locale?: string; mode?: 'draft' | 'published' } {
+  if (raw === undefined) return {};
+  const [locale, mode, extra] = raw.split(':');
+  if (!locale || !config.locales.has(locale) || extra !== undefined || (mode !== undefined && !isMode(mode))) {
+    throw new InvalidRequestError(`Unknown locale "${raw}"`, { locales: [...config.locales.keys()] });
+  }
+  return { locale, mode: mode as 'draft' | 'published' | undefined };
+}
+
+/**
+ * Resolves a path segment (`<docId>:<locale>:<mode>` or a bare cmsDocId) to one version:
+ * query parameters override the id's own locale and mode, a bare id takes the request's.
+ * Asking for a draft without the right to see drafts is refused before anything is read.
+ */
+export function resolveTarget(config: AppConfig, type: SanitizedPieceType, rawId: string, scope: RequestScope): Target {
+  const parsed = parseDocumentId(rawId);
+  if (!type.options.localized) return { id: parsed.docId, docId: parsed.docId, locale: null, mode: null };
+  const asked = splitLocale(config, scope.locale);
+  const locale = asked.locale ?? parsed.locale ?? config.defaultLocale;
+  const mode = scope.mode ?? asked.mode ?? parsed.mode ?? 'published';
+  if (!isMode(mode)) throw new NotFoundError();
+  if (mode === 'draft' && !canViewDrafts(scope.principal, type)) throw new ForbiddenError();
+  if (!config.locales.has(locale)) throw new NotFoundError();
+  return { id: composeId(parsed.docId, locale, mode), docId: parsed.docId, locale, mode };
+}
+
+export function versionId(target: { docId: string; locale: string | null }, mode: 'draft' | 'published' | 'previous'): string {
+  return target.locale === null ? target.docId : composeId(target.docId, target.locale, mode);
+}

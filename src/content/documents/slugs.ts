@@ -1,0 +1,31 @@
+import type { DocumentStore } from '../../storage/storage-adapter.js';
+import type { Mode } from '../fields/field-type.js';
+import { slugify } from '../text.js';
+
+/** The slug a version asks for: its own, else one made from the title, with the type's prefix. */
+export function wantedSlug(slug: unknown, title: unknown, prefix: string): string {
+  let base = typeof slug === 'string' && slug !== '' && slug !== 'none' ? slug : slugify(String(title ?? ''));
+  if (base === '') base = 'none';
+  return prefix && !base.startsWith(prefix) ? prefix + base : base;
+}
+
+/**
+ * The first free slug among `base`, `base-2`, `base-3`, ... in every given mode of one locale,
+ * ignoring the document's own versions, so the draft and published versions keep the same slug.
+ */
+export async function uniqueSlug(
+  store: DocumentStore,
+  args: { base: string; locale: string | null; modes: readonly (Mode | null)[]; docId: string },
+): Promise<string> {
+  const taken = new Set<string>();
+  for (const mode of args.modes) {
+    for (const slug of await store.slugsLike({ locale: args.locale, mode, base: args.base, exceptDocId: args.docId })) {
+      taken.add(slug);
+    }
+  }
+  if (!taken.has(args.base)) return args.base;
+  for (let n = 2; ; n++) {
+    const candidate = `${args.base}-${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}

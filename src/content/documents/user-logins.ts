@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import type { SanitizedPieceType } from '../types/piece-type.js';
+import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
+import { hashPassword } from '../../auth/passwords.js';
+
+export const userTypeName = '@cms/user';
+
+/**
+ * Users keep their login (username, email, password hash) apart from the user document, so no
+ * response can ever carry the hash. The document keeps username and email for display; the
+ * password is taken out of it before it is stored.
+ */
+export async function saveLogin(tx: StorageSession, type: SanitizedPieceType, doc: StoredDocument): Promise<void> {
+  if (type.name !== userTypeName) return;
+  const newHash = typeof doc.password === 'string' ? doc.password : undefined;
+  delete doc.password;
+  const existing = await tx.logins.get(doc._id);
+  // A user created without a password gets an unguessable one: it can log in only once an admin sets one.
+  const passwordHash = newHash ?? existing?.passwordHash ?? (await hashPassword(randomBytes(32).toString('hex')));
+  await tx.logins.put({
+    userId: doc._id,
+    username: String(doc.username ?? ''),
+    email: typeof doc.email === 'string' && doc.email !== '' ? doc.email : null,
+    passwordHash,
+  });
+  if (newHash && existing && newHash !== existing.passwordHash) await tx.tokens.removeForUser(doc._id);
+}
+
+export async function removeLogin(tx: StorageSession, type: SanitizedPieceType, doc: StoredDocument): Promise<void> {
+  if (type.name !== userTypeName) return;
+  await tx.logins.remove(doc._id);
+  await tx.tokens.removeForUser(doc._id);
+}

@@ -1,0 +1,62 @@
+import type { FieldTypeRegistry } from '../fields/registry.js';
+import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
+import type { StoredDocument } from '../../storage/storage-adapter.js';
+import { isDeepStrictEqual } from 'node:util';
+
+/**
+ * Facts about a piece type's stored layout that the service needs on every write and read,
+ * computed once per type: which document properties hold schema values (what publishing
+ * copies and `modified` compares) and which hold secrets.
+ */
+export class SchemaLayout {
+  readonly #registry: FieldTypeRegistry;
+  readonly #storageKeys = new Map<string, readonly string[]>();
+
+  constructor(registry: FieldTypeRegistry) {
+    this.#registry = registry;
+  }
+
+  storageKeys(type: SanitizedPieceType): readonly string[] {
+    let keys = this.#storageKeys.get(type.name);
+    if (!keys) {
+      keys = type.fields.flatMap((field) => this.fieldKeys(field));
+      this.#storageKeys.set(type.name, keys);
+    }
+    return keys;
+  }
+
+  fieldKeys(field: SanitizedField): readonly string[] {
+    return this.#registry.get(field.type)?.storageKeys?.(field) ?? [field.name];
+  }
+
+  /** The stored value of one field (relationships: their ids). */
+  read(doc: Record<string, unknown>, field: SanitizedField): unknown {
+    const type = this.#registry.get(field.type);
+    return type?.read ? type.read(doc, field) : doc[field.name];
+  }
+
+  /** The schema values of a version, the part publishing copies (archived stays per version). */
+  schemaValues(type: SanitizedPieceType, doc: Record<string, unknown>): Record<string, unknown> {
+    const values: Record<string, unknown> = {};
+    for (const key of this.storageKeys(type)) {
+      if (key !== 'archived' && key in doc) values[key] = doc[key];
+    }
+    return values;
+  }
+
+  /** A draft is modified when its schema values differ from the published version's. */
+  isModified(type: SanitizedPieceType, draft: StoredDocument, published: StoredDocument | null): boolean {
+    if (!published) return true;
+    return this.storageKeys(type).some(
+      (key) => key !== 'archived' && !isDeepStrictEqual(draft[key] ?? null, published[key] ?? null),
+    );
+  }
+
+  passwordFields(type: SanitizedPieceType): readonly SanitizedField[] {
+    return type.fields.filter((field) => field.type === 'password');
+  }
+
+  relationshipFields(type: SanitizedPieceType): readonly SanitizedField[] {
+    return type.fields.filter((field) => field.type === 'relationship');
+  }
+}

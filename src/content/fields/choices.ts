@@ -1,0 +1,46 @@
+import type { DefinitionContext } from './field-type.js';
+import { ConfigError } from '../../errors/app-error.js';
+import { isPlainObject } from '../../config/schema-check.js';
+import { keyPath } from './definition-checks.js';
+
+export type ChoiceValue = string | number | boolean;
+
+/** `choices: [{ label, value }]`: non-empty, values unique strings, numbers or booleans. */
+export function checkChoices(definition: Record<string, unknown>, ctx: DefinitionContext): void {
+  const path = keyPath(ctx, 'choices');
+  const choices = definition.choices;
+  if (!Array.isArray(choices) || choices.length === 0) {
+    throw new ConfigError(path, 'must be a non-empty array of { label, value }');
+  }
+  const seen = new Set<unknown>();
+  choices.forEach((choice, index) => {
+    const at = `${path}.${index}`;
+    if (!isPlainObject(choice)) throw new ConfigError(at, 'must be an object { label, value }');
+    if (typeof choice.label !== 'string') throw new ConfigError(`${at}.label`, 'must be a string');
+    if (!isChoiceValue(choice.value)) throw new ConfigError(`${at}.value`, 'must be a string, number or boolean');
+    if (seen.has(choice.value)) throw new ConfigError(`${at}.value`, `duplicate choice value ${JSON.stringify(choice.value)}`);
+    seen.add(choice.value);
+  });
+}
+
+function isChoiceValue(value: unknown): value is ChoiceValue {
+  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+export function choiceValues(options: Readonly<Record<string, unknown>>): ChoiceValue[] {
+  const choices = Array.isArray(options.choices) ? options.choices : [];
+  return choices.map((choice: { value: ChoiceValue }) => choice.value);
+}
+
+/**
+ * The choice an input names: the exact value, or the same value spelled as another primitive
+ * ("3" for 3, 3 for "3", "true" for true), which is lossless. Undefined when none matches.
+ */
+export function matchChoice(input: unknown, values: readonly ChoiceValue[]): ChoiceValue | undefined {
+  if (values.includes(input as ChoiceValue)) return input as ChoiceValue;
+  if (!isChoiceValue(input)) return undefined;
+  const spelled = String(input);
+  const matches = values.filter((value) => String(value) === spelled);
+  // Two choices spelled alike (3 and "3") would make the match a guess.
+  return matches.length === 1 ? matches[0] : undefined;
+}

@@ -1,0 +1,35 @@
+import type { FieldType } from './field-type.js';
+import { FieldFailure } from './field-type.js';
+import { checkDefault } from './definition-checks.js';
+import { emptyOrText } from './date.js';
+
+const hexColor = /^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+const component = String.raw`[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:%|deg|rad|grad|turn)?`;
+const separator = String.raw`(?:\s*,\s*|\s+)`;
+const functionColor = new RegExp(
+  String.raw`^(?:rgba?|hsla?)\(\s*${component}${separator}${component}${separator}${component}(?:\s*[,/]\s*${component})?\s*\)$`,
+  'i',
+);
+
+export const colorPatterns: RegExp[] = [hexColor, functionColor];
+
+/** True for the color spellings the rich-text sanitizer also lets through. */
+export function isColor(text: string): boolean {
+  return hexColor.test(text) || functionColor.test(text);
+}
+
+function launder(input: unknown): string | null {
+  const text = emptyOrText(input, 'a color');
+  if (text === null) return null;
+  if (!isColor(text)) throw new FieldFailure('invalid', 'must be a color (#rgb, #rrggbb, rgb(), rgba(), hsl() or hsla())');
+  return text;
+}
+
+export const colorField: FieldType = {
+  name: 'color',
+  definitionKeys: [],
+  validateDefinition: (definition, ctx) => checkDefault(definition, ctx, launder),
+  defaultValue: (field) => field.def ?? null,
+  isEmpty: (value) => value === null || value === undefined || value === '',
+  convert: (input) => launder(input),
+};

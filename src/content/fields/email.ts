@@ -1,0 +1,24 @@
+import type { FieldType } from './field-type.js';
+import { FieldFailure } from './field-type.js';
+import { checkDefault } from './definition-checks.js';
+import { isEmptyText } from './string.js';
+
+// One `@`, no spaces, a dot in the domain: strict enough to catch mistakes, loose enough for real addresses.
+const emailPattern = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+function launder(input: unknown): string {
+  if (input === null) return '';
+  if (typeof input !== 'string') throw new FieldFailure('invalid', 'must be an email address');
+  const text = input.trim();
+  if (text !== '' && !emailPattern.test(text)) throw new FieldFailure('invalid', 'must be an email address');
+  return text;
+}
+
+export const emailField: FieldType = {
+  name: 'email',
+  definitionKeys: [],
+  validateDefinition: (definition, ctx) => checkDefault(definition, ctx, launder),
+  defaultValue: (field) => field.def ?? '',
+  isEmpty: isEmptyText,
+  convert: (input) => launder(input),
+};

@@ -1,0 +1,114 @@
+import type { ConvertContext, FieldType } from './field-type.js';
+import type { SanitizedField } from '../types/piece-type.js';
+import type { FieldError } from '../../errors/app-error.js';
+import { FieldFailure } from './field-type.js';
+import { checkCount } from './array.js';
+import { checkRelationshipDefinition } from './relationship-definition.js';
+import { convertNested, isPlainObject } from './nested.js';
+
+/** What a relationship converts to before `write` spreads it over its two storage keys. */
+export interface RelationshipValue {
+  readonly ids: string[];
+  readonly fields: Record<string, Record<string, unknown>>;
+}
+
+interface Reference {
+  readonly ref: string;
+  readonly fields?: unknown;
+}
+
+export function relationshipBase(field: SanitizedField): string {
+  return field.name.replace(/^_/, '');
+}
+
+/** `withType` defaults to the name without `_` and a trailing `s` (`_topics` -> `topic`). */
+export function relationshipTarget(name: string, withType: unknown): string {
+  return typeof withType === 'string' ? withType : name.replace(/^_/, '').replace(/s$/, '');
+}
+
+function idsKey(field: SanitizedField): string {
+  return `${relationshipBase(field)}Ids`;
+}
+
+function fieldsKey(field: SanitizedField): string {
+  return `${relationshipBase(field)}Fields`;
+}
+
+function toReference(entry: unknown): Reference {
+  if (typeof entry === 'string') return { ref: entry.trim() };
+  if (isPlainObject(entry) && typeof entry._id === 'string') return { ref: entry._id.trim(), fields: entry._fields };
+  throw new FieldFailure('invalid', 'each related document must be an _id, a title or { _id, _fields? }');
+}
+
+/** An array of refs or `{ _id, _fields }`, or one comma-separated string; empty input means none. */
+function readReferences(input: unknown): Reference[] {
+  if (input === null || input === '') return [];
+  if (typeof input === 'string') return input.split(',').map(toReference).filter((r) => r.ref !== '');
+  if (!Array.isArray(input)) throw new FieldFailure('invalid', 'must be an array of related documents');
+  return input.map(toReference).filter((r) => r.ref !== '');
+}
+
+/** Order kept, repeats folded; references that match nothing are dropped, as the original does. */
+async function resolveIds(refs: readonly Reference[], field: SanitizedField, ctx: ConvertContext): Promise<string[]> {
+  if (refs.length === 0) return [];
+  const withType = relationshipTarget(field.name, field.options.withType);
+  const found = await ctx.relationships.resolve(withType, refs.map((r) => r.ref));
+  return [...new Set(found.map((doc) => doc.cmsDocId))];
+}
+
+/** `_fields` given with `<cmsDocId>` or `<cmsDocId>:<locale>:<mode>`; the first one wins. */
+function fieldsInputFor(id: string, refs: readonly Reference[]): unknown {
+  return refs.find((r) => r.fields !== undefined && r.ref.split(':')[0] === id)?.fields;
+}
+
+async function convertRelationFields(ids: readonly string[], refs: readonly Reference[], field: SanitizedField, ctx: ConvertContext) {
+  const fields: Record<string, Record<string, unknown>> = {};
+  const errors: FieldError[] = [];
+  for (const id of ids) {
+    if (field.fields.length === 0) {
+      fields[id] = {};
+      continue;
+    }
+    const input = fieldsInputFor(id, refs) ?? {};
+    if (!isPlainObject(input)) {
+      errors.push({ name: 'invalid', path: `${id}._fields`, message: '_fields must be an object', data: {} });
+      continue;
+    }
+    const result = await convertNested(ctx, field.fields, input, undefined, id);
+    if (result.ok) fields[id] = result.values;
+    else errors.push(...result.errors);
+  }
+  if (errors.length > 0) throw new FieldFailure('invalid', 'invalid', { errors });
+  return fields;
+}
+
+function asValue(value: unknown): RelationshipValue {
+  if (Array.isArray(value)) return { ids: value as string[], fields: {} };
+  if (isPlainObject(value) && Array.isArray(value.ids)) {
+    const fields = isPlainObject(value.fields) ? value.fields : {};
+    return { ids: value.ids as string[], fields: fields as RelationshipValue['fields'] };
+  }
+  return { ids: [], fields: {} };
+}
+
+export const relationshipField: FieldType = {
+  name: 'relationship',
+  definitionKeys: ['withType', 'max', 'min', 'builders', 'fields'],
+  validateDefinition: checkRelationshipDefinition,
+  defaultValue: (): RelationshipValue => ({ ids: [], fields: {} }),
+  isEmpty: (value) => asValue(value).ids.length === 0,
+  async convert(input, field, ctx): Promise<RelationshipValue> {
+    const refs = readReferences(input);
+    const ids = await resolveIds(refs, field, ctx);
+    checkCount(ids.length, field.options, 'related documents');
+    return { ids, fields: await convertRelationFields(ids, refs, field, ctx) };
+  },
+  storageKeys: (field) => [idsKey(field), fieldsKey(field)],
+  inputKeys: (field) => [`_${relationshipBase(field)}`, relationshipBase(field)],
+  write(doc, field, value) {
+    const { ids, fields } = asValue(value);
+    doc[idsKey(field)] = ids;
+    doc[fieldsKey(field)] = fields;
+  },
+  read: (doc, field) => (Array.isArray(doc[idsKey(field)]) ? doc[idsKey(field)] : []),
+};

@@ -1,0 +1,23 @@
+import type { FieldType } from './field-type.js';
+import { FieldFailure } from './field-type.js';
+import { checkChoices, choiceValues, matchChoice, type ChoiceValue } from './choices.js';
+import { checkDefault } from './definition-checks.js';
+
+function launder(input: unknown, values: readonly ChoiceValue[]): ChoiceValue | null {
+  const choice = matchChoice(input, values);
+  if (choice !== undefined) return choice;
+  if (input === null || input === '') return null;
+  throw new FieldFailure('invalid', 'must be one of the choices');
+}
+
+export const selectField: FieldType = {
+  name: 'select',
+  definitionKeys: ['choices'],
+  validateDefinition(definition, ctx) {
+    checkChoices(definition, ctx);
+    checkDefault(definition, ctx, (def) => launder(def, choiceValues(definition)));
+  },
+  defaultValue: (field) => field.def ?? null,
+  isEmpty: (value) => value === null || value === undefined || value === '',
+  convert: (input, field) => launder(input, choiceValues(field.options)),
+};

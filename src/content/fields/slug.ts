@@ -1,0 +1,16 @@
+import type { FieldType } from './field-type.js';
+import { FieldFailure } from './field-type.js';
+import { slugify } from '../text.js';
+import { isEmptyText } from './string.js';
+
+export const slugField: FieldType = {
+  name: 'slug',
+  definitionKeys: [],
+  defaultValue: (field) => field.def ?? '',
+  isEmpty: isEmptyText,
+  convert(input) {
+    if (input === null) return '';
+    if (typeof input !== 'string' && typeof input !== 'number') throw new FieldFailure('invalid', 'must be a string');
+    return slugify(String(input));
+  },
+};

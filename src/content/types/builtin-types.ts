@@ -1,0 +1,124 @@
+/**
+ * Raw definitions of the built-in piece types, in the same shape as an entry of the configuration's
+ * `modules`. They go through the same sanitizer as configured types.
+ */
+
+export type RawFieldDefinition = Readonly<Record<string, unknown>>;
+
+export interface RawModule {
+  readonly extend?: string;
+  readonly options?: Readonly<Record<string, unknown>>;
+  readonly fields?: {
+    readonly add?: Readonly<Record<string, RawFieldDefinition>>;
+    readonly remove?: readonly string[];
+  };
+}
+
+export const pieceTypeBase = '@cms/piece-type';
+
+const roleChoices = [
+  { label: 'Guest', value: 'guest' },
+  { label: 'Contributor', value: 'contributor' },
+  { label: 'Editor', value: 'editor' },
+  { label: 'Admin', value: 'admin' },
+];
+
+const title: RawFieldDefinition = { type: 'string', label: 'Title', required: true };
+const slug: RawFieldDefinition = { type: 'slug', label: 'Slug' };
+const archived: RawFieldDefinition = { type: 'boolean', label: 'Archived', def: false };
+const visibility: RawFieldDefinition = {
+  type: 'select',
+  label: 'Visibility',
+  required: true,
+  def: 'public',
+  choices: [
+    { label: 'Public', value: 'public' },
+    { label: 'Login Required', value: 'loginRequired' },
+  ],
+};
+
+/** Fields every ordinary piece type has without declaring them, in schema order. */
+export const basePieceFields: Readonly<Record<string, RawFieldDefinition>> = { title, slug, visibility, archived };
+
+/** Fields that no module may remove. */
+export const permanentFieldNames: ReadonlySet<string> = new Set(['title', 'slug', 'archived']);
+
+/** Media types are readable by anyone (interface 4.3), hence a projection of every field. */
+const mediaRoles = { editRole: 'editor', publishRole: 'editor', autopublish: true };
+
+const user: RawModule = {
+  extend: pieceTypeBase,
+  options: {
+    label: 'User',
+    localized: false,
+    slugPrefix: 'user-',
+    viewRole: 'admin',
+    editRole: 'admin',
+    publishRole: 'admin',
+  },
+  fields: {
+    add: {
+      title: { ...title, label: 'Display Name' },
+      slug,
+      archived,
+      disabled: { type: 'boolean', label: 'Disabled', def: false },
+      username: { type: 'string', label: 'Username', required: true },
+      email: { type: 'email', label: 'Email' },
+      password: { type: 'password', label: 'Password' },
+      role: { type: 'select', label: 'Role', required: true, def: 'guest', choices: roleChoices },
+    },
+  },
+};
+
+const image: RawModule = {
+  extend: pieceTypeBase,
+  options: {
+    label: 'Image',
+    slugPrefix: 'image-',
+    ...mediaRoles,
+    sort: { createdAt: -1 },
+    publicApiProjection: { title: 1, slug: 1, alt: 1, credit: 1, creditUrl: 1, attachment: 1, _url: 1 },
+  },
+  fields: {
+    add: {
+      title,
+      slug,
+      archived,
+      attachment: { type: 'attachment', label: 'Image File', required: true, fileGroups: ['images'] },
+      alt: { type: 'string', label: 'Alt Text' },
+      credit: { type: 'string', label: 'Credit' },
+      creditUrl: { type: 'url', label: 'Credit URL' },
+    },
+  },
+};
+
+const file: RawModule = {
+  extend: pieceTypeBase,
+  options: {
+    label: 'File',
+    slugPrefix: 'file-',
+    ...mediaRoles,
+    sort: { updatedAt: -1 },
+    publicApiProjection: { title: 1, slug: 1, description: 1, credit: 1, creditUrl: 1, attachment: 1, _url: 1 },
+  },
+  fields: {
+    add: {
+      title,
+      slug,
+      archived,
+      attachment: { type: 'attachment', label: 'File', required: true },
+      description: { type: 'string', label: 'Description', textarea: true },
+      credit: { type: 'string', label: 'Credit' },
+      creditUrl: { type: 'url', label: 'Credit URL' },
+    },
+  },
+};
+
+/** Built-in piece types; their fields replace `basePieceFields` (none of them has `visibility`). */
+export const builtinPieceTypes: Readonly<Record<string, RawModule>> = {
+  '@cms/user': user,
+  '@cms/image': image,
+  '@cms/file': file,
+};
+
+export const builtinPieceTypeNames: ReadonlySet<string> = new Set(Object.keys(builtinPieceTypes));

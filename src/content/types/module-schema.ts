@@ -1,0 +1,77 @@
+import { Type } from '@sinclair/typebox';
+import { roles } from '../access/principal.js';
+
+/** A role name, as in `apiKeys` and the role options. */
+export const roleSchema = Type.Union(
+  roles.map((name) => Type.Literal(name)),
+  { errorMessage: `must be one of ${roles.join(', ')}` },
+);
+
+const label = Type.String({ minLength: 1, errorMessage: 'must be a non-empty string' });
+
+/** Options of a piece-type module; everything is optional because defaults fill the gaps. */
+export const pieceTypeOptionsSchema = Type.Object(
+  {
+    label: Type.Optional(label),
+    pluralLabel: Type.Optional(label),
+    perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, errorMessage: 'must be an integer from 1 to 100' })),
+    publicApiProjection: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.Union([Type.Literal(1), Type.Literal(true)], { errorMessage: 'must be 1 or true' }),
+        { errorMessage: 'must be an object mapping properties to 1 or true' },
+      ),
+    ),
+    pagePath: Type.Optional(
+      Type.String({
+        pattern: '^(/[^/\\s?#]+)+$',
+        errorMessage: 'must start with "/" and not end with "/" (for example "/articles")',
+      }),
+    ),
+    localized: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
+    slugPrefix: Type.Optional(Type.String({ pattern: '^[a-z0-9-]*$', errorMessage: 'must be lowercase letters, digits and "-"' })),
+    sort: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.Union([Type.Literal(1), Type.Literal(-1)], { errorMessage: 'must be 1 or -1' }),
+        { errorMessage: 'must be an object mapping properties to 1 or -1' },
+      ),
+    ),
+    viewRole: Type.Optional(roleSchema),
+    editRole: Type.Optional(roleSchema),
+    publishRole: Type.Optional(roleSchema),
+    autopublish: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
+  },
+  { additionalProperties: false },
+);
+
+/** One entry of `modules`; field definitions are checked by the field sanitizer. */
+export const moduleSchema = Type.Object(
+  {
+    extend: Type.Optional(Type.Literal('@cms/piece-type', { errorMessage: 'must be "@cms/piece-type"' })),
+    options: Type.Optional(pieceTypeOptionsSchema),
+    fields: Type.Optional(
+      Type.Object(
+        {
+          add: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { errorMessage: 'must be an object' })),
+          remove: Type.Optional(Type.Array(Type.String(), { errorMessage: 'must be a list of field names' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** One entry of `widgets`. */
+export const widgetSchema = Type.Object(
+  {
+    fields: Type.Optional(
+      Type.Object(
+        { add: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { errorMessage: 'must be an object' })) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);

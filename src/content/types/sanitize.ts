@@ -1,0 +1,202 @@
+import type { PieceTypeOptions, SanitizedField, SanitizedPieceType } from './piece-type.js';
+import { ConfigError } from '../../errors/app-error.js';
+import { assertMatches, isPlainObject, joinPath } from '../../config/schema-check.js';
+import { deepFreeze } from '../../config/deep-freeze.js';
+import {
+  basePieceFields,
+  builtinPieceTypeNames,
+  builtinPieceTypes,
+  permanentFieldNames,
+  type RawFieldDefinition,
+  type RawModule,
+} from './builtin-types.js';
+import { moduleSchema, widgetSchema } from './module-schema.js';
+import {
+  documentReservedNames,
+  nestedReservedNames,
+  sanitizeFields,
+  type FieldSchemaContext,
+  type FieldTypeLookup,
+} from './sanitize-fields.js';
+
+export { sanitizeFields, humanize, type FieldSchemaContext, type FieldTypeLookup } from './sanitize-fields.js';
+
+export interface PieceTypeSanitizeContext {
+  readonly fieldTypes: FieldTypeLookup;
+  readonly widgetTypeNames: ReadonlySet<string>;
+}
+
+export interface WidgetTypeSanitizeContext {
+  readonly fieldTypes: FieldTypeLookup;
+  readonly pieceTypeNames: ReadonlySet<string>;
+}
+
+export type SanitizedWidgetType = { readonly fields: readonly SanitizedField[] };
+
+export const richTextWidgetName = '@cms/rich-text';
+
+const pieceTypeNamePattern = /^(@cms\/)?[a-z][a-z0-9-]*$/;
+const widgetTypeNamePattern = /^[a-z][a-z0-9-]*$/;
+
+type ModuleEntry = {
+  extend?: string;
+  options?: Record<string, unknown>;
+  fields?: { add?: Record<string, unknown>; remove?: string[] };
+};
+
+function builtinModule(name: string): RawModule | undefined {
+  return Object.hasOwn(builtinPieceTypes, name) ? builtinPieceTypes[name] : undefined;
+}
+
+function modulesAsObject(modules: unknown): Record<string, unknown> {
+  if (modules === undefined) return {};
+  if (!isPlainObject(modules)) throw new ConfigError('modules', 'must be an object mapping piece type names to definitions');
+  return modules;
+}
+
+/** Every piece type name, built in or configured, after checking the configured names. */
+export function pieceTypeNamesOf(modules: unknown): Set<string> {
+  const names = new Set(builtinPieceTypeNames);
+  for (const name of Object.keys(modulesAsObject(modules))) {
+    if (!pieceTypeNamePattern.test(name)) {
+      throw new ConfigError(joinPath('modules', name), 'a piece type name is lowercase letters, digits and "-", starting with a letter');
+    }
+    if (name.startsWith('@cms/') && !builtinPieceTypeNames.has(name)) {
+      throw new ConfigError(joinPath('modules', name), `"@cms/" names are reserved; the built-in piece types are ${[...builtinPieceTypeNames].join(', ')}`);
+    }
+    names.add(name);
+  }
+  return names;
+}
+
+/** Sanitizes the built-in piece types and the configured `modules` into frozen piece types. */
+export function sanitizePieceTypes(modules: unknown, ctx: PieceTypeSanitizeContext): Map<string, SanitizedPieceType> {
+  const configured = modulesAsObject(modules);
+  const fieldContext: FieldSchemaContext = {
+    fieldTypes: ctx.fieldTypes,
+    pieceTypes: pieceTypeNamesOf(configured),
+    widgetTypeNames: ctx.widgetTypeNames,
+    reservedNames: documentReservedNames,
+  };
+  const pieceTypes = new Map<string, SanitizedPieceType>();
+  for (const name of fieldContext.pieceTypes) {
+    pieceTypes.set(name, sanitizePieceType(name, Object.hasOwn(configured, name) ? configured[name] : {}, fieldContext));
+  }
+  return deepFreeze(pieceTypes);
+}
+
+function sanitizePieceType(name: string, entry: unknown, ctx: FieldSchemaContext): SanitizedPieceType {
+  const path = joinPath('modules', name);
+  const module = checkModuleEntry(name, entry, path);
+  const options = pieceTypeOptions(name, module.options ?? {}, path);
+  const definitions = mergeFieldDefinitions(name, module, path);
+  const fields = sanitizeFields(definitions, joinPath(path, 'fields.add'), ctx);
+  return { name, options, fields, fieldsByName: new Map(fields.map((field) => [field.name, field])) };
+}
+
+function checkModuleEntry(name: string, entry: unknown, path: string): ModuleEntry {
+  assertMatches(moduleSchema, entry, path);
+  if (entry.extend === undefined && !builtinPieceTypeNames.has(name)) {
+    throw new ConfigError(joinPath(path, 'extend'), 'required: a piece type must extend "@cms/piece-type"');
+  }
+  return entry;
+}
+
+function pieceTypeOptions(name: string, configured: Record<string, unknown>, path: string): PieceTypeOptions {
+  if (name === '@cms/user' && configured.localized === true) {
+    throw new ConfigError(joinPath(path, 'options.localized'), 'users are never localized');
+  }
+  // Copied: the frozen result must not share objects with the caller's configuration.
+  const merged = structuredClone({ ...builtinModule(name)?.options, ...configured });
+  const label = (merged.label as string | undefined) ?? name;
+  return {
+    label,
+    pluralLabel: (merged.pluralLabel as string | undefined) ?? `${label}s`,
+    perPage: (merged.perPage as number | undefined) ?? 10,
+    publicApiProjection: (merged.publicApiProjection as PieceTypeOptions['publicApiProjection'] | undefined) ?? null,
+    pagePath: (merged.pagePath as string | undefined) ?? null,
+    localized: (merged.localized as boolean | undefined) ?? true,
+    slugPrefix: (merged.slugPrefix as string | undefined) ?? '',
+    sort: (merged.sort as PieceTypeOptions['sort'] | undefined) ?? { updatedAt: -1 },
+    viewRole: (merged.viewRole as PieceTypeOptions['viewRole'] | undefined) ?? null,
+    editRole: (merged.editRole as PieceTypeOptions['editRole'] | undefined) ?? 'contributor',
+    publishRole: (merged.publishRole as PieceTypeOptions['publishRole'] | undefined) ?? 'editor',
+    autopublish: (merged.autopublish as boolean | undefined) ?? false,
+  };
+}
+
+/** Base (or built-in) fields first, then the module's additions; redefinitions keep their place. */
+function mergeFieldDefinitions(name: string, module: ModuleEntry, path: string): Record<string, unknown> {
+  const base = builtinModule(name)?.fields?.add ?? basePieceFields;
+  const definitions = new Map<string, unknown>(Object.entries(base));
+  const addPath = joinPath(path, 'fields.add');
+  for (const [fieldName, definition] of Object.entries(module.fields?.add ?? {})) {
+    const baseDefinition = Object.hasOwn(base, fieldName) ? base[fieldName] : undefined;
+    const merged = baseDefinition ? redefineBaseField(baseDefinition, definition, joinPath(addPath, fieldName)) : definition;
+    definitions.set(fieldName, merged);
+  }
+  removeFields(definitions, module.fields?.remove ?? [], joinPath(path, 'fields.remove'));
+  return Object.fromEntries(definitions);
+}
+
+function redefineBaseField(base: RawFieldDefinition, definition: unknown, path: string): unknown {
+  if (!isPlainObject(definition)) return definition;
+  if (definition.type !== undefined && definition.type !== base.type) {
+    throw new ConfigError(joinPath(path, 'type'), `a built-in field keeps its type "${String(base.type)}"`);
+  }
+  if (base.required === true && definition.required === false) {
+    throw new ConfigError(joinPath(path, 'required'), 'a required built-in field stays required');
+  }
+  return { ...base, ...definition };
+}
+
+function removeFields(definitions: Map<string, unknown>, names: readonly string[], path: string): void {
+  names.forEach((fieldName, index) => {
+    const itemPath = joinPath(path, String(index));
+    const definition = definitions.get(fieldName);
+    if (definition === undefined) {
+      throw new ConfigError(itemPath, `there is no field "${fieldName}" to remove`);
+    }
+    if (permanentFieldNames.has(fieldName) || (isPlainObject(definition) && definition.required === true)) {
+      throw new ConfigError(itemPath, `the field "${fieldName}" cannot be removed`);
+    }
+    definitions.delete(fieldName);
+  });
+}
+
+function widgetsAsObject(widgets: unknown): Record<string, unknown> {
+  if (widgets === undefined) return {};
+  if (!isPlainObject(widgets)) throw new ConfigError('widgets', 'must be an object mapping widget type names to definitions');
+  return widgets;
+}
+
+/** Every widget type name: `@cms/rich-text` and the configured ones. */
+export function widgetTypeNamesOf(widgets: unknown): Set<string> {
+  const names = new Set([richTextWidgetName]);
+  for (const name of Object.keys(widgetsAsObject(widgets))) {
+    if (!widgetTypeNamePattern.test(name)) {
+      const reason = name.startsWith('@cms/') ? '"@cms/" widget types are built in' : 'a widget type name is lowercase letters, digits and "-"';
+      throw new ConfigError(joinPath('widgets', name), reason);
+    }
+    names.add(name);
+  }
+  return names;
+}
+
+/** Sanitizes the configured widget types; `@cms/rich-text` is always there, with no schema fields. */
+export function sanitizeWidgetTypes(widgets: unknown, ctx: WidgetTypeSanitizeContext): Map<string, SanitizedWidgetType> {
+  const configured = widgetsAsObject(widgets);
+  const fieldContext: FieldSchemaContext = {
+    fieldTypes: ctx.fieldTypes,
+    pieceTypes: ctx.pieceTypeNames,
+    widgetTypeNames: widgetTypeNamesOf(configured),
+    reservedNames: nestedReservedNames,
+  };
+  const widgetTypes = new Map<string, SanitizedWidgetType>([[richTextWidgetName, { fields: [] }]]);
+  for (const [name, entry] of Object.entries(configured)) {
+    const path = joinPath('widgets', name);
+    assertMatches(widgetSchema, entry, path);
+    widgetTypes.set(name, { fields: sanitizeFields(entry.fields?.add, joinPath(path, 'fields.add'), fieldContext) });
+  }
+  return deepFreeze(widgetTypes);
+}

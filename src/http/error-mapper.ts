@@ -1,0 +1,63 @@
+import { AppError, ValidationError, type ErrorCode, type FieldError } from '../errors/app-error.js';
+
+/** The one JSON error shape of every response, the original's `{ name, message, data }`. */
+export interface ErrorBody {
+  name: string;
+  message: string;
+  data: Record<string, unknown>;
+}
+
+/** The one code → status table. */
+const statusOf: Record<ErrorCode, number> = {
+  invalid: 400,
+  forbidden: 403,
+  notfound: 404,
+  conflict: 409,
+  unauthorized: 401,
+  toolarge: 413,
+  unsupported: 415,
+  unimplemented: 501,
+};
+
+/** Framework errors that come from the client, by their status. */
+const codeOfClientStatus: Record<number, ErrorCode> = {
+  400: 'invalid',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'notfound',
+  405: 'invalid',
+  409: 'conflict',
+  413: 'toolarge',
+  414: 'invalid',
+  415: 'unsupported',
+  431: 'invalid',
+};
+
+export function mapError(error: unknown): { status: number; body: ErrorBody; internal: boolean } {
+  if (error instanceof ValidationError) {
+    return { status: 400, body: { name: 'invalid', message: error.message, data: { errors: error.errors.map(fieldErrorBody) } }, internal: false };
+  }
+  if (error instanceof AppError) {
+    return { status: statusOf[error.code], body: { name: error.code, message: error.message, data: error.data }, internal: false };
+  }
+  const framework = error as { statusCode?: number; message?: string; validation?: unknown; validationContext?: string };
+  const code = typeof framework.statusCode === 'number' ? codeOfClientStatus[framework.statusCode] : undefined;
+  if (code) {
+    return { status: statusOf[code], body: { name: code, message: framework.message ?? code, data: {} }, internal: false };
+  }
+  // Anything else is our fault: say so without leaking internals.
+  return { status: 500, body: { name: 'error', message: 'An error occurred.', data: {} }, internal: true };
+}
+
+/** Nested errors (arrays, objects, areas) keep their own `data.errors`, shaped the same way. */
+function fieldErrorBody(error: FieldError): Record<string, unknown> {
+  const data = { ...(error.data ?? {}) };
+  if (Array.isArray(data.errors)) data.errors = (data.errors as FieldError[]).map(fieldErrorBody);
+  return {
+    name: error.name,
+    code: error.name === 'required' ? 422 : 400,
+    message: error.message ?? error.name,
+    path: error.path,
+    data,
+  };
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import { NotFoundError } from '../../errors/app-error.js';
+import { mapError } from '../error-mapper.js';
+
+/** Every error, ours or the framework's, leaves through `mapError`: one shape, one status table. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body, internal } = mapError(error);
+    if (internal) request.log.error({ err: error }, 'unhandled error');
+    else request.log.debug({ err: error }, 'request refused');
+    void reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((_request, reply) => {
+    const { status, body } = mapError(new NotFoundError());
+    void reply.code(status).send(body);
+  });
+}

@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import type { DocumentService } from '../../content/documents/document-service.js';
+import type { RequestScope } from '../../content/documents/scope.js';
+import { idParams, listQuery, objectBody, versionQuery } from '../schemas.js';
+
+type VersionQuery = Static<typeof versionQuery>;
+type Body = Record<string, unknown>;
+
+function scopeOf(request: FastifyRequest): RequestScope {
+  const query = request.query as VersionQuery;
+  return { principal: request.principal, locale: query.cmsLocale, mode: query.cmsMode };
+}
+
+function toNumber(digits: string | undefined): number | undefined {
+  return digits === undefined ? undefined : Number(digits);
+}
+
+function idOf(request: FastifyRequest): string {
+  return (request.params as { _id: string })._id;
+}
+
+/**
+ * The REST routes of every piece type, `/api/v1/<type>[/:_id[/<action>]]`. Each handler only
+ * translates the request into one DocumentService call.
+ */
+export function registerPieceRoutes(app: FastifyInstance, deps: { documents: DocumentService; typeNames: Iterable<string> }): void {
+  const { documents } = deps;
+  for (const type of deps.typeNames) {
+    const base = `/api/v1/${type}`;
+    const one = { schema: { params: idParams, querystring: versionQuery } };
+    const write = { schema: { params: idParams, querystring: versionQuery, body: objectBody } };
+
+    app.get(base, { schema: { querystring: listQuery } }, (request) => {
+      const { page, perPage } = request.query as Static<typeof listQuery>;
+      return documents.list(scopeOf(request), type, { page: toNumber(page), perPage: toNumber(perPage) });
+    });
+    app.post(base, { schema: { querystring: versionQuery, body: objectBody } }, (request) =>
+      documents.insert(scopeOf(request), type, request.body as Body),
+    );
+    app.get(`${base}/:_id`, one, (request) => documents.getOne(scopeOf(request), type, idOf(request)));
+    app.put(`${base}/:_id`, write, (request) => documents.replace(scopeOf(request), type, idOf(request), request.body as Body));
+    app.patch(`${base}/:_id`, write, (request) => documents.patch(scopeOf(request), type, idOf(request), request.body as Body));
+    app.delete(`${base}/:_id`, one, async (request, reply) => {
+      await documents.remove(scopeOf(request), type, idOf(request));
+      return reply.code(200).send();
+    });
+
+    app.post(`${base}/:_id/publish`, one, (request) => documents.publish(scopeOf(request), type, idOf(request)));
+    app.post(`${base}/:_id/unpublish`, one, (request) => documents.unpublish(scopeOf(request), type, idOf(request)));
+    app.post(`${base}/:_id/localize`, write, (request) =>
+      documents.localize(scopeOf(request), type, idOf(request), request.body as Body),
+    );
+    app.post(`${base}/:_id/revert-draft-to-published`, one, (request) =>
+      documents.revertDraftToPublished(scopeOf(request), type, idOf(request)),
+    );
+    app.post(`${base}/:_id/revert-published-to-previous`, one, (request) =>
+      documents.revertPublishedToPrevious(scopeOf(request), type, idOf(request)),
+    );
+    app.get(`${base}/:_id/locales`, one, (request) => documents.locales(scopeOf(request), type, idOf(request)));
+  }
+}

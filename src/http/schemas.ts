@@ -1,0 +1,30 @@
+import { Type } from '@sinclair/typebox';
+
+/**
+ * JSON Schemas of the request envelopes (query strings, bodies as a whole). Field content is
+ * not described here: the document service converts and validates it through the field registry.
+ */
+
+const versionParams = {
+  cmsMode: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')])),
+  cmsLocale: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  apikey: Type.Optional(Type.String({ maxLength: 1024 })),
+  apiKey: Type.Optional(Type.String({ maxLength: 1024 })),
+};
+
+/** One version of a document; further (filter) parameters are left for the list builders. */
+export const versionQuery = Type.Object(versionParams);
+
+// Digits only: a numeric coercion would let `1e400` through as Infinity.
+const positiveInteger = Type.String({ pattern: '^[1-9][0-9]{0,8}$' });
+
+export const listQuery = Type.Object({
+  ...versionParams,
+  page: Type.Optional(positiveInteger),
+  // Values above the service maximum are accepted and capped, as the facts decide.
+  perPage: Type.Optional(positiveInteger),
+});
+
+export const idParams = Type.Object({ _id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const objectBody = Type.Object({}, { additionalProperties: true });

@@ -1,0 +1,21 @@
+import { loadConfig } from './config/load.js';
+import { buildApp } from './app.js';
+
+/** Process entry: load the configuration, build the app, listen, close cleanly on signals. */
+async function main(): Promise<void> {
+  const config = await loadConfig({ env: process.env, cwd: process.cwd() });
+  const app = await buildApp(config);
+  const close = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void close('SIGINT'));
+  process.once('SIGTERM', () => void close('SIGTERM'));
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

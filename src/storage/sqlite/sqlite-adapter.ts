@@ -1,0 +1,160 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { StorageAdapter, StorageSession } from '../storage-adapter.js';
+import { runMigrations } from './migrations.js';
+import { createSqliteDocumentStore } from './sqlite-document-store.js';
+import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
+import { StatementCache, type StatementSource } from './statement-cache.js';
+
+type Transaction = StorageAdapter['transaction'];
+
+/**
+ * The embedded store: one SQLite file in WAL mode, for a single server process.
+ *
+ * Two connections share the file. Every write runs on the write connection inside a transaction
+ * that holds an in-process lock; reads made through the adapter itself run on the read
+ * connection. WAL gives that connection the last committed snapshot, so a request never sees
+ * another request's half-done transaction, and reads never wait for writes.
+ */
+export function createSqliteAdapter(options: { filename: string }): StorageAdapter {
+  const { writeConnection, readConnection } = openConnections(options.filename);
+  const writeStatements = new StatementCache(writeConnection);
+  const readStatements = new StatementCache(readConnection);
+  const runExclusive = createMutex();
+  // Marks code running inside `work`: a top-level write there would wait for the lock it holds.
+  const transactionScope = new AsyncLocalStorage<{ active: boolean }>();
+  let closing: Promise<void> | undefined;
+
+  const transaction: Transaction = async (work) => {
+    if (transactionScope.getStore()?.active) {
+      throw new Error('Nested transaction: write through the session given to the transaction');
+    }
+    return runExclusive(() => {
+      const scope = { active: true };
+      return transactionScope.run(scope, () => runTransaction(work, scope));
+    });
+  };
+
+  async function runTransaction<T>(
+    work: (tx: StorageSession) => Promise<T>,
+    scope: { active: boolean },
+  ): Promise<T> {
+    if (!writeConnection.open) throw new Error('The storage adapter is closed');
+    const session = createSession({
+      statement(sql) {
+        if (!scope.active) throw new Error('The transaction of this storage session has ended');
+        return writeStatements.statement(sql);
+      },
+    });
+    writeConnection.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await work(session);
+      writeConnection.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (writeConnection.inTransaction) writeConnection.exec('ROLLBACK');
+      throw error;
+    } finally {
+      scope.active = false;
+    }
+  }
+
+  return {
+    ...autoCommittingSession(createSession(readStatements), transaction),
+    capabilities: { sharedAcrossProcesses: false },
+    transaction,
+
+    migrate: () => runExclusive(async () => runMigrations(writeConnection)),
+
+    async ping() {
+      try {
+        return readStatements.statement('SELECT 1').pluck().get() === 1;
+      } catch {
+        return false;
+      }
+    },
+
+    close() {
+      closing ??= runExclusive(async () => {
+        try {
+          // Refreshes the planner's statistics where they went stale, as SQLite advises on close.
+          writeConnection.pragma('optimize');
+        } finally {
+          readConnection.close();
+          writeConnection.close();
+        }
+      });
+      return closing;
+    },
+  };
+}
+
+function openConnections(filename: string) {
+  if (filename === '' || filename === ':memory:' || filename.startsWith('file::memory:')) {
+    // Each connection to an in-memory database would get its own, empty database.
+    throw new Error('The SQLite adapter needs a database file; in-memory databases are not supported');
+  }
+  const writeConnection = openConnection(filename);
+  try {
+    const readConnection = openConnection(filename);
+    readConnection.pragma('query_only = ON');
+    return { writeConnection, readConnection };
+  } catch (error) {
+    writeConnection.close();
+    throw error;
+  }
+}
+
+function openConnection(filename: string): BetterSqlite3.Database {
+  const connection = new Database(filename);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  return connection;
+}
+
+function createSession(statements: StatementSource): StorageSession {
+  return {
+    documents: createSqliteDocumentStore(statements),
+    logins: createSqliteLoginStore(statements),
+    tokens: createSqliteTokenStore(statements),
+  };
+}
+
+/** Reads go to `read`; each write runs in a transaction of its own. */
+function autoCommittingSession(read: StorageSession, transaction: Transaction): StorageSession {
+  return {
+    documents: {
+      find: (query) => read.documents.find(query),
+      count: (query) => read.documents.count(query),
+      slugsLike: (args) => read.documents.slugsLike(args),
+      insert: (doc) => transaction((tx) => tx.documents.insert(doc)),
+      update: (doc) => transaction((tx) => tx.documents.update(doc)),
+      remove: (ids) => transaction((tx) => tx.documents.remove(ids)),
+    },
+    logins: {
+      get: (userId) => read.logins.get(userId),
+      findByName: (name) => read.logins.findByName(name),
+      put: (login) => transaction((tx) => tx.logins.put(login)),
+      remove: (userId) => transaction((tx) => tx.logins.remove(userId)),
+    },
+    tokens: {
+      get: (token) => read.tokens.get(token),
+      put: (token) => transaction((tx) => tx.tokens.put(token)),
+      remove: (token) => transaction((tx) => tx.tokens.remove(token)),
+      removeForUser: (userId) => transaction((tx) => tx.tokens.removeForUser(userId)),
+    },
+  };
+}
+
+/** Runs tasks one at a time, in call order, whether earlier ones succeed or fail. */
+function createMutex(): <T>(task: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const result = tail.then(task);
+    tail = result.catch(() => undefined);
+    return result;
+  };
+}

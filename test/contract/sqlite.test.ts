@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';
+import { compileFindQuery } from '../../src/storage/sqlite/sqlite-query.js';
+import type { DocumentQuery, StorageAdapter } from '../../src/storage/storage-adapter.js';
+import { runStorageContract } from './storage-adapter.contract.js';
+
+interface TempAdapter {
+  adapter: StorageAdapter;
+  filename: string;
+  cleanup: () => Promise<void>;
+}
+
+async function makeTempAdapter(): Promise<TempAdapter> {
+  const directory = await mkdtemp(join(tmpdir(), 'cms-sqlite-'));
+  const filename = join(directory, 'cms.sqlite');
+  const adapter = createSqliteAdapter({ filename });
+  const cleanup = () => rm(directory, { recursive: true, force: true });
+  return { adapter, filename, cleanup };
+}
+
+runStorageContract('sqlite', makeTempAdapter);
+
+describe('sqlite adapter specifics', () => {
+  let adapter: StorageAdapter;
+  let filename: string;
+  let cleanup: () => Promise<void>;
+
+  before(async () => {
+    ({ adapter, filename, cleanup } = await makeTempAdapter());
+    await adapter.migrate();
+  });
+
+  after(async () => {
+    await adapter.close();
+    await cleanup();
+  });
+
+  it('refuses an in-memory database', () => {
+    assert.throws(() => createSqliteAdapter({ filename: ':memory:' }), /file/);
+  });
+
+  it('keeps the file in WAL mode', () => {
+    const inspector = new Database(filename, { readonly: true });
+    try {
+      assert.equal(inspector.pragma('journal_mode', { simple: true }), 'wal');
+    } finally {
+      inspector.close();
+    }
+  });
+
+  it('rejects a top-level write inside a transaction instead of deadlocking', async () => {
+    await assert.rejects(
+      adapter.transaction(() => adapter.documents.remove(['x'])),
+      /Nested transaction/,
+    );
+    assert.equal(await adapter.documents.remove(['x']), 0);
+  });
+
+  it('rejects use of a session after its transaction ended', async () => {
+    const leaked = await adapter.transaction(async (tx) => tx);
+    await assert.rejects(leaked.documents.count({}), /has ended/);
+  });
+
+  const queryPlan = (query: DocumentQuery): string => {
+    const { sql, params } = compileFindQuery(query);
+    const inspector = new Database(filename, { readonly: true });
+    try {
+      const plan = inspector.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+      return plan.map((step) => step.detail).join('\n');
+    } finally {
+      inspector.close();
+    }
+  };
+
+  it('serves the list query from an index', () => {
+    const list = { type: 'article', locale: 'en', mode: 'draft', archived: false } as const;
+    const plan = queryPlan({ ...list, sort: [{ field: 'updatedAt', direction: -1 }], limit: 10 });
+    assert.match(plan, /USING INDEX documents_list_updated/);
+  });
+
+  it('looks documents up by id or doc id through those indexes', () => {
+    const list = { type: 'article', locale: 'en', mode: 'draft', archived: false } as const;
+    assert.match(queryPlan({ ...list, docIds: ['a', 'b'] }), /USING INDEX documents_doc_id/);
+    assert.match(queryPlan({ ...list, ids: ['a:en:draft'] }), /USING INDEX sqlite_autoindex_documents_1/);
+  });
+});

@@ -1,0 +1,274 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../src/config/load.js';
+import { parseApiKeys } from '../../src/config/env.js';
+import { ConfigError } from '../../src/errors/app-error.js';
+
+async function withTempDir<T>(run: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'cms-config-'));
+  try {
+    return await run(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const article = (fields: Record<string, unknown> = {}, options: Record<string, unknown> = {}) => ({
+  extend: '@cms/piece-type',
+  options: { label: 'Article', ...options },
+  fields: { add: { category: { type: 'string' }, ...fields } },
+});
+
+async function rejectsAt(config: unknown, path: string, env: Record<string, string> = {}): Promise<ConfigError> {
+  let caught: unknown;
+  try {
+    await loadConfig({ env, cwd: tmpdir(), config });
+  } catch (error) {
+    caught = error;
+  }
+  assert.ok(caught instanceof ConfigError, `expected a ConfigError at ${path}, got ${String(caught)}`);
+  assert.equal(caught.path, path, caught.message);
+  assert.ok(caught.message.startsWith(`${path}: `), caught.message);
+  return caught;
+}
+
+test('the bundled demo configuration loads with the defaults of the environment', async () => {
+  await withTempDir(async (dir) => {
+    const config = await loadConfig({ env: {}, cwd: dir });
+    assert.equal(config.port, 3000);
+    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.dataDir, join(dir, 'data'));
+    assert.equal(config.databaseUrl, `sqlite:${join(dir, 'data', 'cms.sqlite')}`);
+    assert.equal(config.logLevel, 'info');
+    assert.equal(config.bodyLimit, 16 * 1024 * 1024);
+    assert.equal(config.baseUrl, 'http://localhost:3000');
+    assert.equal(config.defaultLocale, 'en');
+    assert.deepEqual([...config.locales], [
+      ['en', { label: 'English', prefix: '' }],
+      ['es', { label: 'Español', prefix: '/es' }],
+    ]);
+    assert.deepEqual(config.apiKeys.get('dev-admin-key-change-me'), { role: 'admin' });
+    assert.deepEqual([...config.pieceTypes.keys()], ['@cms/user', '@cms/image', '@cms/file', 'article', 'event', 'note']);
+    assert.deepEqual([...config.widgetTypes.keys()], ['@cms/rich-text']);
+  });
+});
+
+test('a configured piece type gets the base fields, defaults and humanized labels', async () => {
+  const config = await loadConfig({ env: {}, cwd: tmpdir() });
+  const articleType = config.pieceTypes.get('article')!;
+  assert.deepEqual(articleType.fields.map((field) => field.name), [
+    'title', 'slug', 'visibility', 'archived', 'category', 'priority', 'tags', '_author', 'body',
+  ]);
+  assert.equal(articleType.options.pluralLabel, 'Articles');
+  assert.equal(articleType.options.perPage, 10);
+  assert.equal(articleType.options.pagePath, '/articles');
+  assert.equal(articleType.options.localized, true);
+  assert.equal(articleType.options.editRole, 'contributor');
+  assert.deepEqual(articleType.options.sort, { updatedAt: -1 });
+  const title = articleType.fieldsByName.get('title')!;
+  assert.equal(title.type, 'string');
+  assert.equal(title.required, true);
+  assert.equal(articleType.fieldsByName.get('visibility')!.def, 'public');
+  assert.equal(articleType.fieldsByName.get('_author')!.label, 'Author');
+  assert.deepEqual(articleType.fieldsByName.get('_author')!.options, { withType: '@cms/user' });
+  const event = config.pieceTypes.get('event')!;
+  assert.equal(event.fieldsByName.get('startDate')!.label, 'Start Date');
+  assert.equal(event.fieldsByName.get('capacity')!.options.min, 0);
+  assert.equal(config.pieceTypes.get('note')!.options.publicApiProjection, null);
+});
+
+test('the result is frozen, maps included', async () => {
+  const config = await loadConfig({ env: {}, cwd: tmpdir() });
+  assert.ok(Object.isFrozen(config));
+  assert.ok(Object.isFrozen(config.pieceTypes.get('article')!.fields[0]));
+  assert.throws(() => (config.pieceTypes as Map<string, never>).delete('article'), TypeError);
+  assert.throws(() => (config.apiKeys as Map<string, { role: 'admin' }>).set('x', { role: 'admin' }), TypeError);
+});
+
+test('the built-in piece types exist with their own fields and options', async () => {
+  const config = await loadConfig({ env: {}, cwd: tmpdir(), config: {} });
+  const user = config.pieceTypes.get('@cms/user')!;
+  assert.deepEqual(user.fields.map((field) => field.name), [
+    'title', 'slug', 'archived', 'disabled', 'username', 'email', 'password', 'role',
+  ]);
+  assert.equal(user.fieldsByName.get('title')!.label, 'Display Name');
+  assert.equal(user.fieldsByName.get('role')!.def, 'guest');
+  assert.equal(user.options.localized, false);
+  assert.equal(user.options.slugPrefix, 'user-');
+  assert.deepEqual([user.options.viewRole, user.options.editRole, user.options.publishRole], ['admin', 'admin', 'admin']);
+  const image = config.pieceTypes.get('@cms/image')!;
+  assert.equal(image.fieldsByName.has('visibility'), false);
+  assert.deepEqual(image.fieldsByName.get('attachment')!.options, { fileGroups: ['images'] });
+  assert.equal(image.fieldsByName.get('attachment')!.required, true);
+  assert.deepEqual(image.options.sort, { createdAt: -1 });
+  assert.equal(image.options.autopublish, true);
+  assert.equal(image.options.publicApiProjection?._url, 1);
+  const file = config.pieceTypes.get('@cms/file')!;
+  assert.deepEqual(file.fields.map((field) => field.name), [
+    'title', 'slug', 'archived', 'attachment', 'description', 'credit', 'creditUrl',
+  ]);
+  assert.deepEqual(file.options.sort, { updatedAt: -1 });
+  assert.equal(file.options.editRole, 'editor');
+  assert.deepEqual([...config.locales], [['en', { label: 'English', prefix: '' }]]);
+});
+
+test('a module named @cms/image adds fields and options to the built-in type', async () => {
+  const config = await loadConfig({
+    env: {},
+    cwd: tmpdir(),
+    config: { modules: { '@cms/image': { options: { perPage: 50 }, fields: { add: { caption: { type: 'string' } } } } } },
+  });
+  const image = config.pieceTypes.get('@cms/image')!;
+  assert.equal(image.fields.at(-1)!.name, 'caption');
+  assert.equal(image.options.perPage, 50);
+  assert.equal(image.options.slugPrefix, 'image-');
+});
+
+test('a relationship may name a piece type declared later', async () => {
+  const config = await loadConfig({
+    env: {},
+    cwd: tmpdir(),
+    config: {
+      modules: {
+        article: article({ _topics: { type: 'relationship', withType: 'topic' } }),
+        topic: { extend: '@cms/piece-type' },
+      },
+    },
+  });
+  assert.equal(config.pieceTypes.get('topic')!.options.label, 'topic');
+});
+
+test('configuration errors name the offending key path', async () => {
+  await rejectsAt({ colour: 'blue' }, 'colour');
+  await rejectsAt({ modules: { article: article({}, { perPag: 5 }) } }, 'modules.article.options.perPag');
+  await rejectsAt({ modules: { article: article({}, { perPage: 0 }) } }, 'modules.article.options.perPage');
+  await rejectsAt({ modules: { article: article({}, { pagePath: '/articles/' }) } }, 'modules.article.options.pagePath');
+  await rejectsAt({ modules: { article: article({ size: { type: 'huge' } }) } }, 'modules.article.fields.add.size.type');
+  await rejectsAt({ modules: { article: article({ size: { type: 'string', colour: 'red' } }) } }, 'modules.article.fields.add.size.colour');
+  await rejectsAt(
+    { modules: { article: article({ _author: { type: 'relationship', withType: 'person' } }) } },
+    'modules.article.fields.add._author.withType',
+  );
+  await rejectsAt({ locales: { en: {}, fr: {} }, defaultLocale: 'de' }, 'defaultLocale');
+  await rejectsAt({ apiKeys: { 'a-long-enough-key': { role: 'owner' } } }, 'apiKeys.a-long-enough-key.role');
+  await rejectsAt({ apiKeys: { short: { role: 'admin' } } }, 'apiKeys.short');
+  await rejectsAt({ modules: { article: article({}, { editRole: 'boss' }) } }, 'modules.article.options.editRole');
+  await rejectsAt(
+    { modules: { article: article({ body: { type: 'area', options: { widgets: { gallery: {} } } } }) } },
+    'modules.article.fields.add.body.options.widgets.gallery',
+  );
+});
+
+test('module and field rules are enforced', async () => {
+  await rejectsAt({ modules: { article: { options: {} } } }, 'modules.article.extend');
+  await rejectsAt({ modules: { '@cms/page': { extend: '@cms/piece-type' } } }, 'modules.@cms/page');
+  await rejectsAt({ modules: { Article: { extend: '@cms/piece-type' } } }, 'modules.Article');
+  await rejectsAt({ modules: { article: article({ cmsMode: { type: 'string' } }) } }, 'modules.article.fields.add.cmsMode');
+  await rejectsAt({ modules: { article: article({ 'bad-name': { type: 'string' } }) } }, 'modules.article.fields.add.bad-name');
+  await rejectsAt({ modules: { article: article({ title: { type: 'integer' } }) } }, 'modules.article.fields.add.title.type');
+  await rejectsAt(
+    { modules: { article: { ...article(), fields: { add: {}, remove: ['title'] } } } },
+    'modules.article.fields.remove.0',
+  );
+  await rejectsAt(
+    { modules: { article: article({ _author: { type: 'relationship', withType: '@cms/user' }, author: { type: 'string' } }) } },
+    'modules.article.fields.add.author',
+  );
+  await rejectsAt(
+    { modules: { article: article({ items: { type: 'array', fields: { add: { size: { type: 'huge' } } } } }) } },
+    'modules.article.fields.add.items.fields.add.size.type',
+  );
+  await rejectsAt({ widgets: { gallery: { fields: { add: { photo: { type: 'nope' } } } } } }, 'widgets.gallery.fields.add.photo.type');
+});
+
+test('a module may remove an optional field and configure widget types', async () => {
+  const config = await loadConfig({
+    env: {},
+    cwd: tmpdir(),
+    config: {
+      widgets: { quote: { fields: { add: { text: { type: 'string' } } } } },
+      modules: {
+        '@cms/file': { fields: { remove: ['credit'] } },
+        article: article({ body: { type: 'area', options: { widgets: { quote: {}, '@cms/rich-text': {} } } } }),
+      },
+    },
+  });
+  assert.equal(config.pieceTypes.get('@cms/file')!.fieldsByName.has('credit'), false);
+  assert.deepEqual(config.widgetTypes.get('quote')!.fields.map((field) => field.name), ['text']);
+});
+
+test('environment variables are validated and override the file', async () => {
+  await rejectsAt({}, 'PORT', { PORT: 'abc' });
+  await rejectsAt({}, 'CMS_LOG_LEVEL', { CMS_LOG_LEVEL: 'loud' });
+  await rejectsAt({}, 'CMS_BODY_LIMIT', { CMS_BODY_LIMIT: '1.5' });
+  const postgres = await rejectsAt({}, 'CMS_DATABASE_URL', { CMS_DATABASE_URL: 'postgres://localhost/cms' });
+  assert.match(postgres.message, /PostgreSQL support is not available yet/);
+  await rejectsAt({}, 'CMS_API_KEYS', { CMS_API_KEYS: 'a-long-enough-key:owner' });
+  await rejectsAt({}, 'CMS_BASE_URL', { CMS_BASE_URL: 'not a url' });
+  const config = await loadConfig({
+    cwd: '/srv/cms',
+    config: { baseUrl: 'http://localhost:3000', apiKeys: { 'file-key-123': { role: 'admin' } } },
+    env: {
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      CMS_DATA_DIR: 'var',
+      CMS_DATABASE_URL: 'sqlite:db/main.sqlite',
+      CMS_LOG_LEVEL: 'warn',
+      CMS_BASE_URL: 'https://example.com/',
+      CMS_API_KEYS: 'first-key-123:editor, second:key-456:admin',
+      CMS_BODY_LIMIT: '1024',
+    },
+  });
+  assert.equal(config.port, 8080);
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.dataDir, '/srv/cms/var');
+  assert.equal(config.databaseUrl, 'sqlite:/srv/cms/db/main.sqlite');
+  assert.equal(config.logLevel, 'warn');
+  assert.equal(config.baseUrl, 'https://example.com');
+  assert.equal(config.bodyLimit, 1024);
+  assert.deepEqual([...config.apiKeys], [['first-key-123', { role: 'editor' }], ['second:key-456', { role: 'admin' }]]);
+});
+
+test('CMS_API_KEYS is parsed as key:role pairs', () => {
+  assert.equal(parseApiKeys(undefined), undefined);
+  assert.deepEqual([...parseApiKeys('')!], []);
+  assert.deepEqual([...parseApiKeys('abcdefgh12:guest,ijklmnop34:contributor,')!], [
+    ['abcdefgh12', { role: 'guest' }],
+    ['ijklmnop34', { role: 'contributor' }],
+  ]);
+  assert.throws(() => parseApiKeys('abcdefgh12'), (error: unknown) => error instanceof ConfigError && error.path === 'CMS_API_KEYS');
+  assert.throws(() => parseApiKeys('short:admin'), /CMS_API_KEYS: entry 1/);
+  assert.throws(() => parseApiKeys('abcdefgh12:admin,abcdefgh12:guest'), /entry 2 repeats/);
+});
+
+test('configuration files named by CMS_CONFIG or found in the working directory load', async () => {
+  await withTempDir(async (dir) => {
+    const modules = { note: { extend: '@cms/piece-type', fields: { add: { text: { type: 'string' } } } } };
+    await writeFile(join(dir, 'site.json'), JSON.stringify({ baseUrl: 'http://json.test', modules }));
+    await writeFile(join(dir, 'site.mjs'), `export default ${JSON.stringify({ baseUrl: 'http://mjs.test', modules })};`);
+    await writeFile(join(dir, 'cms.config.mjs'), `export default { baseUrl: 'http://default.test' };`);
+    await writeFile(join(dir, 'broken.json'), '{ "baseUrl": ');
+    const fromJson = await loadConfig({ env: { CMS_CONFIG: 'site.json' }, cwd: dir });
+    assert.equal(fromJson.baseUrl, 'http://json.test');
+    assert.ok(fromJson.pieceTypes.has('note'));
+    const fromModule = await loadConfig({ env: { CMS_CONFIG: join(dir, 'site.mjs') }, cwd: dir });
+    assert.equal(fromModule.baseUrl, 'http://mjs.test');
+    assert.ok(fromModule.pieceTypes.get('note')!.fieldsByName.has('text'));
+    const fromDefault = await loadConfig({ env: {}, cwd: dir });
+    assert.equal(fromDefault.baseUrl, 'http://default.test');
+    await assert.rejects(loadConfig({ env: { CMS_CONFIG: 'missing.json' }, cwd: dir }), /CMS_CONFIG: no such file/);
+    await assert.rejects(loadConfig({ env: { CMS_CONFIG: 'broken.json' }, cwd: dir }), /not valid JSON/);
+    await assert.rejects(loadConfig({ env: { CMS_CONFIG: 'site.yaml' }, cwd: dir }), /CMS_CONFIG: must name/);
+  });
+});
+
+test('cms.config.example.json loads cleanly', async () => {
+  const example = fileURLToPath(new URL('../../../cms.config.example.json', import.meta.url));
+  const config = await loadConfig({ env: { CMS_CONFIG: example }, cwd: tmpdir() });
+  assert.deepEqual([...config.pieceTypes.keys()].slice(3), ['article', 'note']);
+  assert.equal(config.locales.get('es')!.prefix, '/es');
+});
