@@ -15,6 +15,11 @@ import { registerPieceRoutes } from './http/routes/pieces.js';
 import { registerAuthRoutes } from './http/routes/auth.js';
 import { registerHealthRoute } from './http/routes/health.js';
 
+/** Request log lines without API keys: they travel in the query string. */
+function redactedRequest(request: { method: string; url: string; ip?: string }) {
+  return { method: request.method, url: request.url.replace(/([?&]api[kK]ey=)[^&]*/g, '$1[redacted]'), remoteAddress: request.ip };
+}
+
 export interface AppOptions {
   /** An adapter to use instead of the one `config.databaseUrl` names (tests share one). */
   readonly storage?: StorageAdapter;
@@ -32,7 +37,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   const tokens = new TokenService(storage);
 
   const app = Fastify({
-    logger: options.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }),
+    logger: options.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel, serializers: { req: redactedRequest } }),
     bodyLimit: config.bodyLimit,
     routerOptions: {
       // Bracket syntax (`_ids[]=a`, `sort[title]=1`) without prototype keys, with bounded size.

@@ -79,6 +79,13 @@ describe('authentication, roles and the public projection', () => {
     assert.equal(admin.body._author[0].password, undefined);
   });
 
+  it('leaves a relationship alone when the caller cannot read its type', async () => {
+    const res = await t.request('PATCH', `/api/v1/article/${published._id}`, { key: 'editor', body: { _author: [], category: 'edited' } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.category, 'edited');
+    assert.deepEqual(res.body.authorIds, [userId]);
+  });
+
   it('refuses drafts to callers without draft access (403), and types without projection (404)', async () => {
     const draftList = await t.request('GET', '/api/v1/article?cmsMode=draft', { key: null });
     assert.equal(draftList.status, 403);

@@ -43,6 +43,7 @@ function makeContext(): ConvertContext & { resolveCalls: number } {
           .filter((d) => d !== undefined)
           .map((d) => ({ cmsDocId: d.cmsDocId }));
       },
+      canRead: (type: string) => type !== 'secret',
     },
     convertSchema: async (fields: readonly SanitizedField[], input: Record<string, unknown>, existing?: Record<string, unknown>) => {
       const { values, errors } = await convertSchema({ fields, input, existing, ctx, registry });
@@ -151,7 +152,7 @@ describe('walker', () => {
   });
   it('rethrows errors that are not field failures', async () => {
     const ctx = makeContext();
-    const broken = { ...ctx, relationships: { resolve: async () => { throw new Error('db down'); } } };
+    const broken = { ...ctx, relationships: { resolve: async () => { throw new Error('db down'); }, canRead: () => true } };
     await assert.rejects(
       convertSchema({ fields: [field('_topics', 'relationship')], input: { _topics: ['x'] }, ctx: broken, registry }),
       /db down/,

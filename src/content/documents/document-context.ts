@@ -92,7 +92,13 @@ export class DocumentContext {
       principal,
       newId: ids,
       widgetTypes: this.config.widgetTypes,
-      relationships: { resolve: (type, refs) => this.#resolveRelated(session, type, refs, locale, mode, principal) },
+      relationships: {
+        resolve: (type, refs) => this.#resolveRelated(session, type, refs, locale, mode, principal),
+        canRead: (type) => {
+          const pieceType = this.config.pieceTypes.get(type);
+          return pieceType !== undefined && canReadType(principal, pieceType);
+        },
+      },
       convertSchema: async (fields, input, existing) => {
         const { values, errors } = await convertSchema({ fields, input, existing, ctx, registry: this.#fieldTypes });
         throwIfErrors(errors);

@@ -32,6 +32,8 @@ export interface RelationshipLookup {
    * Unknown references are left out.
    */
   resolve(type: string, refs: readonly string[]): Promise<{ cmsDocId: string }[]>;
+  /** False when the caller may not read documents of `type` at all. */
+  canRead(type: string): boolean;
 }
 
 export interface ConvertContext {

@@ -97,7 +97,11 @@ export const relationshipField: FieldType = {
   validateDefinition: checkRelationshipDefinition,
   defaultValue: (): RelationshipValue => ({ ids: [], fields: {} }),
   isEmpty: (value) => asValue(value).ids.length === 0,
-  async convert(input, field, ctx): Promise<RelationshipValue> {
+  async convert(input, field, ctx, existing): Promise<RelationshipValue | undefined> {
+    // A caller who cannot see the related type cannot judge its ids: the relationship stays as it was.
+    if (!ctx.relationships.canRead(relationshipTarget(field.name, field.options.withType))) {
+      return existing === undefined ? { ids: [], fields: {} } : undefined;
+    }
     const refs = readReferences(input);
     const ids = await resolveIds(refs, field, ctx);
     checkCount(ids.length, field.options, 'related documents');
