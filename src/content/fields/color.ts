@@ -1,6 +1,5 @@
-import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
-import { checkDefault } from './definition-checks.js';
+import { textValueField } from './text-value-field.js';
 import { emptyOrText } from './date.js';
 
 const hexColor = /^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
@@ -25,11 +24,4 @@ function launder(input: unknown): string | null {
   return text;
 }
 
-export const colorField: FieldType = {
-  name: 'color',
-  definitionKeys: [],
-  validateDefinition: (definition, ctx) => checkDefault(definition, ctx, launder),
-  defaultValue: (field) => field.def ?? null,
-  isEmpty: (value) => value === null || value === undefined || value === '',
-  convert: (input) => launder(input),
-};
+export const colorField = textValueField('color', launder);

@@ -1,6 +1,5 @@
-import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
-import { checkDefault } from './definition-checks.js';
+import { textValueField } from './text-value-field.js';
 import { emptyOrText, isCalendarDate } from './date.js';
 
 const dateTimePattern =
@@ -31,11 +30,4 @@ function launder(input: unknown): string | null {
   return date.toISOString();
 }
 
-export const dateAndTimeField: FieldType = {
-  name: 'dateAndTime',
-  definitionKeys: [],
-  validateDefinition: (definition, ctx) => checkDefault(definition, ctx, launder),
-  defaultValue: (field) => field.def ?? null,
-  isEmpty: (value) => value === null || value === undefined || value === '',
-  convert: (input) => launder(input),
-};
+export const dateAndTimeField = textValueField('dateAndTime', launder);

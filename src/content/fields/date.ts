@@ -1,6 +1,5 @@
-import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
-import { checkDefault } from './definition-checks.js';
+import { textValueField } from './text-value-field.js';
 
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -29,11 +28,4 @@ function launder(input: unknown): string | null {
   return text;
 }
 
-export const dateField: FieldType = {
-  name: 'date',
-  definitionKeys: [],
-  validateDefinition: (definition, ctx) => checkDefault(definition, ctx, launder),
-  defaultValue: (field) => field.def ?? null,
-  isEmpty: (value) => value === null || value === undefined || value === '',
-  convert: (input) => launder(input),
-};
+export const dateField = textValueField('date', launder);

@@ -1,7 +1,5 @@
-import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
-import { checkDefault } from './definition-checks.js';
-import { isEmptyText } from './string.js';
+import { textValueField } from './text-value-field.js';
 
 // One `@`, no spaces, a dot in the domain: strict enough to catch mistakes, loose enough for real addresses.
 const emailPattern = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
@@ -14,11 +12,4 @@ function launder(input: unknown): string {
   return text;
 }
 
-export const emailField: FieldType = {
-  name: 'email',
-  definitionKeys: [],
-  validateDefinition: (definition, ctx) => checkDefault(definition, ctx, launder),
-  defaultValue: (field) => field.def ?? '',
-  isEmpty: isEmptyText,
-  convert: (input) => launder(input),
-};
+export const emailField = textValueField('email', launder, '');

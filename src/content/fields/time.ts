@@ -1,6 +1,5 @@
-import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
-import { checkDefault } from './definition-checks.js';
+import { textValueField } from './text-value-field.js';
 import { emptyOrText } from './date.js';
 
 const timePattern = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
@@ -17,11 +16,4 @@ function launder(input: unknown): string | null {
   return [hours, minutes!, seconds!].map((n) => String(n).padStart(2, '0')).join(':');
 }
 
-export const timeField: FieldType = {
-  name: 'time',
-  definitionKeys: [],
-  validateDefinition: (definition, ctx) => checkDefault(definition, ctx, launder),
-  defaultValue: (field) => field.def ?? null,
-  isEmpty: (value) => value === null || value === undefined || value === '',
-  convert: (input) => launder(input),
-};
+export const timeField = textValueField('time', launder);

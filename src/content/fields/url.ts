@@ -1,6 +1,5 @@
-import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
-import { checkDefault } from './definition-checks.js';
+import { textValueField } from './text-value-field.js';
 import { emptyOrText } from './date.js';
 
 const allowedProtocols = new Set(['http:', 'https:', 'mailto:', 'tel:']);
@@ -28,11 +27,4 @@ export function launderUrl(input: unknown): string | null {
   return text;
 }
 
-export const urlField: FieldType = {
-  name: 'url',
-  definitionKeys: [],
-  validateDefinition: (definition, ctx) => checkDefault(definition, ctx, launderUrl),
-  defaultValue: (field) => field.def ?? null,
-  isEmpty: (value) => value === null || value === undefined || value === '',
-  convert: (input) => launderUrl(input),
-};
+export const urlField = textValueField('url', launderUrl);
