@@ -49,6 +49,17 @@ describe('publishing: publish, unpublish, reverts, localize, locales, delete', (
     assert.equal(again.body.name, 'invalid');
   });
 
+  it('publishes the draft of the locale cmsLocale names', async () => {
+    const spanish = await t.request('POST', '/api/v1/article?cmsMode=draft&cmsLocale=es', { body: { title: 'Borrador' } });
+    assert.equal(spanish.body._id, `${spanish.body.cmsDocId}:es:draft`);
+    const wrongLocale = await t.request('POST', `/api/v1/article/${spanish.body.cmsDocId}/publish`);
+    assert.equal(wrongLocale.status, 404, 'the default locale has no draft of it');
+    const res = await t.request('POST', `/api/v1/article/${spanish.body.cmsDocId}/publish?cmsLocale=es`);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body._id, `${spanish.body.cmsDocId}:es:published`);
+    assert.equal(res.body._url, 'http://cms.test/es/articles/borrador');
+  });
+
   it('answers 404 when there is no draft to publish', async () => {
     const res = await t.request('POST', '/api/v1/article/doesnotexist/publish');
     assert.equal(res.status, 404);
