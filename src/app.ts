@@ -49,7 +49,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   });
   registerErrorHandling(app);
   registerJsonBody(app, config.bodyLimit);
-  await app.register(cors, { origin: '*' });
+  // Front ends on any origin may read and write (the original mounts cors() on the API).
+  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
   registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens });
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens });

@@ -86,6 +86,25 @@ describe('authentication, roles and the public projection', () => {
     assert.deepEqual(res.body.authorIds, [userId]);
   });
 
+  it('lists only the versions an anonymous caller could read in :_id/locales', async () => {
+    const res = await t.request('GET', `/api/v1/article/${hidden._id}/locales`, { key: null });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.results, []);
+    const admin = await t.request('GET', `/api/v1/article/${hidden._id}/locales`);
+    assert.equal(admin.body.results.length, 2);
+  });
+
+  it('answers CORS preflights for every method a front end uses', async () => {
+    const res = await t.request('OPTIONS', '/api/v1/article/x', {
+      key: null,
+      headers: { origin: 'https://site.example', 'access-control-request-method': 'PATCH' },
+    });
+    assert.equal(res.status, 204);
+    assert.equal(res.headers['access-control-allow-origin'], '*');
+    assert.match(String(res.headers['access-control-allow-methods']), /PATCH/);
+    assert.match(String(res.headers['access-control-allow-methods']), /DELETE/);
+  });
+
   it('refuses drafts to callers without draft access (403), and types without projection (404)', async () => {
     const draftList = await t.request('GET', '/api/v1/article?cmsMode=draft', { key: null });
     assert.equal(draftList.status, 403);

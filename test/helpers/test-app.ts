@@ -80,7 +80,7 @@ export interface TestApp {
   app: FastifyInstance;
   dataDir: string;
   request(
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS',
     url: string,
     options?: { body?: unknown; key?: keyof typeof keys | null; headers?: Record<string, string>; payload?: string },
   ): Promise<TestResponse>;

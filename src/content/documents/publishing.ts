@@ -2,7 +2,7 @@ import type { Principal } from '../access/principal.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
-import { canPublish, canReadType, canViewDrafts, canWrite } from '../access/permissions.js';
+import { canAccessApi, canPublish, canReadType, canViewDrafts, canWrite, visibleValues } from '../access/permissions.js';
 import type { DocumentContext } from './document-context.js';
 import { parseDocumentId } from './ids.js';
 import { splitLocale, versionId, type RequestScope, type Target } from './scope.js';
@@ -118,7 +118,13 @@ export class Publishing {
     if (!canReadType(scope.principal, type)) throw new NotFoundError();
     const docId = parseDocumentId(rawId).docId;
     const drafts = canViewDrafts(scope.principal, type);
-    const docs = await this.ctx.storage.documents.find({ type: type.name, docIds: [docId], sort: [{ field: '_id', direction: 1 }] });
+    // Callers without API access learn only of versions they could GET.
+    const docs = await this.ctx.storage.documents.find({
+      type: type.name,
+      docIds: [docId],
+      ...(canAccessApi(scope.principal, type) ? {} : { archived: false, visibility: visibleValues(scope.principal) }),
+      sort: [{ field: '_id', direction: 1 }],
+    });
     const results = docs
       .filter((doc) => doc.cmsMode === 'published' || (drafts && doc.cmsMode === 'draft'))
       .map((doc) => ({ _id: doc._id, cmsLocale: doc.cmsLocale! }));

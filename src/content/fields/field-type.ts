@@ -28,7 +28,7 @@ export class FieldFailure extends Error {
 export interface RelationshipLookup {
   /**
    * Returns, in input order, the documents of `type` among `refs` (each a full `_id`, a bare
-   * `cmsDocId` or a title) that exist in the given locale and mode, as `{ cmsDocId }`.
+   * `cmsDocId`) that exist in the given locale and mode, as `{ cmsDocId }`.
    * Unknown references are left out.
    */
   resolve(type: string, refs: readonly string[]): Promise<{ cmsDocId: string }[]>;

@@ -37,7 +37,7 @@ function fieldsKey(field: SanitizedField): string {
 function toReference(entry: unknown): Reference {
   if (typeof entry === 'string') return { ref: entry.trim() };
   if (isPlainObject(entry) && typeof entry._id === 'string') return { ref: entry._id.trim(), fields: entry._fields };
-  throw new FieldFailure('invalid', 'each related document must be an _id, a title or { _id, _fields? }');
+  throw new FieldFailure('invalid', 'each related document must be an _id or { _id, _fields? }');
 }
 
 /** An array of refs or `{ _id, _fields }`, or one comma-separated string; empty input means none. */
