@@ -38,6 +38,18 @@ describe('PATCH: plain keys, dot and @ notation, operators, published mode', () 
     assert.equal(draft.body.modified, true);
   });
 
+  it('keeps an unpublished slug change in the draft when a published-mode patch reaches it', async () => {
+    const doc = await create({ title: 'Slug Keeper' });
+    const draftId = `${doc.cmsDocId}:en:draft`;
+    await t.request('PATCH', `/api/v1/article/${draftId}`, { body: { slug: 'renamed-in-draft' } });
+    const res = await t.request('PATCH', `/api/v1/article/${doc._id}`, { body: { category: 'both' } });
+    assert.equal(res.body.slug, 'slug-keeper');
+    const draft = await t.request('GET', `/api/v1/article/${draftId}`);
+    assert.equal(draft.body.slug, 'renamed-in-draft');
+    assert.equal(draft.body.category, 'both');
+    assert.equal(draft.body.modified, true);
+  });
+
   it('patches a draft only in draft mode and marks it modified', async () => {
     const doc = await create({ title: 'Draft Patch', category: 'x' });
     const res = await t.request('PATCH', `/api/v1/article/${doc.cmsDocId}?cmsMode=draft`, { body: { category: 'y' } });

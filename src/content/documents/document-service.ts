@@ -175,7 +175,8 @@ export class DocumentService extends Publishing {
         Object.assign(doc, await valuesFor(tx, type, doc, versionTarget, idSource()));
         this.ctx.touch(doc, now, principal);
       }
-      await this.ctx.assignSlug(tx, type, changed);
+      // Each version keeps its own slug: a draft's unpublished slug change stays in the draft.
+      for (const doc of changed) await this.ctx.assignSlug(tx, type, [doc]);
       if (target.mode === null) await saveLogin(tx, type, version);
       for (const doc of changed) await tx.documents.update(doc);
       if (version.archived !== archivedBefore) await this.#spreadArchived(tx, target, version.archived, changed);

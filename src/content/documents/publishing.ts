@@ -43,9 +43,11 @@ export class Publishing {
     const draft = await this.ctx.storage.transaction(async (tx) => {
       const published = await this.ctx.requireVersion(tx, versionId(target, 'published'));
       await tx.documents.remove([published._id, versionId(target, 'previous')]);
-      return this.markUnpublished(tx, target);
+      const draft = await this.markUnpublished(tx, target);
+      // Throwing inside the transaction rolls the removal back: never a published-only set half undone.
+      if (!draft) throw new NotFoundError();
+      return draft;
     });
-    if (!draft) throw new NotFoundError();
     return this.ctx.presentOne(draft, type, scope.principal);
   }
 
