@@ -15,15 +15,8 @@ const versionParams = {
 /** One version of a document; further (filter) parameters are left for the list builders. */
 export const versionQuery = Type.Object(versionParams);
 
-// Digits only: a numeric coercion would let `1e400` through as Infinity.
-const positiveInteger = Type.String({ pattern: '^[1-9][0-9]{0,8}$' });
-
-export const listQuery = Type.Object({
-  ...versionParams,
-  page: Type.Optional(positiveInteger),
-  // Values above the service maximum are accepted and capped, as the facts decide.
-  perPage: Type.Optional(positiveInteger),
-});
+/** The list's own parameters (page, sort, filters...) are laundered by the document service. */
+export const listQuery = versionQuery;
 
 export const idParams = Type.Object({ _id: Type.String({ minLength: 1, maxLength: 200 }) });
 

@@ -28,6 +28,66 @@ export type SortDirection = 1 | -1;
 /** Columns every adapter indexes; sorting on any other property is allowed but not indexed. */
 export const indexedSortFields = ['updatedAt', 'createdAt', 'titleSortified', 'slug', 'title', '_id'] as const;
 
+/** A scalar the filter index holds: strings compare as text, numbers as numbers. */
+export type IndexValue = string | number;
+
+/** One value of one filterable field of a document (a multi-valued field has several). */
+export interface IndexEntry {
+  /** The field's index key: its storage key (`category`, `authorIds`). */
+  readonly key: string;
+  readonly value: IndexValue;
+}
+
+/**
+ * The texts full-text search reads, ranked title > high > low. The `public*` texts hold only
+ * what the type's public projection shows: anonymous searches read those alone.
+ */
+export interface SearchTexts {
+  readonly title: string;
+  readonly high: string;
+  readonly low: string;
+  readonly publicTitle: string;
+  readonly publicHigh: string;
+  readonly publicLow: string;
+}
+
+/** What the content layer derives from a document for filtering and search; written with it. */
+export interface DocumentIndex {
+  readonly values: readonly IndexEntry[];
+  readonly search: SearchTexts;
+}
+
+/** A condition on a field's index values, without the key it applies to. */
+export type FilterOperation =
+  /** At least one of the document's values equals one of these. */
+  | { readonly op: 'in'; readonly values: readonly IndexValue[] }
+  /** Every one of these is among the document's values. */
+  | { readonly op: 'all'; readonly values: readonly IndexValue[] }
+  /** Some value lies within the bounds (inclusive; a missing bound is open). */
+  | { readonly op: 'range'; readonly min?: IndexValue; readonly max?: IndexValue }
+  /** Some text value contains `text`, ignoring (at least ASCII) case. */
+  | { readonly op: 'contains'; readonly text: string }
+  /** The document has no value at all for the key. */
+  | { readonly op: 'none' };
+
+export type FilterCondition = FilterOperation & { readonly key: string };
+
+/** A full-text search, in words the adapter turns into its engine's query language. */
+export interface TextSearch {
+  /** Words as typed (the adapter tokenizes and stems them like the indexed texts). */
+  readonly words: readonly string[];
+  /** `any`: a document matching one word qualifies (ranked by how well it matches); `all`: every word. */
+  readonly match: 'any' | 'all';
+  /** Each word also matches the words it begins (autocomplete). */
+  readonly prefix: boolean;
+  /** Phrases (each a list of words in order) that must all appear. */
+  readonly phrases: readonly (readonly string[])[];
+  /** Words that must not appear. */
+  readonly without: readonly string[];
+  /** `public`: only the public texts of the index are searched. */
+  readonly texts: 'all' | 'public';
+}
+
 export interface DocumentQuery {
   readonly type?: string;
   /** Locale of the versions wanted; `null` selects non-localized documents. Undefined: any. */
@@ -41,6 +101,14 @@ export interface DocumentQuery {
   readonly archived?: boolean;
   /** Only documents whose `visibility` is one of these (documents without one count as `public`). */
   readonly visibility?: readonly string[];
+  /** Every condition must hold. */
+  readonly conditions?: readonly FilterCondition[];
+  readonly search?: TextSearch;
+  /**
+   * Order: `sort` as given; `relevance`: best search match first (needs `search`), then `sort`;
+   * `ids`: the order of `ids` (or else `docIds`) as given, then `sort`.
+   */
+  readonly order?: 'sort' | 'relevance' | 'ids';
   readonly sort?: readonly { readonly field: string; readonly direction: SortDirection }[];
   readonly skip?: number;
   readonly limit?: number;
@@ -49,11 +117,22 @@ export interface DocumentQuery {
 export interface DocumentStore {
   find(query: DocumentQuery): Promise<StoredDocument[]>;
   count(query: DocumentQuery): Promise<number>;
-  /** Throws ConflictError (data.constraint `id` or `slug`) when the `_id` or the slug is taken. */
-  insert(doc: StoredDocument): Promise<void>;
-  /** Replaces the stored version with the same `_id`; false when there is none. Slug conflicts as insert. */
-  update(doc: StoredDocument): Promise<boolean>;
-  /** Removes the versions with these `_id`s; returns how many there were. */
+  /**
+   * Distinct index values of `key` among the documents `query` matches (sort, skip and limit
+   * ignored), each with the number of those documents holding it, ordered by value.
+   */
+  distinctValues(query: DocumentQuery, key: string): Promise<{ value: IndexValue; count: number }[]>;
+  /**
+   * Stores the document with its filter values and search texts, replacing nothing.
+   * Throws ConflictError (data.constraint `id` or `slug`) when the `_id` or the slug is taken.
+   */
+  insert(doc: StoredDocument, index: DocumentIndex): Promise<void>;
+  /**
+   * Replaces the stored version with the same `_id`, its index entries and search texts with it;
+   * false when there is none. Slug conflicts as insert.
+   */
+  update(doc: StoredDocument, index: DocumentIndex): Promise<boolean>;
+  /** Removes the versions with these `_id`s and their index entries; returns how many there were. */
   remove(ids: readonly string[]): Promise<number>;
   /**
    * Slugs in use in one locale and mode (null for non-localized) that equal `base` or start with

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';
 import { compileFindQuery } from '../../src/storage/sqlite/sqlite-query.js';
 import type { DocumentQuery, StorageAdapter } from '../../src/storage/storage-adapter.js';
+import { emptyIndex, makeDoc, makeIndex } from './contract-helpers.js';
 import { runStorageContract } from './storage-adapter.contract.js';
 
 interface TempAdapter {
@@ -64,6 +65,27 @@ describe('sqlite adapter specifics', () => {
   it('rejects use of a session after its transaction ended', async () => {
     const leaked = await adapter.transaction(async (tx) => tx);
     await assert.rejects(leaked.documents.count({}), /has ended/);
+  });
+
+  it('writes nothing of a document whose index is invalid, and the transaction goes on', async () => {
+    const doc = makeDoc({ docId: 'invalid' });
+    const invalid = makeIndex({ category: [true as unknown as string] }, { title: 'zebra' });
+    await adapter.transaction(async (tx) => {
+      await assert.rejects(tx.documents.insert(doc, invalid), /Invalid index value/);
+      await tx.documents.insert(makeDoc({ docId: 'valid' }), emptyIndex());
+    });
+    assert.deepEqual(await adapter.documents.find({ ids: [doc._id] }), []);
+    const search = { words: ['zebra'], match: 'any', prefix: false, phrases: [], without: [], texts: 'all' } as const;
+    assert.equal(await adapter.documents.count({ search }), 0);
+    assert.equal(await adapter.documents.remove(['valid:en:draft']), 1);
+  });
+
+  it('finds words whatever their accents', async () => {
+    await adapter.documents.insert(makeDoc({ docId: 'cafe' }), makeIndex({}, { title: 'Crème brûlée café' }));
+    const search = { words: ['creme', 'CAFÉ'], match: 'all', prefix: false, phrases: [], without: [], texts: 'all' } as const;
+    assert.equal(await adapter.documents.count({ search }), 1);
+    assert.equal(await adapter.documents.count({ search: { ...search, words: ['brul'], prefix: true } }), 1);
+    assert.equal(await adapter.documents.remove(['cafe:en:draft']), 1);
   });
 
   const queryPlan = (query: DocumentQuery): string => {

@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { Mode } from '../../src/content/fields/field-type.js';
-import { ConflictError } from '../../src/errors/app-error.js';
-import type {
-  DocumentQuery,
-  StorageAdapter,
-  StoredDocument,
-  UserLogin,
-} from '../../src/storage/storage-adapter.js';
+import type { DocumentQuery, StorageAdapter, StoredDocument, UserLogin } from '../../src/storage/storage-adapter.js';
+import { assertConflict, docIdsOf, emptyIndex, idsOf, makeDoc } from './contract-helpers.js';
+import { describeIndexContract } from './document-index.contract.js';
 
 /** Creates a fresh, empty store; `cleanup` runs after the suite has closed the adapter. */
 export type MakeAdapter = () => Promise<{ adapter: StorageAdapter; cleanup: () => Promise<void> }>;
@@ -32,13 +27,13 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     });
 
     const insertAll = async (docs: StoredDocument[]): Promise<void> => {
-      for (const doc of docs) await adapter.documents.insert(doc);
+      for (const doc of docs) await adapter.documents.insert(doc, emptyIndex());
     };
 
     describe('lifecycle', () => {
       it('migrates idempotently', async () => {
         await adapter.migrate();
-        await adapter.documents.insert(makeDoc({ docId: 'a' }));
+        await adapter.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
         await adapter.migrate();
         assert.equal(await adapter.documents.count({}), 1);
       });
@@ -195,21 +190,21 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     describe('documents: writes', () => {
       it('updates a stored version and its filtered columns', async () => {
         const doc = makeDoc({ docId: 'a' });
-        await adapter.documents.insert(doc);
+        await adapter.documents.insert(doc, emptyIndex());
         const changed = { ...doc, slug: 'renamed', archived: true, title: 'new title', extra: [1, 2] };
-        assert.equal(await adapter.documents.update(changed), true);
+        assert.equal(await adapter.documents.update(changed, emptyIndex()), true);
         assert.deepEqual(await adapter.documents.find({ slug: 'renamed', archived: true }), [changed]);
         assert.equal(await adapter.documents.count({ slug: 'a' }), 0);
       });
 
       it('updates nothing and returns false for an unknown _id', async () => {
-        assert.equal(await adapter.documents.update(makeDoc({ docId: 'ghost' })), false);
+        assert.equal(await adapter.documents.update(makeDoc({ docId: 'ghost' }), emptyIndex()), false);
         assert.equal(await adapter.documents.count({}), 0);
       });
 
       it('rejects an update onto a slug taken in the same locale and mode', async () => {
         await insertAll([makeDoc({ docId: 'a' }), makeDoc({ docId: 'b' })]);
-        await assertConflict(adapter.documents.update(makeDoc({ docId: 'b', slug: 'a' })), 'slug');
+        await assertConflict(adapter.documents.update(makeDoc({ docId: 'b', slug: 'a' }), emptyIndex()), 'slug');
         assert.equal((await adapter.documents.find({ ids: ['b:en:draft'] }))[0]?.slug, 'b');
       });
 
@@ -221,21 +216,21 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
       });
 
       it('rejects a duplicate _id', async () => {
-        await adapter.documents.insert(makeDoc({ docId: 'a' }));
-        await assertConflict(adapter.documents.insert(makeDoc({ docId: 'a', slug: 'other' })), 'id');
+        await adapter.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
+        await assertConflict(adapter.documents.insert(makeDoc({ docId: 'a', slug: 'other' }), emptyIndex()), 'id');
       });
 
       it('rejects a duplicate slug in the same locale and mode, across types', async () => {
-        await adapter.documents.insert(makeDoc({ docId: 'a', slug: 'shared' }));
+        await adapter.documents.insert(makeDoc({ docId: 'a', slug: 'shared' }), emptyIndex());
         const duplicate = makeDoc({ docId: 'b', type: 'author', slug: 'shared' });
-        await assertConflict(adapter.documents.insert(duplicate), 'slug');
+        await assertConflict(adapter.documents.insert(duplicate, emptyIndex()), 'slug');
       });
 
       it('rejects a duplicate slug among non-localized documents', async () => {
         const user = (docId: string) => makeDoc({ docId, type: 'user', locale: null, mode: null, slug: 'same' });
-        await adapter.documents.insert(user('u1'));
+        await adapter.documents.insert(user('u1'), emptyIndex());
         const duplicate = user('u2');
-        await assertConflict(adapter.documents.insert(duplicate), 'slug');
+        await assertConflict(adapter.documents.insert(duplicate, emptyIndex()), 'slug');
       });
 
       it('allows the same slug in another mode, another locale, or non-localized', async () => {
@@ -307,8 +302,8 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     describe('transactions', () => {
       it('commits all writes together and returns the result of work', async () => {
         const result = await adapter.transaction(async (tx) => {
-          await tx.documents.insert(makeDoc({ docId: 'a' }));
-          await tx.documents.insert(makeDoc({ docId: 'a', mode: 'published' }));
+          await tx.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
+          await tx.documents.insert(makeDoc({ docId: 'a', mode: 'published' }), emptyIndex());
           await tx.logins.put(makeLogin('u1'));
           return 'done';
         });
@@ -321,7 +316,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
         const failure = new Error('work failed');
         await assert.rejects(
           adapter.transaction(async (tx) => {
-            await tx.documents.insert(makeDoc({ docId: 'a' }));
+            await tx.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
             await tx.logins.put(makeLogin('u1'));
             await tx.tokens.put(makeToken('t1', 'u1'));
             throw failure;
@@ -334,10 +329,10 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
       });
 
       it('rolls back earlier writes when a later one conflicts', async () => {
-        await adapter.documents.insert(makeDoc({ docId: 'a', slug: 'taken' }));
+        await adapter.documents.insert(makeDoc({ docId: 'a', slug: 'taken' }), emptyIndex());
         const work = adapter.transaction(async (tx) => {
-          await tx.documents.insert(makeDoc({ docId: 'b' }));
-          await tx.documents.insert(makeDoc({ docId: 'c', slug: 'taken' }));
+          await tx.documents.insert(makeDoc({ docId: 'b' }), emptyIndex());
+          await tx.documents.insert(makeDoc({ docId: 'c', slug: 'taken' }), emptyIndex());
         });
         await assertConflict(work, 'slug');
         assert.deepEqual(idsOf(await adapter.documents.find({})), ['a:en:draft']);
@@ -346,7 +341,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
       it('shows its own writes to the transaction and hides them from reads outside it', async () => {
         const doc = makeDoc({ docId: 'a' });
         await adapter.transaction(async (tx) => {
-          await tx.documents.insert(doc);
+          await tx.documents.insert(doc, emptyIndex());
           await tx.logins.put(makeLogin('u1'));
           await tx.tokens.put(makeToken('t1', 'u1'));
           assert.deepEqual(await tx.documents.find({ ids: [doc._id] }), [doc]);
@@ -361,23 +356,25 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
 
       it('keeps working after a failed transaction', async () => {
         await assert.rejects(adapter.transaction(async () => Promise.reject(new Error('no'))));
-        await adapter.transaction((tx) => tx.documents.insert(makeDoc({ docId: 'a' })));
+        await adapter.transaction((tx) => tx.documents.insert(makeDoc({ docId: 'a' }), emptyIndex()));
         assert.equal(await adapter.documents.count({}), 1);
       });
 
       it('commits concurrent transactions and top-level writes', async () => {
         await Promise.all([
-          ...['a', 'b', 'c', 'd'].map((docId) => adapter.documents.insert(makeDoc({ docId }))),
+          ...['a', 'b', 'c', 'd'].map((docId) => adapter.documents.insert(makeDoc({ docId }), emptyIndex())),
           ...['e', 'f', 'g'].map((docId) =>
             adapter.transaction(async (tx) => {
-              await tx.documents.insert(makeDoc({ docId }));
-              await tx.documents.insert(makeDoc({ docId, mode: 'published' }));
+              await tx.documents.insert(makeDoc({ docId }), emptyIndex());
+              await tx.documents.insert(makeDoc({ docId, mode: 'published' }), emptyIndex());
             }),
           ),
         ]);
         assert.equal(await adapter.documents.count({}), 10);
       });
     });
+
+    describeIndexContract(() => adapter);
 
     describe('logins', () => {
       it('stores and reads a login by user id', async () => {
@@ -444,50 +441,10 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
   });
 }
 
-interface DocSpec extends Partial<StoredDocument> {
-  docId: string;
-  /** Default `en`; `null` (with mode `null`) makes a non-localized document. */
-  locale?: string | null;
-  mode?: Mode | null;
-}
-
-function makeDoc({ docId, locale = 'en', mode = 'draft', ...properties }: DocSpec): StoredDocument {
-  const localization = locale !== null && mode !== null ? { cmsLocale: `${locale}:${mode}`, cmsMode: mode } : {};
-  return {
-    _id: locale !== null && mode !== null ? `${docId}:${locale}:${mode}` : docId,
-    cmsDocId: docId,
-    ...localization,
-    type: 'article',
-    slug: docId,
-    title: docId,
-    titleSortified: docId,
-    archived: false,
-    createdAt: '2024-01-01T00:00:00.000Z',
-    updatedAt: '2024-01-01T00:00:00.000Z',
-    ...properties,
-  };
-}
-
 function makeLogin(userId: string): UserLogin {
   return { userId, username: `${userId}-name`, email: `${userId}@example.com`, passwordHash: `${userId}-hash` };
 }
 
 function makeToken(token: string, userId: string) {
   return { token, userId, expiresAt: '2030-01-01T00:00:00.000Z' };
-}
-
-function idsOf(docs: StoredDocument[]): string[] {
-  return docs.map((doc) => doc._id);
-}
-
-function docIdsOf(docs: StoredDocument[]): string[] {
-  return docs.map((doc) => doc.cmsDocId);
-}
-
-async function assertConflict(promise: Promise<unknown>, constraint: string): Promise<void> {
-  await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof ConflictError, `expected a ConflictError, got ${String(error)}`);
-    assert.equal(error.data.constraint, constraint);
-    return true;
-  });
 }

@@ -2,8 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildApp } from '../../src/app.js';
+import { createStorage } from '../../src/storage/create-storage.js';
 
 export const keys = {
   admin: 'test-admin-key-0123456789',
@@ -88,10 +90,16 @@ export interface TestApp {
 }
 
 /** A real app on a fresh SQLite file in a temp directory; requests go through Fastify's inject. */
-export async function startTestApp(config: Record<string, unknown> = testConfig(), env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  config: Record<string, unknown> = testConfig(),
+  env: Record<string, string> = {},
+  options: { wrapStorage?(adapter: StorageAdapter): StorageAdapter } = {},
+): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-test-'));
   const loaded = await loadConfig({ config, env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent', ...env }, cwd: dataDir });
-  const app = await buildApp(loaded);
+  // A wrapped store (tests counting queries) is the test's to close: the app closes only its own.
+  const storage = options.wrapStorage?.(createStorage(loaded.databaseUrl));
+  const app = await buildApp(loaded, { storage });
   return {
     app,
     dataDir,
@@ -115,6 +123,7 @@ export async function startTestApp(config: Record<string, unknown> = testConfig(
     },
     async close() {
       await app.close();
+      await storage?.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -117,7 +117,7 @@ describe('text helpers', () => {
 describe('registry', () => {
   it('registers every built-in type', () => {
     const expected = ['string', 'slug', 'boolean', 'integer', 'float', 'select', 'checkboxes', 'date', 'time'];
-    expected.push('dateAndTime', 'email', 'url', 'color', 'password', 'array', 'object', 'area', 'relationship', 'attachment');
+    expected.push('dateAndTime', 'email', 'url', 'color', 'password', 'array', 'object', 'area', 'relationship', 'attachment', 'relationshipReverse');
     assert.deepEqual([...registry.names()].sort(), expected.sort());
     assert.ok(registry.has('area'));
     assert.equal(registry.get('nope'), undefined);

@@ -5,10 +5,12 @@ import type { FieldTypeRegistry } from '../fields/registry.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { StorageAdapter, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import { NotFoundError } from '../../errors/app-error.js';
-import { canReadType, visibleValues } from '../access/permissions.js';
+import { canReadType } from '../access/permissions.js';
 import { convertSchema, throwIfErrors } from '../fields/convert-schema.js';
 import { sortify } from '../text.js';
-import { newId, parseDocumentId } from './ids.js';
+import { newId } from './ids.js';
+import { findReferenced } from './related-refs.js';
+import { DocumentIndexer } from '../indexing/document-indexer.js';
 import { DocumentPresenter } from './present.js';
 import { uniqueSlug, wantedSlug } from './slugs.js';
 import { SchemaLayout } from './versions.js';
@@ -29,6 +31,7 @@ export class DocumentContext {
   readonly storage: StorageAdapter;
   readonly layout: SchemaLayout;
   readonly presenter: DocumentPresenter;
+  readonly indexer: DocumentIndexer;
   readonly #fieldTypes: FieldTypeRegistry;
 
   constructor(deps: DocumentServiceDeps) {
@@ -36,6 +39,7 @@ export class DocumentContext {
     this.storage = deps.storage;
     this.#fieldTypes = deps.fieldTypes;
     this.layout = new SchemaLayout(deps.fieldTypes);
+    this.indexer = new DocumentIndexer(deps.fieldTypes);
     this.presenter = new DocumentPresenter({ config: deps.config, layout: this.layout, store: deps.storage.documents });
   }
 
@@ -108,7 +112,7 @@ export class DocumentContext {
     return ctx;
   }
 
-  /** Related documents the caller can see in the same locale and mode, in the order asked for. */
+  /** Related documents the caller can see in the same locale and mode, by id or title, in the order asked for. */
   async #resolveRelated(
     session: StorageSession,
     typeName: string,
@@ -118,18 +122,8 @@ export class DocumentContext {
     principal: Principal,
   ): Promise<{ cmsDocId: string }[]> {
     const type = this.config.pieceTypes.get(typeName);
-    if (!type || !canReadType(principal, type) || refs.length === 0) return [];
-    const docIds = refs.map((ref) => parseDocumentId(ref).docId);
-    const found = await session.documents.find({
-      type: type.name,
-      docIds,
-      locale: type.options.localized ? (locale ?? this.config.defaultLocale) : null,
-      mode: type.options.localized ? (mode === 'draft' ? 'draft' : 'published') : null,
-      archived: false,
-      visibility: visibleValues(principal),
-    });
-    const existing = new Set(found.map((doc) => doc.cmsDocId));
-    return docIds.filter((id) => existing.has(id)).map((cmsDocId) => ({ cmsDocId }));
+    if (!type || !canReadType(principal, type)) return [];
+    return findReferenced(refs, { store: session.documents, config: this.config, type, principal, locale, mode });
   }
 
   /** A new version with the bookkeeping properties every stored document has. */
@@ -179,6 +173,22 @@ export class DocumentContext {
     const modes = versions.map((version) => (version.cmsMode ?? null) as Mode | null);
     const slug = await uniqueSlug(session.documents, { base, locale, modes, docId: first.cmsDocId });
     for (const version of versions) version.slug = slug;
+  }
+
+  /** Stores a new version with its filter values and search texts. */
+  async insertVersion(session: StorageSession, doc: StoredDocument): Promise<void> {
+    await session.documents.insert(doc, this.#indexed(doc));
+  }
+
+  /** Replaces a stored version, its filter values and search texts with it. */
+  async updateVersion(session: StorageSession, doc: StoredDocument): Promise<boolean> {
+    return session.documents.update(doc, this.#indexed(doc));
+  }
+
+  #indexed(doc: StoredDocument) {
+    const type = this.pieceType(doc.type);
+    Object.assign(doc, this.indexer.searchProperties(type, doc));
+    return this.indexer.index(type, doc);
   }
 
   async readVersion(session: StorageSession, id: string): Promise<StoredDocument | null> {

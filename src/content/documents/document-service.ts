@@ -1,25 +1,27 @@
 import type { SanitizedPieceType } from '../types/piece-type.js';
-import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
+import type { DocumentQuery, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
+import type { Choice } from '../fields/field-type.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../errors/app-error.js';
-import { canPublish, canReadType, canViewDrafts, canWrite, visibleValues } from '../access/permissions.js';
+import { canAccessApi, canPublish, canReadType, canViewDrafts, canWrite, visibleValues } from '../access/permissions.js';
 import { DocumentContext, replayedIds, type DocumentServiceDeps } from './document-context.js';
 import { newId } from './ids.js';
 import { applyPatch, parsePatch } from './patch.js';
 import { Publishing } from './publishing.js';
 import { requestVersion, resolveTarget, versionId, type RequestScope, type Target } from './scope.js';
 import { saveLogin, removeLogin } from './user-logins.js';
+import { ListQueries } from '../query/list-query.js';
+import { parseArchived, parseListParams, parseRendering, type ListParams } from '../query/list-params.js';
+import { applyProjection } from '../query/projection.js';
+import { toTextSearch } from '../query/text-search.js';
 
 export const maxPerPage = 100;
-
-export interface ListParams {
-  readonly page?: number;
-  readonly perPage?: number;
-}
 
 export interface ListResult {
   pages: number;
   currentPage: number;
   results: Record<string, unknown>[];
+  choices?: Record<string, Choice[]>;
+  counts?: Record<string, Choice[]>;
 }
 
 type Output = Record<string, unknown>;
@@ -29,39 +31,83 @@ type Output = Record<string, unknown>;
  * The HTTP layer calls one method per endpoint and knows none of these rules.
  */
 export class DocumentService extends Publishing {
+  readonly #queries: ListQueries;
+
   constructor(deps: DocumentServiceDeps) {
     super(new DocumentContext(deps));
+    this.#queries = new ListQueries({ config: deps.config, registry: deps.fieldTypes });
   }
 
-  async list(scope: RequestScope, typeName: string, params: ListParams): Promise<ListResult> {
+  /**
+   * The list endpoint: `query` is the whole query string. A caller without API access filters,
+   * sorts, searches and counts only on what the public projection shows.
+   */
+  async list(scope: RequestScope, typeName: string, query: Readonly<Record<string, unknown>>): Promise<ListResult | { count: number }> {
+    const { principal } = scope;
     const type = this.ctx.pieceType(typeName);
     const { locale, mode } = requestVersion(this.ctx.config, type, scope);
-    if (mode === 'draft' && !canViewDrafts(scope.principal, type)) throw new ForbiddenError();
-    if (!canReadType(scope.principal, type)) throw new NotFoundError();
+    if (mode === 'draft' && !canViewDrafts(principal, type)) throw new ForbiddenError();
+    if (!canReadType(principal, type)) throw new NotFoundError();
+    const params = parseListParams(query);
+    const fullAccess = canAccessApi(principal, type);
+    const store = this.ctx.storage.documents;
+    const filterContext = this.#queries.filterContext(store, principal, locale, mode);
+    const offered = this.#queries.filtersFor(type, fullAccess);
+    const conditions = await this.#queries.conditions(params.filters, offered, filterContext);
+    const base: DocumentQuery = {
+      type: type.name,
+      locale,
+      mode,
+      archived: params.archived,
+      visibility: visibleValues(principal),
+      docIds: params.ids,
+      search: params.search && toTextSearch(params.search.text, { prefix: params.search.prefix, publicOnly: !fullAccess }),
+    };
+    const filtered = { ...base, conditions: [...conditions.values()] };
+    if (params.count) return { count: await store.count(filtered) };
     const perPage = Math.min(params.perPage ?? type.options.perPage, maxPerPage);
-    const page = params.page ?? 1;
-    const query = { type: type.name, locale, mode, archived: false, visibility: visibleValues(scope.principal) };
     const [total, docs] = await Promise.all([
-      this.ctx.storage.documents.count(query),
-      this.ctx.storage.documents.find({ ...query, sort: sortOf(type), skip: (page - 1) * perPage, limit: perPage }),
+      store.count(filtered),
+      store.find({ ...filtered, ...this.#order(type, params, fullAccess), skip: (params.page - 1) * perPage, limit: perPage }),
     ]);
-    const results = await this.ctx.presenter.present(docs, { type, principal: scope.principal });
-    return { pages: Math.ceil(total / perPage), currentPage: page, results };
+    const presented = await this.ctx.presenter.present(docs, { type, principal });
+    const results = presented.map((output) => this.#shape(output, params));
+    const result: ListResult = { pages: Math.ceil(total / perPage), currentPage: params.page, results };
+    const choiceArgs = { offered, query: base, conditions, store, ctx: filterContext };
+    const choices = await this.#queries.choices({ ...choiceArgs, names: params.choices, withCounts: false });
+    if (Object.keys(choices).length > 0) result.choices = choices;
+    if (params.counts.length > 0) result.counts = await this.#queries.choices({ ...choiceArgs, names: params.counts, withCounts: true });
+    return result;
   }
 
-  async getOne(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
+  /** `_ids` keep their order; a search ranks by relevance unless a sort is given. */
+  #order(type: SanitizedPieceType, params: ListParams, fullAccess: boolean): Pick<DocumentQuery, 'order' | 'sort'> {
+    const explicit = Array.isArray(params.sort) ? this.#queries.sortFor(type, params.sort, fullAccess) : undefined;
+    const sort = explicit ?? sortOf(type);
+    if (params.ids) return { order: 'ids', sort };
+    if (params.search && (params.sort === 'relevance' || !explicit)) return { order: 'relevance', sort };
+    return { order: 'sort', sort };
+  }
+
+  /** The client's `project` and `renderAreas`, applied to a presented document. */
+  #shape(output: Output, params: Pick<ListParams, 'project' | 'render'>): Output {
+    return params.project ? applyProjection(output, params.project) : output;
+  }
+
+  /** One version; `archived=any|1` reaches archived documents, `renderAreas` renders areas. */
+  async getOne(scope: RequestScope, typeName: string, rawId: string, query: Readonly<Record<string, unknown>> = {}): Promise<Output> {
     const type = this.ctx.pieceType(typeName);
     const target = resolveTarget(this.ctx.config, type, rawId, scope);
     if (!canReadType(scope.principal, type)) throw new NotFoundError();
     const [doc] = await this.ctx.storage.documents.find({
       ids: [target.id],
       type: type.name,
-      archived: false,
+      archived: parseArchived(query.archived),
       visibility: visibleValues(scope.principal),
       limit: 1,
     });
     if (!doc) throw new NotFoundError();
-    return this.ctx.presentOne(doc, type, scope.principal);
+    return this.#shape(await this.ctx.presentOne(doc, type, scope.principal), { render: parseRendering(query.renderAreas ?? query['render-areas']) });
   }
 
   /** Published insert (the default) also creates the draft; a draft insert creates only the draft. */
@@ -79,22 +125,22 @@ export class DocumentService extends Publishing {
         const doc = version(null);
         await this.ctx.assignSlug(tx, type, [doc]);
         await saveLogin(tx, type, doc);
-        await tx.documents.insert(doc);
+        await this.ctx.insertVersion(tx, doc);
         return doc;
       }
       const draft = version('draft');
       if (mode === 'draft' && !type.options.autopublish) {
         draft.modified = true;
         await this.ctx.assignSlug(tx, type, [draft]);
-        await tx.documents.insert(draft);
+        await this.ctx.insertVersion(tx, draft);
         return draft;
       }
       const published = version('published');
       published.lastPublishedAt = draft.lastPublishedAt = now;
       draft.modified = false;
       await this.ctx.assignSlug(tx, type, [draft, published]);
-      await tx.documents.insert(draft);
-      await tx.documents.insert(published);
+      await this.ctx.insertVersion(tx, draft);
+      await this.ctx.insertVersion(tx, published);
       return mode === 'draft' ? draft : published;
     });
     return this.ctx.presentOne(saved, type, principal);
@@ -178,7 +224,7 @@ export class DocumentService extends Publishing {
       // Each version keeps its own slug: a draft's unpublished slug change stays in the draft.
       for (const doc of changed) await this.ctx.assignSlug(tx, type, [doc]);
       if (target.mode === null) await saveLogin(tx, type, version);
-      for (const doc of changed) await tx.documents.update(doc);
+      for (const doc of changed) await this.ctx.updateVersion(tx, doc);
       if (version.archived !== archivedBefore) await this.#spreadArchived(tx, target, version.archived, changed);
       if (target.mode !== null) await this.refreshModified(tx, type, target);
       if (target.mode === 'draft' && type.options.autopublish) {
@@ -196,7 +242,7 @@ export class DocumentService extends Publishing {
     for (const sibling of siblings) {
       if (done.some((doc) => doc._id === sibling._id) || sibling.archived === archived) continue;
       sibling.archived = archived;
-      await tx.documents.update(sibling);
+      await this.ctx.updateVersion(tx, sibling);
     }
   }
 

@@ -61,7 +61,7 @@ export class Publishing {
       if (!published || draft.modified === false) return false;
       Object.assign(draft, this.ctx.layout.schemaValues(type, published), { modified: false });
       this.ctx.touch(draft, new Date().toISOString(), scope.principal);
-      await tx.documents.update(draft);
+      await this.ctx.updateVersion(tx, draft);
       return draft;
     });
     return draft && this.ctx.presentOne(draft, type, scope.principal);
@@ -79,7 +79,7 @@ export class Publishing {
       this.ctx.touch(published, new Date().toISOString(), scope.principal);
       await this.ctx.assignSlug(tx, type, [published]);
       await tx.documents.remove([previous._id]);
-      await tx.documents.update(published);
+      await this.ctx.updateVersion(tx, published);
       await this.refreshModified(tx, type, { ...target, id: published._id, mode: 'published' });
       return published;
     });
@@ -107,7 +107,7 @@ export class Publishing {
       Object.assign(draft, values, { localizedAt: now });
       this.ctx.touch(draft, now, scope.principal);
       await this.ctx.assignSlug(tx, type, [draft]);
-      await (existing ? tx.documents.update(draft) : tx.documents.insert(draft));
+      await (existing ? this.ctx.updateVersion(tx, draft) : this.ctx.insertVersion(tx, draft));
       await this.refreshModified(tx, type, { id: draft._id, docId: target.docId, locale: toLocale, mode: 'draft' });
       return (await this.ctx.readVersion(tx, draft._id))!;
     });
@@ -156,9 +156,9 @@ export class Publishing {
     delete published.modified;
     this.ctx.touch(published, now, principal);
     await this.ctx.assignSlug(tx, type, [published]);
-    await (current ? tx.documents.update(published) : tx.documents.insert(published));
+    await (current ? this.ctx.updateVersion(tx, published) : this.ctx.insertVersion(tx, published));
     Object.assign(draft, { modified: false, lastPublishedAt: now });
-    await tx.documents.update(draft);
+    await this.ctx.updateVersion(tx, draft);
     return published;
   }
 
@@ -172,7 +172,7 @@ export class Publishing {
     };
     await tx.documents.remove([previous._id]);
     await this.ctx.assignSlug(tx, type, [previous]);
-    await tx.documents.insert(previous);
+    await this.ctx.insertVersion(tx, previous);
   }
 
   /** After the published version is gone, the draft is the only version: modified, never published. */
@@ -180,7 +180,7 @@ export class Publishing {
     const draft = await this.ctx.readVersion(tx, versionId(target, 'draft'));
     if (!draft) return null;
     Object.assign(draft, { modified: true, lastPublishedAt: null });
-    await tx.documents.update(draft);
+    await this.ctx.updateVersion(tx, draft);
     return draft;
   }
 
@@ -192,7 +192,7 @@ export class Publishing {
     const modified = this.ctx.layout.isModified(type, draft, published);
     if (draft.modified !== modified) {
       draft.modified = modified;
-      await tx.documents.update(draft);
+      await this.ctx.updateVersion(tx, draft);
     }
   }
 

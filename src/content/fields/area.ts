@@ -1,12 +1,20 @@
-import type { ConvertContext, FieldType } from './field-type.js';
+import type { ConvertContext, FieldType, SearchText } from './field-type.js';
 import type { SanitizedField } from '../types/piece-type.js';
 import type { FieldError } from '../../errors/app-error.js';
 import { FieldFailure } from './field-type.js';
 import { isValidId } from '../text.js';
 import { checkCount, takeId } from './array.js';
-import { checkAreaOptions, allowedWidgetTypes } from './area-options.js';
+import { checkAreaOptions, allowedWidgetTypes, richTextOptionsOf } from './area-options.js';
 import { convertNested, findById, isPlainObject } from './nested.js';
-import { richTextFromPlainText, richTextWidgetType, sanitizeRichText } from './rich-text.js';
+import {
+  compileRichTextRules,
+  richTextFromPlainText,
+  richTextPlainText,
+  richTextWidgetType,
+  sanitizeRichText,
+  type RichTextRules,
+  type RichTextValue,
+} from './rich-text.js';
 
 interface AreaInput {
   readonly id: unknown;
@@ -27,6 +35,7 @@ type WidgetResult = { widget: Record<string, unknown> } | { errors: FieldError[]
 
 interface WidgetScope {
   readonly ctx: ConvertContext;
+  readonly field: SanitizedField;
   readonly allowed: ReadonlySet<string> | null;
   readonly existingItems: unknown;
   readonly usedIds: Set<string>;
@@ -36,9 +45,21 @@ function widgetError(path: string, message: string): WidgetResult {
   return { errors: [{ name: 'invalid', path, message, data: {} }] };
 }
 
-function richTextContent(raw: Record<string, unknown>): string | null {
-  if (raw.content === undefined || raw.content === null) return '';
-  return typeof raw.content === 'string' ? sanitizeRichText(raw.content) : null;
+// Sanitized definitions are frozen for the life of the process, so their derived rules can be kept.
+const rulesByField = new WeakMap<SanitizedField, RichTextRules>();
+
+function richTextRules(field: SanitizedField): RichTextRules {
+  let rules = rulesByField.get(field);
+  if (!rules) {
+    rules = compileRichTextRules(richTextOptionsOf(field.options));
+    rulesByField.set(field, rules);
+  }
+  return rules;
+}
+
+function richTextValue(raw: Record<string, unknown>, field: SanitizedField): RichTextValue | null {
+  const html = raw.content ?? '';
+  return typeof html === 'string' ? sanitizeRichText(html, richTextRules(field)) : null;
 }
 
 async function convertWidget(raw: unknown, index: number, scope: WidgetScope): Promise<WidgetResult> {
@@ -53,9 +74,9 @@ async function convertWidget(raw: unknown, index: number, scope: WidgetScope): P
   if (!nested.ok) return { errors: nested.errors };
   const widget = { _id: id, metaType: 'widget', type, cmsPlaceholder: false, ...nested.values };
   if (type !== richTextWidgetType) return { widget };
-  const content = richTextContent(raw);
-  if (content === null) return widgetError(`${index}.content`, 'Rich text content must be a string of HTML');
-  return { widget: { ...widget, content, permalinkIds: [], imageIds: [] } };
+  const value = richTextValue(raw, scope.field);
+  if (value === null) return widgetError(`${index}.content`, 'Rich text content must be a string of HTML');
+  return { widget: { ...widget, ...value } };
 }
 
 function areaId(candidate: unknown, existing: unknown, ctx: ConvertContext): string {
@@ -68,7 +89,7 @@ function areaId(candidate: unknown, existing: unknown, ctx: ConvertContext): str
 async function convertArea(input: unknown, field: SanitizedField, ctx: ConvertContext, existing: unknown): Promise<unknown> {
   const area = readAreaInput(input);
   const existingItems = isPlainObject(existing) ? existing.items : undefined;
-  const scope: WidgetScope = { ctx, allowed: allowedWidgetTypes(field.options), existingItems, usedIds: new Set() };
+  const scope: WidgetScope = { ctx, field, allowed: allowedWidgetTypes(field.options), existingItems, usedIds: new Set() };
   const items: Record<string, unknown>[] = [];
   const errors: FieldError[] = [];
   for (const [index, raw] of area.items.entries()) {
@@ -81,6 +102,18 @@ async function convertArea(input: unknown, field: SanitizedField, ctx: ConvertCo
   return { _id: areaId(area.id, existing, ctx), metaType: 'area', items };
 }
 
+/**
+ * The plain text of the area's rich-text widgets, including those in areas nested in other
+ * widgets. Other widgets' own fields are left out: their definitions are not at hand here.
+ */
+function richTexts(area: unknown): string[] {
+  if (!isPlainObject(area) || !Array.isArray(area.items)) return [];
+  return area.items.filter(isPlainObject).flatMap((widget) => {
+    if (widget.type === richTextWidgetType) return typeof widget.content === 'string' ? [richTextPlainText(widget.content)] : [];
+    return Object.entries(widget).flatMap(([key, value]) => (key.startsWith('_') ? [] : richTexts(value)));
+  });
+}
+
 export const areaField: FieldType = {
   name: 'area',
   definitionKeys: ['options'],
@@ -88,4 +121,5 @@ export const areaField: FieldType = {
   defaultValue: (_field, newId) => ({ _id: newId(), metaType: 'area', items: [] }),
   isEmpty: (value) => !isPlainObject(value) || !Array.isArray(value.items) || value.items.length === 0,
   convert: convertArea,
+  searchTexts: (value): SearchText[] => richTexts(value).map((text) => ({ text, weight: 'low' })),
 };

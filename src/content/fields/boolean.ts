@@ -1,6 +1,7 @@
 import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
 import { checkDefault } from './definition-checks.js';
+import { booleanFilter, scalarIndexValues } from './filter-kit.js';
 
 const spellings = new Map<unknown, boolean>([
   [true, true],
@@ -32,4 +33,6 @@ export const booleanField: FieldType = {
   defaultValue: (field) => field.def ?? null,
   isEmpty: (value) => value === null || value === undefined,
   convert: (input) => launder(input),
+  indexValues: scalarIndexValues,
+  filters: (field) => [booleanFilter(field)],
 };

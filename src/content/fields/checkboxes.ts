@@ -2,6 +2,7 @@ import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
 import { checkChoices, choiceValues, matchChoice, type ChoiceValue } from './choices.js';
 import { checkDefault } from './definition-checks.js';
+import { choicesFilter, scalarIndexValues } from './filter-kit.js';
 
 function asList(input: unknown): unknown[] {
   if (input === null || input === '') return [];
@@ -36,4 +37,6 @@ export const checkboxesField: FieldType = {
   defaultValue: (field) => field.def ?? [],
   isEmpty: (value) => !Array.isArray(value) || value.length === 0,
   convert: (input, field) => launder(input, choiceValues(field.options)),
+  indexValues: scalarIndexValues,
+  filters: (field) => [choicesFilter(field)],
 };

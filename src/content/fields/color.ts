@@ -24,4 +24,4 @@ function launder(input: unknown): string | null {
   return text;
 }
 
-export const colorField = textValueField('color', launder);
+export const colorField = textValueField('color', launder, { filter: 'contains' });

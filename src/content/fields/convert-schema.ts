@@ -56,7 +56,7 @@ async function convertField(args: ConvertSchemaArgs, field: SanitizedField, type
     assertPresent(field, type, value);
     return { kind: 'value', value };
   }
-  const value = await type.convert(input, field, args.ctx, stored);
+  const value = await type.convert(input, field, args.ctx, stored, args.existing);
   if (value === undefined) return keep(field, type, stored);
   assertPresent(field, type, value);
   return { kind: 'value', value };

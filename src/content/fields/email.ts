@@ -12,4 +12,4 @@ function launder(input: unknown): string {
   return text;
 }
 
-export const emailField = textValueField('email', launder, '');
+export const emailField = textValueField('email', launder, { filter: 'contains', search: 'high' }, '');

@@ -1,5 +1,6 @@
 import type { SanitizedField } from '../types/piece-type.js';
 import type { Principal } from '../access/principal.js';
+import type { FilterOperation, IndexValue } from '../../storage/storage-adapter.js';
 
 export type Mode = 'draft' | 'published' | 'previous';
 
@@ -62,6 +63,50 @@ export interface DefinitionContext {
   sanitizeFields(add: unknown, path: string): SanitizedField[];
 }
 
+/** Documents a filter may have to look up (relationship filters by slug, choice labels). */
+export interface FilterContext {
+  readonly locale: string | null;
+  readonly mode: Mode | null;
+  readonly principal: Principal;
+  /**
+   * Documents of `type` the caller can read in this locale and mode, matched by `cmsDocId` or by
+   * slug. Empty when the caller cannot read the type at all.
+   */
+  findDocuments(
+    type: string,
+    by: { readonly docIds?: readonly string[]; readonly slugs?: readonly string[] },
+  ): Promise<{ cmsDocId: string; slug: string; title: string }[]>;
+}
+
+/** One entry of `choices` / `counts` in a list response. */
+export interface Choice {
+  readonly value: IndexValue | boolean;
+  readonly label: string;
+  readonly count?: number;
+}
+
+/**
+ * A list filter a field offers under one query-string name (`category`, `_author`,
+ * `authorAnd`...). It reads the index values the field type writes under `key`.
+ */
+export interface QueryFilter {
+  readonly name: string;
+  readonly key: string;
+  /**
+   * Launders the query-string value (a string, or an array or object as qs parses them).
+   * Null: no filter (`any`, empty). Throws FieldFailure('invalid') for a malformed value.
+   */
+  parse(raw: unknown, ctx: FilterContext): FilterOperation | null | Promise<FilterOperation | null>;
+  /** The `choices` of this filter from the distinct index values of the matching documents. */
+  choices(values: readonly { value: IndexValue; count: number }[], ctx: FilterContext): Choice[] | Promise<Choice[]>;
+}
+
+/** Text a field contributes to search: `high` ranks above body text (`low`). */
+export interface SearchText {
+  readonly text: string;
+  readonly weight: 'high' | 'low';
+}
+
 /**
  * One field type: a boot half (`validateDefinition`) that checks a definition once, and a
  * request half (`convert`) that launders every incoming value. Registered in `registry.ts`.
@@ -79,9 +124,16 @@ export interface FieldType {
   /**
    * Launders an input value (never undefined: absent inputs are handled by the walker) into the
    * stored value. `existing` is the value currently stored, for types that keep ids or secrets.
-   * Throws FieldFailure.
+   * `container` is the whole stored document (or nested object) the value lives in, for types
+   * whose stored state spans several keys (a relationship's `_fields`). Throws FieldFailure.
    */
-  convert(input: unknown, field: SanitizedField, ctx: ConvertContext, existing: unknown): unknown | Promise<unknown>;
+  convert(
+    input: unknown,
+    field: SanitizedField,
+    ctx: ConvertContext,
+    existing: unknown,
+    container?: Readonly<Record<string, unknown>>,
+  ): unknown | Promise<unknown>;
   /** Where the stored value lives in a document; default: under `field.name`. */
   storageKeys?(field: SanitizedField): readonly string[];
   /** Writes a converted value into a document; default `doc[field.name] = value`. */
@@ -96,4 +148,10 @@ export interface FieldType {
    * password, must not wipe the password.
    */
   readonly keepsExistingWhenAbsent?: boolean;
+  /** Values the filter index holds for this field of a stored document (top-level fields only). */
+  indexValues?(doc: Record<string, unknown>, field: SanitizedField): IndexValue[];
+  /** The list filters this field offers; they read what `indexValues` wrote under their `key`. */
+  filters?(field: SanitizedField): QueryFilter[];
+  /** Searchable text of a stored value (nested schemas included). */
+  searchTexts?(value: unknown, field: SanitizedField): SearchText[];
 }

@@ -1,6 +1,7 @@
 import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
 import { checkDefault, checkMinMax } from './definition-checks.js';
+import { rangeFilter, scalarIndexValues } from './filter-kit.js';
 
 interface NumberKind {
   readonly name: 'integer' | 'float';
@@ -51,6 +52,9 @@ export function numberFieldType(kind: NumberKind): FieldType {
     defaultValue: (field) => field.def ?? null,
     isEmpty: (value) => value === null || value === undefined,
     convert: (input, field) => launder(input, field.options, kind),
+    indexValues: scalarIndexValues,
+    // Bounds need not lie within the field's min and max: only their spelling is checked.
+    filters: (field) => [rangeFilter(field, (text) => parse(text, kind)!)],
   };
 }
 

@@ -13,6 +13,7 @@ import { integerField } from './integer.js';
 import { createObjectField } from './object.js';
 import { passwordField } from './password.js';
 import { relationshipField } from './relationship.js';
+import { relationshipReverseField } from './relationship-reverse.js';
 import { selectField } from './select.js';
 import { slugField } from './slug.js';
 import { stringField } from './string.js';
@@ -45,7 +46,7 @@ export function createFieldTypeRegistry(): FieldTypeRegistry {
   const builtins = [
     ...[stringField, slugField, booleanField, integerField, floatField, selectField, checkboxesField],
     ...[dateField, timeField, dateAndTimeField, emailField, urlField, colorField, passwordField],
-    ...[arrayField, createObjectField(registry), areaField, relationshipField, attachmentField],
+    ...[arrayField, createObjectField(registry), areaField, relationshipField, relationshipReverseField, attachmentField],
   ];
   for (const type of builtins) registry.register(type);
   return registry;

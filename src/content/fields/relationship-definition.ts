@@ -8,7 +8,7 @@ function fieldName(ctx: DefinitionContext): string {
   return ctx.path.slice(ctx.path.lastIndexOf('.') + 1);
 }
 
-function checkWithType(definition: Record<string, unknown>, ctx: DefinitionContext): void {
+export function checkWithType(definition: Record<string, unknown>, ctx: DefinitionContext): void {
   const path = keyPath(ctx, 'withType');
   if (definition.withType !== undefined && typeof definition.withType !== 'string') {
     throw new ConfigError(path, 'must be a piece type name');
@@ -18,7 +18,7 @@ function checkWithType(definition: Record<string, unknown>, ctx: DefinitionConte
 }
 
 /** `builders: { project: { <field>: 1 } }`, the only builder a relationship applies. */
-function checkBuilders(builders: unknown, path: string): void {
+export function checkBuilders(builders: unknown, path: string): void {
   if (builders === undefined) return;
   if (!isPlainObject(builders)) throw new ConfigError(path, 'must be an object { project }');
   for (const key of Object.keys(builders)) {

@@ -4,6 +4,7 @@ import type { FieldError } from '../../errors/app-error.js';
 import { FieldFailure } from './field-type.js';
 import { checkCount } from './array.js';
 import { checkRelationshipDefinition } from './relationship-definition.js';
+import { relationshipFilters } from './relationship-filters.js';
 import { convertNested, isPlainObject } from './nested.js';
 
 /** What a relationship converts to before `write` spreads it over its two storage keys. */
@@ -26,12 +27,29 @@ export function relationshipTarget(name: string, withType: unknown): string {
   return typeof withType === 'string' ? withType : name.replace(/^_/, '').replace(/s$/, '');
 }
 
-function idsKey(field: SanitizedField): string {
+export function idsKey(field: SanitizedField): string {
   return `${relationshipBase(field)}Ids`;
 }
 
 function fieldsKey(field: SanitizedField): string {
   return `${relationshipBase(field)}Fields`;
+}
+
+/** Where a relationship (or a reverse one) shows its related documents: `_author` for `author`. */
+export function expandedKey(field: SanitizedField): string {
+  return `_${relationshipBase(field)}`;
+}
+
+/** The related `cmsDocId`s a document, array item or object stores, in stored order. */
+export function relatedIds(holder: Readonly<Record<string, unknown>>, field: SanitizedField): string[] {
+  const ids = holder[idsKey(field)];
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/** The stored `_fields` of each related document, by `cmsDocId`. */
+export function relatedFields(holder: Readonly<Record<string, unknown>> | undefined, field: SanitizedField): RelationshipValue['fields'] {
+  const fields = holder?.[fieldsKey(field)];
+  return isPlainObject(fields) ? (fields as RelationshipValue['fields']) : {};
 }
 
 function toReference(entry: unknown): Reference {
@@ -61,15 +79,27 @@ function fieldsInputFor(id: string, refs: readonly Reference[]): unknown {
   return refs.find((r) => r.fields !== undefined && r.ref.split(':')[0] === id)?.fields;
 }
 
-async function convertRelationFields(ids: readonly string[], refs: readonly Reference[], field: SanitizedField, ctx: ConvertContext) {
+/**
+ * `_fields` given win; an id given without them keeps the ones stored for it (a PATCH that
+ * sends only ids must not wipe them); a new id gets its fields' defaults.
+ */
+async function convertRelationFields(
+  ids: readonly string[],
+  refs: readonly Reference[],
+  field: SanitizedField,
+  ctx: ConvertContext,
+  stored: RelationshipValue['fields'],
+) {
   const fields: Record<string, Record<string, unknown>> = {};
   const errors: FieldError[] = [];
   for (const id of ids) {
-    if (field.fields.length === 0) {
-      fields[id] = {};
+    const given = fieldsInputFor(id, refs);
+    const kept = given === undefined ? stored[id] : undefined;
+    if (field.fields.length === 0 || isPlainObject(kept)) {
+      fields[id] = kept ?? {};
       continue;
     }
-    const input = fieldsInputFor(id, refs) ?? {};
+    const input = given ?? {};
     if (!isPlainObject(input)) {
       errors.push({ name: 'invalid', path: `${id}._fields`, message: '_fields must be an object', data: {} });
       continue;
@@ -97,7 +127,8 @@ export const relationshipField: FieldType = {
   validateDefinition: checkRelationshipDefinition,
   defaultValue: (): RelationshipValue => ({ ids: [], fields: {} }),
   isEmpty: (value) => asValue(value).ids.length === 0,
-  async convert(input, field, ctx, existing): Promise<RelationshipValue | undefined> {
+  /** `container`: the stored document, array item or object holding the field, for its `_fields`. */
+  async convert(input, field, ctx, existing, container?: Readonly<Record<string, unknown>>): Promise<RelationshipValue | undefined> {
     // A caller who cannot see the related type cannot judge its ids: the relationship stays as it was.
     if (!ctx.relationships.canRead(relationshipTarget(field.name, field.options.withType))) {
       return existing === undefined ? { ids: [], fields: {} } : undefined;
@@ -105,14 +136,21 @@ export const relationshipField: FieldType = {
     const refs = readReferences(input);
     const ids = await resolveIds(refs, field, ctx);
     checkCount(ids.length, field.options, 'related documents');
-    return { ids, fields: await convertRelationFields(ids, refs, field, ctx) };
+    return { ids, fields: await convertRelationFields(ids, refs, field, ctx, relatedFields(container, field)) };
   },
   storageKeys: (field) => [idsKey(field), fieldsKey(field)],
-  inputKeys: (field) => [`_${relationshipBase(field)}`, relationshipBase(field)],
+  inputKeys: (field) => [expandedKey(field), relationshipBase(field)],
   write(doc, field, value) {
     const { ids, fields } = asValue(value);
     doc[idsKey(field)] = ids;
     doc[fieldsKey(field)] = fields;
   },
-  read: (doc, field) => (Array.isArray(doc[idsKey(field)]) ? doc[idsKey(field)] : []),
+  read: (doc, field) => relatedIds(doc, field),
+  indexValues: (doc, field) => relatedIds(doc, field),
+  filters: (field) =>
+    relationshipFilters({
+      base: relationshipBase(field),
+      key: idsKey(field),
+      withType: relationshipTarget(field.name, field.options.withType),
+    }),
 };

@@ -1,44 +1,216 @@
 import sanitizeHtml from 'sanitize-html';
 import { colorPatterns } from './color.js';
+import { isValidId } from '../text.js';
 
 export const richTextWidgetType = '@cms/rich-text';
 
-const headings = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
+/** A `styles` entry: the block (or span) tag it produces, with optional classes ("a b"). */
+export interface RichTextStyle {
+  readonly tag: string;
+  readonly label: string;
+  readonly class?: string;
+}
 
-/**
- * The original's defaults: what its default toolbar (styles, bold, italic, strike, underline,
- * sub/superscript, blockquote, alignment, image, rule, link, anchor, lists, color) and default
- * insert menu (image, table, rule) can produce, and nothing else.
- */
-export const richTextSanitizeOptions: sanitizeHtml.IOptions = {
-  allowedTags: [
-    ...['p', 'br', 'b', 'strong', 'i', 'em', 's', 'u', 'a', 'hr', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code'],
-    ...['span', 'sup', 'sub', 'table', 'thead', 'tbody', 'tr', 'td', 'th', 'colgroup', 'col', 'div'],
-    ...['figure', 'img', 'figcaption', ...headings],
+/** The widget options that decide what rich text may contain, as an area configures them. */
+export interface RichTextOptions {
+  readonly toolbar: readonly string[];
+  readonly insert: readonly string[];
+  readonly styles: readonly RichTextStyle[];
+}
+
+const headingStyles = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((tag) => ({ tag, label: tag.toUpperCase() }));
+
+/** The original's `minimumDefaultOptions`; each key an area leaves out falls back to these. */
+export const defaultRichTextOptions: RichTextOptions = {
+  toolbar: [
+    ...['styles', '|', 'bold', 'italic', 'strike', 'underline', 'subscript', 'superscript', 'blockquote', '|'],
+    ...['alignLeft', 'alignCenter', 'alignRight', 'image', 'horizontalRule', 'link', 'anchor', 'bulletList'],
+    ...['orderedList', 'color'],
   ],
-  allowedAttributes: {
-    a: ['href', 'id', 'name', 'title', 'rel', 'target'],
-    img: ['src', 'alt'],
-    figure: ['class'],
-    span: ['id'],
-    td: ['colspan', 'rowspan', 'colwidth'],
-    th: ['colspan', 'rowspan', 'colwidth'],
-    '*': ['style'],
-  },
-  allowedStyles: {
-    '*': {
-      'text-align': [/^(left|center|right|justify)$/],
-      color: colorPatterns,
-    },
-  },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-  allowedSchemesByTag: {},
-  // `//host/x` leaves the site like an absolute URL would, without naming a scheme.
-  allowProtocolRelative: false,
+  insert: ['image', 'table', 'importTable', 'horizontalRule'],
+  styles: [{ tag: 'p', label: 'Paragraph' }, ...headingStyles],
 };
 
-export function sanitizeRichText(html: string): string {
-  return sanitizeHtml(html, richTextSanitizeOptions);
+// The original's maps from toolbar/insert items to what the sanitizer lets through.
+const itemTags: Readonly<Record<string, readonly string[]>> = {
+  bold: ['b', 'strong'],
+  italic: ['i', 'em'],
+  strike: ['s'],
+  underline: ['u'],
+  link: ['a'],
+  horizontalRule: ['hr'],
+  bulletList: ['ul', 'li'],
+  orderedList: ['ol', 'li'],
+  blockquote: ['blockquote'],
+  codeBlock: ['pre', 'code'],
+  anchor: ['span'],
+  superscript: ['sup'],
+  subscript: ['sub'],
+  table: ['table', 'tr', 'td', 'th', 'colgroup', 'col', 'div'],
+  image: ['figure', 'img', 'figcaption'],
+  color: ['span'],
+};
+
+// `target` comes from the original's link schema (its "open in new tab" checkbox).
+const linkAttributes = ['href', 'name', 'title', 'rel', 'target'];
+const cellAttributes = ['colspan', 'rowspan', 'colwidth'];
+
+const itemAttributes: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  link: { a: [...linkAttributes, 'id'] },
+  anchor: { span: ['id'] },
+  alignLeft: { '*': ['style'] },
+  alignCenter: { '*': ['style'] },
+  alignRight: { '*': ['style'] },
+  alignJustify: { '*': ['style'] },
+  color: { '*': ['style'] },
+  table: { div: ['class'], table: ['style', 'class'], col: ['style'], td: cellAttributes, th: cellAttributes },
+  image: { figure: ['class'], a: linkAttributes, img: ['src', 'alt'] },
+};
+
+// The original leaves its width patterns unanchored, which would let any trailing text through.
+const cssLength = /^\d{1,4}(px|em|%)$/i;
+const cssVariable = /^var\(--[a-zA-Z0-9-]+\)$/;
+
+const itemStyles: Readonly<Record<string, Readonly<Record<string, readonly RegExp[]>>>> = {
+  alignLeft: { 'text-align': [/^left$/] },
+  alignCenter: { 'text-align': [/^center$/] },
+  alignRight: { 'text-align': [/^right$/] },
+  alignJustify: { 'text-align': [/^justify$/] },
+  color: { color: [...colorPatterns, cssVariable] },
+  table: { 'min-width': [cssLength], 'max-width': [cssLength], width: [cssLength] },
+};
+
+/** The classes the original's table tool puts on its wrapper and table (its `apos-` prefix renamed). */
+const tableClasses = { div: ['tableWrapper'], table: ['cms-rich-text-table'] };
+
+/** Toolbar items the original's editor knows; those in no map above add nothing to allow. */
+export const toolbarItemNames: ReadonlySet<string> = new Set([
+  ...Object.keys(itemTags),
+  ...Object.keys(itemAttributes),
+  ...['styles', '|', 'undo', 'redo', 'highlight', 'importTable', 'nodes', 'marks'],
+]);
+
+/** Items of the original's insert menu. */
+export const insertItemNames: ReadonlySet<string> = new Set(['image', 'table', 'importTable', 'horizontalRule']);
+
+/** Tags a `styles` entry may name: text blocks and inline text, never scripts, forms or embeds. */
+export const styleTags: ReadonlySet<string> = new Set([
+  ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'span', 'pre', 'blockquote', 'address'],
+  ...['code', 'small', 'mark', 'strong', 'em', 'b', 'i', 'u', 's', 'sub', 'sup'],
+]);
+
+/** Sanitizer settings derived once from an area's rich-text options. */
+export interface RichTextRules {
+  readonly sanitize: Readonly<sanitizeHtml.IOptions>;
+  /** Allowed tags on which an `id` survives, so a `data-anchor` can become one. */
+  readonly idTags: ReadonlySet<string>;
+}
+
+function addAll<T>(map: Map<string, Set<T>>, key: string, values: Iterable<T>): void {
+  const set = map.get(key) ?? new Set<T>();
+  for (const value of values) set.add(value);
+  map.set(key, set);
+}
+
+function toLists<T>(map: Map<string, Set<T>>): Record<string, T[]> {
+  return Object.fromEntries([...map].map(([key, set]) => [key, [...set]]));
+}
+
+function styleClasses(options: RichTextOptions, items: ReadonlySet<string>): Map<string, Set<string>> {
+  const classes = new Map<string, Set<string>>();
+  if (items.has('styles')) {
+    for (const style of options.styles) addAll(classes, style.tag, style.class?.split(/\s+/).filter(Boolean) ?? []);
+  }
+  if (items.has('table')) for (const [tag, names] of Object.entries(tableClasses)) addAll(classes, tag, names);
+  return classes;
+}
+
+/** The original's `optionsToSanitizeHtml`: tags, attributes, classes and styles per toolbar/insert item. */
+export function compileRichTextRules(options: RichTextOptions): RichTextRules {
+  const items = new Set([...options.toolbar, ...options.insert]);
+  const tags = new Set(['p', 'br']);
+  const attributes = new Map<string, Set<string>>();
+  const styles = new Map<string, Set<RegExp>>();
+  for (const item of items) {
+    for (const tag of itemTags[item] ?? []) tags.add(tag);
+    for (const [tag, names] of Object.entries(itemAttributes[item] ?? {})) addAll(attributes, tag, names);
+    for (const [property, patterns] of Object.entries(itemStyles[item] ?? {})) addAll(styles, property, patterns);
+  }
+  if (items.has('styles')) for (const style of options.styles) tags.add(style.tag);
+  const allowedAttributes = toLists(attributes);
+  const idEverywhere = allowedAttributes['*']?.includes('id') ?? false;
+  return {
+    sanitize: {
+      allowedTags: [...tags],
+      allowedAttributes,
+      allowedClasses: toLists(styleClasses(options, items)),
+      allowedStyles: { '*': toLists(styles) },
+      allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+      allowedSchemesByTag: {},
+      // `//host/x` leaves the site like an absolute URL would, without naming a scheme.
+      allowProtocolRelative: false,
+    },
+    idTags: new Set([...tags].filter((tag) => idEverywhere || (allowedAttributes[tag]?.includes('id') ?? false))),
+  };
+}
+
+export const defaultRichTextRules: RichTextRules = compileRichTextRules(defaultRichTextOptions);
+
+/** The original refuses anchors that could clash with its editor's own ids. */
+function isAnchor(anchor: string): boolean {
+  return anchor !== '' && !anchor.startsWith('cms-');
+}
+
+/** `data-anchor` becomes the `id` of the first element carrying it, where ids are allowed. */
+function anchorsToIds(idTags: ReadonlySet<string>): sanitizeHtml.Transformer {
+  const seen = new Set<string>();
+  return (tagName, attribs) => {
+    const { 'data-anchor': anchor, ...rest } = attribs;
+    if (anchor === undefined || !isAnchor(anchor) || !idTags.has(tagName) || seen.has(anchor)) {
+      return { tagName, attribs: rest };
+    }
+    seen.add(anchor);
+    return { tagName, attribs: { ...rest, id: anchor } };
+  };
+}
+
+// Matched in the sanitized output, where attribute values are double-quoted and `"` escaped.
+const permalinkPattern = /\shref="#cms-permalink-([^"?#]+)[?"]/g;
+const imagePattern = /\ssrc="[^"]*?\/api\/v1\/@cms\/image\/([^"/?#]+)\/src["?#]/g;
+
+function matchedIds(html: string, pattern: RegExp): string[] {
+  const ids = [...html.matchAll(pattern)].map((match) => match[1]!).filter(isValidId);
+  return [...new Set(ids)];
+}
+
+export interface RichTextValue {
+  readonly content: string;
+  /** Documents linked as `#cms-permalink-<cmsDocId>?...` (the original's `#apostrophe-permalink-`). */
+  readonly permalinkIds: string[];
+  /** Image pieces shown as `/api/v1/@cms/image/<cmsDocId>/src`. */
+  readonly imageIds: string[];
+}
+
+/** Sanitizes rich text by the area's rules and collects the documents it refers to. */
+export function sanitizeRichText(html: string, rules: RichTextRules = defaultRichTextRules): RichTextValue {
+  const content = sanitizeHtml(html, { ...rules.sanitize, transformTags: { '*': anchorsToIds(rules.idTags) } });
+  return { content, permalinkIds: matchedIds(content, permalinkPattern), imageIds: matchedIds(content, imagePattern) };
+}
+
+// Closing block tags and breaks in sanitized HTML (always lowercase, as the sanitizer writes them).
+const blockBoundary = /<\/(?:p|h[1-6]|li|blockquote|pre|div|figcaption|tr|ul|ol|table)>|<br \/>|<hr \/>/g;
+const textEntities: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+
+/** The words of sanitized rich text: blocks end lines and cells are spaced, so words never merge. */
+export function richTextPlainText(html: string): string {
+  const spaced = html.replace(blockBoundary, '$&\n').replace(/<\/t[dh]>/g, '$& ');
+  const text = sanitizeHtml(spaced, { allowedTags: [], allowedAttributes: {} });
+  return text
+    .replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => textEntities[entity]!)
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n');
 }
 
 const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

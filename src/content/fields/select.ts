@@ -2,6 +2,7 @@ import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
 import { checkChoices, choiceValues, matchChoice, type ChoiceValue } from './choices.js';
 import { checkDefault } from './definition-checks.js';
+import { choicesFilter, scalarIndexValues } from './filter-kit.js';
 
 function launder(input: unknown, values: readonly ChoiceValue[]): ChoiceValue | null {
   const choice = matchChoice(input, values);
@@ -20,4 +21,6 @@ export const selectField: FieldType = {
   defaultValue: (field) => field.def ?? null,
   isEmpty: (value) => value === null || value === undefined || value === '',
   convert: (input, field) => launder(input, choiceValues(field.options)),
+  indexValues: scalarIndexValues,
+  filters: (field) => [choicesFilter(field)],
 };

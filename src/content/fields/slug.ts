@@ -2,6 +2,7 @@ import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
 import { slugify } from '../text.js';
 import { isEmptyText } from './string.js';
+import { containsFilter, scalarIndexValues, textSearch } from './filter-kit.js';
 
 export const slugField: FieldType = {
   name: 'slug',
@@ -13,4 +14,8 @@ export const slugField: FieldType = {
     if (typeof input !== 'string' && typeof input !== 'number') throw new FieldFailure('invalid', 'must be a string');
     return slugify(String(input));
   },
+  indexValues: scalarIndexValues,
+  // The original slugifies the filter value before matching it.
+  filters: (field) => [containsFilter(field, slugify)],
+  searchTexts: textSearch('high'),
 };

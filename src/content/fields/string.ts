@@ -3,6 +3,7 @@ import type { SanitizedField } from '../types/piece-type.js';
 import { FieldFailure } from './field-type.js';
 import { ConfigError } from '../../errors/app-error.js';
 import { checkDefault, checkMinMax, checkOptionalBoolean, keyPath } from './definition-checks.js';
+import { containsFilter, scalarIndexValues, textSearch } from './filter-kit.js';
 
 /** Numbers and booleans become their text, losslessly; objects and arrays are refused. */
 export function toText(input: unknown): string {
@@ -58,4 +59,7 @@ export const stringField: FieldType = {
   defaultValue: (field: SanitizedField) => field.def ?? '',
   isEmpty: isEmptyText,
   convert: (input, field) => launder(input, field.options),
+  indexValues: scalarIndexValues,
+  filters: (field) => [containsFilter(field)],
+  searchTexts: textSearch('high'),
 };

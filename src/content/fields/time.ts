@@ -16,4 +16,4 @@ function launder(input: unknown): string | null {
   return [hours, minutes!, seconds!].map((n) => String(n).padStart(2, '0')).join(':');
 }
 
-export const timeField = textValueField('time', launder);
+export const timeField = textValueField('time', launder, { filter: 'range' });

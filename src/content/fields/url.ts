@@ -27,4 +27,4 @@ export function launderUrl(input: unknown): string | null {
   return text;
 }
 
-export const urlField = textValueField('url', launderUrl);
+export const urlField = textValueField('url', launderUrl, { filter: 'contains' });

@@ -11,6 +11,7 @@ import {
   type RawModule,
 } from './builtin-types.js';
 import { moduleSchema, widgetSchema } from './module-schema.js';
+import { checkReverseRelationships } from '../fields/relationship-reverse.js';
 import {
   documentReservedNames,
   nestedReservedNames,
@@ -82,6 +83,8 @@ export function sanitizePieceTypes(modules: unknown, ctx: PieceTypeSanitizeConte
   for (const name of fieldContext.pieceTypes) {
     pieceTypes.set(name, sanitizePieceType(name, Object.hasOwn(configured, name) ? configured[name] : {}, fieldContext));
   }
+  // Reverse relationships read another type's fields: checked once every type is known.
+  checkReverseRelationships(pieceTypes);
   return deepFreeze(pieceTypes);
 }
 

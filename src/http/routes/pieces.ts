@@ -12,10 +12,6 @@ function scopeOf(request: FastifyRequest): RequestScope {
   return { principal: request.principal, locale: query.cmsLocale, mode: query.cmsMode };
 }
 
-function toNumber(digits: string | undefined): number | undefined {
-  return digits === undefined ? undefined : Number(digits);
-}
-
 function idOf(request: FastifyRequest): string {
   return (request.params as { _id: string })._id;
 }
@@ -31,14 +27,15 @@ export function registerPieceRoutes(app: FastifyInstance, deps: { documents: Doc
     const one = { schema: { params: idParams, querystring: versionQuery } };
     const write = { schema: { params: idParams, querystring: versionQuery, body: objectBody } };
 
-    app.get(base, { schema: { querystring: listQuery } }, (request) => {
-      const { page, perPage } = request.query as Static<typeof listQuery>;
-      return documents.list(scopeOf(request), type, { page: toNumber(page), perPage: toNumber(perPage) });
-    });
+    app.get(base, { schema: { querystring: listQuery } }, (request) =>
+      documents.list(scopeOf(request), type, request.query as Record<string, unknown>),
+    );
     app.post(base, { schema: { querystring: versionQuery, body: objectBody } }, (request) =>
       documents.insert(scopeOf(request), type, request.body as Body),
     );
-    app.get(`${base}/:_id`, one, (request) => documents.getOne(scopeOf(request), type, idOf(request)));
+    app.get(`${base}/:_id`, one, (request) =>
+      documents.getOne(scopeOf(request), type, idOf(request), request.query as Record<string, unknown>),
+    );
     app.put(`${base}/:_id`, write, (request) => documents.replace(scopeOf(request), type, idOf(request), request.body as Body));
     app.patch(`${base}/:_id`, write, (request) => documents.patch(scopeOf(request), type, idOf(request), request.body as Body));
     app.delete(`${base}/:_id`, one, async (request, reply) => {

@@ -40,6 +40,66 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX bearer_tokens_user_id ON bearer_tokens (user_id);
   `,
+  // 2: filter values and full-text search. They key on `seq`, an explicit INTEGER PRIMARY KEY,
+  // because VACUUM may renumber an implicit rowid and so detach them from their document.
+  `
+  CREATE TABLE documents_v2 (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    doc_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    locale TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    slug TEXT NOT NULL,
+    archived INTEGER NOT NULL,
+    visibility TEXT NOT NULL,
+    title_sortified TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    data TEXT NOT NULL
+  );
+  INSERT INTO documents_v2 (id, doc_id, type, locale, mode, slug, archived, visibility, title_sortified,
+      created_at, updated_at, data)
+    SELECT id, doc_id, type, locale, mode, slug, archived, visibility, title_sortified,
+      created_at, updated_at, data
+    FROM documents ORDER BY rowid;
+  DROP TABLE documents;
+  ALTER TABLE documents_v2 RENAME TO documents;
+  CREATE UNIQUE INDEX documents_slug ON documents (locale, mode, slug);
+  CREATE INDEX documents_list_updated ON documents (type, locale, mode, archived, updated_at);
+  CREATE INDEX documents_list_created ON documents (type, locale, mode, archived, created_at);
+  CREATE INDEX documents_list_title ON documents (type, locale, mode, archived, title_sortified);
+  CREATE INDEX documents_doc_id ON documents (doc_id);
+
+  -- The primary key is the filter index itself: every condition is a range of (key, value) and
+  -- yields seqs without touching another b-tree, and WITHOUT ROWID stores each entry once
+  -- instead of in a table and again in an index. It also drops a value repeated in one document.
+  -- STRICT with ANY keeps a value's type as written: 3 stays a number, '3' stays text.
+  CREATE TABLE document_values (
+    key TEXT NOT NULL,
+    value ANY NOT NULL,
+    seq INTEGER NOT NULL REFERENCES documents (seq) ON DELETE CASCADE,
+    PRIMARY KEY (key, value, seq)
+  ) STRICT, WITHOUT ROWID;
+  -- Serves the cascade on delete and the "no value for this key" test of one document.
+  CREATE INDEX document_values_seq ON document_values (seq, key);
+
+  -- Stemmed search ("running" finds "runs"). Contentless: the texts live in documents.data
+  -- already; contentless_delete lets a document's row be deleted and replaced.
+  CREATE VIRTUAL TABLE document_search USING fts5 (
+    title, high, low, public_title, public_high, public_low,
+    content = '', contentless_delete = 1,
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  -- Autocomplete: the porter tokenizer stems a prefix query too, so "runni*" would look for
+  -- stems beginning "runni" and miss "running" (stored as "run"). Prefix searches read these
+  -- unstemmed words; the prefix index answers the short prefixes typed first.
+  CREATE VIRTUAL TABLE document_words USING fts5 (
+    title, high, low, public_title, public_high, public_low,
+    content = '', contentless_delete = 1,
+    tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+  );
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */

@@ -129,9 +129,10 @@ function autoCommittingSession(read: StorageSession, transaction: Transaction): 
     documents: {
       find: (query) => read.documents.find(query),
       count: (query) => read.documents.count(query),
+      distinctValues: (query, key) => read.documents.distinctValues(query, key),
       slugsLike: (args) => read.documents.slugsLike(args),
-      insert: (doc) => transaction((tx) => tx.documents.insert(doc)),
-      update: (doc) => transaction((tx) => tx.documents.update(doc)),
+      insert: (doc, index) => transaction((tx) => tx.documents.insert(doc, index)),
+      update: (doc, index) => transaction((tx) => tx.documents.update(doc, index)),
       remove: (ids) => transaction((tx) => tx.documents.remove(ids)),
     },
     logins: {

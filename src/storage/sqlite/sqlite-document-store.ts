@@ -1,6 +1,8 @@
-import type { DocumentQuery, DocumentStore, StoredDocument } from '../storage-adapter.js';
-import { compileCountQuery, compileFindQuery, jsonList } from './sqlite-query.js';
+import type { DocumentQuery, DocumentStore, IndexValue, StoredDocument } from '../storage-adapter.js';
+import { escapeLike } from './sqlite-conditions.js';
+import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery, jsonList } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
+import { assertDocumentIndex, removeIndex, writeIndex } from './sqlite-document-index.js';
 import { translateSqliteError } from './translate-error.js';
 
 const columnValues = `@id, @docId, @type, @locale, @mode, @slug, @archived, @visibility, @titleSortified,
@@ -11,9 +13,11 @@ const insertSql = `INSERT INTO documents (id, doc_id, type, locale, mode, slug, 
 
 const updateSql = `UPDATE documents SET doc_id = @docId, type = @type, locale = @locale, mode = @mode,
   slug = @slug, archived = @archived, visibility = @visibility, title_sortified = @titleSortified,
-  created_at = @createdAt, updated_at = @updatedAt, data = @data WHERE id = @id`;
+  created_at = @createdAt, updated_at = @updatedAt, data = @data WHERE id = @id RETURNING seq`;
 
-const removeSql = 'DELETE FROM documents WHERE id IN (SELECT value FROM json_each(?))';
+// The foreign key would remove the values with the document; removeIndex does it anyway, and
+// the search rows, which a foreign key cannot reach.
+const removeSql = 'DELETE FROM documents WHERE id IN (SELECT value FROM json_each(?)) RETURNING seq';
 
 const slugsLikeSql = `SELECT slug FROM documents
   WHERE locale = @locale AND mode = @mode AND (slug = @base OR slug LIKE @pattern ESCAPE '\\')
@@ -34,17 +38,39 @@ export function createSqliteDocumentStore(statements: StatementSource): Document
       return statements.statement(sql).pluck().get(...params) as number;
     },
 
-    async insert(doc) {
-      runTranslatingErrors(() => statements.statement(insertSql).run(toRow(doc)));
+    async distinctValues(query: DocumentQuery, key: string) {
+      const { sql, params } = compileDistinctValuesQuery(query, key);
+      return statements.statement(sql).all(...params) as { value: IndexValue; count: number }[];
     },
 
-    async update(doc) {
-      return runTranslatingErrors(() => statements.statement(updateSql).run(toRow(doc))).changes > 0;
+    // A write touches documents, document_values and both search tables. Outside a transaction
+    // the adapter runs it in one of its own. Inside one, it must not leave half a write behind
+    // when it fails (a slug conflict the caller goes on from, say), yet a savepoint per write
+    // would make FTS5 flush its pending terms to disk each time, one index segment per document.
+    // So everything that input can make fail comes first: the index is checked, then the
+    // documents row (a failing statement undoes itself); what follows cannot fail on input.
+
+    async insert(doc, index) {
+      assertDocumentIndex(index);
+      const { lastInsertRowid } = runTranslatingErrors(() => statements.statement(insertSql).run(toRow(doc)));
+      writeIndex(statements, Number(lastInsertRowid), index);
+    },
+
+    async update(doc, index) {
+      assertDocumentIndex(index);
+      const updated = runTranslatingErrors(() => statements.statement(updateSql).get(toRow(doc)));
+      if (updated === undefined) return false;
+      const { seq } = updated as { seq: number };
+      removeIndex(statements, [seq]);
+      writeIndex(statements, seq, index);
+      return true;
     },
 
     async remove(ids) {
       if (ids.length === 0) return 0;
-      return statements.statement(removeSql).run(jsonList(ids)).changes;
+      const seqs = statements.statement(removeSql).pluck().all(jsonList(ids)) as number[];
+      removeIndex(statements, seqs);
+      return seqs.length;
     },
 
     async slugsLike({ locale, mode, base, exceptDocId }) {
@@ -82,10 +108,6 @@ function toRow(doc: StoredDocument): Record<string, string | number> {
 function localePart(cmsLocale: string): string {
   const separator = cmsLocale.lastIndexOf(':');
   return separator < 0 ? cmsLocale : cmsLocale.slice(0, separator);
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, '\\$&');
 }
 
 function runTranslatingErrors<T>(write: () => T): T {

@@ -1,0 +1,161 @@
+import type { AppConfig } from '../../config/config-types.js';
+import type { Principal } from '../access/principal.js';
+import type { Mode } from '../fields/field-type.js';
+import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
+import type { DocumentQuery, DocumentStore, FilterCondition, StoredDocument } from '../../storage/storage-adapter.js';
+import { canReadType, canViewDrafts, visibleValues } from '../access/permissions.js';
+import { isPlainObject } from '../fields/nested.js';
+import { expandedKey, idsKey, relatedFields, relatedIds, relationshipTarget } from '../fields/relationship.js';
+import { forwardRelationship } from '../fields/relationship-reverse.js';
+import { isProjected } from '../indexing/document-indexer.js';
+import { includeOnly } from '../query/projection.js';
+
+type Output = Record<string, unknown>;
+
+/** Presents documents of a related type for the caller, without their own relationships. */
+export type PresentRelated = (docs: readonly StoredDocument[], type: SanitizedPieceType, principal: Principal) => Promise<Output[]>;
+
+/** Who reads, from a document in which locale and mode (`null`s for non-localized ones). */
+export interface RelatedScope {
+  readonly principal: Principal;
+  readonly locale: string | null;
+  readonly mode: Mode | null;
+}
+
+/** A related document as stored (what grouping reads) and as the caller sees it. */
+interface Related {
+  readonly stored: StoredDocument;
+  readonly output: Output;
+}
+
+/**
+ * The version of a related type a caller reads from a document in `locale`/`mode`: the same
+ * locale and mode, but published versions where the caller may not see drafts of that type.
+ */
+export function relatedVersion(
+  config: AppConfig,
+  type: SanitizedPieceType,
+  scope: RelatedScope,
+): Pick<DocumentQuery, 'locale' | 'mode'> {
+  if (!type.options.localized) return { locale: null, mode: null };
+  const draft = scope.mode === 'draft' && canViewDrafts(scope.principal, type);
+  return { locale: scope.locale ?? config.defaultLocale, mode: draft ? 'draft' : 'published' };
+}
+
+/**
+ * Expands relationships (`_author`, also inside arrays and objects at any depth) and reverse
+ * relationships for a page of presented documents: one store query per field definition for
+ * the whole page, in the caller's locale, mode and permissions.
+ */
+export class RelatedLoader {
+  readonly #config: AppConfig;
+  readonly #store: DocumentStore;
+  readonly #present: PresentRelated;
+
+  constructor(deps: { config: AppConfig; store: DocumentStore; present: PresentRelated }) {
+    this.#config = deps.config;
+    this.#store = deps.store;
+    this.#present = deps.present;
+  }
+
+  /**
+   * `outputs` share one locale and mode (a page, or one document): the first one's is used.
+   * `projection`: the owner type's public projection when the caller sees only that.
+   */
+  async expand(
+    outputs: Output[],
+    args: { type: SanitizedPieceType; principal: Principal; projection: Readonly<Record<string, unknown>> | null },
+  ): Promise<void> {
+    const first = outputs[0];
+    if (!first) return;
+    const [locale, mode] = typeof first.cmsLocale === 'string' ? first.cmsLocale.split(':') : [];
+    const scope: RelatedScope = { principal: args.principal, locale: locale ?? null, mode: (mode ?? null) as Mode | null };
+    const shown = args.type.fields.filter((field) => !args.projection || isProjected(args.projection, field));
+    for (const [field, holders] of relationshipHolders(shown, outputs)) await this.#expandForward(field, holders, scope);
+    for (const field of shown.filter((f) => f.type === 'relationshipReverse')) {
+      await this.#expandReverse(args.type, field, outputs, scope);
+    }
+  }
+
+  async #expandForward(field: SanitizedField, holders: readonly Output[], scope: RelatedScope): Promise<void> {
+    const ids = [...new Set(holders.flatMap((holder) => relatedIds(holder, field)))];
+    const typeName = relationshipTarget(field.name, field.options.withType);
+    const related = ids.length === 0 ? [] : await this.#load(field, typeName, { docIds: ids }, scope);
+    const byId = new Map(related.map((doc) => [doc.stored.cmsDocId, doc.output]));
+    for (const holder of holders) {
+      const fields = relatedFields(holder, field);
+      holder[expandedKey(field)] = relatedIds(holder, field).flatMap((id) => {
+        const output = byId.get(id);
+        return output ? [{ ...output, _fields: fields[id] ?? {} }] : [];
+      });
+    }
+  }
+
+  /**
+   * Documents of the forward type whose ids hold the owner, grouped in memory per owner, each
+   * with the `_fields` its forward relationship stores for the owner.
+   */
+  async #expandReverse(owner: SanitizedPieceType, field: SanitizedField, outputs: readonly Output[], scope: RelatedScope): Promise<void> {
+    const forward = forwardRelationship(this.#config.pieceTypes, owner, field);
+    const ownerIds = outputs.map((output) => String(output.cmsDocId));
+    const conditions: FilterCondition[] = [{ key: idsKey(forward.field), op: 'in', values: ownerIds }];
+    const related = await this.#load(field, forward.type.name, { conditions }, scope);
+    for (const output of outputs) {
+      const ownerId = String(output.cmsDocId);
+      output[expandedKey(field)] = related
+        .filter((doc) => relatedIds(doc.stored, forward.field).includes(ownerId))
+        .map((doc) => ({ ...doc.output, _fields: relatedFields(doc.stored, forward.field)[ownerId] ?? {} }));
+    }
+  }
+
+  /**
+   * One query for the related documents the caller may see, in the related type's default
+   * order (the order reverse relationships show), presented, limited by `builders.project`.
+   */
+  async #load(
+    field: SanitizedField,
+    typeName: string,
+    criteria: Pick<DocumentQuery, 'docIds' | 'conditions'>,
+    scope: RelatedScope,
+  ): Promise<Related[]> {
+    const type = this.#config.pieceTypes.get(typeName);
+    if (!type || !canReadType(scope.principal, type)) return [];
+    const stored = await this.#store.find({
+      type: type.name,
+      ...relatedVersion(this.#config, type, scope),
+      ...criteria,
+      archived: false,
+      visibility: visibleValues(scope.principal),
+      sort: Object.entries(type.options.sort).map(([name, direction]) => ({ field: name, direction })),
+    });
+    const outputs = await this.#present(stored, type, scope.principal);
+    const project = (field.options.builders as { project?: Record<string, unknown> } | undefined)?.project;
+    return stored.map((doc, i) => ({ stored: doc, output: project ? includeOnly(outputs[i]!, project) : outputs[i]! }));
+  }
+}
+
+/**
+ * Every relationship field definition reachable through arrays and objects, with the documents,
+ * items and objects that hold it: ids are collected across all of them before any query.
+ */
+function relationshipHolders(
+  fields: readonly SanitizedField[],
+  holders: readonly Output[],
+  found = new Map<SanitizedField, Output[]>(),
+): Map<SanitizedField, Output[]> {
+  for (const field of fields) {
+    if (field.type === 'relationship') {
+      found.set(field, [...(found.get(field) ?? []), ...holders]);
+    } else if (field.fields.length > 0) {
+      const nested = holders.flatMap((holder) => nestedHolders(holder[field.name]));
+      if (nested.length > 0) relationshipHolders(field.fields, nested, found);
+    }
+  }
+  return found;
+}
+
+/** Array items, or the object itself. */
+function nestedHolders(value: unknown): Output[] {
+  if (Array.isArray(value)) return value.filter(isPlainObject);
+  return isPlainObject(value) ? [value] : [];
+}

@@ -1,0 +1,69 @@
+import type { AppConfig } from '../../config/config-types.js';
+import type { Principal } from '../access/principal.js';
+import type { Mode } from '../fields/field-type.js';
+import type { SanitizedPieceType } from '../types/piece-type.js';
+import type { DocumentQuery, DocumentStore, StoredDocument } from '../../storage/storage-adapter.js';
+import { visibleValues } from '../access/permissions.js';
+import { sortify } from '../text.js';
+import { parseDocumentId } from './ids.js';
+import { relatedVersion } from './related-loader.js';
+
+/**
+ * Relationship input names related documents by `_id` (full or bare `cmsDocId`) or by title,
+ * compared sortified (`"hello, world"` names "Hello World"). Every reference is first tried
+ * as an id, all in one query; only those that name no document are then tried as titles.
+ */
+
+export interface ReferenceLookup {
+  readonly store: DocumentStore;
+  readonly config: AppConfig;
+  readonly type: SanitizedPieceType;
+  readonly principal: Principal;
+  readonly locale: string | null;
+  readonly mode: Mode | null;
+}
+
+/** The documents the references name that the caller can read, in reference order. */
+export async function findReferenced(refs: readonly string[], lookup: ReferenceLookup): Promise<{ cmsDocId: string }[]> {
+  if (refs.length === 0) return [];
+  const query = readable(lookup);
+  const byId = await lookup.store.find({ ...query, docIds: refs.map((ref) => parseDocumentId(ref).docId) });
+  const idOf = (ref: string) => byId.find((doc) => doc.cmsDocId === parseDocumentId(ref).docId);
+  const byTitle = await findByTitles(refs.filter((ref) => !idOf(ref) && !isFullId(ref)), lookup.store, query);
+  return refs.flatMap((ref) => {
+    const doc = idOf(ref) ?? byTitle.get(sortify(ref));
+    return doc ? [{ cmsDocId: doc.cmsDocId }] : [];
+  });
+}
+
+/** What the caller may read of the type, in the locale and mode of the document being written. */
+function readable(lookup: ReferenceLookup): DocumentQuery {
+  return {
+    type: lookup.type.name,
+    ...relatedVersion(lookup.config, lookup.type, lookup),
+    archived: false,
+    visibility: visibleValues(lookup.principal),
+    sort: [{ field: 'createdAt', direction: 1 }],
+  };
+}
+
+/** `<cmsDocId>:<locale>:<mode>` names a document, never a title. */
+function isFullId(ref: string): boolean {
+  return parseDocumentId(ref).mode !== undefined;
+}
+
+/**
+ * One query per title: the index holds titles as written, so the store narrows by the
+ * longest word of the title and the sortified comparison decides. The oldest match wins.
+ */
+async function findByTitles(titles: readonly string[], store: DocumentStore, query: DocumentQuery): Promise<Map<string, StoredDocument>> {
+  const found = new Map<string, StoredDocument>();
+  for (const sortified of new Set(titles.map(sortify))) {
+    if (sortified === '') continue;
+    const word = sortified.split(' ').reduce((longest, w) => (w.length > longest.length ? w : longest), '');
+    const candidates = await store.find({ ...query, conditions: [{ key: 'title', op: 'contains', text: word }] });
+    const match = candidates.find((doc) => sortify(doc.title) === sortified);
+    if (match) found.set(sortified, match);
+  }
+  return found;
+}

@@ -1,0 +1,96 @@
+import type { Choice, FilterContext, QueryFilter } from './field-type.js';
+import type { FilterOperation, IndexValue } from '../../storage/storage-adapter.js';
+import { FieldFailure } from './field-type.js';
+
+/**
+ * The list filters of a relationship (the original's `_topic`, `_topicAnd`, `topic`,
+ * `topicAnd`): by related ids or by related slugs, any (`in`) or every one (`all`) of them;
+ * `none` finds documents relating to nothing.
+ */
+
+export interface RelationshipFilterSpec {
+  /** The field name without its `_` (`topic` for `_topic`). */
+  readonly base: string;
+  /** Where `indexValues` put the related `cmsDocId`s (`topicIds`). */
+  readonly key: string;
+  readonly withType: string;
+}
+
+type Match = 'in' | 'all';
+type Counted = readonly { value: IndexValue; count: number }[];
+type Related = { cmsDocId: string; slug: string; title: string };
+
+/** Impossible to satisfy: an unknown slug among those that must all match. */
+const matchNothing: FilterOperation = { op: 'in', values: [] };
+
+/** One value or a list (`?_topic[]=a&_topic[]=b`); objects and nested lists are refused. */
+function valueList(raw: unknown): string[] {
+  const list = typeof raw === 'string' ? [raw] : raw;
+  if (!Array.isArray(list) || !list.every((entry) => typeof entry === 'string')) {
+    throw new FieldFailure('invalid', 'must be a value or a list of values');
+  }
+  return [...new Set(list.map((entry) => entry.trim()).filter((entry) => entry !== ''))];
+}
+
+/** The wanted values, `none`, or null when nothing is asked. */
+function launder(raw: unknown): string[] | 'none' | null {
+  const values = valueList(raw);
+  if (values.length === 0) return null;
+  return values.length === 1 && values[0] === 'none' ? 'none' : values;
+}
+
+function byIds(spec: RelationshipFilterSpec, name: string, match: Match): QueryFilter {
+  return {
+    name,
+    key: spec.key,
+    parse(raw): FilterOperation | null {
+      const wanted = launder(raw);
+      if (wanted === null) return null;
+      if (wanted === 'none') return { op: 'none' };
+      // A full `_id` names the document in any locale: the index holds `cmsDocId`s.
+      return { op: match, values: [...new Set(wanted.map((id) => id.split(':')[0]!))] };
+    },
+    choices: (values, ctx) => relatedChoices(spec, values, ctx, (doc) => doc.cmsDocId),
+  };
+}
+
+function bySlugs(spec: RelationshipFilterSpec, name: string, match: Match): QueryFilter {
+  return {
+    name,
+    key: spec.key,
+    async parse(raw, ctx): Promise<FilterOperation | null> {
+      const wanted = launder(raw);
+      if (wanted === null) return null;
+      if (wanted === 'none') return { op: 'none' };
+      const found = await ctx.findDocuments(spec.withType, { slugs: wanted });
+      if (match === 'all' && !wanted.every((slug) => found.some((doc) => doc.slug === slug))) return matchNothing;
+      return { op: match, values: found.map((doc) => doc.cmsDocId) };
+    },
+    choices: (values, ctx) => relatedChoices(spec, values, ctx, (doc) => doc.slug),
+  };
+}
+
+/** Labelled by the related titles; related documents the caller cannot read are left out. */
+async function relatedChoices(
+  spec: RelationshipFilterSpec,
+  values: Counted,
+  ctx: FilterContext,
+  valueOf: (doc: Related) => string,
+): Promise<Choice[]> {
+  if (values.length === 0) return [];
+  const docs = await ctx.findDocuments(spec.withType, { docIds: values.map(({ value }) => String(value)) });
+  const byId = new Map(docs.map((doc) => [doc.cmsDocId, doc]));
+  return values.flatMap(({ value, count }) => {
+    const doc = byId.get(String(value));
+    return doc ? [{ value: valueOf(doc), label: doc.title, count }] : [];
+  });
+}
+
+export function relationshipFilters(spec: RelationshipFilterSpec): QueryFilter[] {
+  return [
+    byIds(spec, `_${spec.base}`, 'in'),
+    byIds(spec, `_${spec.base}And`, 'all'),
+    bySlugs(spec, spec.base, 'in'),
+    bySlugs(spec, `${spec.base}And`, 'all'),
+  ];
+}

@@ -1,0 +1,153 @@
+import type { SortDirection } from '../../storage/storage-adapter.js';
+import { InvalidRequestError } from '../../errors/app-error.js';
+import { isPlainObject } from '../fields/nested.js';
+
+/**
+ * The generic list parameters of the original (`page`, `search`, `sort`, `project`, `_ids`,
+ * `archived`, `count`, `choices`, `counts`, `renderAreas`), laundered from the query string as
+ * qs parsed it. Every other key is a candidate field filter, judged by the piece type later.
+ */
+
+export type AreaRendering = 'replace' | 'inline';
+
+export interface SortTerm {
+  readonly field: string;
+  readonly direction: SortDirection;
+}
+
+export interface ListParams {
+  readonly page: number;
+  readonly perPage?: number;
+  /** Undefined: archived and live alike (`archived=any`). */
+  readonly archived: boolean | undefined;
+  readonly count: boolean;
+  /** `_ids[]`: these documents only, in this order (`cmsDocId`s). */
+  readonly ids?: readonly string[];
+  /** Inclusion (`true`) or exclusion (`false`) projection. */
+  readonly project?: Readonly<Record<string, boolean>>;
+  /** `relevance` for `sort=search`. */
+  readonly sort?: readonly SortTerm[] | 'relevance';
+  readonly search?: { readonly text: string; readonly prefix: boolean };
+  readonly choices: readonly string[];
+  readonly counts: readonly string[];
+  readonly render?: AreaRendering;
+  /** The remaining parameters, by name: field filters when the type has one of that name. */
+  readonly filters: ReadonlyMap<string, unknown>;
+}
+
+/** Parameters of the original that are not field filters; `skip`/`limit` are overridden by paging. */
+const generic = new Set([
+  ...['page', 'perPage', 'cmsMode', 'cmsLocale', 'apikey', 'apiKey', 'search', 'autocomplete', 'archived'],
+  ...['count', '_ids', 'project', 'sort', 'choices', 'counts', 'renderAreas', 'render-areas', 'skip', 'limit'],
+  ...['withPublished', 'viewContext', 'attachments', 'dynamicChoices', 'aposMode', 'aposLocale'],
+]);
+
+const maxIds = 1000;
+const maxSearchLength = 500;
+
+export function parseListParams(query: Readonly<Record<string, unknown>>): ListParams {
+  return {
+    page: positiveInteger(query.page, 'page') ?? 1,
+    perPage: positiveInteger(query.perPage, 'perPage'),
+    archived: parseArchived(query.archived),
+    count: query.count === undefined ? false : flag(query.count, 'count'),
+    ids: parseIds(query._ids),
+    project: parseProject(query.project),
+    sort: parseSort(query.sort),
+    search: parseSearch(query.search, query.autocomplete),
+    choices: nameList(query.choices, 'choices'),
+    counts: nameList(query.counts, 'counts'),
+    render: parseRendering(query.renderAreas ?? query['render-areas']),
+    filters: new Map(Object.entries(query).filter(([key]) => !generic.has(key))),
+  };
+}
+
+/** `archived` on GET one: the same spellings, live documents by default. */
+export function parseArchived(raw: unknown): boolean | undefined {
+  if (raw === undefined) return false;
+  const text = single(raw, 'archived').trim().toLowerCase();
+  if (text === 'any' || text === 'null') return undefined;
+  return flag(text, 'archived');
+}
+
+/** `renderAreas=true|1` replaces areas by their HTML, `inline` adds HTML to each widget. */
+export function parseRendering(raw: unknown): AreaRendering | undefined {
+  if (raw === undefined) return undefined;
+  const text = single(raw, 'renderAreas').trim().toLowerCase();
+  if (text === 'inline') return 'inline';
+  return flag(text, 'renderAreas') ? 'replace' : undefined;
+}
+
+function invalid(parameter: string, message: string): never {
+  throw new InvalidRequestError(`${parameter}: ${message}`, { parameter });
+}
+
+function single(raw: unknown, parameter: string): string {
+  return typeof raw === 'string' ? raw : invalid(parameter, 'must be a single value');
+}
+
+const truthy = new Set(['1', 'true', 'yes', 'on']);
+const falsy = new Set(['0', 'false', 'no', 'off', '']);
+
+function flag(raw: unknown, parameter: string): boolean {
+  const text = single(raw, parameter).trim().toLowerCase();
+  if (truthy.has(text)) return true;
+  if (falsy.has(text)) return false;
+  return invalid(parameter, 'must be true or false');
+}
+
+function positiveInteger(raw: unknown, parameter: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const text = single(raw, parameter);
+  // Digits only: `Number('1e400')` would be Infinity.
+  return /^[1-9][0-9]{0,8}$/.test(text) ? Number(text) : invalid(parameter, 'must be a positive integer');
+}
+
+/** Only an array selects documents; any other value selects none, as in the original. */
+function parseIds(raw: unknown): string[] | undefined {
+  if (raw === undefined) return undefined;
+  if (!Array.isArray(raw)) return [];
+  if (raw.length > maxIds) invalid('_ids', `at most ${maxIds} ids`);
+  return raw.map((id) => {
+    const text = single(id, '_ids');
+    // A full `_id` names its document set; the list's own locale and mode apply.
+    return text.split(':')[0]!;
+  });
+}
+
+function parseProject(raw: unknown): Record<string, boolean> | undefined {
+  if (raw === undefined) return undefined;
+  if (!isPlainObject(raw)) return invalid('project', 'must be an object: project[title]=1');
+  const projection: Record<string, boolean> = Object.create(null);
+  for (const [key, value] of Object.entries(raw)) projection[key] = flag(value, `project[${key}]`);
+  const kinds = new Set(Object.values(projection));
+  if (kinds.size > 1) invalid('project', 'cannot mix included and excluded properties');
+  return kinds.size === 0 ? undefined : projection;
+}
+
+function parseSort(raw: unknown): SortTerm[] | 'relevance' | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'search') return 'relevance';
+  if (!isPlainObject(raw)) return invalid('sort', 'must be an object: sort[title]=1, or sort=search');
+  return Object.entries(raw).map(([field, value]) => {
+    const text = single(value, `sort[${field}]`).trim();
+    if (text !== '1' && text !== '-1') invalid(`sort[${field}]`, 'must be 1 or -1');
+    return { field, direction: Number(text) as SortDirection };
+  });
+}
+
+/** `search` wins over `autocomplete`, which matches words by their beginning. */
+function parseSearch(search: unknown, autocomplete: unknown): ListParams['search'] {
+  const [raw, prefix] = search !== undefined ? [search, false] : [autocomplete, true];
+  if (raw === undefined) return undefined;
+  const text = single(raw, prefix ? 'autocomplete' : 'search').trim();
+  if (text.length > maxSearchLength) invalid(prefix ? 'autocomplete' : 'search', `at most ${maxSearchLength} characters`);
+  return text === '' ? undefined : { text, prefix };
+}
+
+/** `choices=title,visibility` or `choices[]=title`. */
+function nameList(raw: unknown, parameter: string): string[] {
+  if (raw === undefined) return [];
+  const entries = Array.isArray(raw) ? raw.map((entry) => single(entry, parameter)) : single(raw, parameter).split(',');
+  return [...new Set(entries.map((name) => name.trim()).filter(Boolean))];
+}

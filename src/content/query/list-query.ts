@@ -1,0 +1,152 @@
+import type { AppConfig } from '../../config/config-types.js';
+import type { Principal } from '../access/principal.js';
+import type { Mode } from '../fields/field-type.js';
+import type { Choice, FilterContext, QueryFilter } from '../fields/field-type.js';
+import type { FieldTypeLookup } from '../fields/convert-schema.js';
+import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
+import type { DocumentQuery, DocumentStore, FilterCondition } from '../../storage/storage-adapter.js';
+import type { FieldError } from '../../errors/app-error.js';
+import type { SortTerm } from './list-params.js';
+import { FieldFailure } from '../fields/field-type.js';
+import { InvalidRequestError, ValidationError } from '../../errors/app-error.js';
+import { isProjected } from '../indexing/document-indexer.js';
+import { canAccessApi, canReadType, visibleValues } from '../access/permissions.js';
+import { relatedVersion } from '../documents/related-loader.js';
+
+/** A filter offered by a type, with the field it belongs to. */
+interface OfferedFilter {
+  readonly filter: QueryFilter;
+  readonly field: SanitizedField;
+}
+
+/** Field types whose stored value is one scalar, so documents can be ordered by it. */
+const sortableTypes = new Set(['string', 'slug', 'integer', 'float', 'select', 'boolean', 'date', 'time', 'dateAndTime', 'email', 'url', 'color']);
+
+/** Sorting on these goes to their indexed stored form. */
+const sortAliases: ReadonlyMap<string, string> = new Map([['title', 'titleSortified']]);
+
+const bookkeepingSorts = new Set(['updatedAt', 'createdAt']);
+
+/**
+ * What a list query may filter, sort and count on, per piece type and per kind of caller: a
+ * caller without API access is offered only what the type's public projection shows, so no
+ * parameter can reveal a hidden field.
+ */
+export class ListQueries {
+  readonly #config: AppConfig;
+  readonly #registry: FieldTypeLookup;
+  readonly #offered = new Map<string, ReadonlyMap<string, OfferedFilter>>();
+
+  constructor(deps: { config: AppConfig; registry: FieldTypeLookup }) {
+    this.#config = deps.config;
+    this.#registry = deps.registry;
+  }
+
+  /** The filters a caller may use on a type, by query-string name. */
+  filtersFor(type: SanitizedPieceType, fullAccess: boolean): ReadonlyMap<string, OfferedFilter> {
+    const cacheKey = `${fullAccess ? 'full' : 'public'}:${type.name}`;
+    let offered = this.#offered.get(cacheKey);
+    if (!offered) {
+      offered = new Map(
+        type.fields
+          .filter((field) => field.name !== 'archived' && (fullAccess || this.#shows(type, field)))
+          .flatMap((field) => (this.#registry.get(field.type)?.filters?.(field) ?? []).map((filter) => ({ filter, field })))
+          .map((entry) => [entry.filter.name, entry]),
+      );
+      this.#offered.set(cacheKey, offered);
+    }
+    return offered;
+  }
+
+  /** Laundered conditions by parameter name; parameters naming no offered filter are ignored. */
+  async conditions(
+    raw: ReadonlyMap<string, unknown>,
+    offered: ReadonlyMap<string, OfferedFilter>,
+    ctx: FilterContext,
+  ): Promise<Map<string, FilterCondition>> {
+    const conditions = new Map<string, FilterCondition>();
+    const errors: FieldError[] = [];
+    for (const [name, value] of raw) {
+      const entry = offered.get(name);
+      if (!entry) continue;
+      try {
+        const operation = await entry.filter.parse(value, ctx);
+        if (operation) conditions.set(name, { ...operation, key: entry.filter.key });
+      } catch (error) {
+        if (!(error instanceof FieldFailure)) throw error;
+        errors.push({ name: error.failure, path: name, message: error.message, data: error.data });
+      }
+    }
+    if (errors.length > 0) throw new ValidationError(errors);
+    return conditions;
+  }
+
+  /** The store's sort for a `sort` parameter; unknown or hidden fields are refused alike. */
+  sortFor(type: SanitizedPieceType, terms: readonly SortTerm[], fullAccess: boolean): SortTerm[] {
+    return terms.map(({ field: name, direction }) => {
+      const projection = type.options.publicApiProjection;
+      const visible = fullAccess || Boolean(projection?.[name]);
+      const field = type.fieldsByName.get(name);
+      const sortable = bookkeepingSorts.has(name) || (field !== undefined && sortableTypes.has(field.type));
+      if (!visible || !sortable) {
+        throw new InvalidRequestError(`sort: cannot sort on "${name}"`, { parameter: `sort[${name}]` });
+      }
+      return { field: sortAliases.get(name) ?? name, direction };
+    });
+  }
+
+  /**
+   * `choices`/`counts`: for each named filter, the values of its field among the documents the
+   * query matches with that filter itself switched off (the others still apply).
+   */
+  async choices(args: {
+    names: readonly string[];
+    offered: ReadonlyMap<string, OfferedFilter>;
+    query: DocumentQuery;
+    conditions: ReadonlyMap<string, FilterCondition>;
+    store: DocumentStore;
+    ctx: FilterContext;
+    withCounts: boolean;
+  }): Promise<Record<string, Choice[]>> {
+    const result: Record<string, Choice[]> = {};
+    for (const name of args.names) {
+      const entry = args.offered.get(name);
+      if (!entry) continue;
+      const others = [...args.conditions].filter(([other]) => other !== name).map(([, condition]) => condition);
+      const values = await args.store.distinctValues({ ...args.query, conditions: others }, entry.filter.key);
+      const choices = await entry.filter.choices(values, args.ctx);
+      result[name] = args.withCounts ? choices : choices.map(({ value, label }) => ({ value, label }));
+    }
+    return result;
+  }
+
+  #shows(type: SanitizedPieceType, field: SanitizedField): boolean {
+    const projection = type.options.publicApiProjection;
+    return projection !== null && isProjected(projection, field);
+  }
+
+  /** Lookups for filters that name other documents (relationships by slug, choice labels). */
+  filterContext(store: DocumentStore, principal: Principal, locale: string | null, mode: Mode | null): FilterContext {
+    const config = this.#config;
+    return {
+      locale,
+      mode,
+      principal,
+      async findDocuments(typeName, by) {
+        const type = config.pieceTypes.get(typeName);
+        if (!type || !canReadType(principal, type)) return [];
+        const docs = await store.find({
+          type: type.name,
+          ...relatedVersion(config, type, { principal, locale, mode }),
+          archived: false,
+          visibility: visibleValues(principal),
+          docIds: by.docIds,
+          conditions: by.slugs ? [{ key: 'slug', op: 'in', values: by.slugs }] : undefined,
+        });
+        // A title the caller may not read is not revealed through a label either.
+        const titleShown = canAccessApi(principal, type) || Boolean(type.options.publicApiProjection?.title);
+        return docs.map((doc) => ({ cmsDocId: doc.cmsDocId, slug: doc.slug, title: titleShown ? doc.title : doc.slug }));
+      },
+    };
+  }
+}

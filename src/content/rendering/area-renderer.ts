@@ -1,0 +1,93 @@
+import type { SanitizedField } from '../types/piece-type.js';
+import { escapeHtml } from '../fields/rich-text.js';
+import { isPlainObject } from '../fields/nested.js';
+import { builtInWidgetRenderers, genericWidgetRenderer, type WidgetRenderer } from './widget-renderers.js';
+
+/** `replace`: each area becomes its HTML, without `items`; `inline`: each widget gets its own HTML. */
+export type RenderMode = 'replace' | 'inline';
+
+export type WidgetTypeDefinitions = ReadonlyMap<string, { readonly fields: readonly SanitizedField[] }>;
+
+type Output = Record<string, unknown>;
+type Widget = Readonly<Record<string, unknown>>;
+
+/** The `renderAreas` (or `render-areas`) query value as a mode: `true`/`1`, `inline`; null otherwise. */
+export function renderModeFromQuery(value: unknown): RenderMode | null {
+  if (value === 'true' || value === '1' || value === true) return 'replace';
+  return value === 'inline' ? 'inline' : null;
+}
+
+/**
+ * Renders the areas of presented documents, as the original's `renderDocsAreas` does for
+ * `render-areas`. The HTML is ours (the original renders its own templates):
+ *
+ *   area    <div class="cms-area">…widgets…</div>
+ *   widget  <div class="cms-area-widget" data-widget-type="…" data-widget-id="…">…</div>
+ *
+ * inside which a rich-text widget is its stored (sanitized) content and any other configured
+ * type its fields, escaped (`genericWidgetRenderer`). Widgets of unconfigured types render nothing.
+ * In `inline` mode a widget's `_rendered` is its own HTML, without the `cms-area-widget` wrapper.
+ */
+export class AreaRenderer {
+  readonly #widgetTypes: WidgetTypeDefinitions;
+  readonly #renderers: ReadonlyMap<string, WidgetRenderer>;
+
+  constructor(widgetTypes: WidgetTypeDefinitions, renderers: ReadonlyMap<string, WidgetRenderer> = builtInWidgetRenderers()) {
+    this.#widgetTypes = widgetTypes;
+    this.#renderers = renderers;
+  }
+
+  /**
+   * A copy of `doc` (the input is not changed) with its outermost areas rendered: areas in
+   * arrays and objects too, but not areas nested in a widget (rendered as part of their parent)
+   * nor anything under a `_`-prefixed key (relationships, parents...). `replace` keeps the
+   * area's other properties (`_id`, `metaType`, `_docId`, `_edit`) beside `_rendered`.
+   */
+  renderDocument(doc: Output, mode: RenderMode): Output {
+    return this.#walk(doc, mode) as Output;
+  }
+
+  /** The HTML of one area (its widgets in order); '' for anything that is not an area. */
+  renderArea(area: unknown): string {
+    const widgets = this.#widgetsOf(area).map((widget) => {
+      const html = this.#renderWidget(widget);
+      if (html === null) return '';
+      const type = escapeHtml(String(widget.type));
+      const id = escapeHtml(String(widget._id ?? ''));
+      return `<div class="cms-area-widget" data-widget-type="${type}" data-widget-id="${id}">${html}</div>`;
+    });
+    return isPlainObject(area) ? `<div class="cms-area">${widgets.join('')}</div>` : '';
+  }
+
+  #walk(value: unknown, mode: RenderMode): unknown {
+    if (Array.isArray(value)) return value.map((item) => this.#walk(item, mode));
+    if (!isPlainObject(value)) return value;
+    if (value.metaType === 'area') return mode === 'replace' ? this.#replaced(value) : this.#inlined(value);
+    return Object.fromEntries(
+      Object.entries(value).map(([key, child]) => [key, key.startsWith('_') ? child : this.#walk(child, mode)]),
+    );
+  }
+
+  #replaced(area: Output): Output {
+    const { items: _items, ...rest } = area;
+    return { ...rest, _rendered: this.renderArea(area) };
+  }
+
+  #inlined(area: Output): Output {
+    const items = this.#widgetsOf(area).map((widget) => ({ ...widget, _rendered: this.#renderWidget(widget) ?? '' }));
+    return { ...area, items };
+  }
+
+  #widgetsOf(area: unknown): Widget[] {
+    return isPlainObject(area) && Array.isArray(area.items) ? area.items.filter(isPlainObject) : [];
+  }
+
+  /** Null when the widget's type is not configured (a stale widget), as the original renders nothing. */
+  #renderWidget(widget: Widget): string | null {
+    const type = widget.type;
+    const definition = typeof type === 'string' ? this.#widgetTypes.get(type) : undefined;
+    if (typeof type !== 'string' || !definition) return null;
+    const render = this.#renderers.get(type) ?? genericWidgetRenderer;
+    return render(widget, { fields: definition.fields, renderArea: (nested) => this.renderArea(nested) });
+  }
+}

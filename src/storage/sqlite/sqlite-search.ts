@@ -1,0 +1,60 @@
+import type { TextSearch } from '../storage-adapter.js';
+
+/** The FTS5 table a search reads and the MATCH expression it binds. */
+export interface CompiledSearch {
+  readonly table: 'document_search' | 'document_words';
+  readonly match: string;
+}
+
+// bm25 weights per column, in table order: title, high, low, then the same for the public texts.
+const columnWeights = '100, 10, 2, 100, 10, 2';
+
+// What the unicode61 tokenizer keeps by default (categories L*, N* and Co); anything else
+// separates tokens. A word without one of these yields no token at all.
+const tokenCharacter = /[\p{L}\p{N}\p{Co}]/u;
+
+/**
+ * Turns a TextSearch into an FTS5 query. Every user word goes in as an FTS5 string, so no text
+ * can inject query syntax; words that would tokenize to nothing are dropped. Null when nothing
+ * searchable remains: such a search matches no document.
+ */
+export function compileSearch(search: TextSearch): CompiledSearch | null {
+  const positive = positiveTerms(search);
+  if (positive.length === 0) return null;
+  let expression = positive.join(' AND ');
+  const without = search.without.filter(hasToken).map(ftsString);
+  if (without.length > 0) expression = `(${expression}) NOT (${without.join(' OR ')})`;
+  const columns = search.texts === 'public' ? '{public_title public_high public_low}' : '{title high low}';
+  return {
+    // The stemmed table cannot answer prefixes (see migration 2); the other one holds words as written.
+    table: search.prefix ? 'document_words' : 'document_search',
+    match: `${columns} : (${expression})`,
+  };
+}
+
+/** Best match first (bm25 is negative, lower is better); title outweighs high, high low. */
+export function relevanceExpression(search: CompiledSearch): string {
+  return `bm25(${search.table}, ${columnWeights})`;
+}
+
+/** The words (joined as `match` says) and each phrase: all of them must match. */
+function positiveTerms(search: TextSearch): string[] {
+  const terms: string[] = [];
+  const words = search.words.filter(hasToken).map((word) => ftsString(word) + (search.prefix ? '*' : ''));
+  if (words.length > 0) terms.push(`(${words.join(search.match === 'any' ? ' OR ' : ' AND ')})`);
+  for (const phrase of search.phrases) {
+    const phraseWords = phrase.filter(hasToken);
+    // One string of several words is an FTS5 phrase: the words in this order, side by side.
+    if (phraseWords.length > 0) terms.push(ftsString(phraseWords.join(' ')));
+  }
+  return terms;
+}
+
+function hasToken(word: string): boolean {
+  return tokenCharacter.test(word);
+}
+
+/** An FTS5 string literal: inside double quotes everything is text, and `""` is a quote. */
+function ftsString(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}

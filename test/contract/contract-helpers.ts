@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import type { Mode } from '../../src/content/fields/field-type.js';
+import { ConflictError } from '../../src/errors/app-error.js';
+import type { DocumentIndex, IndexValue, SearchTexts, StoredDocument } from '../../src/storage/storage-adapter.js';
+
+export interface DocSpec extends Partial<StoredDocument> {
+  docId: string;
+  /** Default `en`; `null` (with mode `null`) makes a non-localized document. */
+  locale?: string | null;
+  mode?: Mode | null;
+}
+
+export function makeDoc({ docId, locale = 'en', mode = 'draft', ...properties }: DocSpec): StoredDocument {
+  const localization = locale !== null && mode !== null ? { cmsLocale: `${locale}:${mode}`, cmsMode: mode } : {};
+  return {
+    _id: locale !== null && mode !== null ? `${docId}:${locale}:${mode}` : docId,
+    cmsDocId: docId,
+    ...localization,
+    type: 'article',
+    slug: docId,
+    title: docId,
+    titleSortified: docId,
+    archived: false,
+    createdAt: '2024-01-01T00:00:00.000Z',
+    updatedAt: '2024-01-01T00:00:00.000Z',
+    ...properties,
+  };
+}
+
+export function idsOf(docs: StoredDocument[]): string[] {
+  return docs.map((doc) => doc._id);
+}
+
+export function docIdsOf(docs: StoredDocument[]): string[] {
+  return docs.map((doc) => doc.cmsDocId);
+}
+
+export async function assertConflict(promise: Promise<unknown>, constraint: string): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => {
+    assert.ok(error instanceof ConflictError, `expected a ConflictError, got ${String(error)}`);
+    assert.equal(error.data.constraint, constraint);
+    return true;
+  });
+}
+
+/** A DocumentIndex with no filter values and no search text. */
+export function emptyIndex(): DocumentIndex {
+  return makeIndex();
+}
+
+/** A DocumentIndex with these values per key and these search texts (the rest empty). */
+export function makeIndex(
+  values: Readonly<Record<string, readonly IndexValue[]>> = {},
+  search: Partial<SearchTexts> = {},
+): DocumentIndex {
+  return {
+    values: Object.entries(values).flatMap(([key, list]) => list.map((value) => ({ key, value }))),
+    search: { title: '', high: '', low: '', publicTitle: '', publicHigh: '', publicLow: '', ...search },
+  };
+}

@@ -1,0 +1,121 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { SanitizedField } from '../../src/content/types/piece-type.js';
+import { AreaRenderer, renderModeFromQuery } from '../../src/content/rendering/area-renderer.js';
+
+function field(name: string, type: string, extra: Partial<SanitizedField> = {}): SanitizedField {
+  return { name, type, label: name, required: false, options: {}, fields: [], ...extra };
+}
+
+const widgetTypes = new Map<string, { fields: SanitizedField[] }>([
+  ['@cms/rich-text', { fields: [] }],
+  [
+    'quote',
+    {
+      fields: [
+        field('text', 'string'),
+        field('stars', 'integer'),
+        field('tags', 'checkboxes'),
+        field('secret', 'password'),
+        field('links', 'array', { fields: [field('label', 'string')] }),
+        field('body', 'area'),
+      ],
+    },
+  ],
+]);
+
+const renderer = new AreaRenderer(widgetTypes);
+
+function richText(id: string, content: string) {
+  return { _id: id, metaType: 'widget', type: '@cms/rich-text', content, _docId: 'd1' };
+}
+
+function area(id: string, items: unknown[]) {
+  return { _id: id, metaType: 'area', items, _docId: 'd1', _edit: true };
+}
+
+function sampleDoc() {
+  return {
+    _id: 'd1:en:published',
+    metaType: 'doc',
+    title: 'T',
+    body: area('a1', [richText('w1', '<p>Hi</p>')]),
+    steps: [{ _id: 's1', metaType: 'arrayItem', note: area('a2', [richText('w2', '<p>Step</p>')]) }],
+    _related: [{ _id: 'r1', metaType: 'doc', body: area('a3', [richText('w3', '<p>Other</p>')]) }],
+  };
+}
+
+describe('area rendering', () => {
+  it('replaces each outermost area by its HTML, leaving `_` properties alone and the input unchanged', () => {
+    const doc = sampleDoc();
+    const before = structuredClone(doc);
+    const out = renderer.renderDocument(doc, 'replace') as any;
+    assert.deepEqual(out.body, {
+      _id: 'a1',
+      metaType: 'area',
+      _docId: 'd1',
+      _edit: true,
+      _rendered: '<div class="cms-area"><div class="cms-area-widget" data-widget-type="@cms/rich-text" data-widget-id="w1"><p>Hi</p></div></div>',
+    });
+    assert.match(out.steps[0].note._rendered, /<p>Step<\/p>/);
+    assert.equal(out.steps[0].note.items, undefined);
+    assert.deepEqual(out._related, before._related, 'related documents are not rendered');
+    assert.equal(out.title, 'T');
+    assert.deepEqual(doc, before);
+  });
+
+  it('inline keeps the items and gives every widget its own HTML', () => {
+    const out = renderer.renderDocument(sampleDoc(), 'inline') as any;
+    assert.equal(out.body._rendered, undefined);
+    assert.deepEqual(out.body.items, [{ ...richText('w1', '<p>Hi</p>'), _rendered: '<p>Hi</p>' }]);
+    assert.equal(out.steps[0].note.items[0]._rendered, '<p>Step</p>');
+    assert.equal(out._related[0].body.items[0]._rendered, undefined);
+  });
+
+  it('escapes every value of a custom widget and renders its nested areas once, within it', () => {
+    const quote = {
+      _id: 'q"1',
+      metaType: 'widget',
+      type: 'quote',
+      text: '<script>alert("x")</script>',
+      stars: 5,
+      tags: ['a&b', 'c'],
+      secret: 'hidden',
+      links: [{ _id: 'l1', metaType: 'arrayItem', label: '<b>L</b>' }],
+      body: area('inner', [richText('w9', '<p>Inner</p>')]),
+    };
+    const out = renderer.renderDocument({ _id: 'd1', body: area('a1', [quote]) }, 'replace') as any;
+    const html: string = out.body._rendered;
+    assert.ok(!html.includes('<script>'), html);
+    assert.ok(!html.includes('hidden'), 'password fields are never rendered');
+    assert.equal(
+      html,
+      '<div class="cms-area"><div class="cms-area-widget" data-widget-type="quote" data-widget-id="q&quot;1">'
+        + '<div class="cms-widget cms-widget--quote">'
+        + '<div class="cms-widget__field" data-field="text">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</div>'
+        + '<div class="cms-widget__field" data-field="stars">5</div>'
+        + '<div class="cms-widget__field" data-field="tags">a&amp;b, c</div>'
+        + '<div class="cms-widget__field" data-field="links"><div class="cms-widget__item">'
+        + '<div class="cms-widget__field" data-field="label">&lt;b&gt;L&lt;/b&gt;</div></div></div>'
+        + '<div class="cms-widget__field" data-field="body"><div class="cms-area">'
+        + '<div class="cms-area-widget" data-widget-type="@cms/rich-text" data-widget-id="w9"><p>Inner</p></div>'
+        + '</div></div></div></div></div>',
+    );
+  });
+
+  it('renders nothing for widgets of unconfigured types', () => {
+    const stale = { _id: 'x', metaType: 'widget', type: 'gone', text: 'old' };
+    const replaced = renderer.renderDocument({ body: area('a1', [stale]) }, 'replace') as any;
+    assert.equal(replaced.body._rendered, '<div class="cms-area"></div>');
+    const inlined = renderer.renderDocument({ body: area('a1', [stale]) }, 'inline') as any;
+    assert.equal(inlined.body.items[0]._rendered, '');
+  });
+
+  it('reads the query parameter values of the original', () => {
+    assert.equal(renderModeFromQuery('true'), 'replace');
+    assert.equal(renderModeFromQuery('1'), 'replace');
+    assert.equal(renderModeFromQuery('inline'), 'inline');
+    assert.equal(renderModeFromQuery('false'), null);
+    assert.equal(renderModeFromQuery(undefined), null);
+  });
+});
