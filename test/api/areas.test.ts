@@ -140,4 +140,56 @@ describe('areas through the REST interface', () => {
     const body = res.body.data.errors.find((e: { path: string }) => e.path === 'body');
     assert.deepEqual(body.data.errors.map((e: { path: string }) => e.path), ['0.content']);
   });
+
+  describe('renderAreas', () => {
+    let id: string;
+    before(async () => {
+      const res = await create([
+        { _id: 'r1', type: '@cms/rich-text', content: '<p>Hello <b>there</b></p>' },
+        { _id: 'q1', type: 'quote', text: '<i>not html</i>', author: 'Ada' },
+      ]);
+      assert.equal(res.status, 200, res.text);
+      id = res.body._id;
+    });
+
+    const richHtml = '<div class="cms-area-widget" data-widget-type="@cms/rich-text" data-widget-id="r1"><p>Hello <b>there</b></p></div>';
+    const quoteHtml = '<div class="cms-widget cms-widget--quote">'
+      + '<div class="cms-widget__field" data-field="text">&lt;i&gt;not html&lt;/i&gt;</div>'
+      + '<div class="cms-widget__field" data-field="author">Ada</div></div>';
+
+    it('replaces the items of each area by its HTML with true or 1, on GET one and on the list', async () => {
+      const one = await t.request('GET', `/api/v1/post/${id}?renderAreas=true`);
+      assert.equal(one.status, 200, one.text);
+      assert.equal('items' in one.body.body, false);
+      assert.equal(one.body.body.metaType, 'area');
+      assert.equal(one.body.body._docId, id);
+      assert.equal(
+        one.body.body._rendered,
+        `<div class="cms-area">${richHtml}<div class="cms-area-widget" data-widget-type="quote" data-widget-id="q1">${quoteHtml}</div></div>`,
+      );
+      const listed = await t.request('GET', `/api/v1/post?_ids[]=${id}&render-areas=1`);
+      assert.equal(listed.status, 200, listed.text);
+      assert.deepEqual(listed.body.results[0].body, one.body.body);
+    });
+
+    it('keeps the items and gives each widget its HTML with inline', async () => {
+      const res = await t.request('GET', `/api/v1/post/${id}?renderAreas=inline`);
+      assert.equal(res.status, 200, res.text);
+      const [rich, quote] = res.body.body.items;
+      assert.equal(rich.content, '<p>Hello <b>there</b></p>');
+      assert.equal(rich._rendered, '<p>Hello <b>there</b></p>');
+      assert.equal(quote.author, 'Ada');
+      assert.equal(quote._rendered, quoteHtml);
+    });
+
+    it('leaves areas as stored with false, and refuses a value it cannot read', async () => {
+      const plain = await t.request('GET', `/api/v1/post/${id}?renderAreas=false`);
+      assert.equal(plain.status, 200, plain.text);
+      assert.equal(plain.body.body.items.length, 2);
+      assert.equal('_rendered' in plain.body.body, false);
+      const bad = await t.request('GET', `/api/v1/post/${id}?renderAreas=sometimes`);
+      assert.equal(bad.status, 400, bad.text);
+      assert.equal(bad.body.name, 'invalid');
+    });
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SanitizedField } from '../../src/content/types/piece-type.js';
-import { AreaRenderer, renderModeFromQuery } from '../../src/content/rendering/area-renderer.js';
+import { AreaRenderer } from '../../src/content/rendering/area-renderer.js';
 
 function field(name: string, type: string, extra: Partial<SanitizedField> = {}): SanitizedField {
   return { name, type, label: name, required: false, options: {}, fields: [], ...extra };
@@ -109,13 +109,5 @@ describe('area rendering', () => {
     assert.equal(replaced.body._rendered, '<div class="cms-area"></div>');
     const inlined = renderer.renderDocument({ body: area('a1', [stale]) }, 'inline') as any;
     assert.equal(inlined.body.items[0]._rendered, '');
-  });
-
-  it('reads the query parameter values of the original', () => {
-    assert.equal(renderModeFromQuery('true'), 'replace');
-    assert.equal(renderModeFromQuery('1'), 'replace');
-    assert.equal(renderModeFromQuery('inline'), 'inline');
-    assert.equal(renderModeFromQuery('false'), null);
-    assert.equal(renderModeFromQuery(undefined), null);
   });
 });

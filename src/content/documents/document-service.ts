@@ -10,7 +10,8 @@ import { Publishing } from './publishing.js';
 import { requestVersion, resolveTarget, versionId, type RequestScope, type Target } from './scope.js';
 import { saveLogin, removeLogin } from './user-logins.js';
 import { ListQueries } from '../query/list-query.js';
-import { parseArchived, parseListParams, parseRendering, type ListParams } from '../query/list-params.js';
+import { parseArchived, parseListParams, renderingOf, type ListParams } from '../query/list-params.js';
+import { AreaRenderer } from '../rendering/area-renderer.js';
 import { applyProjection } from '../query/projection.js';
 import { toTextSearch } from '../query/text-search.js';
 
@@ -32,10 +33,12 @@ type Output = Record<string, unknown>;
  */
 export class DocumentService extends Publishing {
   readonly #queries: ListQueries;
+  readonly #areas: AreaRenderer;
 
   constructor(deps: DocumentServiceDeps) {
     super(new DocumentContext(deps));
     this.#queries = new ListQueries({ config: deps.config, registry: deps.fieldTypes });
+    this.#areas = new AreaRenderer(deps.config.widgetTypes);
   }
 
   /**
@@ -91,7 +94,8 @@ export class DocumentService extends Publishing {
 
   /** The client's `project` and `renderAreas`, applied to a presented document. */
   #shape(output: Output, params: Pick<ListParams, 'project' | 'render'>): Output {
-    return params.project ? applyProjection(output, params.project) : output;
+    const projected = params.project ? applyProjection(output, params.project) : output;
+    return params.render ? this.#areas.renderDocument(projected, params.render) : projected;
   }
 
   /** One version; `archived=any|1` reaches archived documents, `renderAreas` renders areas. */
@@ -107,7 +111,7 @@ export class DocumentService extends Publishing {
       limit: 1,
     });
     if (!doc) throw new NotFoundError();
-    return this.#shape(await this.ctx.presentOne(doc, type, scope.principal), { render: parseRendering(query.renderAreas ?? query['render-areas']) });
+    return this.#shape(await this.ctx.presentOne(doc, type, scope.principal), { render: renderingOf(query) });
   }
 
   /** Published insert (the default) also creates the draft; a draft insert creates only the draft. */

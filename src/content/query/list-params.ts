@@ -1,20 +1,18 @@
 import type { SortDirection } from '../../storage/storage-adapter.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
 import { isPlainObject } from '../fields/nested.js';
-
-/**
- * The generic list parameters of the original (`page`, `search`, `sort`, `project`, `_ids`,
- * `archived`, `count`, `choices`, `counts`, `renderAreas`), laundered from the query string as
- * qs parsed it. Every other key is a candidate field filter, judged by the piece type later.
- */
-
-export type AreaRendering = 'replace' | 'inline';
+import type { RenderMode } from '../rendering/area-renderer.js';
 
 export interface SortTerm {
   readonly field: string;
   readonly direction: SortDirection;
 }
 
+/**
+ * The generic list parameters of the original (`page`, `search`, `sort`, `project`, `_ids`,
+ * `archived`, `count`, `choices`, `counts`, `renderAreas`), laundered from the query string as
+ * qs parsed it. Every other key is a candidate field filter, judged by the piece type later.
+ */
 export interface ListParams {
   readonly page: number;
   readonly perPage?: number;
@@ -30,7 +28,7 @@ export interface ListParams {
   readonly search?: { readonly text: string; readonly prefix: boolean };
   readonly choices: readonly string[];
   readonly counts: readonly string[];
-  readonly render?: AreaRendering;
+  readonly render?: RenderMode;
   /** The remaining parameters, by name: field filters when the type has one of that name. */
   readonly filters: ReadonlyMap<string, unknown>;
 }
@@ -57,7 +55,7 @@ export function parseListParams(query: Readonly<Record<string, unknown>>): ListP
     search: parseSearch(query.search, query.autocomplete),
     choices: nameList(query.choices, 'choices'),
     counts: nameList(query.counts, 'counts'),
-    render: parseRendering(query.renderAreas ?? query['render-areas']),
+    render: renderingOf(query),
     filters: new Map(Object.entries(query).filter(([key]) => !generic.has(key))),
   };
 }
@@ -70,8 +68,12 @@ export function parseArchived(raw: unknown): boolean | undefined {
   return flag(text, 'archived');
 }
 
-/** `renderAreas=true|1` replaces areas by their HTML, `inline` adds HTML to each widget. */
-export function parseRendering(raw: unknown): AreaRendering | undefined {
+/**
+ * `renderAreas=true|1` (or the original's `render-areas`) replaces areas by their HTML, `inline`
+ * adds HTML to each widget.
+ */
+export function renderingOf(query: Readonly<Record<string, unknown>>): RenderMode | undefined {
+  const raw = query.renderAreas ?? query['render-areas'];
   if (raw === undefined) return undefined;
   const text = single(raw, 'renderAreas').trim().toLowerCase();
   if (text === 'inline') return 'inline';

@@ -11,12 +11,6 @@ export type WidgetTypeDefinitions = ReadonlyMap<string, { readonly fields: reado
 type Output = Record<string, unknown>;
 type Widget = Readonly<Record<string, unknown>>;
 
-/** The `renderAreas` (or `render-areas`) query value as a mode: `true`/`1`, `inline`; null otherwise. */
-export function renderModeFromQuery(value: unknown): RenderMode | null {
-  if (value === 'true' || value === '1' || value === true) return 'replace';
-  return value === 'inline' ? 'inline' : null;
-}
-
 /**
  * Renders the areas of presented documents, as the original's `renderDocsAreas` does for
  * `render-areas`. The HTML is ours (the original renders its own templates):
