@@ -31,6 +31,31 @@ function kitchenConfig(): Record<string, unknown> {
       },
     },
   };
+  modules.guide = {
+    extend: '@cms/piece-type',
+    fields: {
+      add: {
+        sections: {
+          type: 'array',
+          fields: {
+            add: {
+              heading: { type: 'string', required: true },
+              details: {
+                type: 'object',
+                fields: {
+                  add: {
+                    note: { type: 'string' },
+                    links: { type: 'array', fields: { add: { url: { type: 'url', required: true } } } },
+                    body: { type: 'area', options: { widgets: { '@cms/rich-text': {} } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
   return config;
 }
 
@@ -178,5 +203,59 @@ describe('field types through the REST interface', () => {
     const replaced = await t.request('PUT', `/api/v1/kitchen/${created.body._id}`, { body: { title: 'Secretive 2', mustPick: 'yes' } });
     assert.equal(replaced.status, 200, replaced.text);
     assert.equal(replaced.body.secret, undefined);
+  });
+
+  it('nests arrays and objects to any depth, with ids and metaTypes at every level', async () => {
+    const res = await t.request('POST', '/api/v1/guide', {
+      body: {
+        title: 'Deep',
+        sections: [{
+          _id: 'sec1',
+          heading: 'One',
+          details: { note: 'n', links: [{ url: 'https://example.com/a' }], body: '<b>x</b>' },
+        }],
+      },
+    });
+    assert.equal(res.status, 200, res.text);
+    const [section] = res.body.sections;
+    assert.equal(section._id, 'sec1');
+    assert.equal(section.metaType, 'arrayItem');
+    assert.equal(section.details.metaType, 'object');
+    assert.match(section.details._id, /^[A-Za-z0-9_-]+$/);
+    const [link] = section.details.links;
+    assert.equal(link.metaType, 'arrayItem');
+    assert.equal(link.url, 'https://example.com/a');
+    assert.match(link._id, /^[A-Za-z0-9_-]+$/);
+    assert.equal(section.details.body.metaType, 'area');
+    assert.equal(section.details.body._docId, res.body._id);
+    assert.equal(section.details.body.items[0].content, '<p>&lt;b&gt;x&lt;/b&gt;</p>');
+
+    const read = await t.request('GET', `/api/v1/guide/${res.body._id}`);
+    assert.deepEqual(read.body.sections, res.body.sections, 'ids are stored, not made up on read');
+  });
+
+  it('names errors deep inside arrays and objects by the path of each level', async () => {
+    const count = async () => (await t.request('GET', '/api/v1/guide?count=1')).body.count;
+    const before = await count();
+    const res = await t.request('POST', '/api/v1/guide', {
+      body: {
+        title: 'Broken',
+        sections: [{ _id: 'sec1', heading: 'Fine', details: { links: [{ _id: 'l1', url: 'javascript:alert(1)' }, { _id: 'l2' }] } }],
+      },
+    });
+    assert.equal(res.status, 400, res.text);
+    const [sections] = res.body.data.errors;
+    assert.equal(sections.path, 'sections');
+    assert.equal(sections.name, 'invalid');
+    const [details] = sections.data.errors;
+    assert.equal(details.path, 'sec1.details');
+    assert.equal(details.name, 'invalid');
+    const [links] = details.data.errors;
+    assert.equal(links.path, 'links');
+    assert.deepEqual(
+      links.data.errors.map((e: { path: string; name: string; code: number }) => [e.path, e.name, e.code]),
+      [['l1.url', 'invalid', 400], ['l2.url', 'required', 422]],
+    );
+    assert.equal(await count(), before, 'nothing stored');
   });
 });
