@@ -174,10 +174,14 @@ describe('list query surface', () => {
     });
 
     it('treats search syntax characters as plain text', async () => {
-      for (const text of ['"', 'NEAR(a b)', '*', 'title:rain', 'a OR', '(', '^x', '-']) {
+      for (const text of ['"', 'NEAR(a b)', '*', 'title:rain', 'a OR', '(', '^x', '-', 'a\u0000b', '"rain\u0000', '\u0007']) {
         const res = await list(`search=${encodeURIComponent(text)}`);
-        assert.equal(res.status, 200, text);
+        assert.equal(res.status, 200, `${JSON.stringify(text)}: ${res.text}`);
+        const completed = await list(`autocomplete=${encodeURIComponent(text)}`);
+        assert.equal(completed.status, 200, `${JSON.stringify(text)}: ${completed.text}`);
       }
+      assert.deepEqual(titles((await list(`search=${encodeURIComponent('rain\u0000jacket')}`)).body), ['Rain Jacket'],
+        'control characters separate words');
     });
   });
 

@@ -27,6 +27,7 @@ export function toTextSearch(text: string, options: { prefix: boolean; publicOnl
   };
 }
 
+/** Control characters (NUL included, which ends an FTS5 string) separate words like spaces. */
 function splitWords(text: string): string[] {
-  return text.split(/\s+/).filter(Boolean);
+  return text.split(/[\s\p{Cc}]+/u).filter(Boolean);
 }
