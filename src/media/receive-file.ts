@@ -53,7 +53,10 @@ export async function receiveFile(source: Readable, options: { path: string; lim
     await pipeline(source, inspect, createWriteStream(options.path, { flags: 'wx' }));
   } catch (error) {
     if (error instanceof AppError) throw error;
-    if (sourceError !== undefined) throw new InvalidRequestError('The upload was cut off or is not well-formed multipart data');
+    // The source may have failed before this function listened: its `errored` keeps the reason.
+    if (sourceError !== undefined || source.errored) {
+      throw new InvalidRequestError('The upload was cut off or is not well-formed multipart data');
+    }
     throw error;
   }
   return { path: options.path, length, md5: md5.digest('hex'), head: Buffer.concat(headChunks), containsNul };
