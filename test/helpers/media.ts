@@ -143,3 +143,14 @@ export function pathOf(url: string): string {
 }
 
 export const sizeNames = ['max', 'full', 'two-thirds', 'one-half', 'one-third', 'one-sixth'] as const;
+
+/** The stored record of an attachment, read through a separate connection. */
+export function storedAttachment(t: TestApp, id: string): Record<string, any> | undefined {
+  const db = new Database(join(t.dataDir, 'cms.sqlite'), { readonly: true });
+  try {
+    const data = db.prepare('SELECT data FROM attachments WHERE id = ?').pluck().get(id) as string | undefined;
+    return data === undefined ? undefined : JSON.parse(data);
+  } finally {
+    db.close();
+  }
+}
