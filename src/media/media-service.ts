@@ -115,7 +115,7 @@ export class MediaService {
     }
     if (!isSizedImage(record)) return [original];
     await this.#measure(record, received.path);
-    const sizes: Rendering[] = imageSizes.map((size) => ({ key: fileKey(record, { size: size.name }), path: work.path(size.name), box: size }));
+    const sizes = sizeRenderings(record, work);
     try {
       await this.#deps.images.render({ source: received.path, format: record.extension as ImageFormat, outputs: sizes });
     } catch (error) {
@@ -164,10 +164,7 @@ export class MediaService {
     try {
       const source = work.path('source');
       await pipeline(this.#deps.files.createReadStream(fileKey(record)), createWriteStream(source));
-      const renderings: Rendering[] = [
-        { key: fileKey(record, { crop }), path: work.path('cropped') },
-        ...imageSizes.map((size) => ({ key: fileKey(record, { crop, size: size.name }), path: work.path(size.name), box: size })),
-      ];
+      const renderings: Rendering[] = [{ key: fileKey(record, { crop }), path: work.path('cropped') }, ...sizeRenderings(record, work, crop)];
       // The source was decoded at upload: a failure here is the server's, not the client's.
       await this.#deps.images.render({ source, format: record.extension as ImageFormat, crop, outputs: renderings });
       // A concurrent request that stored the same crop owns the same files: they stay.
@@ -219,6 +216,15 @@ function assertMayUpload(principal: Principal): void {
   if (roleRank(principal.role) < roleRank('contributor')) {
     throw new ForbiddenError('You do not have permission to upload a file');
   }
+}
+
+/** One rendering per image size, of the whole image or of a crop. */
+function sizeRenderings(record: AttachmentRecord, work: WorkFiles, crop?: AttachmentCrop): Rendering[] {
+  return imageSizes.map((size) => ({
+    key: fileKey(record, { crop, size: size.name }),
+    path: work.path(size.name),
+    box: { width: size.width, height: size.height },
+  }));
 }
 
 function newRecord(args: { base: string; extension: string; group: FileGroup; received: ReceivedFile }): AttachmentRecord {

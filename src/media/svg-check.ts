@@ -30,11 +30,14 @@ const rules: readonly Rule[] = [
 
 const hrefAttribute = /\b(?:xlink:)?href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*))/gi;
 
-/** Links may only point inside the document (`#id`). */
+// Editors embed bitmaps this way; a raster image cannot run script.
+const embeddedBitmap = /^data:image\/(png|jpeg|gif|webp);base64,[a-z0-9+/=\s]*$/i;
+
+/** Links may only point inside the document (`#id`) or hold an embedded bitmap. */
 function hasExternalHref(text: string): boolean {
   for (const match of text.matchAll(hrefAttribute)) {
     const value = (match[1] ?? match[2] ?? match[3] ?? '').trim();
-    if (!value.startsWith('#')) return true;
+    if (!value.startsWith('#') && !embeddedBitmap.test(value)) return true;
   }
   return false;
 }
