@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
+import { keys, startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
 import { countAttachments, listFiles, makeImage, multipartBody, postUpload, upload, uploadsDir } from '../helpers/media.js';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 
@@ -85,6 +85,15 @@ describe('refused uploads', () => {
     await refused(t, () => postUpload(t, JSON.stringify({ file: 'x' }), { contentType: 'application/json' }), 415);
     await refused(t, () => postUpload(t, 'file=x', { contentType: 'text/plain' }), 415);
     await refused(t, () => postUpload(t, ''), 415);
+  });
+
+  it('keeps multipart to the upload route: other routes answer 415', async () => {
+    const form = multipartBody([{ name: 'title', content: 'x' }]);
+    for (const url of ['/api/v1/article', '/api/v1/@cms/attachment/crop']) {
+      const res = await t.app.inject({ method: 'POST', url, headers: { authorization: `ApiKey ${keys.admin}`, 'content-type': form.contentType }, payload: form.payload });
+      assert.equal(res.statusCode, 415, url);
+      assert.equal(res.json().name, 'unsupported');
+    }
   });
 
   it('answers 400 to malformed multipart data', async () => {

@@ -12,6 +12,8 @@ import { assertInside, parseCropRequest } from '../../src/media/crop-request.js'
 import { createLocalFileStorage } from '../../src/media/local-file-storage.js';
 import { attachmentOutput } from '../../src/media/attachment-output.js';
 import { ValidationError } from '../../src/errors/app-error.js';
+import { WorkFiles, resetWorkDir } from '../../src/media/work-files.js';
+import { readdir } from 'node:fs/promises';
 
 describe('file names', () => {
   it('splits off the last path segment and the extension', () => {
@@ -168,5 +170,27 @@ describe('attachment output', () => {
     assert.equal(png._url, '/uploads/attachments/id1-n.1.2.3.4.png');
     assert.equal((png._urls as Record<string, string>).max, '/uploads/attachments/id1-n.1.2.3.4.max.png');
     assert.deepEqual(png.crop, crop);
+  });
+});
+
+describe('work files', () => {
+  it('starts from an empty work directory and removes an operation\'s files when it ends', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cms-work-'));
+    try {
+      await writeFile(join(dir, 'left-by-a-crash.upload'), 'x');
+      await resetWorkDir(dir);
+      assert.deepEqual(await readdir(dir), []);
+      const work = new WorkFiles(dir);
+      const first = work.path('upload');
+      const second = work.path('max');
+      assert.notEqual(first, second);
+      assert.ok(first.startsWith(dir));
+      await writeFile(first, 'a');
+      await writeFile(second, 'b');
+      await work.cleanup();
+      assert.deepEqual(await readdir(dir), []);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
