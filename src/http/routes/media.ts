@@ -26,16 +26,16 @@ export async function registerMediaRoutes(app: FastifyInstance, deps: { media: M
       limits: { fileSize: deps.uploadLimit + 1, files: 10, fields: 20, fieldSize: 64 * 1024, fieldNameSize: 200, parts: 40, headerPairs: 100 },
     });
     scope.post('/api/v1/@cms/attachment/upload', async (request) => {
-      let part: MultipartFile | null = null;
+      const taken: MultipartFile[] = [];
       try {
         return await media.upload(request.principal, async () => {
-          part = await filePart(request);
+          const part = await filePart(request);
+          if (part) taken.push(part);
           return part && ({ filename: part.filename, stream: part.file } satisfies IncomingFile);
         });
       } finally {
         // A refused upload is still read to its end, so the client gets the answer instead of a stalled request.
-        const file = (part as MultipartFile | null)?.file;
-        if (file && !file.readableEnded) file.resume();
+        for (const part of taken) if (!part.file.readableEnded) part.file.resume();
       }
     });
   });
