@@ -121,6 +121,15 @@ describe('attachment upload', () => {
     }
   });
 
+  it('keeps every frame of an animated GIF and reports the size of one frame', async () => {
+    const frames = await Promise.all(['#f00', '#0f0', '#00f'].map((color) => makeImage('png', 400, 200, color)));
+    const gif = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    const a = (await upload(t, 'anim.gif', gif)).body;
+    assert.deepEqual([a.width, a.height], [400, 200]);
+    const sixth = await sharp(pathOfUrl(t, a._urls['one-sixth']), { animated: true }).metadata();
+    assert.deepEqual([sixth.width, sixth.pageHeight, sixth.pages], [190, 95, 3]);
+  });
+
   it('stores office files with a URL and no sizes', async () => {
     const files: [string, Buffer | string, string][] = [
       ['Report 2024.pdf', '%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n', 'pdf'],
