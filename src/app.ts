@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import qs from 'qs';
@@ -14,6 +15,10 @@ import { registerAuth } from './http/plugins/auth.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
 import { registerAuthRoutes } from './http/routes/auth.js';
 import { registerHealthRoute } from './http/routes/health.js';
+import { registerMediaRoutes } from './http/routes/media.js';
+import { MediaService } from './media/media-service.js';
+import { createLocalFileStorage } from './media/local-file-storage.js';
+import { createSharpImageProcessor } from './media/image-processor.js';
 
 /** Request log lines without API keys: they travel in the query string. */
 function redactedRequest(request: { method: string; url: string; ip?: string }) {
@@ -26,6 +31,19 @@ export interface AppOptions {
   readonly logger?: boolean | { level: string };
 }
 
+/** Uploaded files live under `<dataDir>/uploads`, served at `<baseUrl>/uploads/...`. */
+function createMediaService(config: AppConfig, storage: StorageAdapter): MediaService {
+  const root = join(config.dataDir, 'uploads');
+  return new MediaService({
+    storage,
+    files: createLocalFileStorage({ root, publicUrl: `${config.baseUrl}/uploads` }),
+    images: createSharpImageProcessor(),
+    // Inside the uploads directory, so finished files are moved into place by a rename.
+    workDir: join(root, '.tmp'),
+    uploadLimit: config.uploadLimit,
+  });
+}
+
 /**
  * The composition root: the only place that picks concrete implementations. Opens and
  * migrates the store, wires the services and the HTTP layer; `main.ts` only listens.
@@ -33,7 +51,9 @@ export interface AppOptions {
 export async function buildApp(config: AppConfig, options: AppOptions = {}): Promise<FastifyInstance> {
   const storage = options.storage ?? createStorage(config.databaseUrl);
   await storage.migrate();
-  const documents = new DocumentService({ config, storage, fieldTypes: createFieldTypeRegistry() });
+  const media = createMediaService(config, storage);
+  await media.start();
+  const documents = new DocumentService({ config, storage, fieldTypes: createFieldTypeRegistry(), attachments: media });
   const tokens = new TokenService(storage);
 
   const app = Fastify({
@@ -55,6 +75,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens });
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys() });
+  await registerMediaRoutes(app, { media, uploadLimit: config.uploadLimit });
   app.addHook('onClose', async () => {
     if (!options.storage) await storage.close();
   });

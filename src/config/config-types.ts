@@ -18,6 +18,8 @@ export interface AppConfig {
   readonly widgetTypes: ReadonlyMap<string, { readonly fields: readonly SanitizedField[] }>;
   /** Largest accepted JSON body, in bytes. */
   readonly bodyLimit: number;
+  /** Largest accepted uploaded file, in bytes. */
+  readonly uploadLimit: number;
   readonly dataDir: string;
   readonly databaseUrl: string;
   readonly port: number;

@@ -16,6 +16,7 @@ export interface EnvironmentSettings {
   readonly baseUrl: string | undefined;
   readonly apiKeys: Map<string, { role: Role }> | undefined;
   readonly bodyLimit: number | undefined;
+  readonly uploadLimit: number | undefined;
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -92,11 +93,11 @@ export function parseApiKeys(value: string | undefined): Map<string, { role: Rol
   return keys;
 }
 
-function readBodyLimit(value: string | undefined): number | undefined {
+function readByteLimit(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const limit = Number(value);
   if (!/^\d+$/.test(value) || limit < 1 || !Number.isSafeInteger(limit)) {
-    throw new ConfigError('CMS_BODY_LIMIT', `must be a positive integer number of bytes, not "${value}"`);
+    throw new ConfigError(name, `must be a positive integer number of bytes, not "${value}"`);
   }
   return limit;
 }
@@ -113,6 +114,7 @@ export function readEnvironment(env: Environment, cwd: string): EnvironmentSetti
     // An empty CMS_BASE_URL is meaningful: relative URLs.
     baseUrl: env.CMS_BASE_URL?.trim(),
     apiKeys: parseApiKeys(env.CMS_API_KEYS),
-    bodyLimit: readBodyLimit(valueOf(env, 'CMS_BODY_LIMIT')),
+    bodyLimit: readByteLimit('CMS_BODY_LIMIT', valueOf(env, 'CMS_BODY_LIMIT')),
+    uploadLimit: readByteLimit('CMS_UPLOAD_LIMIT', valueOf(env, 'CMS_UPLOAD_LIMIT')),
   };
 }

@@ -28,6 +28,8 @@ export interface LoadConfigOptions {
 }
 
 export const defaultBodyLimit = 16 * 1024 * 1024;
+/** 50 MiB: room for camera photos and office documents, small enough to refuse a runaway upload. */
+export const defaultUploadLimit = 50 * 1024 * 1024;
 
 const localeNamePattern = /^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/;
 
@@ -59,6 +61,7 @@ const topLevelSchema = Type.Object(
     modules: Type.Optional(Type.Unknown()),
     widgets: Type.Optional(Type.Unknown()),
     bodyLimit: Type.Optional(Type.Integer({ minimum: 1, errorMessage: 'must be a positive integer number of bytes' })),
+    uploadLimit: Type.Optional(Type.Integer({ minimum: 1, errorMessage: 'must be a positive integer number of bytes' })),
   },
   { additionalProperties: false },
 );
@@ -147,6 +150,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<AppCo
     pieceTypes,
     widgetTypes,
     bodyLimit: settings.bodyLimit ?? raw.bodyLimit ?? defaultBodyLimit,
+    uploadLimit: settings.uploadLimit ?? raw.uploadLimit ?? defaultUploadLimit,
     dataDir: settings.dataDir,
     databaseUrl: settings.databaseUrl,
     port: settings.port,

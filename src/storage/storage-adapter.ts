@@ -171,10 +171,61 @@ export interface TokenStore {
   removeForUser(userId: string): Promise<void>;
 }
 
+/** A crop box of an image, in pixels of the image as displayed (EXIF orientation applied). */
+export interface AttachmentCrop {
+  readonly top: number;
+  readonly left: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** An uploaded file's record, as the media module writes it. */
+export interface AttachmentRecord {
+  _id: string;
+  type: 'attachment';
+  group: string;
+  extension: string;
+  /** Slug of the uploaded file's base name; part of every file name of the attachment. */
+  name: string;
+  title: string;
+  length: number;
+  md5: string;
+  /** Images with pixels (not SVG): size as displayed, EXIF orientation applied. */
+  width?: number;
+  height?: number;
+  landscape?: boolean;
+  portrait?: boolean;
+  crops: AttachmentCrop[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A record with the document versions that hold it, live and archived, each list sorted. */
+export interface StoredAttachment extends AttachmentRecord {
+  docIds: string[];
+  archivedDocIds: string[];
+}
+
+export interface AttachmentStore {
+  /** The attachments with these ids that exist, in no particular order. */
+  find(ids: readonly string[]): Promise<StoredAttachment[]>;
+  /** Throws ConflictError (data.constraint `id`) when the `_id` is taken. */
+  insert(record: AttachmentRecord): Promise<void>;
+  /** Replaces the record with the same `_id` (its usage stays); false when there is none. */
+  update(record: AttachmentRecord): Promise<boolean>;
+  /**
+   * Records that the document version `docVersionId` now holds exactly these attachments,
+   * archived or not, replacing what it held before; an empty list forgets the version.
+   * Ids without a record are ignored.
+   */
+  setUsage(docVersionId: string, attachmentIds: readonly string[], archived: boolean): Promise<void>;
+}
+
 export interface StorageSession {
   readonly documents: DocumentStore;
   readonly logins: LoginStore;
   readonly tokens: TokenStore;
+  readonly attachments: AttachmentStore;
 }
 
 export interface StorageCapabilities {

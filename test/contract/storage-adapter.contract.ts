@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { DocumentQuery, StorageAdapter, StoredDocument, UserLogin } from '../../src/storage/storage-adapter.js';
 import { assertConflict, docIdsOf, emptyIndex, idsOf, makeDoc } from './contract-helpers.js';
 import { describeIndexContract } from './document-index.contract.js';
+import { describeAttachmentContract } from './attachment-store.contract.js';
 
 /** Creates a fresh, empty store; `cleanup` runs after the suite has closed the adapter. */
 export type MakeAdapter = () => Promise<{ adapter: StorageAdapter; cleanup: () => Promise<void> }>;
@@ -375,6 +376,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     });
 
     describeIndexContract(() => adapter);
+    describeAttachmentContract(() => adapter);
 
     describe('logins', () => {
       it('stores and reads a login by user id', async () => {

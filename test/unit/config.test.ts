@@ -45,6 +45,7 @@ test('the bundled demo configuration loads with the defaults of the environment'
     assert.equal(config.databaseUrl, `sqlite:${join(dir, 'data', 'cms.sqlite')}`);
     assert.equal(config.logLevel, 'info');
     assert.equal(config.bodyLimit, 16 * 1024 * 1024);
+    assert.equal(config.uploadLimit, 50 * 1024 * 1024);
     assert.equal(config.baseUrl, 'http://localhost:3000');
     assert.equal(config.defaultLocale, 'en');
     assert.deepEqual([...config.locales], [
@@ -205,6 +206,8 @@ test('environment variables are validated and override the file', async () => {
   await rejectsAt({}, 'PORT', { PORT: 'abc' });
   await rejectsAt({}, 'CMS_LOG_LEVEL', { CMS_LOG_LEVEL: 'loud' });
   await rejectsAt({}, 'CMS_BODY_LIMIT', { CMS_BODY_LIMIT: '1.5' });
+  await rejectsAt({}, 'CMS_UPLOAD_LIMIT', { CMS_UPLOAD_LIMIT: '0' });
+  await rejectsAt({ uploadLimit: -1 }, 'uploadLimit');
   const postgres = await rejectsAt({}, 'CMS_DATABASE_URL', { CMS_DATABASE_URL: 'postgres://localhost/cms' });
   assert.match(postgres.message, /PostgreSQL support is not available yet/);
   await rejectsAt({}, 'CMS_API_KEYS', { CMS_API_KEYS: 'a-long-enough-key:owner' });
@@ -221,6 +224,7 @@ test('environment variables are validated and override the file', async () => {
       CMS_BASE_URL: 'https://example.com/',
       CMS_API_KEYS: 'first-key-123:editor, second:key-456:admin',
       CMS_BODY_LIMIT: '1024',
+      CMS_UPLOAD_LIMIT: '2048',
     },
   });
   assert.equal(config.port, 8080);
@@ -230,6 +234,7 @@ test('environment variables are validated and override the file', async () => {
   assert.equal(config.logLevel, 'warn');
   assert.equal(config.baseUrl, 'https://example.com');
   assert.equal(config.bodyLimit, 1024);
+  assert.equal(config.uploadLimit, 2048);
   assert.deepEqual([...config.apiKeys], [['first-key-123', { role: 'editor' }], ['second:key-456', { role: 'admin' }]]);
 });
 

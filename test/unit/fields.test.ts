@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { ConvertContext, DefinitionContext } from '../../src/content/fields/field-type.js';
 import type { SanitizedField } from '../../src/content/types/piece-type.js';
 import type { FieldError } from '../../src/errors/app-error.js';
+import type { AttachmentRecord } from '../../src/storage/storage-adapter.js';
 import { anonymous } from '../../src/content/access/principal.js';
 import { ConfigError, ValidationError } from '../../src/errors/app-error.js';
 import { createFieldTypeRegistry } from '../../src/content/fields/registry.js';
@@ -21,6 +22,18 @@ const related = [
   { cmsDocId: 'topic2', title: 'Dogs' },
   { cmsDocId: 'topic3', title: 'Birds' },
 ];
+
+const attachmentRecords: Record<string, AttachmentRecord> = {
+  pdf1: {
+    _id: 'pdf1', type: 'attachment', group: 'office', extension: 'pdf', name: 'doc', title: 'doc', length: 10, md5: 'abc',
+    crops: [], createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z',
+  },
+  img1: {
+    _id: 'img1', type: 'attachment', group: 'images', extension: 'png', name: 'pic', title: 'pic', length: 20, md5: 'def',
+    width: 8, height: 4, landscape: true, portrait: false, crops: [{ top: 0, left: 1, width: 2, height: 3 }],
+    createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z',
+  },
+};
 
 function makeContext(): ConvertContext & { resolveCalls: number } {
   let counter = 0;
@@ -45,6 +58,7 @@ function makeContext(): ConvertContext & { resolveCalls: number } {
       },
       canRead: (type: string) => type !== 'secret',
     },
+    attachments: { find: async (id: string) => structuredClone(attachmentRecords[id]) ?? null },
     convertSchema: async (fields: readonly SanitizedField[], input: Record<string, unknown>, existing?: Record<string, unknown>) => {
       const { values, errors } = await convertSchema({ fields, input, existing, ctx, registry });
       throwIfErrors(errors);
@@ -539,16 +553,25 @@ describe('relationship', () => {
 
 describe('attachment', () => {
   const f = field('file', 'attachment', { extensions: ['pdf'] });
-  it('keeps a plain copy of the record', async () => {
-    const input = { _id: 'att1', name: 'doc', extension: 'pdf', _url: '/x', crop: { top: 1 } };
-    assert.deepEqual(await value(f, input), { _id: 'att1', name: 'doc', extension: 'pdf', crop: { top: 1 } });
+  it('stores a copy of the record the store holds, whatever else the input claims', async () => {
+    const input = { _id: 'pdf1', name: 'forged', extension: 'exe', md5: 'forged', _url: '/x', group: 'images' };
+    assert.deepEqual(await value(f, input), { ...attachmentRecords.pdf1, crop: null });
     assert.equal(await value(f, null), null);
     assert.equal(await value(f, undefined), null);
   });
+  it('keeps a crop only when it is one of the record\'s crops', async () => {
+    const image = field('image', 'attachment', { fileGroups: ['images'] });
+    const crop = { top: 0, left: 1, width: 2, height: 3 };
+    assert.deepEqual(await value(image, { _id: 'img1', crop: { ...crop, extra: 1 } }), { ...attachmentRecords.img1, crop });
+    assert.equal((await failure(image, { _id: 'img1', crop: { ...crop, top: 5 } })).name, 'invalid');
+    assert.equal((await failure(image, { _id: 'img1', crop: 'x' })).name, 'invalid');
+  });
   it('refuses', async () => {
-    assert.equal((await failure(f, 'att1')).name, 'invalid');
+    assert.equal((await failure(f, 'pdf1')).name, 'invalid');
     assert.equal((await failure(f, { _id: 'bad id' })).name, 'invalid');
-    assert.equal((await failure(f, { _id: 'att1', extension: 'exe' })).name, 'invalid');
+    assert.equal((await failure(f, { _id: 'unknown' })).name, 'invalid');
+    assert.equal((await failure(f, { _id: 'img1', extension: 'pdf' })).name, 'invalid');
+    assert.match((await failure(field('i', 'attachment', { fileGroups: ['images'] }), { _id: 'pdf1' })).message ?? '', /File type pdf was not accepted/);
     assert.equal((await failure(field('file', 'attachment', {}, { required: true }), null)).name, 'required');
   });
   it('validates definitions', () => {

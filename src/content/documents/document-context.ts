@@ -14,11 +14,14 @@ import { DocumentIndexer } from '../indexing/document-indexer.js';
 import { DocumentPresenter } from './present.js';
 import { uniqueSlug, wantedSlug } from './slugs.js';
 import { SchemaLayout } from './versions.js';
+import { AttachmentAnnotator, AttachmentRefs, recordOf, type AttachmentPresenter } from './attachment-refs.js';
 
 export interface DocumentServiceDeps {
   readonly config: AppConfig;
   readonly storage: StorageAdapter;
   readonly fieldTypes: FieldTypeRegistry;
+  /** The response form of attachments held in documents (the media module). */
+  readonly attachments: AttachmentPresenter;
 }
 
 /**
@@ -33,6 +36,7 @@ export class DocumentContext {
   readonly presenter: DocumentPresenter;
   readonly indexer: DocumentIndexer;
   readonly #fieldTypes: FieldTypeRegistry;
+  readonly #attachmentRefs: AttachmentRefs;
 
   constructor(deps: DocumentServiceDeps) {
     this.config = deps.config;
@@ -40,7 +44,9 @@ export class DocumentContext {
     this.#fieldTypes = deps.fieldTypes;
     this.layout = new SchemaLayout(deps.fieldTypes);
     this.indexer = new DocumentIndexer(deps.fieldTypes);
-    this.presenter = new DocumentPresenter({ config: deps.config, layout: this.layout, store: deps.storage.documents });
+    this.#attachmentRefs = new AttachmentRefs({ registry: deps.fieldTypes, widgetTypes: deps.config.widgetTypes });
+    const attachments = new AttachmentAnnotator({ refs: this.#attachmentRefs, store: deps.storage.attachments, presenter: deps.attachments });
+    this.presenter = new DocumentPresenter({ config: deps.config, layout: this.layout, store: deps.storage.documents, attachments });
   }
 
   pieceType(name: string): SanitizedPieceType {
@@ -101,6 +107,12 @@ export class DocumentContext {
         canRead: (type) => {
           const pieceType = this.config.pieceTypes.get(type);
           return pieceType !== undefined && canReadType(principal, pieceType);
+        },
+      },
+      attachments: {
+        find: async (id) => {
+          const [found] = await session.attachments.find([id]);
+          return found ? recordOf(found) : null;
         },
       },
       convertSchema: async (fields, input, existing) => {
@@ -175,14 +187,36 @@ export class DocumentContext {
     for (const version of versions) version.slug = slug;
   }
 
+  /*
+   * Every document write goes through insertVersion, updateVersion or removeVersions: they keep
+   * the filter index, the search texts and the attachments' usage in step with the document,
+   * in the session's transaction.
+   */
+
   /** Stores a new version with its filter values and search texts. */
   async insertVersion(session: StorageSession, doc: StoredDocument): Promise<void> {
     await session.documents.insert(doc, this.#indexed(doc));
+    await this.#trackAttachments(session, doc);
   }
 
   /** Replaces a stored version, its filter values and search texts with it. */
   async updateVersion(session: StorageSession, doc: StoredDocument): Promise<boolean> {
-    return session.documents.update(doc, this.#indexed(doc));
+    const updated = await session.documents.update(doc, this.#indexed(doc));
+    if (updated) await this.#trackAttachments(session, doc);
+    return updated;
+  }
+
+  /** Removes versions (missing ones are skipped); returns how many there were. */
+  async removeVersions(session: StorageSession, ids: readonly string[]): Promise<number> {
+    const removed = await session.documents.remove(ids);
+    for (const id of ids) await session.attachments.setUsage(id, [], false);
+    return removed;
+  }
+
+  /** The attachments a version holds now are recorded as used by it, live or archived (original 11.3). */
+  async #trackAttachments(session: StorageSession, doc: StoredDocument): Promise<void> {
+    const ids = this.#attachmentRefs.ids(this.pieceType(doc.type), doc);
+    await session.attachments.setUsage(doc._id, ids, doc.archived);
   }
 
   #indexed(doc: StoredDocument) {

@@ -265,7 +265,7 @@ export class DocumentService extends Publishing {
       if (target.mode === null) {
         if (!canWrite(principal, type, null)) throw new ForbiddenError();
         await removeLogin(tx, type, doc);
-        await tx.documents.remove([doc._id]);
+        await this.ctx.removeVersions(tx, [doc._id]);
         return;
       }
       if (target.mode === 'draft') {
@@ -275,7 +275,7 @@ export class DocumentService extends Publishing {
       } else if (!canPublish(principal, type)) {
         throw new ForbiddenError();
       }
-      await tx.documents.remove([doc._id, versionId(target, 'previous')]);
+      await this.ctx.removeVersions(tx, [doc._id, versionId(target, 'previous')]);
       if (target.mode === 'published') await this.markUnpublished(tx, target);
     });
   }

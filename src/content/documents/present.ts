@@ -6,6 +6,8 @@ import type { SchemaLayout } from './versions.js';
 import { canAccessApi, canPublish, canWrite } from '../access/permissions.js';
 import { RelatedLoader } from './related-loader.js';
 import { includeOnly } from '../query/projection.js';
+import type { AttachmentAnnotator } from './attachment-refs.js';
+import { fileTypeName } from '../types/builtin-types.js';
 
 export interface PresentOptions {
   readonly type: SanitizedPieceType;
@@ -25,10 +27,12 @@ export class DocumentPresenter {
   readonly #config: AppConfig;
   readonly #layout: SchemaLayout;
   readonly #related: RelatedLoader;
+  readonly #attachments: AttachmentAnnotator;
 
-  constructor(deps: { config: AppConfig; layout: SchemaLayout; store: DocumentStore }) {
+  constructor(deps: { config: AppConfig; layout: SchemaLayout; store: DocumentStore; attachments: AttachmentAnnotator }) {
     this.#config = deps.config;
     this.#layout = deps.layout;
+    this.#attachments = deps.attachments;
     this.#related = new RelatedLoader({
       config: deps.config,
       store: deps.store,
@@ -40,6 +44,9 @@ export class DocumentPresenter {
     const { type, principal } = options;
     const projection = canAccessApi(principal, type) ? null : type.options.publicApiProjection;
     const outputs = docs.map((doc) => this.#shape(doc, type, principal));
+    await this.#attachments.annotate(outputs, type);
+    // A file piece's URL is its file's (the original's file module).
+    if (type.name === fileTypeName) for (const output of outputs) setFileUrl(output);
     if (options.withRelationships !== false) await this.#related.expand(outputs, { type, principal, projection });
     return projection ? outputs.map((output) => includeOnly(output, projection)) : outputs;
   }
@@ -68,6 +75,11 @@ export class DocumentPresenter {
     const parentUrl = `${this.#config.baseUrl}${prefix}${pagePath}`;
     return { _url: `${parentUrl}/${doc.slug}`, _parentUrl: parentUrl };
   }
+}
+
+function setFileUrl(output: Output): void {
+  const attachment = output.attachment as { _url?: unknown } | null | undefined;
+  if (typeof attachment?._url === 'string') output._url = attachment._url;
 }
 
 /** Areas and widgets carry the id of their document, and `_edit` when the caller may edit it. */

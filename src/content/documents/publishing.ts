@@ -42,7 +42,7 @@ export class Publishing {
     if (!canPublish(scope.principal, type)) throw new ForbiddenError();
     const draft = await this.ctx.storage.transaction(async (tx) => {
       const published = await this.ctx.requireVersion(tx, versionId(target, 'published'));
-      await tx.documents.remove([published._id, versionId(target, 'previous')]);
+      await this.ctx.removeVersions(tx, [published._id, versionId(target, 'previous')]);
       const draft = await this.markUnpublished(tx, target);
       // Throwing inside the transaction rolls the removal back: never a published-only set half undone.
       if (!draft) throw new NotFoundError();
@@ -78,7 +78,7 @@ export class Publishing {
       Object.assign(published, this.ctx.layout.schemaValues(type, previous));
       this.ctx.touch(published, new Date().toISOString(), scope.principal);
       await this.ctx.assignSlug(tx, type, [published]);
-      await tx.documents.remove([previous._id]);
+      await this.ctx.removeVersions(tx, [previous._id]);
       await this.ctx.updateVersion(tx, published);
       await this.refreshModified(tx, type, { ...target, id: published._id, mode: 'published' });
       return published;
@@ -170,7 +170,7 @@ export class Publishing {
       cmsLocale: `${locale}:previous`,
       cmsMode: 'previous',
     };
-    await tx.documents.remove([previous._id]);
+    await this.ctx.removeVersions(tx, [previous._id]);
     await this.ctx.assignSlug(tx, type, [previous]);
     await this.ctx.insertVersion(tx, previous);
   }

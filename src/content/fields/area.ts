@@ -1,4 +1,4 @@
-import type { ConvertContext, FieldType, SearchText } from './field-type.js';
+import type { ConvertContext, FieldType, SchemaValues, SearchText, WidgetTypes } from './field-type.js';
 import type { SanitizedField } from '../types/piece-type.js';
 import type { FieldError } from '../../errors/app-error.js';
 import { FieldFailure } from './field-type.js';
@@ -114,6 +114,15 @@ function richTexts(area: unknown): string[] {
   });
 }
 
+/** Each widget with its type's fields (rich text has none: its content is not schema data). */
+function widgets(area: unknown, widgetTypes: WidgetTypes): SchemaValues[] {
+  if (!isPlainObject(area) || !Array.isArray(area.items)) return [];
+  return area.items.filter(isPlainObject).flatMap((widget) => {
+    const definition = typeof widget.type === 'string' ? widgetTypes.get(widget.type) : undefined;
+    return definition ? [{ fields: definition.fields, values: widget }] : [];
+  });
+}
+
 export const areaField: FieldType = {
   name: 'area',
   definitionKeys: ['options'],
@@ -122,4 +131,5 @@ export const areaField: FieldType = {
   isEmpty: (value) => !isPlainObject(value) || !Array.isArray(value.items) || value.items.length === 0,
   convert: convertArea,
   searchTexts: (value): SearchText[] => richTexts(value).map((text) => ({ text, weight: 'low' })),
+  nested: (value, _field, widgetTypes) => widgets(value, widgetTypes),
 };

@@ -58,4 +58,5 @@ export const arrayField: FieldType = {
     checkCount(items.length, field.options, 'items');
     return items;
   },
+  nested: (value, field) => (Array.isArray(value) ? value.filter(isPlainObject).map((values) => ({ fields: field.fields, values })) : []),
 };

@@ -1,12 +1,11 @@
-import type { FieldType } from './field-type.js';
+import type { ConvertContext, FieldType } from './field-type.js';
 import type { SanitizedField } from '../types/piece-type.js';
+import type { AttachmentCrop, AttachmentRecord } from '../../storage/storage-adapter.js';
 import { FieldFailure } from './field-type.js';
 import { ConfigError } from '../../errors/app-error.js';
 import { isValidId } from '../text.js';
 import { keyPath } from './definition-checks.js';
 import { isPlainObject } from './nested.js';
-
-const unsafeKeys = new Set(['__proto__', 'constructor', 'prototype']);
 
 function checkNameList(value: unknown, path: string): void {
   if (value === undefined) return;
@@ -15,28 +14,42 @@ function checkNameList(value: unknown, path: string): void {
   }
 }
 
-/** Group and extension limits apply to whatever the record says about itself. */
-function checkAccepted(record: Record<string, unknown>, options: Readonly<Record<string, unknown>>): void {
+/** Group and extension limits apply to the stored record, never to what the client says of it. */
+function checkAccepted(record: AttachmentRecord, options: Readonly<Record<string, unknown>>): void {
   const groups = [...((options.fileGroups as string[] | undefined) ?? [])];
   if (typeof options.fileGroup === 'string') groups.push(options.fileGroup);
   const extensions = options.extensions as string[] | undefined;
-  const groupRefused = groups.length > 0 && typeof record.group === 'string' && !groups.includes(record.group);
-  const extensionRefused =
-    extensions !== undefined && typeof record.extension === 'string' && !extensions.includes(record.extension);
-  if (groupRefused || extensionRefused) {
-    throw new FieldFailure('invalid', `File type ${String(record.extension ?? record.group)} was not accepted`);
+  if (groups.length > 0 && !groups.includes(record.group)) {
+    throw new FieldFailure('invalid', `File type ${record.extension} was not accepted. Allowed file groups: ${groups.join(', ')}`);
+  }
+  if (extensions !== undefined && !extensions.includes(record.extension)) {
+    throw new FieldFailure('invalid', `File type ${record.extension} was not accepted. Allowed extensions: ${extensions.join(', ')}`);
   }
 }
 
-/** A copy of the record's own data; `_` properties other than `_id` are computed on read, not stored. */
-function launder(input: unknown, field: SanitizedField): Record<string, unknown> | null {
+const cropKeys = ['top', 'left', 'width', 'height'] as const;
+
+/** The requested crop when it is one the crop endpoint made for this attachment; none is null. */
+function chosenCrop(input: unknown, record: AttachmentRecord): AttachmentCrop | null {
+  if (input === undefined || input === null) return null;
+  const match = isPlainObject(input) ? record.crops.find((crop) => cropKeys.every((key) => crop[key] === input[key])) : undefined;
+  if (!match) throw new FieldFailure('invalid', 'crop must be one of the crops made for this attachment');
+  return { top: match.top, left: match.left, width: match.width, height: match.height };
+}
+
+/**
+ * Only `_id` (and `crop`) are read from the input: the stored value is a copy of the record the
+ * store holds, so a client can claim nothing about a file (`_url`, `md5`, `group`...).
+ */
+async function convertAttachment(input: unknown, field: SanitizedField, ctx: ConvertContext): Promise<Record<string, unknown> | null> {
   if (input === null) return null;
   if (!isPlainObject(input) || !isValidId(input._id)) {
-    throw new FieldFailure('invalid', 'must be an attachment with a valid _id');
+    throw new FieldFailure('invalid', 'must be an attachment: an object with the _id of an upload');
   }
-  checkAccepted(input, field.options);
-  const kept = Object.entries(input).filter(([key]) => !unsafeKeys.has(key) && (key === '_id' || !key.startsWith('_')));
-  return JSON.parse(JSON.stringify(Object.fromEntries(kept))) as Record<string, unknown>;
+  const record = await ctx.attachments.find(input._id);
+  if (!record) throw new FieldFailure('invalid', `There is no attachment with the _id ${input._id}`);
+  checkAccepted(record, field.options);
+  return { ...record, crop: chosenCrop(input.crop, record) };
 }
 
 export const attachmentField: FieldType = {
@@ -52,5 +65,5 @@ export const attachmentField: FieldType = {
   },
   defaultValue: () => null,
   isEmpty: (value) => value === null || value === undefined,
-  convert: (input, field) => launder(input, field),
+  convert: convertAttachment,
 };

@@ -1,6 +1,6 @@
 import type { SanitizedField } from '../types/piece-type.js';
 import type { Principal } from '../access/principal.js';
-import type { FilterOperation, IndexValue } from '../../storage/storage-adapter.js';
+import type { AttachmentRecord, FilterOperation, IndexValue } from '../../storage/storage-adapter.js';
 
 export type Mode = 'draft' | 'published' | 'previous';
 
@@ -37,11 +37,27 @@ export interface RelationshipLookup {
   canRead(type: string): boolean;
 }
 
+/** Uploaded files an attachment field may name, read in the transaction of the write. */
+export interface AttachmentLookup {
+  /** The record of the attachment with this `_id`, or null when there is none. */
+  find(id: string): Promise<AttachmentRecord | null>;
+}
+
+/** Widget types by name, as configured (`@cms/rich-text` always present). */
+export type WidgetTypes = ReadonlyMap<string, { readonly fields: readonly SanitizedField[] }>;
+
+/** A stored object described by a schema: a document, an array item, an object value, a widget. */
+export interface SchemaValues {
+  readonly fields: readonly SanitizedField[];
+  readonly values: Record<string, unknown>;
+}
+
 export interface ConvertContext {
   readonly locale: string | null;
   readonly mode: Mode | null;
   readonly principal: Principal;
   readonly relationships: RelationshipLookup;
+  readonly attachments: AttachmentLookup;
   /** New unique id for areas, widgets and array items. */
   readonly newId: () => string;
   /** Converts a nested schema (array items, object values, widgets) with the same rules. */
@@ -51,7 +67,7 @@ export interface ConvertContext {
     existing: Record<string, unknown> | undefined,
   ): Promise<Record<string, unknown>>;
   /** Widget type definitions by name, as configured (`@cms/rich-text` always present). */
-  readonly widgetTypes: ReadonlyMap<string, { readonly fields: readonly SanitizedField[] }>;
+  readonly widgetTypes: WidgetTypes;
 }
 
 export interface DefinitionContext {
@@ -154,4 +170,6 @@ export interface FieldType {
   filters?(field: SanitizedField): QueryFilter[];
   /** Searchable text of a stored value (nested schemas included). */
   searchTexts?(value: unknown, field: SanitizedField): SearchText[];
+  /** The schema-described objects inside a stored value (array items, an object, widgets), for schema walks. */
+  nested?(value: unknown, field: SanitizedField, widgetTypes: WidgetTypes): SchemaValues[];
 }

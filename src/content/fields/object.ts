@@ -42,5 +42,6 @@ export function createObjectField(types: FieldTypeLookup): FieldType {
     defaultValue: (field, newId) => ({ _id: newId(), metaType: 'object', ...defaultsFor(field.fields, types, newId) }),
     isEmpty: (value) => value === null || value === undefined,
     convert: convertObject,
+    nested: (value, field) => (isPlainObject(value) ? [{ fields: field.fields, values: value }] : []),
   };
 }

@@ -15,6 +15,8 @@ export interface RawModule {
 }
 
 export const pieceTypeBase = '@cms/piece-type';
+export const imageTypeName = '@cms/image';
+export const fileTypeName = '@cms/file';
 
 const roleChoices = [
   { label: 'Guest', value: 'guest' },
@@ -117,8 +119,8 @@ const file: RawModule = {
 /** Built-in piece types; their fields replace `basePieceFields` (none of them has `visibility`). */
 export const builtinPieceTypes: Readonly<Record<string, RawModule>> = {
   '@cms/user': user,
-  '@cms/image': image,
-  '@cms/file': file,
+  [imageTypeName]: image,
+  [fileTypeName]: file,
 };
 
 export const builtinPieceTypeNames: ReadonlySet<string> = new Set(Object.keys(builtinPieceTypes));

@@ -34,7 +34,10 @@ export function registerAuth(app: FastifyInstance, deps: { apiKeys: ApiKeys; tok
     }
   });
   app.addHook('onSend', async (request, reply) => {
-    if (request.method === 'GET' && request.principal.kind !== 'anonymous') reply.header('cache-control', 'no-store');
+    // Responses that depend on who asks are not cached; a route that knows better (files) says so itself.
+    if (request.method === 'GET' && request.principal.kind !== 'anonymous' && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'no-store');
+    }
   });
 }
 

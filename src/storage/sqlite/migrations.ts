@@ -100,6 +100,23 @@ export const migrations: readonly string[] = [
     tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
   );
   `,
+  // 3: uploaded files. Which document versions hold an attachment is a table of its own, so a
+  // document write updates its own rows instead of rewriting every attachment record it names.
+  `
+  CREATE TABLE attachments (
+    id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    data TEXT NOT NULL
+  );
+
+  CREATE TABLE attachment_uses (
+    doc_version_id TEXT NOT NULL,
+    attachment_id TEXT NOT NULL REFERENCES attachments (id) ON DELETE CASCADE,
+    archived INTEGER NOT NULL,
+    PRIMARY KEY (doc_version_id, attachment_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX attachment_uses_attachment ON attachment_uses (attachment_id);
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */

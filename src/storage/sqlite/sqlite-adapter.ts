@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageAdapter, StorageSession } from '../storage-adapter.js';
 import { runMigrations } from './migrations.js';
+import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
 import { StatementCache, type StatementSource } from './statement-cache.js';
@@ -120,6 +121,7 @@ function createSession(statements: StatementSource): StorageSession {
     documents: createSqliteDocumentStore(statements),
     logins: createSqliteLoginStore(statements),
     tokens: createSqliteTokenStore(statements),
+    attachments: createSqliteAttachmentStore(statements),
   };
 }
 
@@ -146,6 +148,12 @@ function autoCommittingSession(read: StorageSession, transaction: Transaction): 
       put: (token) => transaction((tx) => tx.tokens.put(token)),
       remove: (token) => transaction((tx) => tx.tokens.remove(token)),
       removeForUser: (userId) => transaction((tx) => tx.tokens.removeForUser(userId)),
+    },
+    attachments: {
+      find: (ids) => read.attachments.find(ids),
+      insert: (record) => transaction((tx) => tx.attachments.insert(record)),
+      update: (record) => transaction((tx) => tx.attachments.update(record)),
+      setUsage: (docVersionId, ids, archived) => transaction((tx) => tx.attachments.setUsage(docVersionId, ids, archived)),
     },
   };
 }

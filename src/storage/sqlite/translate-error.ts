@@ -6,6 +6,7 @@ const conflictsByColumn: ReadonlyMap<string, { constraint: string; message: stri
   ['user_logins.username', { constraint: 'username', message: 'The username is already in use' }],
   ['user_logins.email', { constraint: 'email', message: 'The email is already in use' }],
   ['bearer_tokens.token', { constraint: 'id', message: 'The token already exists' }],
+  ['attachments.id', { constraint: 'id', message: 'An attachment with this _id already exists' }],
 ]);
 
 /**

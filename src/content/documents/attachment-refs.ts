@@ -1,0 +1,84 @@
+import type { FieldTypeLookup } from '../fields/convert-schema.js';
+import type { WidgetTypes } from '../fields/field-type.js';
+import type { SanitizedPieceType } from '../types/piece-type.js';
+import type { AttachmentCrop, AttachmentRecord, AttachmentStore, StoredAttachment } from '../../storage/storage-adapter.js';
+import { attachmentField } from '../fields/attachment.js';
+import { isPlainObject } from '../fields/nested.js';
+import { walkFields } from '../fields/walk-fields.js';
+import { isValidId } from '../text.js';
+
+/** Gives an attachment its response form (URLs); the media module provides it. */
+export interface AttachmentPresenter {
+  present(attachment: StoredAttachment, crop: AttachmentCrop | null): Record<string, unknown>;
+}
+
+/** Where one attachment value sits: `container[key]`. */
+interface Slot {
+  readonly container: Record<string, unknown>;
+  readonly key: string;
+  readonly value: Record<string, unknown> & { _id: string };
+}
+
+/** The stored record of an attachment without its usage, as attachment fields keep it. */
+export function recordOf(attachment: StoredAttachment): AttachmentRecord {
+  const { docIds: _docIds, archivedDocIds: _archivedDocIds, ...record } = attachment;
+  return record;
+}
+
+/**
+ * Finds the attachment values of a document by walking its type's schema, into arrays, objects
+ * and area widgets: to record which attachments a version holds, and to present them.
+ */
+export class AttachmentRefs {
+  readonly #deps: { readonly registry: FieldTypeLookup; readonly widgetTypes: WidgetTypes };
+
+  constructor(deps: { registry: FieldTypeLookup; widgetTypes: WidgetTypes }) {
+    this.#deps = deps;
+  }
+
+  slots(type: SanitizedPieceType, doc: Record<string, unknown>): Slot[] {
+    const slots: Slot[] = [];
+    walkFields({ fields: type.fields, values: doc }, this.#deps, (field, container) => {
+      const value = container[field.name];
+      if (field.type === attachmentField.name && isPlainObject(value) && isValidId(value._id)) {
+        slots.push({ container, key: field.name, value: value as Slot['value'] });
+      }
+    });
+    return slots;
+  }
+
+  /** Every attachment id the document holds, once each. */
+  ids(type: SanitizedPieceType, doc: Record<string, unknown>): string[] {
+    return [...new Set(this.slots(type, doc).map((slot) => slot.value._id))];
+  }
+}
+
+/**
+ * Replaces each attachment value of documents being presented with the current record in its
+ * response form (fresh URLs, current `docIds`), keeping the document's own `crop`: one store
+ * query for a whole page.
+ */
+export class AttachmentAnnotator {
+  readonly #refs: AttachmentRefs;
+  readonly #store: Pick<AttachmentStore, 'find'>;
+  readonly #presenter: AttachmentPresenter;
+
+  constructor(deps: { refs: AttachmentRefs; store: Pick<AttachmentStore, 'find'>; presenter: AttachmentPresenter }) {
+    this.#refs = deps.refs;
+    this.#store = deps.store;
+    this.#presenter = deps.presenter;
+  }
+
+  async annotate(outputs: readonly Record<string, unknown>[], type: SanitizedPieceType): Promise<void> {
+    const slots = outputs.flatMap((output) => this.#refs.slots(type, output));
+    if (slots.length === 0) return;
+    const found = await this.#store.find([...new Set(slots.map((slot) => slot.value._id))]);
+    const byId = new Map(found.map((attachment) => [attachment._id, attachment]));
+    for (const { container, key, value } of slots) {
+      const { crop, ...copy } = value;
+      // A record that is gone (never expected) is shown from the document's own copy.
+      const current = byId.get(value._id) ?? ({ ...copy, docIds: [], archivedDocIds: [] } as unknown as StoredAttachment);
+      container[key] = this.#presenter.present(current, (crop as AttachmentCrop | null | undefined) ?? null);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import type { SanitizedField } from '../types/piece-type.js';
+import type { SchemaValues, WidgetTypes } from './field-type.js';
+import type { FieldTypeLookup } from './convert-schema.js';
+
+/**
+ * Visits every field of a stored object and of every schema-described object nested in it
+ * (array items, object values, widgets in areas), with the object that holds the field's value.
+ */
+export function walkFields(
+  start: SchemaValues,
+  deps: { readonly registry: FieldTypeLookup; readonly widgetTypes: WidgetTypes },
+  visit: (field: SanitizedField, container: Record<string, unknown>) => void,
+): void {
+  // A queue instead of recursion: depth is whatever the stored data has.
+  const pending: SchemaValues[] = [start];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    for (const field of next.fields) {
+      visit(field, next.values);
+      const type = deps.registry.get(field.type);
+      const value = type?.read ? type.read(next.values, field) : next.values[field.name];
+      if (type?.nested && value !== undefined && value !== null) pending.push(...type.nested(value, field, deps.widgetTypes));
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import type { Readable } from 'node:stream';
+
+/** What the store knows of one stored file. */
+export interface StoredFileInfo {
+  readonly size: number;
+  readonly modifiedAt: Date;
+}
+
+/**
+ * Where attachment files live, by key (`attachments/<file name>`). The media service only moves
+ * finished local files in and removes them, so another driver (an S3-compatible bucket, say)
+ * implements these verbs and nothing above it changes. Keys are built by the service from
+ * laundered record values; drivers still refuse any key that could leave their root.
+ */
+export interface FileStorage {
+  /** Moves the finished local file at `localPath` into the store as `key`, replacing any file there. */
+  put(key: string, localPath: string): Promise<void>;
+  /** Removes `key`; a file that is not there is not an error. */
+  remove(key: string): Promise<void>;
+  /** Size and time of `key`, or null when there is no such file (or the key is not a valid one). */
+  stat(key: string): Promise<StoredFileInfo | null>;
+  /** The file's bytes; fails like `fs.createReadStream` when it is missing. */
+  createReadStream(key: string): Readable;
+  /** The public URL of `key`. */
+  url(key: string): string;
+}

@@ -1,0 +1,245 @@
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Principal } from '../content/access/principal.js';
+import type { AttachmentCrop, AttachmentRecord, StorageAdapter, StoredAttachment } from '../storage/storage-adapter.js';
+import type { FileStorage } from './file-storage.js';
+import type { ImageFormat, ImageProcessor } from './image-processor.js';
+import { roleRank } from '../content/access/principal.js';
+import { newId } from '../content/documents/ids.js';
+import { AppError, ForbiddenError, InvalidRequestError, NotFoundError } from '../errors/app-error.js';
+import { attachmentOutput, isSizedImage } from './attachment-output.js';
+import { assertInside, parseCropRequest, sameCrop } from './crop-request.js';
+import { contentTypeOf } from './content-types.js';
+import { classifyExtension, type FileGroup } from './file-groups.js';
+import { imageSizes } from './image-sizes.js';
+import { attachmentName, attachmentTitle, fileKey, splitFilename } from './naming.js';
+import { receiveFile, type ReceivedFile } from './receive-file.js';
+import { contentMatches, sniffLength } from './sniff.js';
+import { svgProblem } from './svg-check.js';
+import { WorkFiles, resetWorkDir } from './work-files.js';
+
+/** A stored file to serve: what caching headers need, and its bytes on demand. */
+export interface ServedFile {
+  readonly size: number;
+  readonly modifiedAt: Date;
+  readonly contentType: string;
+  open(): Readable;
+}
+
+// What the service ever stores: `attachments/<id>-<name>[.<crop>][.<size>].<extension>`, one segment.
+const servableKey = /^attachments\/[a-z0-9][a-z0-9.-]*\.([a-z0-9]+)$/;
+
+/** A file as the HTTP layer hands it over: the client's name for it and its bytes, not yet read. */
+export interface IncomingFile {
+  readonly filename: string;
+  readonly stream: Readable;
+}
+
+export interface MediaServiceDeps {
+  readonly storage: StorageAdapter;
+  readonly files: FileStorage;
+  readonly images: ImageProcessor;
+  /** Local directory for files being received or rendered; on the same file system as a local store. */
+  readonly workDir: string;
+  /** Largest accepted file, in bytes. */
+  readonly uploadLimit: number;
+}
+
+/** A finished local file and the key it goes to in the store. */
+interface Placement {
+  readonly key: string;
+  readonly path: string;
+}
+
+/** A file to render into the work directory (fit inside `box`, when given), then place. */
+interface Rendering extends Placement {
+  readonly box?: { readonly width: number; readonly height: number };
+}
+
+type Output = Record<string, unknown>;
+
+/**
+ * Uploads and crops. Every file is written under a temporary name in the work directory first;
+ * only when all of an operation's files exist are they moved into the store, and only then is
+ * the record written. A failure at any step removes what the operation wrote. A process that
+ * dies mid-operation leaves temporary files only (cleared at the next start), except in the
+ * moment between moving files into place and committing the record.
+ */
+export class MediaService {
+  readonly #deps: MediaServiceDeps;
+
+  constructor(deps: MediaServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** Prepares the work directory, clearing what an interrupted process left in it. */
+  async start(): Promise<void> {
+    await resetWorkDir(this.#deps.workDir);
+  }
+
+  /**
+   * Stores one uploaded file and answers its attachment. `receive` is called only once the
+   * caller may upload; it yields null when the request holds no file.
+   */
+  async upload(principal: Principal, receive: () => Promise<IncomingFile | null>): Promise<Output> {
+    assertMayUpload(principal);
+    const incoming = await receive();
+    if (!incoming) throw new InvalidRequestError('Send the file in the multipart form part named "file"');
+    const { base, extension: rawExtension } = splitFilename(incoming.filename);
+    const { extension, group } = classifyExtension(rawExtension);
+    const work = new WorkFiles(this.#deps.workDir);
+    try {
+      const received = await receiveFile(incoming.stream, { path: work.path('upload'), limit: this.#deps.uploadLimit, headLength: sniffLength });
+      const record = newRecord({ base, extension, group, received });
+      const placements = await this.#prepareFiles(record, received, work);
+      await this.#placeThen(placements, () => this.#deps.storage.attachments.insert(record));
+      return this.present({ ...record, docIds: [], archivedDocIds: [] });
+    } finally {
+      await work.cleanup();
+    }
+  }
+
+  /** Checks the content against the extension and renders the image sizes, all in the work directory. */
+  async #prepareFiles(record: AttachmentRecord, received: ReceivedFile, work: WorkFiles): Promise<Placement[]> {
+    const original: Placement = { key: fileKey(record), path: received.path };
+    if (received.length === 0) throw new InvalidRequestError('The file is empty');
+    if (!contentMatches(record.extension, received.head, received.containsNul)) {
+      throw new InvalidRequestError(`The file's content is not that of a ${record.extension} file`, { extension: record.extension });
+    }
+    if (record.extension === 'svg') {
+      const problem = svgProblem(await readFile(received.path, 'utf8'));
+      if (problem) throw new InvalidRequestError(`File was not accepted: ${problem}`);
+      return [original];
+    }
+    if (!isSizedImage(record)) return [original];
+    await this.#measure(record, received.path);
+    const sizes = sizeRenderings(record, work);
+    try {
+      await this.#deps.images.render({ source: received.path, format: record.extension as ImageFormat, outputs: sizes });
+    } catch (error) {
+      // The probe read the header only: broken image data shows when it is decoded.
+      throw new AppError('invalid', 'The image could not be decoded', {}, { cause: error });
+    }
+    return [original, ...sizes];
+  }
+
+  /** Width, height and orientation of an image whose bytes must be of its extension's format. */
+  async #measure(record: AttachmentRecord, path: string): Promise<void> {
+    const info = await this.#deps.images.probe(path);
+    if (!info || info.format !== record.extension) {
+      throw new InvalidRequestError(`The file's content is not a readable ${record.extension} image`, { extension: record.extension });
+    }
+    Object.assign(record, { width: info.width, height: info.height, landscape: info.width > info.height, portrait: info.width <= info.height });
+  }
+
+  /** Moves the files into the store, then runs `commit`; when either fails, removes what was moved. */
+  async #placeThen(placements: readonly Placement[], commit: () => Promise<unknown>, keepOnFailure?: () => Promise<boolean>): Promise<void> {
+    const placed: string[] = [];
+    try {
+      for (const { key, path } of placements) {
+        await this.#deps.files.put(key, path);
+        placed.push(key);
+      }
+      await commit();
+    } catch (error) {
+      if (!(await keepOnFailure?.())) await Promise.all(placed.map((key) => this.#deps.files.remove(key).catch(() => undefined)));
+      throw error;
+    }
+  }
+
+  /**
+   * Writes a cropped version of an image and each of its sizes, then adds the crop to the
+   * record (once: the same box twice is stored once). Answers true.
+   */
+  async crop(principal: Principal, body: unknown): Promise<true> {
+    assertMayUpload(principal);
+    const { id, crop } = parseCropRequest(body);
+    const record = await this.#find(id);
+    if (!isSizedImage(record)) throw new InvalidRequestError(`A ${record.extension} file cannot be cropped`, { extension: record.extension });
+    assertInside(crop, record);
+    if (record.crops.some((existing) => sameCrop(existing, crop))) return true;
+    const work = new WorkFiles(this.#deps.workDir);
+    try {
+      const source = work.path('source');
+      await pipeline(this.#deps.files.createReadStream(fileKey(record)), createWriteStream(source));
+      const renderings: Rendering[] = [{ key: fileKey(record, { crop }), path: work.path('cropped') }, ...sizeRenderings(record, work, crop)];
+      // The source was decoded at upload: a failure here is the server's, not the client's.
+      await this.#deps.images.render({ source, format: record.extension as ImageFormat, crop, outputs: renderings });
+      // A concurrent request that stored the same crop owns the same files: they stay.
+      await this.#placeThen(renderings, () => this.#addCrop(id, crop), () => this.#hasCrop(id, crop));
+    } finally {
+      await work.cleanup();
+    }
+    return true;
+  }
+
+  async #addCrop(id: string, crop: AttachmentCrop): Promise<void> {
+    await this.#deps.storage.transaction(async (tx) => {
+      const [current] = await tx.attachments.find([id]);
+      if (!current) throw new NotFoundError();
+      if (current.crops.some((existing) => sameCrop(existing, crop))) return;
+      const { docIds: _docIds, archivedDocIds: _archivedDocIds, ...record } = current;
+      await tx.attachments.update({ ...record, crops: [...record.crops, crop], updatedAt: new Date().toISOString() });
+    });
+  }
+
+  async #hasCrop(id: string, crop: AttachmentCrop): Promise<boolean> {
+    const [record] = await this.#deps.storage.attachments.find([id]);
+    return record?.crops.some((existing) => sameCrop(existing, crop)) ?? false;
+  }
+
+  async #find(id: string): Promise<StoredAttachment> {
+    const [record] = await this.#deps.storage.attachments.find([id]);
+    if (!record) throw new NotFoundError('There is no such attachment');
+    return record;
+  }
+
+  /** A stored attachment file by its key (the path under `/uploads/`), or null; nothing else is served. */
+  async file(key: string): Promise<ServedFile | null> {
+    const match = servableKey.exec(key);
+    if (!match) return null;
+    const info = await this.#deps.files.stat(key);
+    if (!info) return null;
+    return { ...info, contentType: contentTypeOf(match[1]!), open: () => this.#deps.files.createReadStream(key) };
+  }
+
+  /** The response form of an attachment (URLs computed now); with `crop`, the URLs of that crop. */
+  present(attachment: StoredAttachment, crop?: AttachmentCrop | null): Output {
+    return attachmentOutput(this.#deps.files, attachment, crop);
+  }
+}
+
+/** Uploading and cropping need the contributor role, as in the original. */
+function assertMayUpload(principal: Principal): void {
+  if (roleRank(principal.role) < roleRank('contributor')) {
+    throw new ForbiddenError('You do not have permission to upload a file');
+  }
+}
+
+/** One rendering per image size, of the whole image or of a crop. */
+function sizeRenderings(record: AttachmentRecord, work: WorkFiles, crop?: AttachmentCrop): Rendering[] {
+  return imageSizes.map((size) => ({
+    key: fileKey(record, { crop, size: size.name }),
+    path: work.path(size.name),
+    box: { width: size.width, height: size.height },
+  }));
+}
+
+function newRecord(args: { base: string; extension: string; group: FileGroup; received: ReceivedFile }): AttachmentRecord {
+  const now = new Date().toISOString();
+  return {
+    _id: newId(),
+    group: args.group.name,
+    createdAt: now,
+    name: attachmentName(args.base),
+    title: attachmentTitle(args.base),
+    extension: args.extension,
+    type: 'attachment',
+    length: args.received.length,
+    md5: args.received.md5,
+    crops: [],
+    updatedAt: now,
+  };
+}

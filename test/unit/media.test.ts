@@ -1,0 +1,196 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StoredAttachment } from '../../src/storage/storage-adapter.js';
+import { attachmentName, attachmentTitle, fileKey, splitFilename } from '../../src/media/naming.js';
+import { classifyExtension } from '../../src/media/file-groups.js';
+import { contentMatches } from '../../src/media/sniff.js';
+import { svgProblem } from '../../src/media/svg-check.js';
+import { assertInside, parseCropRequest } from '../../src/media/crop-request.js';
+import { createLocalFileStorage } from '../../src/media/local-file-storage.js';
+import { attachmentOutput } from '../../src/media/attachment-output.js';
+import { ValidationError } from '../../src/errors/app-error.js';
+import { WorkFiles, resetWorkDir } from '../../src/media/work-files.js';
+import { readdir } from 'node:fs/promises';
+
+describe('file names', () => {
+  it('splits off the last path segment and the extension', () => {
+    assert.deepEqual(splitFilename('photo.JPG'), { base: 'photo', extension: 'JPG' });
+    assert.deepEqual(splitFilename('../../a/b.c.png'), { base: 'b.c', extension: 'png' });
+    assert.deepEqual(splitFilename('C:\\dir\\x.pdf'), { base: 'x', extension: 'pdf' });
+    assert.deepEqual(splitFilename('a\u0000b\u001f.txt'), { base: 'ab', extension: 'txt' });
+    assert.deepEqual(splitFilename('.bashrc'), { base: '.bashrc', extension: '' });
+    assert.deepEqual(splitFilename('noext'), { base: 'noext', extension: '' });
+    assert.deepEqual(splitFilename('dir/'), { base: '', extension: '' });
+  });
+
+  it('makes a bounded ASCII slug for the name and a sortified title', () => {
+    assert.equal(attachmentName('Blue Box'), 'blue-box');
+    assert.equal(attachmentName('Crème Brûlée'), 'creme-brulee');
+    assert.equal(attachmentName('日本語'), 'file');
+    assert.equal(attachmentName(''), 'file');
+    assert.equal(attachmentName('a'.repeat(70)), 'a'.repeat(64));
+    assert.equal(attachmentName(`${'a'.repeat(63)} b`), 'a'.repeat(63));
+    assert.equal(attachmentTitle('Blue_Box (2)'), 'blue box 2');
+    assert.equal(attachmentTitle('日本語'), '日本語');
+    assert.equal(attachmentTitle('x'.repeat(300)).length, 200);
+  });
+
+  it('names every file of an attachment from its record', () => {
+    const a = { _id: 'abc', name: 'pic', extension: 'png' };
+    assert.equal(fileKey(a), 'attachments/abc-pic.png');
+    assert.equal(fileKey(a, { size: 'one-half' }), 'attachments/abc-pic.one-half.png');
+    assert.equal(fileKey(a, { crop: { top: 1, left: 2, width: 3, height: 4 } }), 'attachments/abc-pic.1.2.3.4.png');
+    assert.equal(fileKey(a, { crop: { top: 1, left: 2, width: 3, height: 4 }, size: 'max' }), 'attachments/abc-pic.1.2.3.4.max.png');
+  });
+});
+
+describe('file groups and content sniffing', () => {
+  it('maps jpeg to jpg, ignores case and refuses the rest', () => {
+    assert.deepEqual(classifyExtension('JPEG').extension, 'jpg');
+    assert.equal(classifyExtension('Png').group.name, 'images');
+    assert.equal(classifyExtension('pptx').group.name, 'office');
+    assert.throws(() => classifyExtension('html'), /File type html was not accepted\. Allowed extensions: gif, jpg/);
+    assert.throws(() => classifyExtension('jpe'), /not accepted/);
+  });
+
+  it('checks magic numbers and text', () => {
+    const bytes = (...values: number[]) => Buffer.from(values);
+    assert.equal(contentMatches('jpg', bytes(0xff, 0xd8, 0xff, 0xe0), false), true);
+    assert.equal(contentMatches('jpg', bytes(0xff, 0xd8), false), false);
+    assert.equal(contentMatches('png', bytes(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a), false), true);
+    assert.equal(contentMatches('gif', Buffer.from('GIF89a...'), false), true);
+    assert.equal(contentMatches('gif', Buffer.from('GIF90a...'), false), false);
+    assert.equal(contentMatches('webp', Buffer.from('RIFF\x00\x00\x00\x00WEBPVP8 ', 'latin1'), false), true);
+    assert.equal(contentMatches('webp', Buffer.from('RIFF\x00\x00\x00\x00WAVE', 'latin1'), false), false);
+    assert.equal(contentMatches('pdf', Buffer.from('junk\n%PDF-1.7'), false), true);
+    assert.equal(contentMatches('pdf', Buffer.from('%PS-Adobe'), false), false);
+    assert.equal(contentMatches('xlsx', Buffer.from('PK\x03\x04', 'latin1'), false), true);
+    assert.equal(contentMatches('xlsx', Buffer.from('PK\x05\x06', 'latin1'), false), false, 'an empty zip is no document');
+    assert.equal(contentMatches('ppt', bytes(0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1), false), true);
+    assert.equal(contentMatches('txt', Buffer.from('anything'), false), true);
+    assert.equal(contentMatches('csv', Buffer.from('a,b'), true), false);
+    assert.equal(contentMatches('exe', Buffer.from('MZ'), false), false);
+  });
+});
+
+describe('SVG check', () => {
+  it('passes drawings and refuses active or external content', () => {
+    const clean = '<svg xmlns="http://www.w3.org/2000/svg"><g fill="url(#a)"><path d="M0 0h1"/></g><text>one = two &amp; on</text></svg>';
+    assert.equal(svgProblem(clean), null);
+    assert.match(svgProblem('<svg><script/></svg>')!, /scripts/);
+    assert.match(svgProblem('<svg><g\tonclick="x"/></svg>')!, /event handler/);
+    assert.equal(svgProblem('<svg><image href="data:image/png;base64,iVBOR+w0/=="/></svg>'), null, 'an embedded bitmap');
+    assert.match(svgProblem('<svg><image href="data:image/svg+xml;base64,AAAA"/></svg>')!, /links outside/);
+    assert.match(svgProblem("<svg><use xlink:href='other.svg#x'/></svg>")!, /links outside/);
+    assert.match(svgProblem('<svg><a href="  JavaScript:x">a</a></svg>')!, /script URLs/);
+    assert.match(svgProblem('<svg style="background:url(//x)"></svg>')!, /external references/);
+    assert.match(svgProblem('<svg><rect fill="&#x75;rl(x)"/></svg>')!, /character references/);
+    assert.match(svgProblem('<html></html>')!, /not an SVG/);
+  });
+
+  it('scans a hostile file of unclosed tags in linear time', () => {
+    const started = Date.now();
+    svgProblem(`<svg>${'<a '.repeat(300_000)}`);
+    assert.ok(Date.now() - started < 2000);
+  });
+});
+
+describe('crop requests', () => {
+  it('accepts whole pixel boxes and names every bad part', () => {
+    assert.deepEqual(parseCropRequest({ _id: 'abc', crop: { top: 0, left: 1, width: 2, height: 3, extra: 1 } }), {
+      id: 'abc',
+      crop: { top: 0, left: 1, width: 2, height: 3 },
+    });
+    assert.throws(
+      () => parseCropRequest({ _id: 'abc', crop: { top: -1, left: 0.5, width: 0, height: Number.NaN } }),
+      (error: unknown) => error instanceof ValidationError && error.errors.map((e) => e.path).join() === 'crop.top,crop.left,crop.width,crop.height',
+    );
+    assert.throws(() => parseCropRequest(null), /must be an object/);
+  });
+
+  it('keeps the box inside the image', () => {
+    const record = { width: 10, height: 5 } as StoredAttachment;
+    assertInside({ top: 0, left: 0, width: 10, height: 5 }, record);
+    assert.throws(() => assertInside({ top: 1, left: 0, width: 10, height: 5 }, record), /outside the 10×5 image/);
+  });
+});
+
+describe('local file storage', () => {
+  it('moves files in, serves and removes them, and refuses keys that could leave its root', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cms-files-'));
+    try {
+      const files = createLocalFileStorage({ root: join(dir, 'uploads'), publicUrl: 'https://x.test/uploads' });
+      const local = join(dir, 'incoming');
+      await writeFile(local, 'bytes');
+      await files.put('attachments/a-b.txt', local);
+      await assert.rejects(readFile(local), /ENOENT/);
+      assert.equal((await files.stat('attachments/a-b.txt'))?.size, 5);
+      assert.equal(files.url('attachments/a-b.txt'), 'https://x.test/uploads/attachments/a-b.txt');
+      const chunks: Buffer[] = [];
+      for await (const chunk of files.createReadStream('attachments/a-b.txt')) chunks.push(chunk as Buffer);
+      assert.equal(Buffer.concat(chunks).toString(), 'bytes');
+      await files.remove('attachments/a-b.txt');
+      await files.remove('attachments/a-b.txt');
+      assert.equal(await files.stat('attachments/a-b.txt'), null);
+      assert.equal(await files.stat('attachments'), null, 'a directory is not a file');
+      for (const key of ['../cms.sqlite', '/etc/passwd', 'attachments/../../x', '.tmp/x', 'attachments/.hidden', 'a\\b', '', 'a//b', 'a/']) {
+        assert.equal(await files.stat(key), null, key);
+        await assert.rejects(files.put(key, local), /Invalid file storage key/, key);
+        await assert.rejects(files.remove(key), /Invalid file storage key/, key);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('attachment output', () => {
+  const files = createLocalFileStorage({ root: '/unused', publicUrl: '/uploads' });
+  const base = { _id: 'id1', type: 'attachment', name: 'n', title: 'n', length: 1, md5: 'm', crops: [], createdAt: '', updatedAt: '', docIds: [], archivedDocIds: [] } as const;
+
+  it('gives images a URL per size and the original, SVG one file for all, others only _url', () => {
+    const png = attachmentOutput(files, { ...base, group: 'images', extension: 'png', width: 1, height: 1 } as unknown as StoredAttachment);
+    assert.equal(png._url, '/uploads/attachments/id1-n.png');
+    assert.equal((png._urls as Record<string, string>)['one-third'], '/uploads/attachments/id1-n.one-third.png');
+    assert.equal('crop' in png, false);
+    const svg = attachmentOutput(files, { ...base, group: 'images', extension: 'svg' } as unknown as StoredAttachment);
+    assert.ok(Object.values(svg._urls as object).every((url) => url === '/uploads/attachments/id1-n.svg'));
+    const pdf = attachmentOutput(files, { ...base, group: 'office', extension: 'pdf' } as unknown as StoredAttachment, null);
+    assert.equal(pdf._url, '/uploads/attachments/id1-n.pdf');
+    assert.equal('_urls' in pdf, false);
+    assert.equal(pdf.crop, null);
+  });
+
+  it('points at the cropped files when a crop is given', () => {
+    const crop = { top: 1, left: 2, width: 3, height: 4 };
+    const png = attachmentOutput(files, { ...base, group: 'images', extension: 'png', width: 9, height: 9 } as unknown as StoredAttachment, crop);
+    assert.equal(png._url, '/uploads/attachments/id1-n.1.2.3.4.png');
+    assert.equal((png._urls as Record<string, string>).max, '/uploads/attachments/id1-n.1.2.3.4.max.png');
+    assert.deepEqual(png.crop, crop);
+  });
+});
+
+describe('work files', () => {
+  it('starts from an empty work directory and removes an operation\'s files when it ends', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cms-work-'));
+    try {
+      await writeFile(join(dir, 'left-by-a-crash.upload'), 'x');
+      await resetWorkDir(dir);
+      assert.deepEqual(await readdir(dir), []);
+      const work = new WorkFiles(dir);
+      const first = work.path('upload');
+      const second = work.path('max');
+      assert.notEqual(first, second);
+      assert.ok(first.startsWith(dir));
+      await writeFile(first, 'a');
+      await writeFile(second, 'b');
+      await work.cleanup();
+      assert.deepEqual(await readdir(dir), []);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
