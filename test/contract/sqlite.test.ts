@@ -99,10 +99,11 @@ describe('sqlite adapter specifics', () => {
     }
   };
 
-  it('serves the list query from an index', () => {
-    const list = { type: 'article', locale: 'en', mode: 'draft', archived: false } as const;
-    const plan = queryPlan({ ...list, sort: [{ field: 'updatedAt', direction: -1 }], limit: 10 });
-    assert.match(plan, /USING INDEX documents_list_updated/);
+  it('chooses the page of a list from a covering index, then reads only its documents', () => {
+    const list = { type: 'article', locale: 'en', mode: 'draft', archived: false, visibility: ['public'] } as const;
+    const plan = queryPlan({ ...list, sort: [{ field: 'updatedAt', direction: -1 }], limit: 10, skip: 5000 });
+    assert.match(plan, /USING COVERING INDEX documents_list_updated/);
+    assert.match(plan, /SEARCH documents USING INTEGER PRIMARY KEY \(rowid=\?\)/);
   });
 
   it('looks documents up by id or doc id through those indexes', () => {

@@ -117,6 +117,17 @@ export const migrations: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX attachment_uses_attachment ON attachment_uses (attachment_id);
   `,
+  // 4: the list indexes hold everything a page is chosen by besides the filter values: the id
+  // that breaks sort ties, and the visibility anonymous lists filter on. Counting a type's public
+  // documents or skipping to a deep page then reads index entries only, never the documents.
+  `
+  DROP INDEX documents_list_updated;
+  DROP INDEX documents_list_created;
+  DROP INDEX documents_list_title;
+  CREATE INDEX documents_list_updated ON documents (type, locale, mode, archived, updated_at, id, visibility);
+  CREATE INDEX documents_list_created ON documents (type, locale, mode, archived, created_at, id, visibility);
+  CREATE INDEX documents_list_title ON documents (type, locale, mode, archived, title_sortified, id, visibility);
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
