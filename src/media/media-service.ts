@@ -1,5 +1,4 @@
 import { createWriteStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Principal } from '../content/access/principal.js';
@@ -17,7 +16,7 @@ import { imageSizes } from './image-sizes.js';
 import { attachmentName, attachmentTitle, fileKey, splitFilename } from './naming.js';
 import { receiveFile, type ReceivedFile } from './receive-file.js';
 import { contentMatches, sniffLength } from './sniff.js';
-import { svgProblem } from './svg-check.js';
+import { svgFileProblem } from './svg-check-thread.js';
 import { WorkFiles, resetWorkDir } from './work-files.js';
 
 /** A stored file to serve: what caching headers need, and its bytes on demand. */
@@ -109,7 +108,7 @@ export class MediaService {
       throw new InvalidRequestError(`The file's content is not that of a ${record.extension} file`, { extension: record.extension });
     }
     if (record.extension === 'svg') {
-      const problem = svgProblem(await readFile(received.path, 'utf8'));
+      const problem = await svgFileProblem(received.path);
       if (problem) throw new InvalidRequestError(`File was not accepted: ${problem}`);
       return [original];
     }
