@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';
-import { compileFindQuery } from '../../src/storage/sqlite/sqlite-query.js';
+import { compileCountQuery, compileFindQuery } from '../../src/storage/sqlite/sqlite-query.js';
+import { migrations } from '../../src/storage/sqlite/migrations.js';
 import type { DocumentQuery, StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { emptyIndex, makeDoc, makeIndex } from './contract-helpers.js';
 import { runStorageContract } from './storage-adapter.contract.js';
@@ -110,5 +111,54 @@ describe('sqlite adapter specifics', () => {
     const list = { type: 'article', locale: 'en', mode: 'draft', archived: false } as const;
     assert.match(queryPlan({ ...list, docIds: ['a', 'b'] }), /USING INDEX documents_doc_id/);
     assert.match(queryPlan({ ...list, ids: ['a:en:draft'] }), /USING INDEX sqlite_autoindex_documents_1/);
+  });
+
+  it('gathers a list filter from the values of the list\'s own type, locale and mode', () => {
+    const list = { type: 'article', locale: 'en', mode: 'draft', archived: false } as const;
+    const { sql, params } = compileCountQuery({ ...list, conditions: [{ key: 'category', op: 'in', values: ['news'] }] });
+    const inspector = new Database(filename, { readonly: true });
+    try {
+      const plan = (inspector.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((s) => s.detail).join('\n');
+      assert.match(plan, /SEARCH document_values USING PRIMARY KEY \(type=\? AND locale=\? AND mode=\? AND key=\? AND value=\?\)/, plan);
+    } finally {
+      inspector.close();
+    }
+  });
+});
+
+describe('sqlite migrations', () => {
+  it('moves the filter values of a version 4 database into the scope of their documents', async () => {
+    const { adapter, filename, cleanup } = await makeTempAdapter();
+    try {
+      const old = new Database(filename);
+      for (const migration of migrations.slice(0, 4)) old.exec(migration);
+      old.pragma('user_version = 4');
+      const insert = old.prepare(`INSERT INTO documents (id, doc_id, type, locale, mode, slug, archived, visibility,
+        title_sortified, created_at, updated_at, data) VALUES (?, ?, ?, ?, ?, ?, 0, 'public', '', '', '', ?)`);
+      const a = insert.run('a:en:draft', 'a', 'article', 'en', 'draft', 'a', JSON.stringify(makeDoc({ docId: 'a' }))).lastInsertRowid;
+      const u = insert.run('u', 'u', '@cms/user', '', '', 'u', JSON.stringify(makeDoc({ docId: 'u', type: '@cms/user' }))).lastInsertRowid;
+      old.prepare('INSERT INTO document_values (key, value, seq) VALUES (?, ?, ?)').run('category', 'news', a);
+      old.prepare('INSERT INTO document_values (key, value, seq) VALUES (?, ?, ?)').run('role', 'admin', u);
+      old.close();
+
+      await adapter.migrate();
+      const inspector = new Database(filename, { readonly: true });
+      try {
+        assert.deepEqual(inspector.prepare('SELECT type, locale, mode, key, value FROM document_values ORDER BY key').all(), [
+          { type: 'article', locale: 'en', mode: 'draft', key: 'category', value: 'news' },
+          { type: '@cms/user', locale: '', mode: '', key: 'role', value: 'admin' },
+        ]);
+        assert.equal(inspector.pragma('user_version', { simple: true }), migrations.length);
+      } finally {
+        inspector.close();
+      }
+      const found = await adapter.documents.find({
+        type: 'article', locale: 'en', mode: 'draft', conditions: [{ key: 'category', op: 'in', values: ['news'] }],
+      });
+      assert.deepEqual(found.map((doc) => doc._id), ['a:en:draft']);
+    } finally {
+      await adapter.close();
+      await cleanup();
+    }
   });
 });

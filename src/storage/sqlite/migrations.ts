@@ -128,6 +128,27 @@ export const migrations: readonly string[] = [
   CREATE INDEX documents_list_created ON documents (type, locale, mode, archived, created_at, id, visibility);
   CREATE INDEX documents_list_title ON documents (type, locale, mode, archived, title_sortified, id, visibility);
   `,
+  // 5: filter values are kept per type, locale and mode, the scope of every list. A filter then
+  // gathers the documents of the list it filters, not those of every type, locale and mode that
+  // happen to use the same field name (the drafts alone doubled the set).
+  `
+  CREATE TABLE document_values_v2 (
+    type TEXT NOT NULL,
+    locale TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value ANY NOT NULL,
+    seq INTEGER NOT NULL REFERENCES documents (seq) ON DELETE CASCADE,
+    PRIMARY KEY (type, locale, mode, key, value, seq)
+  ) STRICT, WITHOUT ROWID;
+  INSERT INTO document_values_v2 (type, locale, mode, key, value, seq)
+    SELECT documents.type, documents.locale, documents.mode, document_values.key, document_values.value, document_values.seq
+    FROM document_values JOIN documents ON documents.seq = document_values.seq;
+  DROP TABLE document_values;
+  ALTER TABLE document_values_v2 RENAME TO document_values;
+  -- Serves the cascade on delete, "no value for this key", and filters outside one scope.
+  CREATE INDEX document_values_seq ON document_values (seq, key);
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */

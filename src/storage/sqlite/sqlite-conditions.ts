@@ -10,21 +10,37 @@ const belowAllText = '';
 /** An empty blob: above all text. Index values are never blobs, so none lies at or beyond it. */
 const aboveAllText = Buffer.alloc(0);
 
+/** The type, locale and mode filter values are kept under: those of their document's row. */
+export interface ValueScope {
+  readonly type: string;
+  readonly locale: string;
+  readonly mode: string;
+}
+
 /**
  * Compiles one condition into a test of `seq` (the document's, as `documents.seq` or
  * `+documents.seq`) against document_values; null when it holds for every document (`all` of
- * nothing).
+ * nothing). With a `scope` (every list has one) the matching documents are gathered once from
+ * the values of that scope; without one, each candidate document's own values are looked up.
  */
-export function compileCondition(condition: FilterCondition, seq: string): CompiledQuery | null {
-  const withValue = (test: string, params: readonly unknown[]): CompiledQuery => ({
-    sql: `${seq} IN (SELECT seq FROM document_values WHERE key = ? AND ${test})`,
-    params: [condition.key, ...params],
-  });
+export function compileCondition(condition: FilterCondition, seq: string, scope: ValueScope | undefined): CompiledQuery | null {
+  const withValue = (test: string, params: readonly unknown[]): CompiledQuery => {
+    if (scope) {
+      return {
+        sql: `${seq} IN (SELECT seq FROM document_values WHERE ${scoped} AND key = ? AND ${test})`,
+        params: [...scopeParams(scope), condition.key, ...params],
+      };
+    }
+    return {
+      sql: `EXISTS (SELECT 1 FROM document_values WHERE document_values.seq = documents.seq AND key = ? AND ${test})`,
+      params: [condition.key, ...params],
+    };
+  };
   switch (condition.op) {
     case 'in':
       return withValue('value IN (SELECT value FROM json_each(?))', [jsonValues(condition.values)]);
     case 'all':
-      return compileAll(seq, condition.key, condition.values);
+      return compileAll(seq, condition.key, condition.values, scope);
     case 'range':
       return withValue('value BETWEEN ? AND ?', rangeBounds(condition.min, condition.max));
     case 'contains':
@@ -52,15 +68,27 @@ export function assertIndexValue(key: string, value: unknown): asserts value is 
   throw new Error(`Invalid index value for "${key}": ${String(value)}`);
 }
 
-function compileAll(seq: string, key: string, values: readonly IndexValue[]): CompiledQuery | null {
+export const scoped = 'type = ? AND locale = ? AND mode = ?';
+
+export function scopeParams(scope: ValueScope): string[] {
+  return [scope.type, scope.locale, scope.mode];
+}
+
+function compileAll(seq: string, key: string, values: readonly IndexValue[], scope: ValueScope | undefined): CompiledQuery | null {
   // A Set tells 3 from '3', as the index does.
   const distinct = [...new Set(values)];
   if (distinct.length === 0) return null;
   // The primary key holds each (value, document) once, so a document matching every value has
   // exactly as many matching rows as there are values.
+  const matching = 'key = ? AND value IN (SELECT value FROM json_each(?))';
+  if (scope) {
+    return {
+      sql: `${seq} IN (SELECT seq FROM document_values WHERE ${scoped} AND ${matching} GROUP BY seq HAVING COUNT(*) = ?)`,
+      params: [...scopeParams(scope), key, jsonValues(distinct), distinct.length],
+    };
+  }
   return {
-    sql: `${seq} IN (SELECT seq FROM document_values
-      WHERE key = ? AND value IN (SELECT value FROM json_each(?)) GROUP BY seq HAVING COUNT(*) = ?)`,
+    sql: `(SELECT COUNT(*) FROM document_values WHERE document_values.seq = documents.seq AND ${matching}) = ?`,
     params: [key, jsonValues(distinct), distinct.length],
   };
 }

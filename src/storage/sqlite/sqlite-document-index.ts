@@ -1,10 +1,10 @@
 import type { DocumentIndex } from '../storage-adapter.js';
-import { assertIndexValue } from './sqlite-conditions.js';
+import { assertIndexValue, scopeParams, type ValueScope } from './sqlite-conditions.js';
 import { jsonList } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
 
 // OR IGNORE: a value a document holds twice is indexed once, as `all` counts on.
-const insertValueSql = 'INSERT OR IGNORE INTO document_values (key, value, seq) VALUES (?, ?, ?)';
+const insertValueSql = 'INSERT OR IGNORE INTO document_values (type, locale, mode, key, value, seq) VALUES (?, ?, ?, ?, ?, ?)';
 const removeValuesSql = 'DELETE FROM document_values WHERE seq IN (SELECT value FROM json_each(?))';
 
 /** Both search tables hold the same texts under the same rowid, tokenized differently. */
@@ -25,10 +25,14 @@ export function assertDocumentIndex(index: DocumentIndex): void {
   }
 }
 
-/** Writes the filter values and search texts (checked by assertDocumentIndex) stored under `seq`. */
-export function writeIndex(statements: StatementSource, seq: number, index: DocumentIndex): void {
+/**
+ * Writes the filter values (in the scope of their document's row) and search texts (checked by
+ * assertDocumentIndex) stored under `seq`.
+ */
+export function writeIndex(statements: StatementSource, seq: number, scope: ValueScope, index: DocumentIndex): void {
   const insertValue = statements.statement(insertValueSql);
-  for (const { key, value } of index.values) insertValue.run(key, value, seq);
+  const scopeValues = scopeParams(scope);
+  for (const { key, value } of index.values) insertValue.run(...scopeValues, key, value, seq);
   const { title, high, low, publicTitle, publicHigh, publicLow } = index.search;
   for (const table of searchTables) {
     statements.statement(insertTextsSql(table)).run(seq, title, high, low, publicTitle, publicHigh, publicLow);

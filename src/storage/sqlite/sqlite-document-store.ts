@@ -1,5 +1,5 @@
 import type { DocumentQuery, DocumentStore, IndexValue, StoredDocument } from '../storage-adapter.js';
-import { escapeLike } from './sqlite-conditions.js';
+import { escapeLike, type ValueScope } from './sqlite-conditions.js';
 import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery, jsonList } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
 import { assertDocumentIndex, removeIndex, writeIndex } from './sqlite-document-index.js';
@@ -52,17 +52,19 @@ export function createSqliteDocumentStore(statements: StatementSource): Document
 
     async insert(doc, index) {
       assertDocumentIndex(index);
-      const { lastInsertRowid } = runTranslatingErrors(() => statements.statement(insertSql).run(toRow(doc)));
-      writeIndex(statements, Number(lastInsertRowid), index);
+      const row = toRow(doc);
+      const { lastInsertRowid } = runTranslatingErrors(() => statements.statement(insertSql).run(row));
+      writeIndex(statements, Number(lastInsertRowid), scopeOf(row), index);
     },
 
     async update(doc, index) {
       assertDocumentIndex(index);
-      const updated = runTranslatingErrors(() => statements.statement(updateSql).get(toRow(doc)));
+      const row = toRow(doc);
+      const updated = runTranslatingErrors(() => statements.statement(updateSql).get(row));
       if (updated === undefined) return false;
       const { seq } = updated as { seq: number };
       removeIndex(statements, [seq]);
-      writeIndex(statements, seq, index);
+      writeIndex(statements, seq, scopeOf(row), index);
       return true;
     },
 
@@ -87,7 +89,10 @@ export function createSqliteDocumentStore(statements: StatementSource): Document
   };
 }
 
-function toRow(doc: StoredDocument): Record<string, string | number> {
+type TextColumn = 'id' | 'docId' | 'type' | 'locale' | 'mode' | 'slug' | 'visibility' | 'titleSortified' | 'createdAt' | 'updatedAt' | 'data';
+type Row = Record<TextColumn, string> & { archived: number };
+
+function toRow(doc: StoredDocument): Row {
   return {
     id: doc._id,
     docId: doc.cmsDocId,
@@ -102,6 +107,10 @@ function toRow(doc: StoredDocument): Record<string, string | number> {
     updatedAt: doc.updatedAt,
     data: JSON.stringify(doc),
   };
+}
+
+function scopeOf(row: Row): ValueScope {
+  return { type: row.type, locale: row.locale, mode: row.mode };
 }
 
 /** `en:draft` → `en`. */

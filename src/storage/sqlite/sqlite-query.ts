@@ -1,5 +1,5 @@
 import type { DocumentQuery, SortDirection } from '../storage-adapter.js';
-import { compileCondition } from './sqlite-conditions.js';
+import { compileCondition, scopeParams, scoped, type ValueScope } from './sqlite-conditions.js';
 import { compileSearch, relevanceExpression, type CompiledSearch } from './sqlite-search.js';
 
 /** One parameterized statement: `sql` never contains a value, only placeholders. */
@@ -58,12 +58,21 @@ export function compileCountQuery(query: DocumentQuery): CompiledQuery {
 /** Distinct values of `key` with their document counts among what the query selects, by value. */
 export function compileDistinctValuesQuery(query: DocumentQuery, key: string): CompiledQuery {
   const selection = compileSelection(query, unordered);
+  const scope = valueScope(query);
+  // Without a scope, the (seq, key) index finds each selected document's values.
+  const where = scope ? `${scoped} AND key = ?` : 'key = ?';
   return {
     sql: `SELECT value, COUNT(*) AS count FROM document_values
-      WHERE key = ? AND seq IN (SELECT documents.seq${selectFrom(selection)})
+      WHERE ${where} AND seq IN (SELECT documents.seq${selectFrom(selection)})
       GROUP BY value ORDER BY value`,
-    params: [key, ...selectionParams(selection)],
+    params: [...(scope ? scopeParams(scope) : []), key, ...selectionParams(selection)],
   };
+}
+
+/** The scope of the filter values a query reads: known when its type, locale and mode are. */
+function valueScope(query: DocumentQuery): ValueScope | undefined {
+  if (query.type === undefined || query.locale === undefined || query.mode === undefined) return undefined;
+  return { type: query.type, locale: query.locale ?? '', mode: query.mode ?? '' };
 }
 
 /**
@@ -168,8 +177,9 @@ function compileIndexFilters(
   // needs the list index, so only when the type is known.
   const seq = query.type !== undefined && !byIds(query) ? '+documents.seq' : 'documents.seq';
   const filters: CompiledQuery[] = [];
+  const scope = valueScope(query);
   for (const condition of query.conditions ?? []) {
-    const compiled = compileCondition(condition, seq);
+    const compiled = compileCondition(condition, seq, scope);
     if (compiled !== null) filters.push(compiled);
   }
   // A search left without a word to look for matches nothing.
