@@ -17,7 +17,7 @@ import { attachmentName, attachmentTitle, fileKey, splitFilename } from './namin
 import { receiveFile, type ReceivedFile } from './receive-file.js';
 import { contentMatches, sniffLength } from './sniff.js';
 import { svgFileProblem } from './svg-check-thread.js';
-import { WorkFiles, resetWorkDir } from './work-files.js';
+import { WorkFiles, prepareWorkDir } from './work-files.js';
 
 /** A stored file to serve: what caching headers need, and its bytes on demand. */
 export interface ServedFile {
@@ -63,7 +63,7 @@ type Output = Record<string, unknown>;
  * Uploads and crops. Every file is written under a temporary name in the work directory first;
  * only when all of an operation's files exist are they moved into the store, and only then is
  * the record written. A failure at any step removes what the operation wrote. A process that
- * dies mid-operation leaves temporary files only (cleared at the next start), except in the
+ * dies mid-operation leaves temporary files only (cleared by a start a day later), except in the
  * moment between moving files into place and committing the record.
  */
 export class MediaService {
@@ -75,7 +75,7 @@ export class MediaService {
 
   /** Prepares the work directory, clearing what an interrupted process left in it. */
   async start(): Promise<void> {
-    await resetWorkDir(this.#deps.workDir);
+    await prepareWorkDir(this.#deps.workDir);
   }
 
   /**

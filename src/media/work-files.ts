@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newId } from '../content/documents/ids.js';
 
@@ -29,11 +29,18 @@ export class WorkFiles {
   }
 }
 
+/** No operation keeps a work file this long: an older one was left by a process that stopped. */
+export const staleWorkFileAge = 24 * 60 * 60 * 1000;
+
 /**
- * Creates the work directory, empty. Whatever is in it was left by a process that stopped in the
- * middle of an operation: only one process uses a data directory, so none of it is in use.
+ * Creates the work directory and removes what stopped processes left in it. Only stale files
+ * go: other server processes sharing the uploads directory may be receiving files right now.
  */
-export async function resetWorkDir(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
+export async function prepareWorkDir(dir: string, now = Date.now()): Promise<void> {
   await mkdir(dir, { recursive: true });
+  for (const name of await readdir(dir)) {
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => null);
+    if (info && now - info.mtimeMs > staleWorkFileAge) await rm(path, { recursive: true, force: true });
+  }
 }

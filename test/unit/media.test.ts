@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StoredAttachment } from '../../src/storage/storage-adapter.js';
@@ -12,8 +12,7 @@ import { assertInside, parseCropRequest } from '../../src/media/crop-request.js'
 import { createLocalFileStorage } from '../../src/media/local-file-storage.js';
 import { attachmentOutput } from '../../src/media/attachment-output.js';
 import { ValidationError } from '../../src/errors/app-error.js';
-import { WorkFiles, resetWorkDir } from '../../src/media/work-files.js';
-import { readdir } from 'node:fs/promises';
+import { WorkFiles, prepareWorkDir, staleWorkFileAge } from '../../src/media/work-files.js';
 
 describe('file names', () => {
   it('splits off the last path segment and the extension', () => {
@@ -174,12 +173,16 @@ describe('attachment output', () => {
 });
 
 describe('work files', () => {
-  it('starts from an empty work directory and removes an operation\'s files when it ends', async () => {
+  it('clears files stopped processes left, keeps those of running ones, and removes an operation\'s files when it ends', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cms-work-'));
     try {
       await writeFile(join(dir, 'left-by-a-crash.upload'), 'x');
-      await resetWorkDir(dir);
-      assert.deepEqual(await readdir(dir), []);
+      await writeFile(join(dir, 'another-process.upload'), 'y');
+      const old = new Date(Date.now() - staleWorkFileAge - 60_000);
+      await utimes(join(dir, 'left-by-a-crash.upload'), old, old);
+      await prepareWorkDir(dir);
+      assert.deepEqual(await readdir(dir), ['another-process.upload']);
+      await rm(join(dir, 'another-process.upload'));
       const work = new WorkFiles(dir);
       const first = work.path('upload');
       const second = work.path('max');
