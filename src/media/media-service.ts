@@ -63,7 +63,7 @@ type Output = Record<string, unknown>;
  * Uploads and crops. Every file is written under a temporary name in the work directory first;
  * only when all of an operation's files exist are they moved into the store, and only then is
  * the record written. A failure at any step removes what the operation wrote. A process that
- * dies mid-operation leaves temporary files only (cleared by a start a day later), except in the
+ * dies mid-operation leaves temporary files only (removed by any start once a day old), except in the
  * moment between moving files into place and committing the record.
  */
 export class MediaService {
