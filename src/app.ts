@@ -75,7 +75,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens });
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys() });
-  await registerMediaRoutes(app, { media, uploadLimit: config.uploadLimit });
+  await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
   app.addHook('onClose', async () => {
     if (!options.storage) await storage.close();
   });

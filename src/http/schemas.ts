@@ -18,6 +18,9 @@ export const versionQuery = Type.Object(versionParams);
 /** The list's own parameters (page, sort, filters...) are laundered by the document service. */
 export const listQuery = versionQuery;
 
+/** `GET /api/v1/@cms/image/:_id/src`: a version, and the image size to redirect to. */
+export const imageSourceQuery = Type.Object({ ...versionParams, size: Type.Optional(Type.String({ maxLength: 32 })) });
+
 export const idParams = Type.Object({ _id: Type.String({ minLength: 1, maxLength: 200 }) });
 
 export const objectBody = Type.Object({}, { additionalProperties: true });

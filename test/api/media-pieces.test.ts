@@ -49,6 +49,26 @@ describe('image and file pieces', () => {
     assert.equal(list.body.results[0].attachment._id, png._id);
   });
 
+  it('redirects the src of an image piece to one of its sizes, full by default, for anyone', async () => {
+    const created = await t.request('POST', '/api/v1/@cms/image', { body: { title: 'Linked', attachment: { _id: png._id } } });
+    assert.equal(created.status, 200, created.text);
+    const src = `/api/v1/@cms/image/${created.body.cmsDocId}/src`;
+    const full = await t.request('GET', src, { key: null });
+    assert.equal(full.status, 302, full.text);
+    assert.equal(full.headers.location, png._urls.full);
+    const small = await t.request('GET', `${src}?size=one-sixth`, { key: null });
+    assert.equal(small.headers.location, png._urls['one-sixth']);
+    const original = await t.request('GET', `/api/v1/@cms/image/${created.body._id}/src?size=original`, { key: null });
+    assert.equal(original.headers.location, png._url);
+
+    const badSize = await t.request('GET', `${src}?size=huge`, { key: null });
+    assert.equal(badSize.status, 400, badSize.text);
+    assert.equal(badSize.body.name, 'invalid');
+    const unknown = await t.request('GET', '/api/v1/@cms/image/nosuchimage/src', { key: null });
+    assert.equal(unknown.status, 404, unknown.text);
+    assert.equal(unknown.body.name, 'notfound');
+  });
+
   it('stores the record without URLs, so they are computed on every read', async () => {
     const res = await t.request('POST', '/api/v1/@cms/image', { body: { title: 'Stored', attachment: { _id: png._id } } });
     assert.equal(res.status, 200, res.text);

@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { IncomingFile, MediaService, ServedFile } from '../../media/media-service.js';
+import type { DocumentService } from '../../content/documents/document-service.js';
+import { imageTypeName } from '../../content/types/builtin-types.js';
+import { imageSourceUrl } from '../../media/image-source.js';
+import { idParams, imageSourceQuery } from '../schemas.js';
+import { idOf, scopeOf } from '../request-scope.js';
 import {
   AppError,
   InvalidRequestError,
@@ -16,8 +21,11 @@ const immutable = 'public, max-age=31536000, immutable';
  * The attachment routes (`upload`, `crop`) and the files themselves under `/uploads/`. Each
  * handler translates the request into one MediaService call.
  */
-export async function registerMediaRoutes(app: FastifyInstance, deps: { media: MediaService; uploadLimit: number }): Promise<void> {
-  const { media } = deps;
+export async function registerMediaRoutes(
+  app: FastifyInstance,
+  deps: { media: MediaService; documents: DocumentService; uploadLimit: number },
+): Promise<void> {
+  const { media, documents } = deps;
   // Multipart parsing is registered for the upload route alone: every other route keeps refusing it with a 415.
   await app.register(async (scope) => {
     await scope.register(multipart, {
@@ -41,6 +49,12 @@ export async function registerMediaRoutes(app: FastifyInstance, deps: { media: M
   });
 
   app.post('/api/v1/@cms/attachment/crop', async (request) => media.crop(request.principal, request.body));
+
+  // The image links rich text holds: a redirect to one size of the image piece's file.
+  app.get(`/api/v1/${imageTypeName}/:_id/src`, { schema: { params: idParams, querystring: imageSourceQuery } }, async (request, reply) => {
+    const image = await documents.getOne(scopeOf(request), imageTypeName, idOf(request));
+    return reply.redirect(imageSourceUrl(image, (request.query as { size?: string }).size));
+  });
 
   app.route({
     method: ['GET', 'HEAD'],

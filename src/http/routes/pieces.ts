@@ -1,20 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
 import type { DocumentService } from '../../content/documents/document-service.js';
-import type { RequestScope } from '../../content/documents/scope.js';
 import { idParams, listQuery, objectBody, versionQuery } from '../schemas.js';
+import { idOf, scopeOf } from '../request-scope.js';
 
-type VersionQuery = Static<typeof versionQuery>;
 type Body = Record<string, unknown>;
-
-function scopeOf(request: FastifyRequest): RequestScope {
-  const query = request.query as VersionQuery;
-  return { principal: request.principal, locale: query.cmsLocale, mode: query.cmsMode };
-}
-
-function idOf(request: FastifyRequest): string {
-  return (request.params as { _id: string })._id;
-}
 
 /**
  * The REST routes of every piece type, `/api/v1/<type>[/:_id[/<action>]]`. Each handler only

@@ -1,0 +1,15 @@
+import type { FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import type { RequestScope } from '../content/documents/scope.js';
+import type { versionQuery } from './schemas.js';
+
+/** The caller and the version (`cmsLocale`, `cmsMode`) a request asks for. */
+export function scopeOf(request: FastifyRequest): RequestScope {
+  const query = request.query as Static<typeof versionQuery>;
+  return { principal: request.principal, locale: query.cmsLocale, mode: query.cmsMode };
+}
+
+/** The `:_id` path segment. */
+export function idOf(request: FastifyRequest): string {
+  return (request.params as { _id: string })._id;
+}
