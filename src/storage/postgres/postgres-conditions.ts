@@ -1,0 +1,136 @@
+import type { FilterCondition, IndexValue } from '../storage-adapter.js';
+import type { Params } from './statements.js';
+
+/** The type, locale and mode filter values are kept under: those of their document's row. */
+export interface ValueScope {
+  readonly type: string;
+  readonly locale: string;
+  readonly mode: string;
+}
+
+/**
+ * Compiles one condition into a test of the document (`documents.seq`) against
+ * document_values; null when it holds for every document (`all` of nothing). With a `scope`
+ * (every list has one) the matching documents are gathered once from the values of that scope,
+ * a range of one of the two value indexes; without one, each candidate document's own values
+ * are looked up.
+ */
+export function compileCondition(condition: FilterCondition, scope: ValueScope | undefined, params: Params): string | null {
+  const withValue = (test: string): string => {
+    if (scope) {
+      return `documents.seq IN (SELECT v.seq FROM document_values AS v
+        WHERE ${scoped(scope, params)} AND v.key = ${params.add(condition.key, 'text')} AND ${test})`;
+    }
+    return `EXISTS (SELECT 1 FROM document_values AS v
+      WHERE v.seq = documents.seq AND v.key = ${params.add(condition.key, 'text')} AND ${test})`;
+  };
+  switch (condition.op) {
+    case 'in':
+      return withValue(valueIn(condition.values, params));
+    case 'all':
+      return compileAll(condition.key, condition.values, scope, params);
+    case 'range':
+      return withValue(valueInRange(condition.min, condition.max, params));
+    case 'contains':
+      // ILIKE ignores (at least ASCII) case; only text values have a `txt`.
+      return withValue(`v.txt ILIKE ${params.add(`%${escapeLike(storedText(condition.text))}%`, 'text')} ESCAPE '\\'`);
+    case 'none':
+      return `NOT EXISTS (SELECT 1 FROM document_values AS v
+        WHERE v.seq = documents.seq AND v.key = ${params.add(condition.key, 'text')})`;
+    default:
+      throw new Error(`Unknown filter operation: ${(condition as { op: unknown }).op}`);
+  }
+}
+
+/** Escapes LIKE's wildcards (and the escape character) for `ESCAPE '\'`. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, '\\$&');
+}
+
+/** Checks a value before it is written: the index holds strings and finite numbers only. */
+export function assertIndexValue(key: string, value: unknown): asserts value is IndexValue {
+  if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) return;
+  throw new Error(`Invalid index value for "${key}": ${String(value)}`);
+}
+
+/**
+ * A text as the index holds it. PostgreSQL text cannot hold U+0000, so it becomes U+FFFD, in
+ * stored values and in the values filters compare them with alike.
+ */
+export function storedText(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+}
+
+export function scoped(scope: ValueScope, params: Params): string {
+  return `v.type = ${params.add(scope.type, 'text')} AND v.locale = ${params.add(scope.locale, 'text')}`
+    + ` AND v.mode = ${params.add(scope.mode, 'text')}`;
+}
+
+/** `in`: numbers are looked for among the numbers, texts among the texts; 3 never equals '3'. */
+function valueIn(values: readonly IndexValue[], params: Params): string {
+  const { numbers, texts } = splitValues(values);
+  const tests: string[] = [];
+  if (numbers.length > 0) tests.push(`v.num = ANY (${params.add(numbers, 'float8[]')})`);
+  if (texts.length > 0) tests.push(`v.txt = ANY (${params.add(texts, 'text[]')})`);
+  if (tests.length === 0) return 'FALSE';
+  return tests.length === 1 ? tests[0] : `(${tests.join(' OR ')})`;
+}
+
+function compileAll(key: string, values: readonly IndexValue[], scope: ValueScope | undefined, params: Params): string | null {
+  // A Set tells 3 from '3', as the index does.
+  const distinct = [...new Set(values.map((value) => (typeof value === 'string' ? storedText(value) : value)))];
+  if (distinct.length === 0) return null;
+  // The unique indexes hold each (value, document) once, so a document matching every value has
+  // exactly as many matching rows as there are values.
+  const matching = `v.key = ${params.add(key, 'text')} AND ${valueIn(distinct, params)}`;
+  const count = params.add(distinct.length, 'bigint');
+  if (scope) {
+    return `documents.seq IN (SELECT v.seq FROM document_values AS v
+      WHERE ${scoped(scope, params)} AND ${matching} GROUP BY v.seq HAVING count(*) = ${count})`;
+  }
+  return `(SELECT count(*) FROM document_values AS v WHERE v.seq = documents.seq AND ${matching}) = ${count}`;
+}
+
+/**
+ * Inclusive bounds, compared as SQLite's adapter does: all numbers lie below all texts, and an
+ * open bound stops at the edge of the kind of the other bound. So [5, open) holds numbers only,
+ * (open, 'b'] texts only, [5, 'b'] the numbers from 5 and the texts up to 'b', and a range with
+ * no bound at all every value.
+ */
+function valueInRange(min: IndexValue | undefined, max: IndexValue | undefined, params: Params): string {
+  assertBound(min);
+  assertBound(max);
+  const tests: string[] = [];
+  const numbers = typeof min === 'number' || (min === undefined && typeof max !== 'string');
+  const texts = typeof max === 'string' || (max === undefined && typeof min !== 'number');
+  if (numbers) {
+    const bounds = ['v.num IS NOT NULL'];
+    if (typeof min === 'number') bounds.push(`v.num >= ${params.add(min, 'float8')}`);
+    if (typeof max === 'number') bounds.push(`v.num <= ${params.add(max, 'float8')}`);
+    tests.push(bounds.join(' AND '));
+  }
+  if (texts) {
+    const bounds = ['v.txt IS NOT NULL'];
+    if (typeof min === 'string') bounds.push(`v.txt >= ${params.add(storedText(min), 'text')}`);
+    if (typeof max === 'string') bounds.push(`v.txt <= ${params.add(storedText(max), 'text')}`);
+    tests.push(bounds.join(' AND '));
+  }
+  if (tests.length === 0) return 'FALSE';
+  return tests.length === 1 ? tests[0] : `((${tests[0]}) OR (${tests[1]}))`;
+}
+
+function assertBound(value: IndexValue | undefined): void {
+  if (value !== undefined) assertIndexValue('range', value);
+}
+
+/** Splits filter values into numbers and texts, checking each. */
+export function splitValues(values: readonly IndexValue[]): { numbers: number[]; texts: string[] } {
+  const numbers: number[] = [];
+  const texts: string[] = [];
+  for (const value of values) {
+    assertIndexValue('filter', value);
+    if (typeof value === 'number') numbers.push(value);
+    else texts.push(storedText(value));
+  }
+  return { numbers, texts };
+}
