@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
 import pg from 'pg';
 import { createPostgresAdapter, type PostgresAdapterOptions } from '../../src/storage/postgres/postgres-adapter.js';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
@@ -44,4 +45,13 @@ export async function makePostgresAdapter(
   await adminQuery(`CREATE SCHEMA "${schema}"`);
   const adapter = createPostgresAdapter({ connectionString: requirePostgresUrl(), schema, ...options });
   return { adapter, schema, cleanup: () => dropSchema(schema) };
+}
+
+/**
+ * A suite that needs PostgreSQL: without CMS_TEST_POSTGRES_URL it is one skipped test saying
+ * why, so that the run shows what it left out.
+ */
+export function describeOnPostgres(name: string, body: () => void): void {
+  if (skipWithoutPostgres) it(name, { skip: skipWithoutPostgres }, () => undefined);
+  else describe(name, body);
 }

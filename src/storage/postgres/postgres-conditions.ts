@@ -33,7 +33,7 @@ export function compileCondition(condition: FilterCondition, scope: ValueScope |
       return withValue(valueInRange(condition.min, condition.max, params));
     case 'contains':
       // ILIKE ignores (at least ASCII) case; only text values have a `txt`.
-      return withValue(`v.txt ILIKE ${params.add(`%${escapeLike(storedText(condition.text))}%`, 'text')} ESCAPE '\\'`);
+      return withValue(`v.txt ILIKE ${params.add(`%${escapeLike(condition.text)}%`, 'text')} ESCAPE '\\'`);
     case 'none':
       return `NOT EXISTS (SELECT 1 FROM document_values AS v
         WHERE v.seq = documents.seq AND v.key = ${params.add(condition.key, 'text')})`;
@@ -53,14 +53,6 @@ export function assertIndexValue(key: string, value: unknown): asserts value is 
   throw new Error(`Invalid index value for "${key}": ${String(value)}`);
 }
 
-/**
- * A text as the index holds it. PostgreSQL text cannot hold U+0000, so it becomes U+FFFD, in
- * stored values and in the values filters compare them with alike.
- */
-export function storedText(text: string): string {
-  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
-}
-
 export function scoped(scope: ValueScope, params: Params): string {
   return `v.type = ${params.add(scope.type, 'text')} AND v.locale = ${params.add(scope.locale, 'text')}`
     + ` AND v.mode = ${params.add(scope.mode, 'text')}`;
@@ -78,7 +70,7 @@ function valueIn(values: readonly IndexValue[], params: Params): string {
 
 function compileAll(key: string, values: readonly IndexValue[], scope: ValueScope | undefined, params: Params): string | null {
   // A Set tells 3 from '3', as the index does.
-  const distinct = [...new Set(values.map((value) => (typeof value === 'string' ? storedText(value) : value)))];
+  const distinct = [...new Set(values)];
   if (distinct.length === 0) return null;
   // The unique indexes hold each (value, document) once, so a document matching every value has
   // exactly as many matching rows as there are values.
@@ -111,8 +103,8 @@ function valueInRange(min: IndexValue | undefined, max: IndexValue | undefined, 
   }
   if (texts) {
     const bounds = ['v.txt IS NOT NULL'];
-    if (typeof min === 'string') bounds.push(`v.txt >= ${params.add(storedText(min), 'text')}`);
-    if (typeof max === 'string') bounds.push(`v.txt <= ${params.add(storedText(max), 'text')}`);
+    if (typeof min === 'string') bounds.push(`v.txt >= ${params.add(min, 'text')}`);
+    if (typeof max === 'string') bounds.push(`v.txt <= ${params.add(max, 'text')}`);
     tests.push(bounds.join(' AND '));
   }
   if (tests.length === 0) return 'FALSE';
@@ -130,7 +122,7 @@ export function splitValues(values: readonly IndexValue[]): { numbers: number[];
   for (const value of values) {
     assertIndexValue('filter', value);
     if (typeof value === 'number') numbers.push(value);
-    else texts.push(storedText(value));
+    else texts.push(value);
   }
   return { numbers, texts };
 }

@@ -1,5 +1,5 @@
 import type { DocumentIndex } from '../storage-adapter.js';
-import { assertIndexValue, storedText } from './postgres-conditions.js';
+import { assertIndexValue } from './postgres-conditions.js';
 import { searchText } from './postgres-search.js';
 
 const searchTextNames = ['title', 'high', 'low', 'publicTitle', 'publicHigh', 'publicLow'] as const;
@@ -23,7 +23,7 @@ export function valueArrays(index: DocumentIndex): [keys: string[], numbers: (nu
   for (const { key, value } of index.values) {
     keys.push(key);
     numbers.push(typeof value === 'number' ? value : null);
-    texts.push(typeof value === 'string' ? storedText(value) : null);
+    texts.push(typeof value === 'string' ? value : null);
   }
   return [keys, numbers, texts];
 }

@@ -37,13 +37,25 @@ export function statementSource(target: Queryable, check: () => void = () => und
   return {
     prepared(sql, params) {
       check();
-      return target.query({ name: statementName(sql), text: sql, values: [...params] });
+      return target.query({ name: statementName(sql), text: sql, values: params.map(storable) });
     },
     query(sql, params) {
       check();
-      return target.query({ text: sql, values: [...params] });
+      return target.query({ text: sql, values: params.map(storable) });
     },
   };
+}
+
+/**
+ * A parameter as PostgreSQL can take it. Text cannot hold U+0000, so in every text parameter,
+ * written or compared, it becomes U+FFFD: an id or a filter value holding it is stored and found
+ * alike instead of failing. Documents and attachment records are bound as JSON, where it is
+ * escaped, and come back as written.
+ */
+export function storable(value: unknown): unknown {
+  if (typeof value === 'string') return value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+  if (Array.isArray(value)) return value.map(storable);
+  return value;
 }
 
 /**
