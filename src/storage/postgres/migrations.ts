@@ -1,6 +1,16 @@
 import type { Pool } from 'pg';
 
 /**
+ * How many characters of a slug or a sortified title the b-tree indexes hold: a b-tree entry
+ * holds at most 2704 bytes, and 4 bytes a character is the most UTF-8 takes. The number is
+ * written into migration 1, which must not change: a new length needs a new migration.
+ */
+export const keyLength = 200;
+
+/** Filter texts up to this many bytes (UTF-8) are held by the value index itself; as fixed by migration 1. */
+export const shortTextBytes = 1000;
+
+/**
  * The schema, one entry per version: entry `i` upgrades a schema at version `i` (the highest row
  * of schema_migrations, 0 when there is none) to `i + 1`. Append new entries; never edit one
  * that has shipped.
@@ -56,11 +66,15 @@ export const migrations: readonly string[] = [
     public_search tsvector NOT NULL,
     words tsvector NOT NULL,
     public_words tsvector NOT NULL,
-    CONSTRAINT documents_id UNIQUE (id),
-    CONSTRAINT documents_slug UNIQUE (locale, mode, slug)
+    CONSTRAINT documents_id UNIQUE (id)
   );
+  -- A b-tree entry holds at most 2704 bytes and a slug has no length limit: the index holds the
+  -- beginning of the slug, which lookups and prefix searches use, and a hash of all of it, which
+  -- makes it unique.
+  CREATE UNIQUE INDEX documents_slug ON documents (locale, mode, left(slug, 200), md5(slug));
   -- A list is one type, locale, mode and archived state in one order; the id breaks ties and the
   -- visibility and seq are there so that a page or a count is chosen from index entries alone.
+  -- title_sortified holds the first 200 characters of the sortified title (see the document store).
   -- The directions are those of the usual sorts (newest first, titles A to Z); the other
   -- direction reads the index backwards, with the ties sorted on their own.
   CREATE INDEX documents_list_updated ON documents (type, locale, mode, archived, updated_at DESC, id) INCLUDE (visibility, seq);
@@ -74,7 +88,8 @@ export const migrations: readonly string[] = [
 
   -- Filter values, kept per type, locale and mode (the scope of every list). A value is a
   -- number or a text, never both: numbers compare as numbers and texts as texts, and each kind
-  -- has its own index, so a range never crosses from one kind to the other.
+  -- has its own index, so a range never crosses from one kind to the other. A document holds each
+  -- value of a key once (the store writes them so), as the "all" filter counts on.
   CREATE TABLE document_values (
     seq bigint NOT NULL REFERENCES documents (seq) ON DELETE CASCADE,
     type text COLLATE "C" NOT NULL,
@@ -85,18 +100,26 @@ export const migrations: readonly string[] = [
     txt text COLLATE "C",
     CONSTRAINT document_values_one_value CHECK ((num IS NULL) <> (txt IS NULL))
   );
-  -- Unique: a value a document holds twice is kept once, as the "all" filter counts on.
   CREATE UNIQUE INDEX document_values_numbers ON document_values (type, locale, mode, key, num, seq) WHERE num IS NOT NULL;
-  CREATE UNIQUE INDEX document_values_texts ON document_values (type, locale, mode, key, txt, seq) WHERE txt IS NOT NULL;
+  -- Texts up to 1000 bytes are in the index themselves (a filter reads index entries
+  -- only); longer ones, which a b-tree entry cannot hold, are indexed by key alone and read from
+  -- the table. Conditions name the predicates of both, so each uses its index.
+  CREATE UNIQUE INDEX document_values_texts ON document_values (type, locale, mode, key, txt, seq)
+    WHERE octet_length(txt) <= 1000;
+  CREATE INDEX document_values_long_texts ON document_values (type, locale, mode, key, seq)
+    WHERE octet_length(txt) > 1000;
   -- Serves the cascade on delete, "no value for this key", and filters outside one scope.
   CREATE INDEX document_values_seq ON document_values (seq, key);
 
   CREATE TABLE user_logins (
     user_id text COLLATE "C" PRIMARY KEY,
-    username text COLLATE "C" NOT NULL CONSTRAINT user_logins_username UNIQUE,
-    email text COLLATE "C" CONSTRAINT user_logins_email UNIQUE,
+    username text COLLATE "C" NOT NULL,
+    email text COLLATE "C",
     password_hash text NOT NULL
   );
+  -- Hashed, so that a name of any length fits in the index; lookups compare the hashes, then the names.
+  CREATE UNIQUE INDEX user_logins_username ON user_logins (md5(username));
+  CREATE UNIQUE INDEX user_logins_email ON user_logins (md5(email));
 
   CREATE TABLE bearer_tokens (
     token text COLLATE "C" CONSTRAINT bearer_tokens_token PRIMARY KEY,

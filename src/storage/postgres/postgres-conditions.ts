@@ -1,5 +1,11 @@
 import type { FilterCondition, IndexValue } from '../storage-adapter.js';
-import type { Params } from './statements.js';
+import { keyLength, shortTextBytes } from './migrations.js';
+import { storable, type Params } from './statements.js';
+
+// The predicates of the two text indexes (see migration 1): a test of text values is written
+// once for each, so that each kind of text is looked for in its own index.
+const shortText = `octet_length(v.txt) <= ${shortTextBytes}`;
+const longText = `octet_length(v.txt) > ${shortTextBytes}`;
 
 /** The type, locale and mode filter values are kept under: those of their document's row. */
 export interface ValueScope {
@@ -31,15 +37,31 @@ export function compileCondition(condition: FilterCondition, scope: ValueScope |
       return compileAll(condition.key, condition.values, scope, params);
     case 'range':
       return withValue(valueInRange(condition.min, condition.max, params));
-    case 'contains':
+    case 'contains': {
       // ILIKE ignores (at least ASCII) case; only text values have a `txt`.
-      return withValue(`v.txt ILIKE ${params.add(`%${escapeLike(condition.text)}%`, 'text')} ESCAPE '\\'`);
+      const pattern = params.add(`%${escapeLike(condition.text)}%`, 'text');
+      return withValue(eitherText(`v.txt ILIKE ${pattern} ESCAPE '\\'`));
+    }
     case 'none':
       return `NOT EXISTS (SELECT 1 FROM document_values AS v
         WHERE v.seq = documents.seq AND v.key = ${params.add(condition.key, 'text')})`;
     default:
       throw new Error(`Unknown filter operation: ${(condition as { op: unknown }).op}`);
   }
+}
+
+/**
+ * `column = value` for a slug, with the test of its beginning that lets the slug index find it
+ * (the index holds `left(slug, 200)`, not the slug).
+ */
+export function slugIs(column: string, value: string): string {
+  return `${column} = ${value} AND left(${column}, ${keyLength}) = left(${value}, ${keyLength})`;
+}
+
+/** The first `length` characters (code points, as PostgreSQL's left() counts them) of `text`. */
+export function beginning(text: string, length: number): string {
+  if (text.length <= length) return text;
+  return Array.from(text).slice(0, length).join('');
 }
 
 /** Escapes LIKE's wildcards (and the escape character) for `ESCAPE '\'`. */
@@ -61,11 +83,28 @@ export function scoped(scope: ValueScope, params: Params): string {
 /** `in`: numbers are looked for among the numbers, texts among the texts; 3 never equals '3'. */
 function valueIn(values: readonly IndexValue[], params: Params): string {
   const { numbers, texts } = splitValues(values);
+  const short = texts.filter(isShortText);
+  const long = texts.filter((text) => !isShortText(text));
   const tests: string[] = [];
   if (numbers.length > 0) tests.push(`v.num = ANY (${params.add(numbers, 'float8[]')})`);
-  if (texts.length > 0) tests.push(`v.txt = ANY (${params.add(texts, 'text[]')})`);
+  if (short.length > 0) tests.push(`(${shortText} AND v.txt = ANY (${params.add(short, 'text[]')}))`);
+  if (long.length > 0) tests.push(`(${longText} AND v.txt = ANY (${params.add(long, 'text[]')}))`);
+  return anyOf(tests);
+}
+
+/** A test of text values, once for the short and once for the long ones. */
+function eitherText(test: string): string {
+  return `((${shortText} AND ${test}) OR (${longText} AND ${test}))`;
+}
+
+function anyOf(tests: readonly string[]): string {
   if (tests.length === 0) return 'FALSE';
   return tests.length === 1 ? tests[0] : `(${tests.join(' OR ')})`;
+}
+
+/** Whether a text, as it is stored, is held by the index of short texts. */
+function isShortText(text: string): boolean {
+  return Buffer.byteLength(storable(text) as string, 'utf8') <= shortTextBytes;
 }
 
 function compileAll(key: string, values: readonly IndexValue[], scope: ValueScope | undefined, params: Params): string | null {
@@ -99,16 +138,15 @@ function valueInRange(min: IndexValue | undefined, max: IndexValue | undefined, 
     const bounds = ['v.num IS NOT NULL'];
     if (typeof min === 'number') bounds.push(`v.num >= ${params.add(min, 'float8')}`);
     if (typeof max === 'number') bounds.push(`v.num <= ${params.add(max, 'float8')}`);
-    tests.push(bounds.join(' AND '));
+    tests.push(`(${bounds.join(' AND ')})`);
   }
   if (texts) {
-    const bounds = ['v.txt IS NOT NULL'];
+    const bounds: string[] = [];
     if (typeof min === 'string') bounds.push(`v.txt >= ${params.add(min, 'text')}`);
     if (typeof max === 'string') bounds.push(`v.txt <= ${params.add(max, 'text')}`);
-    tests.push(bounds.join(' AND '));
+    tests.push(eitherText(bounds.length > 0 ? bounds.join(' AND ') : 'TRUE'));
   }
-  if (tests.length === 0) return 'FALSE';
-  return tests.length === 1 ? tests[0] : `((${tests[0]}) OR (${tests[1]}))`;
+  return anyOf(tests);
 }
 
 function assertBound(value: IndexValue | undefined): void {

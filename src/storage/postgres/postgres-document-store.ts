@@ -1,5 +1,6 @@
 import type { DocumentIndex, DocumentQuery, DocumentStore, IndexValue, StoredDocument } from '../storage-adapter.js';
-import { escapeLike } from './postgres-conditions.js';
+import { keyLength } from './migrations.js';
+import { beginning, escapeLike, slugIs } from './postgres-conditions.js';
 import { assertDocumentIndex, searchTexts, searchVectors, valueArrays } from './postgres-document-index.js';
 import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery } from './postgres-query.js';
 import type { StatementSource } from './statements.js';
@@ -27,13 +28,15 @@ const insertSql = `WITH doc AS (
   SELECT seq FROM doc`;
 
 // The slug is checked in the statement for the same reason. The values the document keeps stay;
-// the others are deleted and the new ones added (a statement cannot delete and re-add one row).
+// the others are deleted and the new ones added (a statement cannot delete and re-add one row:
+// its parts all see the table as it was before it).
 const updateSql = `WITH doc AS (
     UPDATE documents SET (${columns}, ${vectors.columns}) = ($1::text, $2::text, $3::text, $4::text, $5::text,
       $6::text, $7::boolean, $8::text, $9::text, $10::text, $11::text, $12::json, ${vectors.values.join(', ')})
     WHERE documents.id = $1::text AND NOT EXISTS (
       SELECT 1 FROM documents AS other
-      WHERE other.locale = $4::text AND other.mode = $5::text AND other.slug = $6::text AND other.id <> $1::text)
+      WHERE other.locale = $4::text AND other.mode = $5::text AND ${slugIs('other.slug', '$6::text')}
+        AND other.id <> $1::text)
     RETURNING seq, type, locale, mode
   ), wanted AS (
     SELECT v.key, v.num, v.txt FROM ${values}
@@ -46,20 +49,24 @@ const updateSql = `WITH doc AS (
   ), added AS (
     INSERT INTO document_values (seq, type, locale, mode, key, num, txt)
     SELECT doc.seq, doc.type, doc.locale, doc.mode, wanted.key, wanted.num, wanted.txt FROM doc CROSS JOIN wanted
-    ON CONFLICT DO NOTHING
+    WHERE NOT EXISTS (
+      SELECT 1 FROM document_values AS old
+      WHERE old.seq = doc.seq AND old.type = doc.type AND old.locale = doc.locale AND old.mode = doc.mode
+        AND old.key = wanted.key AND old.num IS NOT DISTINCT FROM wanted.num AND old.txt IS NOT DISTINCT FROM wanted.txt)
   )
   SELECT seq FROM doc`;
 
 const takenSql = `SELECT
     EXISTS (SELECT 1 FROM documents WHERE id = $1::text) AS id,
-    EXISTS (SELECT 1 FROM documents WHERE locale = $2::text AND mode = $3::text AND slug = $4::text) AS slug`;
+    EXISTS (SELECT 1 FROM documents WHERE locale = $2::text AND mode = $3::text AND ${slugIs('slug', '$4::text')}) AS slug`;
 
 // The foreign key removes the filter values with the document; the search vectors are in its row.
 const removeSql = 'DELETE FROM documents WHERE id = ANY ($1::text[])';
 
+// $3 is the beginning of the base that the slug index holds, as a LIKE prefix: a range of it.
 const slugsLikeSql = `SELECT slug FROM documents
-  WHERE locale = $1::text AND mode = $2::text AND (slug = $3::text OR slug LIKE $4::text ESCAPE '\\')
-    AND ($5::text IS NULL OR doc_id <> $5::text)
+  WHERE locale = $1::text AND mode = $2::text AND left(slug, ${keyLength}) LIKE $3::text ESCAPE '\\'
+    AND (slug = $4::text OR slug LIKE $5::text ESCAPE '\\') AND ($6::text IS NULL OR doc_id <> $6::text)
   ORDER BY slug`;
 
 /** The documents table, read and written through the given statements. */
@@ -123,6 +130,7 @@ export function createPostgresDocumentStore(statements: StatementSource): Docume
       const { rows } = await statements.query<{ slug: string }>(slugsLikeSql, [
         locale ?? '',
         mode ?? '',
+        `${escapeLike(beginning(base, keyLength))}%`,
         base,
         `${escapeLike(base)}-%`,
         exceptDocId ?? null,
@@ -143,7 +151,8 @@ function toRow(doc: StoredDocument): unknown[] {
     doc.slug,
     doc.archived === true,
     doc.visibility ?? 'public',
-    doc.titleSortified,
+    // Only the beginning sorts: titles alike in their first 200 characters sort by _id.
+    beginning(String(doc.titleSortified), keyLength),
     doc.createdAt,
     doc.updatedAt,
     // Stringified here: the json column keeps the text as it is, key order included.

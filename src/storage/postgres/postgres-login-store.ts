@@ -18,18 +18,22 @@ interface TokenRow {
 const loginColumns = 'user_id, username, email, password_hash';
 
 const getLoginSql = `SELECT ${loginColumns} FROM user_logins WHERE user_id = $1::text`;
+// The unique indexes hold hashes of the names: each test compares the hashes, then the names.
+const usernameIs = (name: string) => `(md5(username) = md5(${name}) AND username = ${name})`;
+const emailIs = (name: string) => `(md5(email) = md5(${name}) AND email = ${name})`;
+
 // A name that is one user's username and another's email resolves to the username.
 const findLoginByNameSql = `SELECT ${loginColumns} FROM user_logins
-  WHERE username = $1::text OR email = $1::text ORDER BY username = $1::text DESC LIMIT 1`;
+  WHERE ${usernameIs('$1::text')} OR ${emailIs('$1::text')} ORDER BY username = $1::text DESC LIMIT 1`;
 // Writes nothing, and raises nothing, when another user has the username or the email, so that
 // the transaction it runs in is not aborted; the store then names the conflict.
 const putLoginSql = `INSERT INTO user_logins (${loginColumns})
   SELECT $1::text, $2::text, $3::text, $4::text
   WHERE NOT EXISTS (
-    SELECT 1 FROM user_logins WHERE user_id <> $1::text AND (username = $2::text OR email = $3::text))
+    SELECT 1 FROM user_logins WHERE user_id <> $1::text AND (${usernameIs('$2::text')} OR ${emailIs('$3::text')}))
   ON CONFLICT (user_id) DO UPDATE SET
     username = excluded.username, email = excluded.email, password_hash = excluded.password_hash`;
-const usernameTakenSql = 'SELECT EXISTS (SELECT 1 FROM user_logins WHERE user_id <> $1::text AND username = $2::text) AS taken';
+const usernameTakenSql = `SELECT EXISTS (SELECT 1 FROM user_logins WHERE user_id <> $1::text AND ${usernameIs('$2::text')}) AS taken`;
 const removeLoginSql = 'DELETE FROM user_logins WHERE user_id = $1::text';
 
 const getTokenSql = 'SELECT token, user_id, expires_at FROM bearer_tokens WHERE token = $1::text';

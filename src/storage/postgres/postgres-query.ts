@@ -1,5 +1,5 @@
 import type { DocumentQuery, SortDirection } from '../storage-adapter.js';
-import { compileCondition, scoped, type ValueScope } from './postgres-conditions.js';
+import { compileCondition, scoped, slugIs, type ValueScope } from './postgres-conditions.js';
 import { compileSearch, relevanceExpression, type CompiledSearch } from './postgres-search.js';
 import { Params } from './statements.js';
 
@@ -19,6 +19,10 @@ const sortColumns: ReadonlyMap<string, string> = new Map([
 
 // The service validates sort fields first; anything else is refused here too.
 const propertyName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+// The document's JSON for reading one property. PostgreSQL stores a \u0000 escape in json, but
+// fails on reading any property of such a document; it is read with U+FFFD in its place instead.
+const readableData = `replace(documents.data::text, '\\u0000', '\\ufffd')::json`;
 
 /** The documents a query selects: the FROM clause (with its joins) and the WHERE clause. */
 interface Selection {
@@ -128,7 +132,7 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
   if (query.docIds !== undefined && joinedList !== 'doc_id') {
     filters.push(`documents.doc_id = ANY (${params.add([...query.docIds], 'text[]')})`);
   }
-  if (query.slug !== undefined) filters.push(`documents.slug = ${params.add(query.slug, 'text')}`);
+  if (query.slug !== undefined) filters.push(slugIs('documents.slug', params.add(query.slug, 'text')));
   if (query.archived !== undefined) filters.push(`documents.archived = ${params.add(query.archived, 'boolean')}`);
   if (query.visibility !== undefined) {
     filters.push(`documents.visibility = ANY (${params.add([...query.visibility], 'text[]')})`);
@@ -177,9 +181,9 @@ function sortTerms(field: string, direction: SortDirection, params: Params): Ord
   if (column !== undefined) return [{ expression: column, keyword }];
   // Missing values are NULL: first when ascending, as in SQLite.
   const nullsFirst = `${keyword} NULLS ${direction === 1 ? 'FIRST' : 'LAST'}`;
-  if (field === 'title') return [{ expression: `(documents.data ->> 'title') COLLATE "C"`, keyword: nullsFirst }];
+  if (field === 'title') return [{ expression: `(${readableData} ->> 'title') COLLATE "C"`, keyword: nullsFirst }];
   if (!propertyName.test(field)) throw new Error(`Cannot sort on "${field}"`);
-  const value = `(documents.data -> ${params.add(field, 'text')})`;
+  const value = `(${readableData} -> ${params.add(field, 'text')})`;
   return [
     {
       expression: `CASE json_typeof(${value}) WHEN 'number' THEN 1 WHEN 'boolean' THEN 1`
