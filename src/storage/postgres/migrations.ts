@@ -111,6 +111,12 @@ export const migrations: readonly string[] = [
   -- Serves the cascade on delete, "no value for this key", and filters outside one scope.
   CREATE INDEX document_values_seq ON document_values (seq, key);
 
+  -- The columns of a scope go together (a type has its keys, a key its values, a list its
+  -- archived and visibility states): without these the planner multiplies their selectivities,
+  -- expects a handful of rows where a filter has thousands, and picks plans for a handful.
+  CREATE STATISTICS document_values_scope (mcv, dependencies) ON type, locale, mode, key, num, txt FROM document_values;
+  CREATE STATISTICS documents_scope (mcv, dependencies) ON type, locale, mode, archived, visibility FROM documents;
+
   CREATE TABLE user_logins (
     user_id text COLLATE "C" PRIMARY KEY,
     username text COLLATE "C" NOT NULL,

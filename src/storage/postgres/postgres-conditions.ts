@@ -7,6 +7,16 @@ import { storable, type Params } from './statements.js';
 const shortText = `octet_length(v.txt) <= ${shortTextBytes}`;
 const longText = `octet_length(v.txt) > ${shortTextBytes}`;
 
+/**
+ * The three value indexes, which together hold every value: the predicate of each, and the
+ * columns to read from it (the other column is NULL there, and naming it would read the table).
+ */
+export const valueIndexes: readonly { readonly where: string; readonly columns: string }[] = [
+  { where: 'v.num IS NOT NULL', columns: 'v.num, NULL::text COLLATE "C" AS txt' },
+  { where: shortText, columns: 'NULL::float8 AS num, v.txt' },
+  { where: longText, columns: 'NULL::float8 AS num, v.txt' },
+];
+
 /** The type, locale and mode filter values are kept under: those of their document's row. */
 export interface ValueScope {
   readonly type: string;
@@ -17,30 +27,23 @@ export interface ValueScope {
 /**
  * Compiles one condition into a test of the document (`documents.seq`) against
  * document_values; null when it holds for every document (`all` of nothing). With a `scope`
- * (every list has one) the matching documents are gathered once from the values of that scope,
- * a range of one of the two value indexes; without one, each candidate document's own values
- * are looked up.
+ * (every list has one) the matching documents are gathered once from the values of that scope:
+ * one index range for each kind of value the condition can match (numbers, short texts, long
+ * texts), joined by UNION ALL so that each is read from its own index, entries only where it
+ * holds the value. Without a scope, each candidate document's own values are looked up.
  */
 export function compileCondition(condition: FilterCondition, scope: ValueScope | undefined, params: Params): string | null {
-  const withValue = (test: string): string => {
-    if (scope) {
-      return `documents.seq IN (SELECT v.seq FROM document_values AS v
-        WHERE ${scoped(scope, params)} AND v.key = ${params.add(condition.key, 'text')} AND ${test})`;
-    }
-    return `EXISTS (SELECT 1 FROM document_values AS v
-      WHERE v.seq = documents.seq AND v.key = ${params.add(condition.key, 'text')} AND ${test})`;
-  };
   switch (condition.op) {
     case 'in':
-      return withValue(valueIn(condition.values, params));
+      return matchingDocuments(condition.key, valueIn(condition.values, params), scope, params);
     case 'all':
       return compileAll(condition.key, condition.values, scope, params);
     case 'range':
-      return withValue(valueInRange(condition.min, condition.max, params));
+      return matchingDocuments(condition.key, valueInRange(condition.min, condition.max, params), scope, params);
     case 'contains': {
       // ILIKE ignores (at least ASCII) case; only text values have a `txt`.
       const pattern = params.add(`%${escapeLike(condition.text)}%`, 'text');
-      return withValue(eitherText(`v.txt ILIKE ${pattern} ESCAPE '\\'`));
+      return matchingDocuments(condition.key, eitherText(`v.txt ILIKE ${pattern} ESCAPE '\\'`), scope, params);
     }
     case 'none':
       return `NOT EXISTS (SELECT 1 FROM document_values AS v
@@ -48,6 +51,19 @@ export function compileCondition(condition: FilterCondition, scope: ValueScope |
     default:
       throw new Error(`Unknown filter operation: ${(condition as { op: unknown }).op}`);
   }
+}
+
+/** The documents holding a value of `key` that passes one of `tests` (one per kind of value). */
+function matchingDocuments(key: string, tests: readonly string[], scope: ValueScope | undefined, params: Params): string {
+  if (tests.length === 0) return 'FALSE';
+  const keyIs = `v.key = ${params.add(key, 'text')}`;
+  if (scope) return `documents.seq IN (${valueRows(`${scoped(scope, params)} AND ${keyIs}`, tests)})`;
+  return `EXISTS (SELECT 1 FROM document_values AS v WHERE v.seq = documents.seq AND ${keyIs} AND (${tests.join(' OR ')}))`;
+}
+
+/** `SELECT v.seq` of the values passing `where` and one of `tests`, each test its own index range. */
+function valueRows(where: string, tests: readonly string[]): string {
+  return tests.map((test) => `SELECT v.seq FROM document_values AS v WHERE ${where} AND ${test}`).join(' UNION ALL ');
 }
 
 /**
@@ -81,7 +97,7 @@ export function scoped(scope: ValueScope, params: Params): string {
 }
 
 /** `in`: numbers are looked for among the numbers, texts among the texts; 3 never equals '3'. */
-function valueIn(values: readonly IndexValue[], params: Params): string {
+function valueIn(values: readonly IndexValue[], params: Params): string[] {
   const { numbers, texts } = splitValues(values);
   const short = texts.filter(isShortText);
   const long = texts.filter((text) => !isShortText(text));
@@ -89,17 +105,12 @@ function valueIn(values: readonly IndexValue[], params: Params): string {
   if (numbers.length > 0) tests.push(`v.num = ANY (${params.add(numbers, 'float8[]')})`);
   if (short.length > 0) tests.push(`(${shortText} AND v.txt = ANY (${params.add(short, 'text[]')}))`);
   if (long.length > 0) tests.push(`(${longText} AND v.txt = ANY (${params.add(long, 'text[]')}))`);
-  return anyOf(tests);
+  return tests;
 }
 
 /** A test of text values, once for the short and once for the long ones. */
-function eitherText(test: string): string {
-  return `((${shortText} AND ${test}) OR (${longText} AND ${test}))`;
-}
-
-function anyOf(tests: readonly string[]): string {
-  if (tests.length === 0) return 'FALSE';
-  return tests.length === 1 ? tests[0] : `(${tests.join(' OR ')})`;
+function eitherText(test: string): string[] {
+  return [`(${shortText} AND ${test})`, `(${longText} AND ${test})`];
 }
 
 /** Whether a text, as it is stored, is held by the index of short texts. */
@@ -111,15 +122,17 @@ function compileAll(key: string, values: readonly IndexValue[], scope: ValueScop
   // A Set tells 3 from '3', as the index does.
   const distinct = [...new Set(values)];
   if (distinct.length === 0) return null;
-  // The unique indexes hold each (value, document) once, so a document matching every value has
+  // A document holds each value once (see valueArrays), so a document matching every value has
   // exactly as many matching rows as there are values.
-  const matching = `v.key = ${params.add(key, 'text')} AND ${valueIn(distinct, params)}`;
+  const keyIs = `v.key = ${params.add(key, 'text')}`;
+  const tests = valueIn(distinct, params);
   const count = params.add(distinct.length, 'bigint');
   if (scope) {
-    return `documents.seq IN (SELECT v.seq FROM document_values AS v
-      WHERE ${scoped(scope, params)} AND ${matching} GROUP BY v.seq HAVING count(*) = ${count})`;
+    return `documents.seq IN (SELECT matching.seq FROM (${valueRows(`${scoped(scope, params)} AND ${keyIs}`, tests)}) AS matching
+      GROUP BY matching.seq HAVING count(*) = ${count})`;
   }
-  return `(SELECT count(*) FROM document_values AS v WHERE v.seq = documents.seq AND ${matching}) = ${count}`;
+  return `(SELECT count(*) FROM document_values AS v
+    WHERE v.seq = documents.seq AND ${keyIs} AND (${tests.join(' OR ')})) = ${count}`;
 }
 
 /**
@@ -128,7 +141,7 @@ function compileAll(key: string, values: readonly IndexValue[], scope: ValueScop
  * (open, 'b'] texts only, [5, 'b'] the numbers from 5 and the texts up to 'b', and a range with
  * no bound at all every value.
  */
-function valueInRange(min: IndexValue | undefined, max: IndexValue | undefined, params: Params): string {
+function valueInRange(min: IndexValue | undefined, max: IndexValue | undefined, params: Params): string[] {
   assertBound(min);
   assertBound(max);
   const tests: string[] = [];
@@ -144,9 +157,9 @@ function valueInRange(min: IndexValue | undefined, max: IndexValue | undefined, 
     const bounds: string[] = [];
     if (typeof min === 'string') bounds.push(`v.txt >= ${params.add(min, 'text')}`);
     if (typeof max === 'string') bounds.push(`v.txt <= ${params.add(max, 'text')}`);
-    tests.push(eitherText(bounds.length > 0 ? bounds.join(' AND ') : 'TRUE'));
+    tests.push(...eitherText(bounds.length > 0 ? bounds.join(' AND ') : 'TRUE'));
   }
-  return anyOf(tests);
+  return tests;
 }
 
 function assertBound(value: IndexValue | undefined): void {

@@ -1,5 +1,5 @@
 import type { DocumentQuery, SortDirection } from '../storage-adapter.js';
-import { compileCondition, scoped, slugIs, type ValueScope } from './postgres-conditions.js';
+import { compileCondition, scoped, slugIs, valueIndexes, type ValueScope } from './postgres-conditions.js';
 import { compileSearch, relevanceExpression, type CompiledSearch } from './postgres-search.js';
 import { Params } from './statements.js';
 
@@ -66,11 +66,16 @@ export function compileDistinctValuesQuery(query: DocumentQuery, key: string): C
   const params = new Params();
   const selection = compileSelection(query, params, unordered);
   const scope = valueScope(query);
-  // Without a scope, the (seq, key) index finds each selected document's values.
-  const where = `${scope ? `${scoped(scope, params)} AND ` : ''}v.key = ${params.add(key, 'text')}`;
+  const keyIs = `v.key = ${params.add(key, 'text')}`;
+  // With a scope, the values of the key are read from each of the three value indexes (no one
+  // index holds them all); without one, the (seq, key) index finds each selected document's.
+  const values = scope
+    ? valueIndexes.map(({ where, columns }) => `SELECT ${columns}, v.seq FROM document_values AS v
+        WHERE ${scoped(scope, params)} AND ${keyIs} AND ${where}`).join(' UNION ALL ')
+    : `SELECT v.num, v.txt, v.seq FROM document_values AS v WHERE ${keyIs}`;
   return {
-    sql: `SELECT v.num, v.txt, count(*) AS count FROM document_values AS v
-      WHERE ${where} AND v.seq IN (SELECT documents.seq${selectFrom(selection)})
+    sql: `SELECT v.num, v.txt, count(*) AS count FROM (${values}) AS v
+      WHERE v.seq IN (SELECT documents.seq${selectFrom(selection)})
       GROUP BY v.num, v.txt ORDER BY v.num ASC NULLS LAST, v.txt ASC`,
     params: params.values,
   };
