@@ -69,8 +69,9 @@ function readDatabaseUrl(value: string | undefined, dataDir: string, cwd: string
 function readPoolSize(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const size = Number(value);
-  if (!/^\d+$/.test(value) || size < 1 || size > 1000) {
-    throw new ConfigError('CMS_DATABASE_POOL_SIZE', `must be an integer from 1 to 1000, not "${value}"`);
+  // Two at least: a transaction holds one while the reads it makes of committed data need another.
+  if (!/^\d+$/.test(value) || size < 2 || size > 1000) {
+    throw new ConfigError('CMS_DATABASE_POOL_SIZE', `must be an integer from 2 to 1000, not "${value}"`);
   }
   return size;
 }

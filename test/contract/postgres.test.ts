@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ConflictError } from '../../src/errors/app-error.js';
 import { migrations } from '../../src/storage/postgres/migrations.js';
 import { createPostgresAdapter } from '../../src/storage/postgres/postgres-adapter.js';
@@ -23,6 +23,23 @@ import { runStorageContract } from './storage-adapter.contract.js';
 // Every test of the contract gets an adapter on a schema of its own, dropped afterwards.
 if (skipWithoutPostgres) describeOnPostgres('storage contract: postgres', () => undefined);
 else runStorageContract('postgres', makePostgresAdapter);
+
+// These need no database server.
+describe('postgres adapter without a server', () => {
+  it('answers ping with false when the server cannot be reached, and closes', async () => {
+    const unreachable = createPostgresAdapter({ connectionString: 'postgres://cms@127.0.0.1:1/cms' });
+    assert.equal(await unreachable.ping(), false);
+    await unreachable.close();
+    await unreachable.close();
+  });
+
+  it('refuses a schema name that is not a plain identifier, and a pool too small for a transaction and a read', () => {
+    const connectionString = 'postgres://cms@127.0.0.1:1/cms';
+    assert.throws(() => createPostgresAdapter({ connectionString, schema: 'cms; DROP TABLE x' }), /Invalid schema name/);
+    assert.throws(() => createPostgresAdapter({ connectionString, schema: 'Public' }), /Invalid schema name/);
+    assert.throws(() => createPostgresAdapter({ connectionString, poolSize: 1 }), /Invalid pool size/);
+  });
+});
 
 const search = (words: string[], options: Partial<TextSearch> = {}): TextSearch => ({
   words, match: 'any', prefix: false, phrases: [], without: [], texts: 'all', ...options,

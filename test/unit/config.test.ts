@@ -210,7 +210,7 @@ test('environment variables are validated and override the file', async () => {
   await rejectsAt({ uploadLimit: -1 }, 'uploadLimit');
   const badUrl = await rejectsAt({}, 'CMS_DATABASE_URL', { CMS_DATABASE_URL: 'postgres://user:secret@[broken/cms' });
   assert.doesNotMatch(badUrl.message, /secret/);
-  await rejectsAt({}, 'CMS_DATABASE_POOL_SIZE', { CMS_DATABASE_POOL_SIZE: '0' });
+  await rejectsAt({}, 'CMS_DATABASE_POOL_SIZE', { CMS_DATABASE_POOL_SIZE: '1' });
   await rejectsAt({}, 'CMS_DATABASE_POOL_SIZE', { CMS_DATABASE_POOL_SIZE: 'ten' });
   await rejectsAt({}, 'CMS_API_KEYS', { CMS_API_KEYS: 'a-long-enough-key:owner' });
   await rejectsAt({}, 'CMS_BASE_URL', { CMS_BASE_URL: 'not a url' });

@@ -18,7 +18,10 @@ export interface PostgresAdapterOptions {
    * of the connection's search_path (usually `public`).
    */
   readonly schema?: string;
-  /** The most connections the adapter opens at once; default 10. */
+  /**
+   * The most connections the adapter opens at once; default 10, at least 2: a transaction holds
+   * one while the reads it makes through the adapter itself need another.
+   */
   readonly poolSize?: number;
 }
 
@@ -44,11 +47,15 @@ const beginSql = `BEGIN; SELECT pg_advisory_xact_lock(${writerLockKey}, hashtext
 export function createPostgresAdapter(options: PostgresAdapterOptions): StorageAdapter {
   const { connectionString, schema, poolSize = defaultPoolSize } = options;
   if (schema !== undefined) assertSchemaName(schema);
-  if (!Number.isSafeInteger(poolSize) || poolSize < 1) throw new Error(`Invalid pool size: ${poolSize}`);
+  if (!Number.isSafeInteger(poolSize) || poolSize < 2) throw new Error(`Invalid pool size: ${poolSize}`);
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
     application_name: 'cms-server',
+    // A query waits at most this long for a connection, new or from the pool, instead of for
+    // ever when the server cannot be reached (ping() then answers false).
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
     // The schema's name is checked above: lowercase letters, digits and "_" only.
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   });
@@ -60,6 +67,8 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   // transaction and wait for the writer lock the transaction holds.
   const transactionScope = new AsyncLocalStorage<{ active: boolean }>();
   let closing: Promise<void> | undefined;
+  // Set once the transactions queued before close() have run.
+  let ended = false;
 
   const transaction: Transaction = async (work) => {
     if (transactionScope.getStore()?.active) {
@@ -75,7 +84,7 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
     work: (tx: StorageSession) => Promise<T>,
     scope: { active: boolean },
   ): Promise<T> {
-    if (closing) throw new Error('The storage adapter is closed');
+    if (ended) throw new Error('The storage adapter is closed');
     const client = await pool.connect();
     // Set when the connection may be in any state: it is then closed instead of reused.
     let broken: Error | undefined;
@@ -122,8 +131,11 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
     },
 
     close() {
-      // Waits for the transaction running, if any; pool.end() then closes every connection.
-      closing ??= runExclusive(() => pool.end());
+      // Waits for the transactions already asked for; pool.end() then closes every connection.
+      closing ??= runExclusive(async () => {
+        ended = true;
+        await pool.end();
+      });
       return closing;
     },
   };
