@@ -22,6 +22,8 @@ export interface AppConfig {
   readonly uploadLimit: number;
   readonly dataDir: string;
   readonly databaseUrl: string;
+  /** Most connections to PostgreSQL per process (CMS_DATABASE_POOL_SIZE); undefined: the adapter's default. */
+  readonly databasePoolSize: number | undefined;
   readonly port: number;
   readonly host: string;
   readonly logLevel: string;

@@ -12,6 +12,8 @@ export interface EnvironmentSettings {
   readonly configPath: string | undefined;
   readonly dataDir: string;
   readonly databaseUrl: string;
+  /** Most connections to PostgreSQL per process; undefined leaves the adapter's default. */
+  readonly databasePoolSize: number | undefined;
   readonly logLevel: string;
   readonly baseUrl: string | undefined;
   readonly apiKeys: Map<string, { role: Role }> | undefined;
@@ -45,11 +47,16 @@ function readConfigPath(value: string | undefined, cwd: string): string | undefi
   return resolve(cwd, value);
 }
 
-/** Normalized to `sqlite:<absolute path>` (or `sqlite::memory:`) so the store need not know the cwd. */
+/**
+ * SQLite URLs are normalized to `sqlite:<absolute path>` (or `sqlite::memory:`) so the store need
+ * not know the cwd; PostgreSQL URLs are passed on as written. Messages never repeat the URL: it
+ * may hold a password.
+ */
 function readDatabaseUrl(value: string | undefined, dataDir: string, cwd: string): string {
   if (value === undefined) return `sqlite:${resolve(dataDir, 'cms.sqlite')}`;
   if (/^postgres(ql)?:\/\//.test(value)) {
-    throw new ConfigError('CMS_DATABASE_URL', 'PostgreSQL support is not available yet');
+    if (!URL.canParse(value)) throw new ConfigError('CMS_DATABASE_URL', 'is not a valid PostgreSQL URL');
+    return value;
   }
   if (!value.startsWith('sqlite:')) {
     throw new ConfigError('CMS_DATABASE_URL', 'must be "sqlite:<path>" or "postgres://…"');
@@ -57,6 +64,16 @@ function readDatabaseUrl(value: string | undefined, dataDir: string, cwd: string
   const location = value.slice('sqlite:'.length).replace(/^\/\/(?=.)/, '');
   if (!location) throw new ConfigError('CMS_DATABASE_URL', 'names no database file');
   return location === ':memory:' ? 'sqlite::memory:' : `sqlite:${resolve(cwd, location)}`;
+}
+
+function readPoolSize(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const size = Number(value);
+  // Two at least: a transaction holds one while the reads it makes of committed data need another.
+  if (!/^\d+$/.test(value) || size < 2 || size > 1000) {
+    throw new ConfigError('CMS_DATABASE_POOL_SIZE', `must be an integer from 2 to 1000, not "${value}"`);
+  }
+  return size;
 }
 
 function readLogLevel(value: string | undefined): string {
@@ -110,6 +127,7 @@ export function readEnvironment(env: Environment, cwd: string): EnvironmentSetti
     configPath: readConfigPath(valueOf(env, 'CMS_CONFIG'), cwd),
     dataDir,
     databaseUrl: readDatabaseUrl(valueOf(env, 'CMS_DATABASE_URL'), dataDir, cwd),
+    databasePoolSize: readPoolSize(valueOf(env, 'CMS_DATABASE_POOL_SIZE')),
     logLevel: readLogLevel(valueOf(env, 'CMS_LOG_LEVEL')),
     // An empty CMS_BASE_URL is meaningful: relative URLs.
     baseUrl: env.CMS_BASE_URL?.trim(),

@@ -153,6 +153,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<AppCo
     uploadLimit: settings.uploadLimit ?? raw.uploadLimit ?? defaultUploadLimit,
     dataDir: settings.dataDir,
     databaseUrl: settings.databaseUrl,
+    databasePoolSize: settings.databasePoolSize,
     port: settings.port,
     host: settings.host,
     logLevel: settings.logLevel,

@@ -2,13 +2,22 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { StorageAdapter } from './storage-adapter.js';
 import { createSqliteAdapter } from './sqlite/sqlite-adapter.js';
+import { createPostgresAdapter } from './postgres/postgres-adapter.js';
 
-/** The adapter a database URL names: `sqlite:<path>` (the default), PostgreSQL later. */
-export function createStorage(databaseUrl: string): StorageAdapter {
+export interface StorageOptions {
+  /** Most connections to PostgreSQL at once; the SQLite adapter has its own two. */
+  readonly poolSize?: number;
+}
+
+/** The adapter a database URL names: `sqlite:<path>` (the default) or `postgres://…` (`postgresql://…`). */
+export function createStorage(databaseUrl: string, options: StorageOptions = {}): StorageAdapter {
   if (databaseUrl.startsWith('sqlite:')) {
     const filename = databaseUrl.slice('sqlite:'.length);
     mkdirSync(dirname(filename), { recursive: true });
     return createSqliteAdapter({ filename });
+  }
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    return createPostgresAdapter({ connectionString: databaseUrl, poolSize: options.poolSize });
   }
   throw new Error(`Unsupported database URL: ${databaseUrl.split(':')[0]}`);
 }

@@ -208,8 +208,10 @@ test('environment variables are validated and override the file', async () => {
   await rejectsAt({}, 'CMS_BODY_LIMIT', { CMS_BODY_LIMIT: '1.5' });
   await rejectsAt({}, 'CMS_UPLOAD_LIMIT', { CMS_UPLOAD_LIMIT: '0' });
   await rejectsAt({ uploadLimit: -1 }, 'uploadLimit');
-  const postgres = await rejectsAt({}, 'CMS_DATABASE_URL', { CMS_DATABASE_URL: 'postgres://localhost/cms' });
-  assert.match(postgres.message, /PostgreSQL support is not available yet/);
+  const badUrl = await rejectsAt({}, 'CMS_DATABASE_URL', { CMS_DATABASE_URL: 'postgres://user:secret@[broken/cms' });
+  assert.doesNotMatch(badUrl.message, /secret/);
+  await rejectsAt({}, 'CMS_DATABASE_POOL_SIZE', { CMS_DATABASE_POOL_SIZE: '1' });
+  await rejectsAt({}, 'CMS_DATABASE_POOL_SIZE', { CMS_DATABASE_POOL_SIZE: 'ten' });
   await rejectsAt({}, 'CMS_API_KEYS', { CMS_API_KEYS: 'a-long-enough-key:owner' });
   await rejectsAt({}, 'CMS_BASE_URL', { CMS_BASE_URL: 'not a url' });
   const config = await loadConfig({
@@ -236,6 +238,20 @@ test('environment variables are validated and override the file', async () => {
   assert.equal(config.bodyLimit, 1024);
   assert.equal(config.uploadLimit, 2048);
   assert.deepEqual([...config.apiKeys], [['first-key-123', { role: 'editor' }], ['second:key-456', { role: 'admin' }]]);
+});
+
+test('a PostgreSQL database URL is taken as written, with its pool size', async () => {
+  for (const url of ['postgres://cms:secret@db.example:5432/cms', 'postgresql://localhost/cms?sslmode=require']) {
+    const config = await loadConfig({ env: { CMS_DATABASE_URL: url }, cwd: tmpdir(), config: {} });
+    assert.equal(config.databaseUrl, url);
+    assert.equal(config.databasePoolSize, undefined);
+  }
+  const config = await loadConfig({
+    env: { CMS_DATABASE_URL: 'postgres://localhost/cms', CMS_DATABASE_POOL_SIZE: '25' },
+    cwd: tmpdir(),
+    config: {},
+  });
+  assert.equal(config.databasePoolSize, 25);
 });
 
 test('CMS_API_KEYS is parsed as key:role pairs', () => {

@@ -1,0 +1,212 @@
+import type { Pool } from 'pg';
+
+/**
+ * How many characters of a slug or a sortified title the b-tree indexes hold: a b-tree entry
+ * holds at most 2704 bytes, and 4 bytes a character is the most UTF-8 takes. The number is
+ * written into migration 1, which must not change: a new length needs a new migration.
+ */
+export const keyLength = 200;
+
+/** Filter texts up to this many bytes (UTF-8) are held by the value index itself; as fixed by migration 1. */
+export const shortTextBytes = 1000;
+
+/**
+ * The schema, one entry per version: entry `i` upgrades a schema at version `i` (the highest row
+ * of schema_migrations, 0 when there is none) to `i + 1`. Append new entries; never edit one
+ * that has shipped.
+ *
+ * Every text column that is compared, sorted or indexed is `COLLATE "C"`: bytewise, the order of
+ * SQLite's BINARY collation, whatever the database's locale, and the order the indexes keep.
+ */
+export const migrations: readonly string[] = [
+  `
+  -- Stemmed search without stop words, as SQLite's porter tokenizer: "the who" stays findable.
+  -- The snowball english dictionary with no StopWords option keeps every word; a dictionary
+  -- needs no superuser, only CREATE on the schema.
+  CREATE TEXT SEARCH DICTIONARY cms_english_stem (TEMPLATE = pg_catalog.snowball, LANGUAGE = english);
+  CREATE TEXT SEARCH CONFIGURATION cms_english (COPY = pg_catalog.english);
+  ALTER TEXT SEARCH CONFIGURATION cms_english ALTER MAPPING REPLACE english_stem WITH cms_english_stem;
+
+  -- The texts of one document as one vector, weighted title A, high B, low C. Concatenated
+  -- vectors would continue each other's positions, so that a phrase could run from the end of
+  -- the title into the body; a placeholder lexeme (a space, which no parser yields) takes one
+  -- position between them and is deleted again.
+  CREATE FUNCTION cms_search_vector(config regconfig, title text, high text, low text) RETURNS tsvector
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$ SELECT ts_delete(
+      setweight(to_tsvector(config, title), 'A') || ''' '':1'::tsvector
+        || setweight(to_tsvector(config, high), 'B') || ''' '':1'::tsvector
+        || setweight(to_tsvector(config, low), 'C'),
+      ' '::text) $$;
+
+  -- Autocomplete: the last word of a query matches the words it begins. Works on the text form
+  -- of a query PostgreSQL built itself, so the lexemes are already quoted.
+  CREATE FUNCTION cms_prefix_query(query tsquery) RETURNS tsquery
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$ SELECT CASE WHEN numnode(query) = 0 THEN query ELSE (query::text || ':*')::tsquery END $$;
+
+  CREATE TABLE documents (
+    seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id text COLLATE "C" NOT NULL,
+    doc_id text COLLATE "C" NOT NULL,
+    type text COLLATE "C" NOT NULL,
+    locale text COLLATE "C" NOT NULL,
+    mode text COLLATE "C" NOT NULL,
+    slug text COLLATE "C" NOT NULL,
+    archived boolean NOT NULL,
+    visibility text COLLATE "C" NOT NULL,
+    title_sortified text COLLATE "C" NOT NULL,
+    created_at text COLLATE "C" NOT NULL,
+    updated_at text COLLATE "C" NOT NULL,
+    -- json, not jsonb: the document comes back exactly as written, key order included.
+    data json NOT NULL,
+    -- Stemmed (cms_english) and unstemmed (simple, for prefixes) vectors of all the texts,
+    -- and of the public texts alone.
+    search tsvector NOT NULL,
+    public_search tsvector NOT NULL,
+    words tsvector NOT NULL,
+    public_words tsvector NOT NULL,
+    CONSTRAINT documents_id UNIQUE (id)
+  );
+  -- A b-tree entry holds at most 2704 bytes and a slug has no length limit: the index holds the
+  -- beginning of the slug, which lookups and prefix searches use, and a hash of all of it, which
+  -- makes it unique.
+  CREATE UNIQUE INDEX documents_slug ON documents (locale, mode, left(slug, 200), md5(slug));
+  -- A list is one type, locale, mode and archived state in one order; the id breaks ties and the
+  -- visibility and seq are there so that a page or a count is chosen from index entries alone.
+  -- title_sortified holds the first 200 characters of the sortified title (see the document store).
+  -- The directions are those of the usual sorts (newest first, titles A to Z); the other
+  -- direction reads the index backwards, with the ties sorted on their own.
+  CREATE INDEX documents_list_updated ON documents (type, locale, mode, archived, updated_at DESC, id) INCLUDE (visibility, seq);
+  CREATE INDEX documents_list_created ON documents (type, locale, mode, archived, created_at DESC, id) INCLUDE (visibility, seq);
+  CREATE INDEX documents_list_title ON documents (type, locale, mode, archived, title_sortified, id) INCLUDE (visibility, seq);
+  CREATE INDEX documents_doc_id ON documents (doc_id);
+  CREATE INDEX documents_search ON documents USING gin (search);
+  CREATE INDEX documents_public_search ON documents USING gin (public_search);
+  CREATE INDEX documents_words ON documents USING gin (words);
+  CREATE INDEX documents_public_words ON documents USING gin (public_words);
+
+  -- Filter values, kept per type, locale and mode (the scope of every list). A value is a
+  -- number or a text, never both: numbers compare as numbers and texts as texts, and each kind
+  -- has its own index, so a range never crosses from one kind to the other. A document holds each
+  -- value of a key once (the store writes them so), as the "all" filter counts on.
+  CREATE TABLE document_values (
+    seq bigint NOT NULL REFERENCES documents (seq) ON DELETE CASCADE,
+    type text COLLATE "C" NOT NULL,
+    locale text COLLATE "C" NOT NULL,
+    mode text COLLATE "C" NOT NULL,
+    key text COLLATE "C" NOT NULL,
+    num double precision,
+    txt text COLLATE "C",
+    CONSTRAINT document_values_one_value CHECK ((num IS NULL) <> (txt IS NULL))
+  );
+  CREATE UNIQUE INDEX document_values_numbers ON document_values (type, locale, mode, key, num, seq) WHERE num IS NOT NULL;
+  -- Texts up to 1000 bytes are in the index themselves (a filter reads index entries
+  -- only); longer ones, which a b-tree entry cannot hold, are indexed by key alone and read from
+  -- the table. Conditions name the predicates of both, so each uses its index.
+  CREATE UNIQUE INDEX document_values_texts ON document_values (type, locale, mode, key, txt, seq)
+    WHERE octet_length(txt) <= 1000;
+  CREATE INDEX document_values_long_texts ON document_values (type, locale, mode, key, seq)
+    WHERE octet_length(txt) > 1000;
+  -- Serves the cascade on delete, "no value for this key", and filters outside one scope.
+  CREATE INDEX document_values_seq ON document_values (seq, key);
+
+  -- The columns of a scope go together (a type has its keys, a key its values, a list its
+  -- archived and visibility states): without these the planner multiplies their selectivities,
+  -- expects a handful of rows where a filter has thousands, and picks plans for a handful.
+  CREATE STATISTICS document_values_scope (mcv, dependencies) ON type, locale, mode, key, num, txt FROM document_values;
+  CREATE STATISTICS documents_scope (mcv, dependencies) ON type, locale, mode, archived, visibility FROM documents;
+
+  CREATE TABLE user_logins (
+    user_id text COLLATE "C" PRIMARY KEY,
+    username text COLLATE "C" NOT NULL,
+    email text COLLATE "C",
+    password_hash text NOT NULL
+  );
+  -- Hashed, so that a name of any length fits in the index; lookups compare the hashes, then the names.
+  CREATE UNIQUE INDEX user_logins_username ON user_logins (md5(username));
+  CREATE UNIQUE INDEX user_logins_email ON user_logins (md5(email));
+
+  CREATE TABLE bearer_tokens (
+    token text COLLATE "C" CONSTRAINT bearer_tokens_token PRIMARY KEY,
+    user_id text COLLATE "C" NOT NULL,
+    expires_at text NOT NULL
+  );
+  CREATE INDEX bearer_tokens_user_id ON bearer_tokens (user_id);
+
+  CREATE TABLE attachments (
+    id text COLLATE "C" CONSTRAINT attachments_id PRIMARY KEY,
+    created_at text NOT NULL,
+    data json NOT NULL
+  );
+
+  -- Which document versions hold an attachment: a document write changes its own rows instead
+  -- of rewriting every attachment record it names.
+  CREATE TABLE attachment_uses (
+    doc_version_id text COLLATE "C" NOT NULL,
+    attachment_id text COLLATE "C" NOT NULL REFERENCES attachments (id) ON DELETE CASCADE,
+    archived boolean NOT NULL,
+    PRIMARY KEY (doc_version_id, attachment_id)
+  );
+  CREATE INDEX attachment_uses_attachment ON attachment_uses (attachment_id);
+  `,
+];
+
+// Advisory lock keys (first half): one for migrations, one for writers; the second half is the
+// schema's name hashed, so stores in different schemas of one database do not wait for each other.
+export const migrationLockKey = 0x636d_7301;
+export const writerLockKey = 0x636d_7302;
+
+const schemaName = /^[a-z_][a-z0-9_]*$/;
+
+/** Checks a schema name before it is used as an identifier; lowercase letters, digits and `_` only. */
+export function assertSchemaName(schema: string): void {
+  if (!schemaName.test(schema) || schema.length > 63) {
+    throw new Error(`Invalid schema name "${schema}": use lowercase letters, digits and "_"`);
+  }
+}
+
+/**
+ * Applies the migrations the schema has not seen yet, all in one transaction under an advisory
+ * lock: processes starting together wait for the first, then find nothing left to do. Creates
+ * `schema` first when it is given and missing.
+ */
+export async function runMigrations(pool: Pool, schema: string | undefined): Promise<void> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1::int, hashtext(coalesce($2::text, current_schema(), \'\')))', [
+        migrationLockKey,
+        schema ?? null,
+      ]);
+      if (schema !== undefined) {
+        assertSchemaName(schema);
+        const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1::text', [schema]);
+        if (exists.rowCount === 0) await client.query(`CREATE SCHEMA "${schema}"`);
+      }
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`);
+      const { rows } = await client.query<{ version: number }>('SELECT coalesce(max(version), 0)::int AS version FROM schema_migrations');
+      const current = rows[0]?.version ?? 0;
+      if (current > migrations.length) {
+        throw new Error(`The database schema is at version ${current}, newer than this server knows (${migrations.length})`);
+      }
+      for (let version = current; version < migrations.length; version++) {
+        await client.query(migrations[version]);
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1::int)', [version + 1]);
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        failure = rollbackError;
+      });
+      throw error;
+    }
+  } finally {
+    client.release(failure);
+  }
+}

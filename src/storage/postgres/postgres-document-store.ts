@@ -1,0 +1,171 @@
+import type { DocumentIndex, DocumentQuery, DocumentStore, IndexValue, StoredDocument } from '../storage-adapter.js';
+import { keyLength } from './migrations.js';
+import { beginning, escapeLike, slugIs } from './postgres-conditions.js';
+import { assertDocumentIndex, searchTexts, searchVectors, valueArrays } from './postgres-document-index.js';
+import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery } from './postgres-query.js';
+import type { StatementSource } from './statements.js';
+import { conflictError, translatingErrors } from './translate-error.js';
+
+// Bound as $1 … $12 (the columns), $13 … $18 (the search texts), $19 … $21 (the filter values).
+const columns = 'id, doc_id, type, locale, mode, slug, archived, visibility, title_sortified, created_at, updated_at, data';
+const vectors = searchVectors(13);
+const values = 'unnest($19::text[], $20::float8[], $21::text[]) AS v (key, num, txt)';
+
+// ON CONFLICT DO NOTHING: a taken id or slug writes nothing and raises nothing, so a transaction
+// that goes on after a conflict (the caller picks another slug) is not aborted; the store then
+// names the conflict. The values are written by the same statement, only for a row it inserted.
+const insertSql = `WITH doc AS (
+    INSERT INTO documents (${columns}, ${vectors.columns})
+    VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::boolean, $8::text, $9::text,
+      $10::text, $11::text, $12::json, ${vectors.values.join(', ')})
+    ON CONFLICT DO NOTHING
+    RETURNING seq, type, locale, mode
+  ), added AS (
+    INSERT INTO document_values (seq, type, locale, mode, key, num, txt)
+    SELECT doc.seq, doc.type, doc.locale, doc.mode, v.key, v.num, v.txt FROM doc CROSS JOIN ${values}
+    ON CONFLICT DO NOTHING
+  )
+  SELECT seq FROM doc`;
+
+// The slug is checked in the statement for the same reason. The values the document keeps stay;
+// the others are deleted and the new ones added (a statement cannot delete and re-add one row:
+// its parts all see the table as it was before it).
+const updateSql = `WITH doc AS (
+    UPDATE documents SET (${columns}, ${vectors.columns}) = ($1::text, $2::text, $3::text, $4::text, $5::text,
+      $6::text, $7::boolean, $8::text, $9::text, $10::text, $11::text, $12::json, ${vectors.values.join(', ')})
+    WHERE documents.id = $1::text AND NOT EXISTS (
+      SELECT 1 FROM documents AS other
+      WHERE other.locale = $4::text AND other.mode = $5::text AND ${slugIs('other.slug', '$6::text')}
+        AND other.id <> $1::text)
+    RETURNING seq, type, locale, mode
+  ), wanted AS (
+    SELECT v.key, v.num, v.txt FROM ${values}
+  ), removed AS (
+    DELETE FROM document_values AS old USING doc
+    WHERE old.seq = doc.seq AND NOT EXISTS (
+      SELECT 1 FROM wanted
+      WHERE old.type = doc.type AND old.locale = doc.locale AND old.mode = doc.mode AND old.key = wanted.key
+        AND old.num IS NOT DISTINCT FROM wanted.num AND old.txt IS NOT DISTINCT FROM wanted.txt)
+  ), added AS (
+    INSERT INTO document_values (seq, type, locale, mode, key, num, txt)
+    SELECT doc.seq, doc.type, doc.locale, doc.mode, wanted.key, wanted.num, wanted.txt FROM doc CROSS JOIN wanted
+    WHERE NOT EXISTS (
+      SELECT 1 FROM document_values AS old
+      WHERE old.seq = doc.seq AND old.type = doc.type AND old.locale = doc.locale AND old.mode = doc.mode
+        AND old.key = wanted.key AND old.num IS NOT DISTINCT FROM wanted.num AND old.txt IS NOT DISTINCT FROM wanted.txt)
+  )
+  SELECT seq FROM doc`;
+
+const takenSql = `SELECT
+    EXISTS (SELECT 1 FROM documents WHERE id = $1::text) AS id,
+    EXISTS (SELECT 1 FROM documents WHERE locale = $2::text AND mode = $3::text AND ${slugIs('slug', '$4::text')}) AS slug`;
+
+// The foreign key removes the filter values with the document; the search vectors are in its row.
+const removeSql = 'DELETE FROM documents WHERE id = ANY ($1::text[])';
+
+// $3 is the beginning of the base that the slug index holds, as a LIKE prefix: a range of it.
+const slugsLikeSql = `SELECT slug FROM documents
+  WHERE locale = $1::text AND mode = $2::text AND left(slug, ${keyLength}) LIKE $3::text ESCAPE '\\'
+    AND (slug = $4::text OR slug LIKE $5::text ESCAPE '\\') AND ($6::text IS NULL OR doc_id <> $6::text)
+  ORDER BY slug`;
+
+/** The documents table, read and written through the given statements. */
+export function createPostgresDocumentStore(statements: StatementSource): DocumentStore {
+  const taken = async (row: readonly unknown[]): Promise<{ id: boolean; slug: boolean }> => {
+    const { rows } = await statements.prepared<{ id: boolean; slug: boolean }>(takenSql, [row[0], row[3], row[4], row[5]]);
+    return rows[0]!;
+  };
+
+  return {
+    async find(query: DocumentQuery) {
+      const { sql, params } = compileFindQuery(query);
+      const { rows } = await statements.query<{ data: StoredDocument }>(sql, params);
+      return rows.map((row) => row.data);
+    },
+
+    async count(query: DocumentQuery) {
+      const { sql, params } = compileCountQuery(query);
+      const { rows } = await statements.query<{ count: string }>(sql, params);
+      return Number(rows[0]!.count);
+    },
+
+    async distinctValues(query: DocumentQuery, key: string) {
+      const { sql, params } = compileDistinctValuesQuery(query, key);
+      const { rows } = await statements.query<{ num: number | null; txt: string | null; count: string }>(sql, params);
+      return rows.map((row) => ({ value: (row.num ?? row.txt) as IndexValue, count: Number(row.count) }));
+    },
+
+    async insert(doc, index) {
+      assertDocumentIndex(index);
+      const row = toRow(doc);
+      // A row that conflicted is gone by the time it is looked for only if another writer removed
+      // it in between: the insert is then tried again.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const inserted = await translatingErrors(() => statements.prepared(insertSql, writeParams(row, index)));
+        if (inserted.rowCount !== 0) return;
+        const { id, slug } = await taken(row);
+        if (id) throw conflictError('documents_id');
+        if (slug) throw conflictError('documents_slug');
+      }
+      throw new Error(`Could not insert document ${doc._id}: it conflicted with rows that then disappeared`);
+    },
+
+    async update(doc, index) {
+      assertDocumentIndex(index);
+      const row = toRow(doc);
+      const updated = await translatingErrors(() => statements.prepared(updateSql, writeParams(row, index)));
+      if (updated.rowCount !== 0) return true;
+      // Nothing updated: no such document, or its new slug is another's.
+      if ((await taken(row)).id) throw conflictError('documents_slug');
+      return false;
+    },
+
+    async remove(ids) {
+      if (ids.length === 0) return 0;
+      const removed = await statements.prepared(removeSql, [[...ids]]);
+      return removed.rowCount ?? 0;
+    },
+
+    async slugsLike({ locale, mode, base, exceptDocId }) {
+      const { rows } = await statements.query<{ slug: string }>(slugsLikeSql, [
+        locale ?? '',
+        mode ?? '',
+        `${escapeLike(beginning(base, keyLength))}%`,
+        base,
+        `${escapeLike(base)}-%`,
+        exceptDocId ?? null,
+      ]);
+      return rows.map((row) => row.slug);
+    },
+  };
+}
+
+/** The twelve column values, in the order of `columns`. */
+function toRow(doc: StoredDocument): unknown[] {
+  return [
+    doc._id,
+    doc.cmsDocId,
+    doc.type,
+    doc.cmsLocale === undefined ? '' : localePart(doc.cmsLocale),
+    doc.cmsMode ?? '',
+    doc.slug,
+    doc.archived === true,
+    doc.visibility ?? 'public',
+    // Only the beginning sorts: titles alike in their first 200 characters sort by _id.
+    beginning(String(doc.titleSortified), keyLength),
+    doc.createdAt,
+    doc.updatedAt,
+    // Stringified here: the json column keeps the text as it is, key order included.
+    JSON.stringify(doc),
+  ];
+}
+
+function writeParams(row: readonly unknown[], index: DocumentIndex): unknown[] {
+  return [...row, ...searchTexts(index), ...valueArrays(index)];
+}
+
+/** `en:draft` → `en`. */
+function localePart(cmsLocale: string): string {
+  const separator = cmsLocale.lastIndexOf(':');
+  return separator < 0 ? cmsLocale : cmsLocale.slice(0, separator);
+}

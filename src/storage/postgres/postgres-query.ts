@@ -1,0 +1,229 @@
+import type { DocumentQuery, SortDirection } from '../storage-adapter.js';
+import { compileCondition, scoped, slugIs, valueIndexes, type ValueScope } from './postgres-conditions.js';
+import { compileSearch, relevanceExpression, type CompiledSearch } from './postgres-search.js';
+import { Params } from './statements.js';
+
+/** One parameterized statement: `sql` never contains a value, only placeholders. */
+export interface CompiledQuery {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+const sortColumns: ReadonlyMap<string, string> = new Map([
+  ['updatedAt', 'documents.updated_at'],
+  ['createdAt', 'documents.created_at'],
+  ['titleSortified', 'documents.title_sortified'],
+  ['slug', 'documents.slug'],
+  ['_id', 'documents.id'],
+]);
+
+// The service validates sort fields first; anything else is refused here too.
+const propertyName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+// The document's JSON for reading one property. PostgreSQL stores a \u0000 escape in json, but
+// fails on reading any property of such a document; it is read with U+FFFD in its place instead.
+const readableData = `replace(documents.data::text, '\\u0000', '\\ufffd')::json`;
+
+/** The documents a query selects: the FROM clause (with its joins) and the WHERE clause. */
+interface Selection {
+  readonly from: string;
+  readonly where: string;
+  /** The search to rank by; only for `order: 'relevance'` with a word to search for. */
+  readonly ranked?: CompiledSearch;
+  /** Whether `wanted.position`, the position in the id list, is there to order by. */
+  readonly positioned: boolean;
+}
+
+/**
+ * Compiles a DocumentQuery into one `SELECT data` statement, stably ordered and paged. The page
+ * is chosen first from the sort keys alone, which the list indexes hold (an index-only scan),
+ * and only its rows' data are read: skipping to page 250 walks index entries, not 2,500 documents.
+ */
+export function compileFindQuery(query: DocumentQuery): CompiledQuery {
+  const params = new Params();
+  const selection = compileSelection(query, params, { orderByIds: query.order === 'ids', rank: query.order === 'relevance' });
+  const order = compileOrder(query, selection, params);
+  const page = compilePage(query, params);
+  const keys = order.map((term, n) => `${term.expression} AS k${n}`).join(', ');
+  const inner = `SELECT documents.seq AS seq, ${keys}${selectFrom(selection)}`
+    + ` ORDER BY ${order.map((term, n) => `k${n} ${term.keyword}`).join(', ')}${page}`;
+  return {
+    sql: `SELECT documents.data FROM (${inner}) AS page JOIN documents ON documents.seq = page.seq`
+      + ` ORDER BY ${order.map((term, n) => `page.k${n} ${term.keyword}`).join(', ')}`,
+    params: params.values,
+  };
+}
+
+/** Compiles the filters of a DocumentQuery into one `SELECT count(*)`; sort and paging are ignored. */
+export function compileCountQuery(query: DocumentQuery): CompiledQuery {
+  const params = new Params();
+  const selection = compileSelection(query, params, unordered);
+  return { sql: `SELECT count(*) AS count${selectFrom(selection)}`, params: params.values };
+}
+
+/** Distinct values of `key` with their document counts among what the query selects: numbers, then texts. */
+export function compileDistinctValuesQuery(query: DocumentQuery, key: string): CompiledQuery {
+  const params = new Params();
+  const selection = compileSelection(query, params, unordered);
+  const scope = valueScope(query);
+  const keyIs = `v.key = ${params.add(key, 'text')}`;
+  // With a scope, the values of the key are read from each of the three value indexes (no one
+  // index holds them all); without one, the (seq, key) index finds each selected document's.
+  const values = scope
+    ? valueIndexes.map(({ where, columns }) => `SELECT ${columns}, v.seq FROM document_values AS v
+        WHERE ${scoped(scope, params)} AND ${keyIs} AND ${where}`).join(' UNION ALL ')
+    : `SELECT v.num, v.txt, v.seq FROM document_values AS v WHERE ${keyIs}`;
+  return {
+    sql: `SELECT v.num, v.txt, count(*) AS count FROM (${values}) AS v
+      WHERE v.seq IN (SELECT documents.seq${selectFrom(selection)})
+      GROUP BY v.num, v.txt ORDER BY v.num ASC NULLS LAST, v.txt ASC`,
+    params: params.values,
+  };
+}
+
+/** The scope of the filter values a query reads: known when its type, locale and mode are. */
+function valueScope(query: DocumentQuery): ValueScope | undefined {
+  if (query.type === undefined || query.locale === undefined || query.mode === undefined) return undefined;
+  return { type: query.type, locale: query.locale ?? '', mode: query.mode ?? '' };
+}
+
+/** What the order needs joined in: the positions of an id list, the search ranking. */
+interface SelectionOptions {
+  readonly orderByIds: boolean;
+  readonly rank: boolean;
+}
+
+const unordered: SelectionOptions = { orderByIds: false, rank: false };
+
+function selectFrom({ from, where }: Selection): string {
+  return ` FROM ${from}${where}`;
+}
+
+function compileSelection(query: DocumentQuery, params: Params, { orderByIds, rank }: SelectionOptions): Selection {
+  const positions = orderByIds ? positionList(query) : undefined;
+  const search = query.search === undefined ? undefined : compileSearch(query.search, params);
+  let from = 'documents';
+  if (positions !== undefined) {
+    // Deduplicated (first place kept), so that the join yields each document once.
+    const list = params.add([...new Set(positions.list)], 'text[]');
+    from = `unnest(${list}) WITH ORDINALITY AS wanted (value, position)`
+      + ` JOIN documents ON documents.${positions.column} = wanted.value`;
+  }
+  const filters = [...compileColumnFilters(query, positions?.column, params), ...compileIndexFilters(query, search, params)];
+  return {
+    from,
+    where: filters.length > 0 ? ` WHERE ${filters.join(' AND ')}` : '',
+    ranked: rank && search ? search : undefined,
+    positioned: positions !== undefined,
+  };
+}
+
+/** The list `order: 'ids'` follows: `ids`, or else `docIds`. */
+function positionList(query: DocumentQuery): { column: 'id' | 'doc_id'; list: readonly string[] } | undefined {
+  if (query.ids !== undefined) return { column: 'id', list: query.ids };
+  if (query.docIds !== undefined) return { column: 'doc_id', list: query.docIds };
+  return undefined;
+}
+
+/** Filters on the columns of documents; `joinedList` is already applied by the FROM clause. */
+function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' | undefined, params: Params): string[] {
+  const filters: string[] = [];
+  if (query.type !== undefined) filters.push(`documents.type = ${params.add(query.type, 'text')}`);
+  if (query.locale !== undefined) filters.push(`documents.locale = ${params.add(query.locale ?? '', 'text')}`);
+  if (query.mode !== undefined) filters.push(`documents.mode = ${params.add(query.mode ?? '', 'text')}`);
+  if (query.ids !== undefined && joinedList !== 'id') {
+    filters.push(`documents.id = ANY (${params.add([...query.ids], 'text[]')})`);
+  }
+  if (query.docIds !== undefined && joinedList !== 'doc_id') {
+    filters.push(`documents.doc_id = ANY (${params.add([...query.docIds], 'text[]')})`);
+  }
+  if (query.slug !== undefined) filters.push(slugIs('documents.slug', params.add(query.slug, 'text')));
+  if (query.archived !== undefined) filters.push(`documents.archived = ${params.add(query.archived, 'boolean')}`);
+  if (query.visibility !== undefined) {
+    filters.push(`documents.visibility = ANY (${params.add([...query.visibility], 'text[]')})`);
+  }
+  return filters;
+}
+
+/** The conditions on index values and the search. */
+function compileIndexFilters(query: DocumentQuery, search: CompiledSearch | null | undefined, params: Params): string[] {
+  const filters: string[] = [];
+  const scope = valueScope(query);
+  for (const condition of query.conditions ?? []) {
+    const compiled = compileCondition(condition, scope, params);
+    if (compiled !== null) filters.push(compiled);
+  }
+  // A search left without a word to look for matches nothing.
+  if (search === null) filters.push('FALSE');
+  else if (search !== undefined) filters.push(`documents.${search.column} @@ ${search.query}`);
+  return filters;
+}
+
+interface OrderTerm {
+  readonly expression: string;
+  readonly keyword: string;
+}
+
+function compileOrder(query: DocumentQuery, selection: Selection, params: Params): OrderTerm[] {
+  const terms: OrderTerm[] = [];
+  if (selection.positioned) terms.push({ expression: 'wanted.position', keyword: 'ASC' });
+  if (selection.ranked) terms.push({ expression: relevanceExpression(selection.ranked), keyword: 'DESC' });
+  const sort = query.sort ?? [];
+  for (const { field, direction } of sort) terms.push(...sortTerms(field, direction, params));
+  // `id` is unique, so ending on it makes the order total and pages stable.
+  if (!sort.some(({ field }) => field === '_id')) terms.push({ expression: 'documents.id', keyword: 'ASC' });
+  return terms;
+}
+
+/**
+ * The columns sort as they are (NOT NULL, in the list indexes' collation). Any other property
+ * sorts as SQLite's json_extract values do: missing or null first, then numbers (booleans as 0
+ * and 1) by value, then texts (arrays and objects as their JSON) bytewise.
+ */
+function sortTerms(field: string, direction: SortDirection, params: Params): OrderTerm[] {
+  const keyword = sortKeyword(direction);
+  const column = sortColumns.get(field);
+  if (column !== undefined) return [{ expression: column, keyword }];
+  // Missing values are NULL: first when ascending, as in SQLite.
+  const nullsFirst = `${keyword} NULLS ${direction === 1 ? 'FIRST' : 'LAST'}`;
+  if (field === 'title') return [{ expression: `(${readableData} ->> 'title') COLLATE "C"`, keyword: nullsFirst }];
+  if (!propertyName.test(field)) throw new Error(`Cannot sort on "${field}"`);
+  const value = `(${readableData} -> ${params.add(field, 'text')})`;
+  return [
+    {
+      expression: `CASE json_typeof(${value}) WHEN 'number' THEN 1 WHEN 'boolean' THEN 1`
+        + ` WHEN 'string' THEN 2 WHEN 'array' THEN 2 WHEN 'object' THEN 2 ELSE 0 END`,
+      keyword,
+    },
+    {
+      expression: `CASE json_typeof(${value}) WHEN 'number' THEN (${value} #>> '{}')::float8`
+        + ` WHEN 'boolean' THEN CASE WHEN (${value} #>> '{}') = 'true' THEN 1 ELSE 0 END END`,
+      keyword: nullsFirst,
+    },
+    {
+      expression: `(CASE json_typeof(${value}) WHEN 'string' THEN ${value} #>> '{}'`
+        + ` WHEN 'array' THEN ${value}::text WHEN 'object' THEN ${value}::text END) COLLATE "C"`,
+      keyword: nullsFirst,
+    },
+  ];
+}
+
+function sortKeyword(direction: SortDirection): 'ASC' | 'DESC' {
+  if (direction === 1) return 'ASC';
+  if (direction === -1) return 'DESC';
+  throw new Error(`Invalid sort direction: ${String(direction)}`);
+}
+
+function compilePage({ skip, limit }: DocumentQuery, params: Params): string {
+  if (skip === undefined && limit === undefined) return '';
+  assertCount('skip', skip);
+  assertCount('limit', limit);
+  // LIMIT NULL is no limit.
+  return ` LIMIT ${params.add(limit ?? null, 'bigint')} OFFSET ${params.add(skip ?? 0, 'bigint')}`;
+}
+
+function assertCount(name: string, value: number | undefined): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
+    throw new Error(`Invalid ${name}: ${value}`);
+  }
+}

@@ -1,0 +1,248 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { ConflictError } from '../../src/errors/app-error.js';
+import { migrations } from '../../src/storage/postgres/migrations.js';
+import { createPostgresAdapter } from '../../src/storage/postgres/postgres-adapter.js';
+import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';
+import type { DocumentQuery, StorageAdapter, TextSearch } from '../../src/storage/storage-adapter.js';
+import {
+  adminQuery,
+  describeOnPostgres,
+  dropSchema,
+  makePostgresAdapter,
+  requirePostgresUrl,
+  skipWithoutPostgres,
+  uniqueSchemaName,
+} from '../helpers/postgres.js';
+import { docIdsOf, emptyIndex, idsOf, makeDoc, makeIndex } from './contract-helpers.js';
+import { runStorageContract } from './storage-adapter.contract.js';
+
+// Every test of the contract gets an adapter on a schema of its own, dropped afterwards.
+if (skipWithoutPostgres) describeOnPostgres('storage contract: postgres', () => undefined);
+else runStorageContract('postgres', makePostgresAdapter);
+
+// These need no database server.
+describe('postgres adapter without a server', () => {
+  it('answers ping with false when the server cannot be reached, and closes', async () => {
+    const unreachable = createPostgresAdapter({ connectionString: 'postgres://cms@127.0.0.1:1/cms' });
+    assert.equal(await unreachable.ping(), false);
+    await unreachable.close();
+    await unreachable.close();
+  });
+
+  it('refuses a schema name that is not a plain identifier, and a pool too small for a transaction and a read', () => {
+    const connectionString = 'postgres://cms@127.0.0.1:1/cms';
+    assert.throws(() => createPostgresAdapter({ connectionString, schema: 'cms; DROP TABLE x' }), /Invalid schema name/);
+    assert.throws(() => createPostgresAdapter({ connectionString, schema: 'Public' }), /Invalid schema name/);
+    assert.throws(() => createPostgresAdapter({ connectionString, poolSize: 1 }), /Invalid pool size/);
+  });
+});
+
+const search = (words: string[], options: Partial<TextSearch> = {}): TextSearch => ({
+  words, match: 'any', prefix: false, phrases: [], without: [], texts: 'all', ...options,
+});
+
+describeOnPostgres('postgres adapter specifics', () => {
+  let adapter: StorageAdapter;
+  let schema: string;
+  let cleanup: () => Promise<void>;
+  const extra: StorageAdapter[] = [];
+
+  /** Another adapter on the same schema: what another server process would have. */
+  const otherProcess = (connectionString = requirePostgresUrl()): StorageAdapter => {
+    const other = createPostgresAdapter({ connectionString, schema });
+    extra.push(other);
+    return other;
+  };
+
+  beforeEach(async () => {
+    ({ adapter, schema, cleanup } = await makePostgresAdapter());
+    await adapter.migrate();
+  });
+
+  afterEach(async () => {
+    await Promise.all(extra.splice(0).map((other) => other.close()));
+    await adapter.close();
+    await cleanup();
+  });
+
+  it('may be shared by several processes', () => {
+    assert.equal(adapter.capabilities.sharedAcrossProcesses, true);
+  });
+
+  it('migrates a new schema once when several processes start together', async () => {
+    const fresh = uniqueSchemaName();
+    const adapters = [1, 2, 3].map(() => createPostgresAdapter({ connectionString: requirePostgresUrl(), schema: fresh }));
+    try {
+      await Promise.all(adapters.map((each) => each.migrate()));
+      await Promise.all(adapters.map((each) => each.migrate()));
+      const rows = await adminQuery<{ version: number }>(`SELECT version FROM "${fresh}".schema_migrations ORDER BY version`);
+      assert.deepEqual(rows.map((row) => row.version), migrations.map((_, index) => index + 1));
+      await adapters[0]!.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
+      assert.equal(await adapters[2]!.documents.count({}), 1);
+    } finally {
+      await Promise.all(adapters.map((each) => each.close()));
+      await dropSchema(fresh);
+    }
+  });
+
+  it('rejects a top-level write inside a transaction, and lets top-level reads see committed data only', async () => {
+    await assert.rejects(
+      adapter.transaction(async (tx) => {
+        await tx.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
+        assert.equal(await adapter.documents.count({}), 0);
+        await adapter.documents.remove(['x']);
+      }),
+      /Nested transaction/,
+    );
+    await assert.rejects(adapter.transaction(() => adapter.transaction(async () => 1)), /Nested transaction/);
+    assert.equal(await adapter.documents.count({}), 0);
+    assert.equal(await adapter.documents.remove(['x']), 0);
+  });
+
+  it('rejects use of a session after its transaction ended', async () => {
+    const leaked = await adapter.transaction(async (tx) => tx);
+    await assert.rejects(leaked.documents.count({}), /has ended/);
+  });
+
+  it('does not report as committed a transaction in which a statement failed, even if work went on', async () => {
+    const url = new URL(requirePostgresUrl());
+    url.searchParams.set('options', `-c search_path=${schema} -c default_transaction_read_only=on`);
+    const readOnly = createPostgresAdapter({ connectionString: url.href });
+    extra.push(readOnly);
+    await assert.rejects(
+      readOnly.transaction(async (tx) => {
+        await assert.rejects(tx.documents.insert(makeDoc({ docId: 'a' }), emptyIndex()), /read-only/);
+        return 'done';
+      }),
+      /rolled back/,
+    );
+    assert.equal(await readOnly.documents.count({}), 0);
+  });
+
+  it('makes writers in other processes wait for a transaction, and readers not', async () => {
+    const other = otherProcess();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    const first = adapter.transaction(async (tx) => {
+      await tx.documents.insert(makeDoc({ docId: 'first' }), emptyIndex());
+      holding();
+      await gate;
+    });
+    await held;
+    let secondDone = false;
+    const second = other.documents.insert(makeDoc({ docId: 'second' }), emptyIndex()).then(() => {
+      secondDone = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(secondDone, false, 'the second writer waits for the first');
+    assert.equal(await other.documents.count({}), 0, 'a reader does not wait, and sees committed data only');
+    release();
+    await Promise.all([first, second]);
+    assert.deepEqual(docIdsOf(await other.documents.find({ sort: [{ field: '_id', direction: 1 }] })), ['first', 'second']);
+  });
+
+  it('returns documents and attachment records exactly as written, key order and U+0000 included', async () => {
+    const doc = { ...makeDoc({ docId: 'a' }), zeta: 1, alpha: 'x\u0000y', nested: { b: [1.5, 'two', null], a: true } };
+    await adapter.documents.insert(doc, emptyIndex());
+    const [found] = await adapter.documents.find({ ids: [doc._id] });
+    assert.equal(JSON.stringify(found), JSON.stringify(doc));
+    // Sorting on a property reads the document's JSON, which holds the escape.
+    const sorted = await adapter.documents.find({ sort: [{ field: 'alpha', direction: 1 }, { field: 'title', direction: -1 }] });
+    assert.deepEqual(idsOf(sorted), [doc._id]);
+  });
+
+  it('stores ids, slugs, values and texts holding U+0000, and finds them by the same text', async () => {
+    const doc = makeDoc({ docId: 'a\u0000b', slug: 's\u0000' });
+    await adapter.documents.insert(doc, makeIndex({ label: ['x\u0000y'] }, { title: 'zebra\u0000crossing' }));
+    assert.deepEqual(idsOf(await adapter.documents.find({ ids: [doc._id] })), [doc._id]);
+    assert.equal(await adapter.documents.count({ slug: 's\u0000' }), 1);
+    assert.equal(await adapter.documents.count({ conditions: [{ key: 'label', op: 'in', values: ['x\u0000y'] }] }), 1);
+    assert.equal(await adapter.documents.count({ search: search(['crossing']) }), 1);
+    assert.deepEqual(await adapter.documents.slugsLike({ locale: 'en', mode: 'draft', base: 's\u0000' }), ['s\uFFFD']);
+  });
+
+  it('stores and finds values, slugs, titles and names longer than an index entry can hold', async () => {
+    const long = (seed: string) => Array.from({ length: 1200 }, (_, n) => `${seed}${(n * 7919) % 1000}`).join('-');
+    const slug = long('s');
+    const label = long('label ');
+    const doc = makeDoc({ docId: 'a', slug, title: long('t'), titleSortified: long('t') });
+    await adapter.documents.insert(doc, makeIndex({ label: [label, 'short'] }, { low: long('word') }));
+    await adapter.documents.insert(makeDoc({ docId: 'b', slug: `${slug}-2` }), makeIndex({ label: [`${label}!`] }));
+    const labelled = (values: string[]) => adapter.documents.find({ type: 'article', locale: 'en', mode: 'draft', conditions: [{ key: 'label', op: 'in', values }] });
+    assert.deepEqual(docIdsOf(await labelled([label])), ['a']);
+    assert.deepEqual(docIdsOf(await labelled([label, 'short', `${label}!`])).sort(), ['a', 'b']);
+    const inList = { type: 'article', locale: 'en', mode: 'draft' } as const;
+    assert.equal(await adapter.documents.count({ ...inList, conditions: [{ key: 'label', op: 'contains', text: 'LABEL 999' }] }), 2);
+    assert.equal(await adapter.documents.count({ ...inList, conditions: [{ key: 'label', op: 'range', min: label, max: label }] }), 1);
+    assert.equal(await adapter.documents.count({ ...inList, conditions: [{ key: 'label', op: 'all', values: [label, 'short'] }] }), 1);
+    assert.deepEqual(await adapter.documents.distinctValues(inList, 'label'), [
+      { value: label, count: 1 },
+      { value: `${label}!`, count: 1 },
+      { value: 'short', count: 1 },
+    ]);
+    assert.equal(await adapter.documents.count({ slug }), 1);
+    assert.deepEqual(await adapter.documents.slugsLike({ locale: 'en', mode: 'draft', base: slug }), [slug, `${slug}-2`]);
+    await assert.rejects(adapter.documents.insert(makeDoc({ docId: 'c', slug }), emptyIndex()), (error) => error instanceof ConflictError);
+    assert.equal(await adapter.documents.update({ ...doc, archived: true }, makeIndex({ label: [label] })), true);
+    assert.deepEqual(docIdsOf(await labelled(['short'])), []);
+    assert.deepEqual(docIdsOf(await adapter.documents.find({ ...inList, archived: true, conditions: [{ key: 'label', op: 'in', values: [label] }] })), ['a']);
+    assert.equal(await adapter.documents.count({ ...inList, conditions: [{ key: 'label', op: 'in', values: [label] }] }), 1);
+
+    const name = long('user');
+    await adapter.logins.put({ userId: 'u1', username: name, email: `${name}@example.com`, passwordHash: 'h' });
+    assert.equal((await adapter.logins.findByName(name))?.userId, 'u1');
+    assert.equal((await adapter.logins.findByName(`${name}@example.com`))?.userId, 'u1');
+    await assert.rejects(adapter.logins.put({ userId: 'u2', username: name, email: null, passwordHash: 'h' }), (error) => error instanceof ConflictError);
+  });
+
+  it('indexes a text larger than a tsvector holds, searching its beginning', async () => {
+    const huge = Array.from({ length: 300_000 }, (_, n) => n.toString(36)).join(' ');
+    await adapter.documents.insert(makeDoc({ docId: 'huge' }), makeIndex({}, { low: huge, high: huge, title: huge }));
+    assert.equal(await adapter.documents.count({ search: search(['zz']) }), 1);
+  });
+
+  it('finds words whatever their accents, and no stop words are dropped', async () => {
+    await adapter.documents.insert(makeDoc({ docId: 'cafe' }), makeIndex({}, { title: 'Crème brûlée café', low: 'The Who' }));
+    assert.equal(await adapter.documents.count({ search: search(['creme', 'CAFÉ'], { match: 'all' }) }), 1);
+    assert.equal(await adapter.documents.count({ search: search(['brul'], { prefix: true }) }), 1);
+    assert.equal(await adapter.documents.count({ search: search([], { phrases: [['the', 'who']] }) }), 1);
+    assert.equal(await adapter.documents.count({ search: search([], { phrases: [['cafe', 'the']] }) }), 0, 'no phrase across texts');
+  });
+
+  it('sorts on any property in the order the SQLite adapter does', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'cms-parity-'));
+    const sqlite = createSqliteAdapter({ filename: join(directory, 'cms.sqlite') });
+    try {
+      await sqlite.migrate();
+      const values: unknown[] = [undefined, null, true, false, 2, -1.5, 10, 'a', 'B', '', 'é', [1], { x: 1 }, '10'];
+      for (const store of [adapter, sqlite]) {
+        for (const [n, value] of values.entries()) {
+          const doc = makeDoc({ docId: `d${String(n).padStart(2, '0')}`, title: n % 3 === 0 ? 'same' : `t${n}` });
+          if (value !== undefined) doc.rank = value;
+          await store.documents.insert(doc, emptyIndex());
+        }
+      }
+      for (const sort of [
+        [{ field: 'rank', direction: 1 }],
+        [{ field: 'rank', direction: -1 }],
+        [{ field: 'title', direction: 1 }, { field: 'rank', direction: -1 }],
+      ] as const) {
+        const query: DocumentQuery = { sort, skip: 1, limit: 10 };
+        assert.deepEqual(idsOf(await adapter.documents.find(query)), idsOf(await sqlite.documents.find(query)), JSON.stringify(sort));
+      }
+    } finally {
+      await sqlite.close();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
+import pg from 'pg';
+import { createPostgresAdapter, type PostgresAdapterOptions } from '../../src/storage/postgres/postgres-adapter.js';
+import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
+
+/** The PostgreSQL database the PostgreSQL tests use; they are skipped without one. */
+export const postgresUrl: string | undefined = process.env.CMS_TEST_POSTGRES_URL?.trim() || undefined;
+
+/** `skip` for the PostgreSQL suites: false when a database is given, else why they do not run. */
+export const skipWithoutPostgres: false | string = postgresUrl
+  ? false
+  : 'CMS_TEST_POSTGRES_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test): PostgreSQL runs skipped';
+
+export function requirePostgresUrl(): string {
+  if (!postgresUrl) throw new Error('CMS_TEST_POSTGRES_URL is not set');
+  return postgresUrl;
+}
+
+/** A schema name no other run uses: runs in parallel, or left over from a crash, never collide. */
+export function uniqueSchemaName(): string {
+  return `cms_test_${randomBytes(6).toString('hex')}`;
+}
+
+/** Runs SQL on a connection of its own, outside every adapter. */
+export async function adminQuery<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: requirePostgresUrl() });
+  await client.connect();
+  try {
+    return (await client.query<R>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+export async function dropSchema(schema: string): Promise<void> {
+  await adminQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+}
+
+/** A new adapter on a new, empty schema; `cleanup` drops the schema (close the adapter first). */
+export async function makePostgresAdapter(
+  options: Partial<PostgresAdapterOptions> = {},
+): Promise<{ adapter: StorageAdapter; schema: string; cleanup: () => Promise<void> }> {
+  const schema = uniqueSchemaName();
+  await adminQuery(`CREATE SCHEMA "${schema}"`);
+  const adapter = createPostgresAdapter({ connectionString: requirePostgresUrl(), schema, ...options });
+  return { adapter, schema, cleanup: () => dropSchema(schema) };
+}
+
+/**
+ * A suite that needs PostgreSQL: without CMS_TEST_POSTGRES_URL it is one skipped test saying
+ * why, so that the run shows what it left out.
+ */
+export function describeOnPostgres(name: string, body: () => void): void {
+  if (skipWithoutPostgres) it(name, { skip: skipWithoutPostgres }, () => undefined);
+  else describe(name, body);
+}
