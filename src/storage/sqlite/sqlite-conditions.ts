@@ -17,6 +17,13 @@ export interface ValueScope {
   readonly mode: string;
 }
 
+/** The test of document_values rows against a scope; its parameters are `scopeParams`. */
+export const valueScopeSql = 'type = ? AND locale = ? AND mode = ?';
+
+export function scopeParams(scope: ValueScope): string[] {
+  return [scope.type, scope.locale, scope.mode];
+}
+
 /**
  * Compiles one condition into a test of `seq` (the document's, as `documents.seq` or
  * `+documents.seq`) against document_values; null when it holds for every document (`all` of
@@ -27,7 +34,7 @@ export function compileCondition(condition: FilterCondition, seq: string, scope:
   const withValue = (test: string, params: readonly unknown[]): CompiledQuery => {
     if (scope) {
       return {
-        sql: `${seq} IN (SELECT seq FROM document_values WHERE ${scoped} AND key = ? AND ${test})`,
+        sql: `${seq} IN (SELECT seq FROM document_values WHERE ${valueScopeSql} AND key = ? AND ${test})`,
         params: [...scopeParams(scope), condition.key, ...params],
       };
     }
@@ -68,12 +75,6 @@ export function assertIndexValue(key: string, value: unknown): asserts value is 
   throw new Error(`Invalid index value for "${key}": ${String(value)}`);
 }
 
-export const scoped = 'type = ? AND locale = ? AND mode = ?';
-
-export function scopeParams(scope: ValueScope): string[] {
-  return [scope.type, scope.locale, scope.mode];
-}
-
 function compileAll(seq: string, key: string, values: readonly IndexValue[], scope: ValueScope | undefined): CompiledQuery | null {
   // A Set tells 3 from '3', as the index does.
   const distinct = [...new Set(values)];
@@ -83,7 +84,7 @@ function compileAll(seq: string, key: string, values: readonly IndexValue[], sco
   const matching = 'key = ? AND value IN (SELECT value FROM json_each(?))';
   if (scope) {
     return {
-      sql: `${seq} IN (SELECT seq FROM document_values WHERE ${scoped} AND ${matching} GROUP BY seq HAVING COUNT(*) = ?)`,
+      sql: `${seq} IN (SELECT seq FROM document_values WHERE ${valueScopeSql} AND ${matching} GROUP BY seq HAVING COUNT(*) = ?)`,
       params: [...scopeParams(scope), key, jsonValues(distinct), distinct.length],
     };
   }

@@ -1,5 +1,5 @@
 import type { DocumentQuery, SortDirection } from '../storage-adapter.js';
-import { compileCondition, scopeParams, scoped, type ValueScope } from './sqlite-conditions.js';
+import { compileCondition, scopeParams, valueScopeSql, type ValueScope } from './sqlite-conditions.js';
 import { compileSearch, relevanceExpression, type CompiledSearch } from './sqlite-search.js';
 
 /** One parameterized statement: `sql` never contains a value, only placeholders. */
@@ -60,7 +60,7 @@ export function compileDistinctValuesQuery(query: DocumentQuery, key: string): C
   const selection = compileSelection(query, unordered);
   const scope = valueScope(query);
   // Without a scope, the (seq, key) index finds each selected document's values.
-  const where = scope ? `${scoped} AND key = ?` : 'key = ?';
+  const where = scope ? `${valueScopeSql} AND key = ?` : 'key = ?';
   return {
     sql: `SELECT value, COUNT(*) AS count FROM document_values
       WHERE ${where} AND seq IN (SELECT documents.seq${selectFrom(selection)})
