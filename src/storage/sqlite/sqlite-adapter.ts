@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageAdapter, StorageSession } from '../storage-adapter.js';
+import { autoCommittingSession, createMutex } from '../adapter-kit.js';
 import { runMigrations } from './migrations.js';
 import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
@@ -127,48 +128,5 @@ function createSession(statements: StatementSource): StorageSession {
     logins: createSqliteLoginStore(statements),
     tokens: createSqliteTokenStore(statements),
     attachments: createSqliteAttachmentStore(statements),
-  };
-}
-
-/** Reads go to `read`; each write runs in a transaction of its own. */
-function autoCommittingSession(read: StorageSession, transaction: Transaction): StorageSession {
-  return {
-    documents: {
-      find: (query) => read.documents.find(query),
-      count: (query) => read.documents.count(query),
-      distinctValues: (query, key) => read.documents.distinctValues(query, key),
-      slugsLike: (args) => read.documents.slugsLike(args),
-      insert: (doc, index) => transaction((tx) => tx.documents.insert(doc, index)),
-      update: (doc, index) => transaction((tx) => tx.documents.update(doc, index)),
-      remove: (ids) => transaction((tx) => tx.documents.remove(ids)),
-    },
-    logins: {
-      get: (userId) => read.logins.get(userId),
-      findByName: (name) => read.logins.findByName(name),
-      put: (login) => transaction((tx) => tx.logins.put(login)),
-      remove: (userId) => transaction((tx) => tx.logins.remove(userId)),
-    },
-    tokens: {
-      get: (token) => read.tokens.get(token),
-      put: (token) => transaction((tx) => tx.tokens.put(token)),
-      remove: (token) => transaction((tx) => tx.tokens.remove(token)),
-      removeForUser: (userId) => transaction((tx) => tx.tokens.removeForUser(userId)),
-    },
-    attachments: {
-      find: (ids) => read.attachments.find(ids),
-      insert: (record) => transaction((tx) => tx.attachments.insert(record)),
-      update: (record) => transaction((tx) => tx.attachments.update(record)),
-      setUsage: (docVersionId, ids, archived) => transaction((tx) => tx.attachments.setUsage(docVersionId, ids, archived)),
-    },
-  };
-}
-
-/** Runs tasks one at a time, in call order, whether earlier ones succeed or fail. */
-function createMutex(): <T>(task: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve();
-  return (task) => {
-    const result = tail.then(task);
-    tail = result.catch(() => undefined);
-    return result;
   };
 }

@@ -1,0 +1,51 @@
+import type { StorageAdapter, StorageSession } from './storage-adapter.js';
+
+/*
+ * What every adapter builds its StorageAdapter from, whatever its database: the session of
+ * top-level calls, and the queue its transactions wait in.
+ */
+
+type Transaction = StorageAdapter['transaction'];
+
+/** Reads go to `read`; each write runs in a transaction of its own. */
+export function autoCommittingSession(read: StorageSession, transaction: Transaction): StorageSession {
+  return {
+    documents: {
+      find: (query) => read.documents.find(query),
+      count: (query) => read.documents.count(query),
+      distinctValues: (query, key) => read.documents.distinctValues(query, key),
+      slugsLike: (args) => read.documents.slugsLike(args),
+      insert: (doc, index) => transaction((tx) => tx.documents.insert(doc, index)),
+      update: (doc, index) => transaction((tx) => tx.documents.update(doc, index)),
+      remove: (ids) => transaction((tx) => tx.documents.remove(ids)),
+    },
+    logins: {
+      get: (userId) => read.logins.get(userId),
+      findByName: (name) => read.logins.findByName(name),
+      put: (login) => transaction((tx) => tx.logins.put(login)),
+      remove: (userId) => transaction((tx) => tx.logins.remove(userId)),
+    },
+    tokens: {
+      get: (token) => read.tokens.get(token),
+      put: (token) => transaction((tx) => tx.tokens.put(token)),
+      remove: (token) => transaction((tx) => tx.tokens.remove(token)),
+      removeForUser: (userId) => transaction((tx) => tx.tokens.removeForUser(userId)),
+    },
+    attachments: {
+      find: (ids) => read.attachments.find(ids),
+      insert: (record) => transaction((tx) => tx.attachments.insert(record)),
+      update: (record) => transaction((tx) => tx.attachments.update(record)),
+      setUsage: (docVersionId, ids, archived) => transaction((tx) => tx.attachments.setUsage(docVersionId, ids, archived)),
+    },
+  };
+}
+
+/** Runs tasks one at a time, in call order, whether earlier ones succeed or fail. */
+export function createMutex(): <T>(task: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const result = tail.then(task);
+    tail = result.catch(() => undefined);
+    return result;
+  };
+}
