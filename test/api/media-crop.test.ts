@@ -52,7 +52,7 @@ describe('attachment crop', () => {
     const served = await fetchRaw(t, `/uploads/attachments/${image._id}-halves.10.250.100.50.one-half.png`);
     assert.equal(served.status, 200);
     assert.equal(served.headers['content-type'], 'image/png');
-    const record = storedAttachment(t, image._id)!;
+    const record = (await storedAttachment(t, image._id))!;
     assert.deepEqual(record.crops, [box]);
     assert.ok(record.updatedAt >= record.createdAt);
   });
@@ -76,7 +76,7 @@ describe('attachment crop', () => {
     const files = await listFiles(uploadsDir(t));
     assert.equal((await crop({ _id: image._id, crop: { ...box } })).body, true);
     assert.deepEqual(await listFiles(uploadsDir(t)), files);
-    const crops = storedAttachment(t, image._id)!.crops as unknown[];
+    const crops = (await storedAttachment(t, image._id))!.crops as unknown[];
     assert.equal(crops.filter((c) => JSON.stringify(c) === JSON.stringify(box)).length, 1);
   });
 
@@ -100,14 +100,14 @@ describe('attachment crop', () => {
   /** A refused crop: the status, the one error shape, and nothing changed on disk or in the record. */
   async function refusedCrop(body: unknown, status: number, key?: 'guest' | null): Promise<TestResponse> {
     const files = await listFiles(uploadsDir(t));
-    const record = storedAttachment(t, image._id);
-    const count = countAttachments(t);
+    const record = await storedAttachment(t, image._id);
+    const count = await countAttachments(t);
     const res = await crop(body, key);
     assert.equal(res.status, status, `${JSON.stringify(body)}: ${res.text}`);
     assert.deepEqual(Object.keys(res.body).sort(), ['data', 'message', 'name']);
     assert.deepEqual(await listFiles(uploadsDir(t)), files);
-    assert.deepEqual(storedAttachment(t, image._id), record);
-    assert.equal(countAttachments(t), count);
+    assert.deepEqual(await storedAttachment(t, image._id), record);
+    assert.equal(await countAttachments(t), count);
     return res;
   }
 
@@ -190,7 +190,7 @@ describe('a crop whose record update fails', () => {
       const res = await t.request('POST', cropUrl, { body: { _id: image._id, crop: { top: 0, left: 0, width: 10, height: 10 } } });
       assert.equal(res.status, 500);
       assert.deepEqual(await listFiles(uploadsDir(t)), files);
-      assert.deepEqual(storedAttachment(t, image._id)!.crops, []);
+      assert.deepEqual((await storedAttachment(t, image._id))!.crops, []);
     } finally {
       await t.close();
     }

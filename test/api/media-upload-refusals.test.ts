@@ -9,14 +9,14 @@ const allowed = 'gif, jpg, png, svg, webp, txt, rtf, pdf, xls, ppt, doc, pptx, s
 /** Runs a request that must be refused, and checks that nothing was written: no file, no record. */
 async function refused(t: TestApp, send: () => Promise<TestResponse>, status: number, message?: string | RegExp): Promise<TestResponse> {
   const filesBefore = await listFiles(uploadsDir(t));
-  const recordsBefore = countAttachments(t);
+  const recordsBefore = await countAttachments(t);
   const res = await send();
   assert.equal(res.status, status, res.text);
   assert.deepEqual(Object.keys(res.body).sort(), ['data', 'message', 'name'], res.text);
   if (typeof message === 'string') assert.equal(res.body.message, message);
   else if (message) assert.match(res.body.message, message);
   assert.deepEqual(await listFiles(uploadsDir(t)), filesBefore, 'no file is left behind, temporary or not');
-  assert.equal(countAttachments(t), recordsBefore, 'no record is written');
+  assert.equal(await countAttachments(t), recordsBefore, 'no record is written');
   return res;
 }
 
@@ -160,7 +160,7 @@ describe('an upload whose record cannot be written', () => {
       assert.equal(res.status, 500);
       assert.deepEqual(res.body, { name: 'error', message: 'An error occurred.', data: {} });
       assert.deepEqual(await listFiles(uploadsDir(t)), before);
-      assert.equal(countAttachments(t), 1);
+      assert.equal(await countAttachments(t), 1);
     } finally {
       await t.close();
     }

@@ -276,7 +276,7 @@ describe('upload permissions', () => {
       assert.deepEqual(res.body, { name: 'forbidden', message: 'You do not have permission to upload a file', data: {} });
     }
     assert.deepEqual(await listFiles(uploadsDir(t)), before);
-    assert.equal(countAttachments(t), 2);
+    assert.equal(await countAttachments(t), 2);
   });
 });
 
@@ -291,7 +291,7 @@ describe('the upload limit', () => {
       assert.deepEqual(res.body.data, { limit: 1000 });
       const huge = await upload(t, 'huge.png', Buffer.alloc(200_000, 7));
       assert.equal(huge.status, 413);
-      assert.equal(countAttachments(t), 1);
+      assert.equal(await countAttachments(t), 1);
       assert.equal((await listFiles(uploadsDir(t))).length, 1);
     } finally {
       await t.close();

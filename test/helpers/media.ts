@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import sharp from 'sharp';
 import { keys, type TestApp, type TestResponse } from './test-app.js';
 
@@ -121,14 +122,34 @@ export function uploadsDir(t: TestApp): string {
   return join(t.dataDir, 'uploads');
 }
 
-/** How many attachment records the app's SQLite file holds, read through a separate connection. */
-export function countAttachments(t: TestApp): number {
-  const db = new Database(join(t.dataDir, 'cms.sqlite'), { readonly: true });
-  try {
-    return db.prepare('SELECT count(*) FROM attachments').pluck().get() as number;
-  } finally {
-    db.close();
+/**
+ * Rows of the app's attachments table, read through a connection of its own (never the app's),
+ * from the SQLite file or the PostgreSQL schema the app stores in.
+ */
+async function attachmentRows(t: TestApp, id?: string): Promise<{ data: unknown }[]> {
+  if (t.databaseUrl.startsWith('sqlite:')) {
+    const db = new Database(t.databaseUrl.slice('sqlite:'.length), { readonly: true });
+    try {
+      const rows = db.prepare(`SELECT data FROM attachments${id === undefined ? '' : ' WHERE id = ?'}`).all(...(id === undefined ? [] : [id]));
+      return (rows as { data: string }[]).map((row) => ({ data: JSON.parse(row.data) }));
+    } finally {
+      db.close();
+    }
   }
+  const client = new pg.Client({ connectionString: t.databaseUrl });
+  await client.connect();
+  try {
+    const sql = `SELECT data FROM attachments${id === undefined ? '' : ' WHERE id = $1'}`;
+    const { rows } = await client.query<{ data: unknown }>(sql, id === undefined ? [] : [id]);
+    return rows.map((row) => ({ data: typeof row.data === 'string' ? JSON.parse(row.data) : row.data }));
+  } finally {
+    await client.end();
+  }
+}
+
+/** How many attachment records the app's store holds. */
+export async function countAttachments(t: TestApp): Promise<number> {
+  return (await attachmentRows(t)).length;
 }
 
 /** The disk path of a served URL (`<baseUrl>/uploads/<key>`). */
@@ -145,12 +166,7 @@ export function pathOf(url: string): string {
 export const sizeNames = ['max', 'full', 'two-thirds', 'one-half', 'one-third', 'one-sixth'] as const;
 
 /** The stored record of an attachment, read through a separate connection. */
-export function storedAttachment(t: TestApp, id: string): Record<string, any> | undefined {
-  const db = new Database(join(t.dataDir, 'cms.sqlite'), { readonly: true });
-  try {
-    const data = db.prepare('SELECT data FROM attachments WHERE id = ?').pluck().get(id) as string | undefined;
-    return data === undefined ? undefined : JSON.parse(data);
-  } finally {
-    db.close();
-  }
+export async function storedAttachment(t: TestApp, id: string): Promise<Record<string, any> | undefined> {
+  const [row] = await attachmentRows(t, id);
+  return row?.data as Record<string, any> | undefined;
 }

@@ -6,6 +6,7 @@ import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildApp } from '../../src/app.js';
 import { createStorage } from '../../src/storage/create-storage.js';
+import { adminQuery, dropSchema, requirePostgresUrl, uniqueSchemaName } from './postgres.js';
 
 export const keys = {
   admin: 'test-admin-key-0123456789',
@@ -81,6 +82,8 @@ export interface TestResponse {
 export interface TestApp {
   app: FastifyInstance;
   dataDir: string;
+  /** The store's URL (`sqlite:<file>` or `postgres://…`), for tests that read it directly. */
+  databaseUrl: string;
   request(
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS',
     url: string,
@@ -89,20 +92,42 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A real app on a fresh SQLite file in a temp directory; requests go through Fastify's inject. */
+/**
+ * The store the API tests run on: a fresh SQLite file each, or, with CMS_TEST_API_DATABASE=postgres
+ * (and CMS_TEST_POSTGRES_URL), a fresh PostgreSQL schema each (`npm run test:postgres`).
+ */
+export const apiTestsOnPostgres = process.env.CMS_TEST_API_DATABASE === 'postgres';
+
+/** The database URL of a new test app, and how to drop what it stored. */
+async function testDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (!apiTestsOnPostgres) return { env: {}, drop: async () => undefined };
+  const schema = uniqueSchemaName();
+  await adminQuery(`CREATE SCHEMA "${schema}"`);
+  const url = new URL(requirePostgresUrl());
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { env: { CMS_DATABASE_URL: url.toString() }, drop: () => dropSchema(schema) };
+}
+
+/** A real app on a fresh store and temp directory; requests go through Fastify's inject. */
 export async function startTestApp(
   config: Record<string, unknown> = testConfig(),
   env: Record<string, string> = {},
   options: { wrapStorage?(adapter: StorageAdapter): StorageAdapter } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-test-'));
-  const loaded = await loadConfig({ config, env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent', ...env }, cwd: dataDir });
+  const database = await testDatabase();
+  const loaded = await loadConfig({
+    config,
+    env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent', ...database.env, ...env },
+    cwd: dataDir,
+  });
   // A wrapped store (tests counting queries) is the test's to close: the app closes only its own.
   const storage = options.wrapStorage?.(createStorage(loaded.databaseUrl));
   const app = await buildApp(loaded, { storage });
   return {
     app,
     dataDir,
+    databaseUrl: loaded.databaseUrl,
     async request(method, url, options = {}) {
       const key = options.key === undefined ? 'admin' : options.key;
       const headers: Record<string, string> = { ...(options.headers ?? {}) };
@@ -124,6 +149,7 @@ export async function startTestApp(
     async close() {
       await app.close();
       await storage?.close();
+      await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
