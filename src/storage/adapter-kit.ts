@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { StorageAdapter, StorageSession } from './storage-adapter.js';
 
 /*
@@ -6,6 +7,33 @@ import type { StorageAdapter, StorageSession } from './storage-adapter.js';
  */
 
 type Transaction = StorageAdapter['transaction'];
+
+/** Whether a transaction is still running: its session refuses statements once it is not. */
+export interface TransactionScope {
+  active: boolean;
+}
+
+/** Runs `work` in one database transaction, on the adapter's own connection handling. */
+export type RunTransaction = <T>(work: (tx: StorageSession) => Promise<T>, scope: TransactionScope) => Promise<T>;
+
+/**
+ * The adapter's `transaction`: one at a time in this process, in call order (through
+ * `runExclusive`, which the adapter also uses for migrating and closing). A transaction or a
+ * top-level write started from inside another's work is refused: it would wait for the lock
+ * that work holds.
+ */
+export function queuedTransactions(runExclusive: Mutex, run: RunTransaction): Transaction {
+  const current = new AsyncLocalStorage<TransactionScope>();
+  return async (work) => {
+    if (current.getStore()?.active) {
+      throw new Error('Nested transaction: write through the session given to the transaction');
+    }
+    return runExclusive(() => {
+      const scope = { active: true };
+      return current.run(scope, () => run(work, scope));
+    });
+  };
+}
 
 /** Reads go to `read`; each write runs in a transaction of its own. */
 export function autoCommittingSession(read: StorageSession, transaction: Transaction): StorageSession {
@@ -41,7 +69,9 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
 }
 
 /** Runs tasks one at a time, in call order, whether earlier ones succeed or fail. */
-export function createMutex(): <T>(task: () => Promise<T>) => Promise<T> {
+export type Mutex = <T>(task: () => Promise<T>) => Promise<T>;
+
+export function createMutex(): Mutex {
   let tail: Promise<unknown> = Promise.resolve();
   return (task) => {
     const result = tail.then(task);

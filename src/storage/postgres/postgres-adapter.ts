@@ -1,15 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import type { PoolClient } from 'pg';
 import type { StorageAdapter, StorageSession } from '../storage-adapter.js';
-import { autoCommittingSession, createMutex } from '../adapter-kit.js';
+import { autoCommittingSession, createMutex, queuedTransactions, type TransactionScope } from '../adapter-kit.js';
 import { assertSchemaName, runMigrations, writerLockKey } from './migrations.js';
 import { createPostgresAttachmentStore } from './postgres-attachment-store.js';
 import { createPostgresDocumentStore } from './postgres-document-store.js';
 import { createPostgresLoginStore, createPostgresTokenStore } from './postgres-login-store.js';
 import { statementSource, type StatementSource } from './statements.js';
-
-type Transaction = StorageAdapter['transaction'];
 
 export interface PostgresAdapterOptions {
   /** `postgres://user:password@host:port/database?…`, as libpq and `pg` read it. */
@@ -64,27 +61,13 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   // another when one is needed; without a listener the error would end the process.
   pool.on('error', () => undefined);
   const runExclusive = createMutex();
-  // Marks code running inside `work`: a top-level write there would run apart from the
-  // transaction and wait for the writer lock the transaction holds.
-  const transactionScope = new AsyncLocalStorage<{ active: boolean }>();
   let closing: Promise<void> | undefined;
   // Set once the transactions queued before close() have run.
   let ended = false;
 
-  const transaction: Transaction = async (work) => {
-    if (transactionScope.getStore()?.active) {
-      throw new Error('Nested transaction: write through the session given to the transaction');
-    }
-    return runExclusive(() => {
-      const scope = { active: true };
-      return transactionScope.run(scope, () => runTransaction(work, scope));
-    });
-  };
+  const transaction = queuedTransactions(runExclusive, runTransaction);
 
-  async function runTransaction<T>(
-    work: (tx: StorageSession) => Promise<T>,
-    scope: { active: boolean },
-  ): Promise<T> {
+  async function runTransaction<T>(work: (tx: StorageSession) => Promise<T>, scope: TransactionScope): Promise<T> {
     if (ended) throw new Error('The storage adapter is closed');
     const client = await pool.connect();
     // Set when the connection may be in any state: it is then closed instead of reused.

@@ -1,15 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageAdapter, StorageSession } from '../storage-adapter.js';
-import { autoCommittingSession, createMutex } from '../adapter-kit.js';
+import { autoCommittingSession, createMutex, queuedTransactions, type TransactionScope } from '../adapter-kit.js';
 import { runMigrations } from './migrations.js';
 import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
 import { StatementCache, type StatementSource } from './statement-cache.js';
-
-type Transaction = StorageAdapter['transaction'];
 
 /**
  * The embedded store: one SQLite file in WAL mode, for a single server process.
@@ -24,24 +21,11 @@ export function createSqliteAdapter(options: { filename: string }): StorageAdapt
   const writeStatements = new StatementCache(writeConnection);
   const readStatements = new StatementCache(readConnection);
   const runExclusive = createMutex();
-  // Marks code running inside `work`: a top-level write there would wait for the lock it holds.
-  const transactionScope = new AsyncLocalStorage<{ active: boolean }>();
   let closing: Promise<void> | undefined;
 
-  const transaction: Transaction = async (work) => {
-    if (transactionScope.getStore()?.active) {
-      throw new Error('Nested transaction: write through the session given to the transaction');
-    }
-    return runExclusive(() => {
-      const scope = { active: true };
-      return transactionScope.run(scope, () => runTransaction(work, scope));
-    });
-  };
+  const transaction = queuedTransactions(runExclusive, runTransaction);
 
-  async function runTransaction<T>(
-    work: (tx: StorageSession) => Promise<T>,
-    scope: { active: boolean },
-  ): Promise<T> {
+  async function runTransaction<T>(work: (tx: StorageSession) => Promise<T>, scope: TransactionScope): Promise<T> {
     if (!writeConnection.open) throw new Error('The storage adapter is closed');
     const session = createSession({
       statement(sql) {
