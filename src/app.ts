@@ -68,7 +68,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false, removeAdditional: false } },
   });
   registerErrorHandling(app);
-  registerJsonBody(app, config.bodyLimit);
+  registerJsonBody(app, { bodyLimit: config.bodyLimit, maxDepth: config.limits.jsonDepth });
   // Front ends on any origin may read and write (the original mounts cors() on the API).
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
   registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens });

@@ -1,5 +1,6 @@
 import type { Role } from '../content/access/principal.js';
 import type { SanitizedPieceType, SanitizedField } from '../content/types/piece-type.js';
+import type { Limits } from './limits.js';
 
 export interface LocaleConfig {
   readonly label: string;
@@ -20,6 +21,8 @@ export interface AppConfig {
   readonly bodyLimit: number;
   /** Largest accepted uploaded file, in bytes. */
   readonly uploadLimit: number;
+  /** Every other limit on what a client may send or hold (`limits.ts`). */
+  readonly limits: Limits;
   readonly dataDir: string;
   readonly databaseUrl: string;
   /** Most connections to PostgreSQL per process (CMS_DATABASE_POOL_SIZE); undefined: the adapter's default. */

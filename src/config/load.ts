@@ -15,6 +15,7 @@ import { assertMatches, isPlainObject, joinPath } from './schema-check.js';
 import { deepFreeze } from './deep-freeze.js';
 import { minimumApiKeyLength, readEnvironment } from './env.js';
 import { readConfigSource } from './config-file.js';
+import { limitsSchema, resolveLimits } from './limits.js';
 
 export interface LoadConfigOptions {
   /** Defaults to process.env. */
@@ -62,6 +63,7 @@ const topLevelSchema = Type.Object(
     widgets: Type.Optional(Type.Unknown()),
     bodyLimit: Type.Optional(Type.Integer({ minimum: 1, errorMessage: 'must be a positive integer number of bytes' })),
     uploadLimit: Type.Optional(Type.Integer({ minimum: 1, errorMessage: 'must be a positive integer number of bytes' })),
+    limits: Type.Optional(limitsSchema),
   },
   { additionalProperties: false },
 );
@@ -151,6 +153,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<AppCo
     widgetTypes,
     bodyLimit: settings.bodyLimit ?? raw.bodyLimit ?? defaultBodyLimit,
     uploadLimit: settings.uploadLimit ?? raw.uploadLimit ?? defaultUploadLimit,
+    limits: resolveLimits(raw.limits, options.env ?? process.env),
     dataDir: settings.dataDir,
     databaseUrl: settings.databaseUrl,
     databasePoolSize: settings.databasePoolSize,

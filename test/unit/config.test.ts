@@ -293,3 +293,21 @@ test('cms.config.example.json loads cleanly', async () => {
   assert.deepEqual([...config.pieceTypes.keys()].slice(3), ['article', 'note']);
   assert.equal(config.locales.get('es')!.prefix, '/es');
 });
+
+test('limits: the environment over the file over the default, each checked against its bounds', async () => {
+  const defaults = await loadConfig({ env: {}, cwd: tmpdir(), config: {} });
+  assert.equal(defaults.limits.jsonDepth, 64);
+  const fromFile = await loadConfig({ env: {}, cwd: tmpdir(), config: { limits: { jsonDepth: 10 } } });
+  assert.equal(fromFile.limits.jsonDepth, 10);
+  const fromEnv = await loadConfig({ env: { CMS_LIMIT_JSON_DEPTH: '12' }, cwd: tmpdir(), config: { limits: { jsonDepth: 10 } } });
+  assert.equal(fromEnv.limits.jsonDepth, 12);
+  await assert.rejects(loadConfig({ env: {}, cwd: tmpdir(), config: { limits: { jsonDepth: 0 } } }), (error: unknown) => {
+    return error instanceof ConfigError && error.path === 'limits.jsonDepth';
+  });
+  await assert.rejects(loadConfig({ env: {}, cwd: tmpdir(), config: { limits: { nope: 1 } } }), (error: unknown) => {
+    return error instanceof ConfigError && error.path === 'limits.nope';
+  });
+  await assert.rejects(loadConfig({ env: { CMS_LIMIT_JSON_DEPTH: '5x' }, cwd: tmpdir(), config: {} }), (error: unknown) => {
+    return error instanceof ConfigError && error.path === 'CMS_LIMIT_JSON_DEPTH';
+  });
+});
