@@ -1,4 +1,4 @@
-import type { Role } from '../content/access/principal.js';
+import type { Role } from '../core/principal.js';
 import type { SanitizedPieceType, SanitizedField } from '../content/types/piece-type.js';
 import type { Limits } from './limits.js';
 

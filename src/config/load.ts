@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Role } from '../content/access/principal.js';
+import type { Role } from '../core/principal.js';
 import type { AppConfig, LocaleConfig } from './config-types.js';
 import { ConfigError } from '../errors/app-error.js';
 import { createFieldTypeRegistry } from '../content/fields/registry.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { roles } from '../access/principal.js';
+import { roles } from '../../core/principal.js';
 
 /** A role name, as in `apiKeys` and the role options. */
 export const roleSchema = Type.Union(
