@@ -1,4 +1,4 @@
-import type { AppConfig } from '../../config/config-types.js';
+import type { AppConfig } from '../app-config.js';
 import type { Principal } from '../../core/principal.js';
 import type { ConvertContext } from '../fields/field-type.js';
 import type { FieldTypeRegistry } from '../fields/registry.js';

@@ -1,4 +1,4 @@
-import type { AppConfig } from '../../config/config-types.js';
+import type { AppConfig } from '../app-config.js';
 import type { Principal } from '../../core/principal.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
