@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '../src/config/load.js';
+import { loadAppConfig } from '../src/load-app-config.js';
 import { buildApp } from '../src/app.js';
 
 const adminKey = 'bench-admin-key-0123456789';
@@ -109,7 +109,7 @@ async function run(base: string, scenario: Scenario): Promise<string> {
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-bench-'));
-  const config = await loadConfig({ config: benchConfig(), env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent' }, cwd: dataDir });
+  const config = await loadAppConfig({ config: benchConfig(), env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent' }, cwd: dataDir });
   const app = await buildApp(config);
   try {
     process.stdout.write(`seeding ${docCount} articles (each a draft and a published version)…\n`);

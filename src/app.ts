@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import qs from 'qs';
-import type { AppConfig } from './config/config-types.js';
+import type { AppConfig } from './content/app-config.js';
 import type { StorageAdapter } from './storage/storage-adapter.js';
 import { createStorage } from './storage/create-storage.js';
 import { createFieldTypeRegistry } from './content/fields/registry.js';

@@ -1,9 +1,9 @@
-import { loadConfig } from './config/load.js';
+import { loadAppConfig } from './load-app-config.js';
 import { buildApp } from './app.js';
 
 /** Process entry: load the configuration, build the app, listen, close cleanly on signals. */
 async function main(): Promise<void> {
-  const config = await loadConfig({ env: process.env, cwd: process.cwd() });
+  const config = await loadAppConfig({ env: process.env, cwd: process.cwd() });
   const app = await buildApp(config);
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Principal, Role } from '../content/access/principal.js';
+import type { Principal, Role } from '../core/principal.js';
 
 function digest(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();

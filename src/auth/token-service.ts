@@ -1,6 +1,6 @@
 import { randomBytes, createHash } from 'node:crypto';
-import type { Principal, Role } from '../content/access/principal.js';
-import { roles } from '../content/access/principal.js';
+import type { Principal, Role } from '../core/principal.js';
+import { roles } from '../core/principal.js';
 import type { StorageAdapter } from '../storage/storage-adapter.js';
 import { ForbiddenError, InvalidRequestError, NotFoundError } from '../errors/app-error.js';
 import { verifyPassword } from './passwords.js';

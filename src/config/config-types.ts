@@ -1,5 +1,4 @@
-import type { Role } from '../content/access/principal.js';
-import type { SanitizedPieceType, SanitizedField } from '../content/types/piece-type.js';
+import type { Role } from '../core/principal.js';
 import type { Limits } from './limits.js';
 
 export interface LocaleConfig {
@@ -8,15 +7,20 @@ export interface LocaleConfig {
   readonly prefix: string;
 }
 
-/** The configuration after validation at start: frozen, trusted everywhere else. */
-export interface AppConfig {
+/**
+ * The environment and the configuration file after validation at start, frozen. `modules` and
+ * `widgets` stay raw: content's sanitizer turns them into piece types and widget types when the
+ * app is assembled (`src/load-app-config.ts`), because only content knows the field types.
+ */
+export interface LoadedConfig {
   readonly baseUrl: string;
   readonly locales: ReadonlyMap<string, LocaleConfig>;
   readonly defaultLocale: string;
   readonly apiKeys: ReadonlyMap<string, { readonly role: Role }>;
-  readonly pieceTypes: ReadonlyMap<string, SanitizedPieceType>;
-  /** Widget types usable in areas; `@cms/rich-text` is always there. */
-  readonly widgetTypes: ReadonlyMap<string, { readonly fields: readonly SanitizedField[] }>;
+  /** The configured piece-type modules, unchecked. */
+  readonly modules: unknown;
+  /** The configured widget types, unchecked. */
+  readonly widgets: unknown;
   /** Largest accepted JSON body, in bytes. */
   readonly bodyLimit: number;
   /** Largest accepted uploaded file, in bytes. */

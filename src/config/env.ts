@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { roles, type Role } from '../content/access/principal.js';
+import { roles, type Role } from '../core/principal.js';
 import { ConfigError } from '../errors/app-error.js';
 
 type Environment = Readonly<Record<string, string | undefined>>;

@@ -1,17 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Role } from '../content/access/principal.js';
-import type { AppConfig, LocaleConfig } from './config-types.js';
+import type { Role } from '../core/principal.js';
+import type { LoadedConfig, LocaleConfig } from './config-types.js';
 import { ConfigError } from '../errors/app-error.js';
-import { createFieldTypeRegistry } from '../content/fields/registry.js';
-import { roleSchema } from '../content/types/module-schema.js';
-import {
-  pieceTypeNamesOf,
-  sanitizePieceTypes,
-  sanitizeWidgetTypes,
-  widgetTypeNamesOf,
-  type FieldTypeLookup,
-} from '../content/types/sanitize.js';
-import { assertMatches, isPlainObject, joinPath } from './schema-check.js';
+import { assertMatches, isPlainObject, joinPath, roleSchema } from './schema-check.js';
 import { deepFreeze } from './deep-freeze.js';
 import { minimumApiKeyLength, readEnvironment } from './env.js';
 import { readConfigSource } from './config-file.js';
@@ -24,8 +15,6 @@ export interface LoadConfigOptions {
   readonly cwd?: string;
   /** An already-built configuration object (tests); CMS_CONFIG and the default file are then ignored. */
   readonly config?: unknown;
-  /** Defaults to the full field-type registry. */
-  readonly fieldTypes?: FieldTypeLookup;
 }
 
 export const defaultBodyLimit = 16 * 1024 * 1024;
@@ -132,15 +121,15 @@ function sanitizeBaseUrl(value: string, path: string): string {
   return value.replace(/\/+$/, '');
 }
 
-/** Reads the environment and the configuration file, validates both, and returns the frozen result. */
-export async function loadConfig(options: LoadConfigOptions = {}): Promise<AppConfig> {
+/**
+ * Reads the environment and the configuration file, validates both (all but `modules` and
+ * `widgets`, left to content), and returns the frozen result.
+ */
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
   const settings = readEnvironment(options.env ?? process.env, cwd);
   const raw = checkTopLevel(options.config ?? (await readConfigSource(settings.configPath, cwd)));
-  const fieldTypes = options.fieldTypes ?? createFieldTypeRegistry();
   const { locales, defaultLocale } = sanitizeLocales(raw);
-  const widgetTypes = sanitizeWidgetTypes(raw.widgets, { fieldTypes, pieceTypeNames: pieceTypeNamesOf(raw.modules) });
-  const pieceTypes = sanitizePieceTypes(raw.modules, { fieldTypes, widgetTypeNames: widgetTypeNamesOf(raw.widgets) });
   const baseUrl = settings.baseUrl !== undefined
     ? sanitizeBaseUrl(settings.baseUrl, 'CMS_BASE_URL')
     : sanitizeBaseUrl(raw.baseUrl ?? '', 'baseUrl');
@@ -149,8 +138,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<AppCo
     locales,
     defaultLocale,
     apiKeys: settings.apiKeys ?? sanitizeApiKeys(raw),
-    pieceTypes,
-    widgetTypes,
+    modules: raw.modules,
+    widgets: raw.widgets,
     bodyLimit: settings.bodyLimit ?? raw.bodyLimit ?? defaultBodyLimit,
     uploadLimit: settings.uploadLimit ?? raw.uploadLimit ?? defaultUploadLimit,
     limits: resolveLimits(raw.limits, options.env ?? process.env),

@@ -1,6 +1,13 @@
-import type { TSchema, Static } from '@sinclair/typebox';
+import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
 import { ConfigError } from '../errors/app-error.js';
+import { roles } from '../core/principal.js';
+
+/** A role name, as in `apiKeys` and the role options of piece types. */
+export const roleSchema = Type.Union(
+  roles.map((name) => Type.Literal(name)),
+  { errorMessage: `must be one of ${roles.join(', ')}` },
+);
 
 /** `/modules/@cms~1image/options` (JSON pointer) -> `modules.@cms/image.options`. */
 export function pointerToKeyPath(pointer: string): string {

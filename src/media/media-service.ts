@@ -1,12 +1,12 @@
 import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Principal } from '../content/access/principal.js';
+import type { Principal } from '../core/principal.js';
 import type { AttachmentCrop, AttachmentRecord, StorageAdapter, StoredAttachment } from '../storage/storage-adapter.js';
 import type { FileStorage } from './file-storage.js';
 import type { ImageFormat, ImageProcessor } from './image-processor.js';
-import { roleRank } from '../content/access/principal.js';
-import { newId } from '../content/documents/ids.js';
+import { roleRank } from '../core/principal.js';
+import { newId } from '../core/ids.js';
 import { AppError, ForbiddenError, InvalidRequestError, NotFoundError } from '../errors/app-error.js';
 import { attachmentOutput, isSizedImage } from './attachment-output.js';
 import { assertInside, parseCropRequest, sameCrop } from './crop-request.js';

@@ -1,6 +1,6 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { newId } from '../content/documents/ids.js';
+import { newId } from '../core/ids.js';
 
 /**
  * The temporary files of one operation (the received upload, rendered sizes before they are

@@ -1,4 +1,4 @@
-import type { Mode } from '../content/fields/field-type.js';
+import type { Mode } from '../core/ids.js';
 
 /**
  * The narrow storage interface the services depend on. One adapter per database implements it

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { loadConfig } from '../../src/config/load.js';
+import { loadAppConfig } from '../../src/load-app-config.js';
 import { buildApp } from '../../src/app.js';
 import { apiTestsOnPostgres, keys, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { fetchRaw, makeImage, multipartBody, pathOf, sizeNames, uploaded } from '../helpers/media.js';
@@ -167,7 +167,7 @@ describe('attachment URLs follow the base URL', () => {
   after(() => rm(dataDir, { recursive: true, force: true }));
 
   async function boot(baseUrl: string) {
-    const config = await loadConfig({
+    const config = await loadAppConfig({
       config: testConfig(),
       env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent', CMS_BASE_URL: baseUrl },
       cwd: dataDir,

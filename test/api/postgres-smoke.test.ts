@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config/load.js';
+import { loadAppConfig } from '../../src/load-app-config.js';
 import { adminQuery, describeOnPostgres, dropSchema, postgresUrl, uniqueSchemaName } from '../helpers/postgres.js';
 import { keys, testConfig } from '../helpers/test-app.js';
 
@@ -23,7 +23,7 @@ describeOnPostgres('the service on PostgreSQL', () => {
     await adminQuery(`CREATE SCHEMA "${schema}"`);
     const url = new URL(postgresUrl!);
     url.searchParams.set('options', `-c search_path=${schema}`);
-    const config = await loadConfig({
+    const config = await loadAppConfig({
       config: testConfig(),
       env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent', CMS_DATABASE_URL: url.href, CMS_DATABASE_POOL_SIZE: '4' },
       cwd: dataDir,

@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DocumentStore, StorageAdapter } from '../../src/storage/storage-adapter.js';
-import { loadConfig } from '../../src/config/load.js';
+import { loadAppConfig } from '../../src/load-app-config.js';
 import { ConfigError } from '../../src/errors/app-error.js';
 import { keys, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -243,7 +243,7 @@ describe('relationships', () => {
 
 describe('relationshipReverse configuration', () => {
   const load = (modules: Record<string, unknown>) =>
-    loadConfig({ config: { apiKeys: {}, modules }, env: { CMS_DATA_DIR: '/tmp/unused', CMS_LOG_LEVEL: 'silent' }, cwd: '/tmp' });
+    loadAppConfig({ config: { apiKeys: {}, modules }, env: { CMS_DATA_DIR: '/tmp/unused', CMS_LOG_LEVEL: 'silent' }, cwd: '/tmp' });
   const person = (reverse: Record<string, unknown>) => piece({ _works: { type: 'relationshipReverse', ...reverse } });
   const rejects = (modules: Record<string, unknown>, path: string) =>
     assert.rejects(load(modules), (error: unknown) => error instanceof ConfigError && error.path === path);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Mode } from '../../src/content/fields/field-type.js';
+import type { Mode } from '../../src/core/ids.js';
 import { ConflictError } from '../../src/errors/app-error.js';
 import type { DocumentIndex, IndexValue, SearchTexts, StoredDocument } from '../../src/storage/storage-adapter.js';
 

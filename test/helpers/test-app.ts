@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
-import { loadConfig } from '../../src/config/load.js';
+import { loadAppConfig } from '../../src/load-app-config.js';
 import { buildApp } from '../../src/app.js';
 import { createStorage } from '../../src/storage/create-storage.js';
 import { adminQuery, dropSchema, requirePostgresUrl, uniqueSchemaName } from './postgres.js';
@@ -116,7 +116,7 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-test-'));
   const database = await testDatabase();
-  const loaded = await loadConfig({
+  const loaded = await loadAppConfig({
     config,
     env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent', ...database.env, ...env },
     cwd: dataDir,

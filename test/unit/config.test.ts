@@ -4,7 +4,7 @@ import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../src/config/load.js';
+import { loadAppConfig } from '../../src/load-app-config.js';
 import { parseApiKeys } from '../../src/config/env.js';
 import { ConfigError } from '../../src/errors/app-error.js';
 
@@ -26,7 +26,7 @@ const article = (fields: Record<string, unknown> = {}, options: Record<string, u
 async function rejectsAt(config: unknown, path: string, env: Record<string, string> = {}): Promise<ConfigError> {
   let caught: unknown;
   try {
-    await loadConfig({ env, cwd: tmpdir(), config });
+    await loadAppConfig({ env, cwd: tmpdir(), config });
   } catch (error) {
     caught = error;
   }
@@ -38,7 +38,7 @@ async function rejectsAt(config: unknown, path: string, env: Record<string, stri
 
 test('the bundled demo configuration loads with the defaults of the environment', async () => {
   await withTempDir(async (dir) => {
-    const config = await loadConfig({ env: {}, cwd: dir });
+    const config = await loadAppConfig({ env: {}, cwd: dir });
     assert.equal(config.port, 3000);
     assert.equal(config.host, '0.0.0.0');
     assert.equal(config.dataDir, join(dir, 'data'));
@@ -59,7 +59,7 @@ test('the bundled demo configuration loads with the defaults of the environment'
 });
 
 test('a configured piece type gets the base fields, defaults and humanized labels', async () => {
-  const config = await loadConfig({ env: {}, cwd: tmpdir() });
+  const config = await loadAppConfig({ env: {}, cwd: tmpdir() });
   const articleType = config.pieceTypes.get('article')!;
   assert.deepEqual(articleType.fields.map((field) => field.name), [
     'title', 'slug', 'visibility', 'archived', 'category', 'priority', 'tags', '_author', 'body',
@@ -83,7 +83,7 @@ test('a configured piece type gets the base fields, defaults and humanized label
 });
 
 test('the result is frozen, maps included', async () => {
-  const config = await loadConfig({ env: {}, cwd: tmpdir() });
+  const config = await loadAppConfig({ env: {}, cwd: tmpdir() });
   assert.ok(Object.isFrozen(config));
   assert.ok(Object.isFrozen(config.pieceTypes.get('article')!.fields[0]));
   assert.throws(() => (config.pieceTypes as Map<string, never>).delete('article'), TypeError);
@@ -91,7 +91,7 @@ test('the result is frozen, maps included', async () => {
 });
 
 test('the built-in piece types exist with their own fields and options', async () => {
-  const config = await loadConfig({ env: {}, cwd: tmpdir(), config: {} });
+  const config = await loadAppConfig({ env: {}, cwd: tmpdir(), config: {} });
   const user = config.pieceTypes.get('@cms/user')!;
   assert.deepEqual(user.fields.map((field) => field.name), [
     'title', 'slug', 'archived', 'disabled', 'username', 'email', 'password', 'role',
@@ -118,7 +118,7 @@ test('the built-in piece types exist with their own fields and options', async (
 });
 
 test('a module named @cms/image adds fields and options to the built-in type', async () => {
-  const config = await loadConfig({
+  const config = await loadAppConfig({
     env: {},
     cwd: tmpdir(),
     config: { modules: { '@cms/image': { options: { perPage: 50 }, fields: { add: { caption: { type: 'string' } } } } } },
@@ -130,7 +130,7 @@ test('a module named @cms/image adds fields and options to the built-in type', a
 });
 
 test('a relationship may name a piece type declared later', async () => {
-  const config = await loadConfig({
+  const config = await loadAppConfig({
     env: {},
     cwd: tmpdir(),
     config: {
@@ -187,7 +187,7 @@ test('module and field rules are enforced', async () => {
 });
 
 test('a module may remove an optional field and configure widget types', async () => {
-  const config = await loadConfig({
+  const config = await loadAppConfig({
     env: {},
     cwd: tmpdir(),
     config: {
@@ -214,7 +214,7 @@ test('environment variables are validated and override the file', async () => {
   await rejectsAt({}, 'CMS_DATABASE_POOL_SIZE', { CMS_DATABASE_POOL_SIZE: 'ten' });
   await rejectsAt({}, 'CMS_API_KEYS', { CMS_API_KEYS: 'a-long-enough-key:owner' });
   await rejectsAt({}, 'CMS_BASE_URL', { CMS_BASE_URL: 'not a url' });
-  const config = await loadConfig({
+  const config = await loadAppConfig({
     cwd: '/srv/cms',
     config: { baseUrl: 'http://localhost:3000', apiKeys: { 'file-key-123': { role: 'admin' } } },
     env: {
@@ -242,11 +242,11 @@ test('environment variables are validated and override the file', async () => {
 
 test('a PostgreSQL database URL is taken as written, with its pool size', async () => {
   for (const url of ['postgres://cms:secret@db.example:5432/cms', 'postgresql://localhost/cms?sslmode=require']) {
-    const config = await loadConfig({ env: { CMS_DATABASE_URL: url }, cwd: tmpdir(), config: {} });
+    const config = await loadAppConfig({ env: { CMS_DATABASE_URL: url }, cwd: tmpdir(), config: {} });
     assert.equal(config.databaseUrl, url);
     assert.equal(config.databasePoolSize, undefined);
   }
-  const config = await loadConfig({
+  const config = await loadAppConfig({
     env: { CMS_DATABASE_URL: 'postgres://localhost/cms', CMS_DATABASE_POOL_SIZE: '25' },
     cwd: tmpdir(),
     config: {},
@@ -273,41 +273,41 @@ test('configuration files named by CMS_CONFIG or found in the working directory 
     await writeFile(join(dir, 'site.mjs'), `export default ${JSON.stringify({ baseUrl: 'http://mjs.test', modules })};`);
     await writeFile(join(dir, 'cms.config.mjs'), `export default { baseUrl: 'http://default.test' };`);
     await writeFile(join(dir, 'broken.json'), '{ "baseUrl": ');
-    const fromJson = await loadConfig({ env: { CMS_CONFIG: 'site.json' }, cwd: dir });
+    const fromJson = await loadAppConfig({ env: { CMS_CONFIG: 'site.json' }, cwd: dir });
     assert.equal(fromJson.baseUrl, 'http://json.test');
     assert.ok(fromJson.pieceTypes.has('note'));
-    const fromModule = await loadConfig({ env: { CMS_CONFIG: join(dir, 'site.mjs') }, cwd: dir });
+    const fromModule = await loadAppConfig({ env: { CMS_CONFIG: join(dir, 'site.mjs') }, cwd: dir });
     assert.equal(fromModule.baseUrl, 'http://mjs.test');
     assert.ok(fromModule.pieceTypes.get('note')!.fieldsByName.has('text'));
-    const fromDefault = await loadConfig({ env: {}, cwd: dir });
+    const fromDefault = await loadAppConfig({ env: {}, cwd: dir });
     assert.equal(fromDefault.baseUrl, 'http://default.test');
-    await assert.rejects(loadConfig({ env: { CMS_CONFIG: 'missing.json' }, cwd: dir }), /CMS_CONFIG: no such file/);
-    await assert.rejects(loadConfig({ env: { CMS_CONFIG: 'broken.json' }, cwd: dir }), /not valid JSON/);
-    await assert.rejects(loadConfig({ env: { CMS_CONFIG: 'site.yaml' }, cwd: dir }), /CMS_CONFIG: must name/);
+    await assert.rejects(loadAppConfig({ env: { CMS_CONFIG: 'missing.json' }, cwd: dir }), /CMS_CONFIG: no such file/);
+    await assert.rejects(loadAppConfig({ env: { CMS_CONFIG: 'broken.json' }, cwd: dir }), /not valid JSON/);
+    await assert.rejects(loadAppConfig({ env: { CMS_CONFIG: 'site.yaml' }, cwd: dir }), /CMS_CONFIG: must name/);
   });
 });
 
 test('cms.config.example.json loads cleanly', async () => {
   const example = fileURLToPath(new URL('../../../cms.config.example.json', import.meta.url));
-  const config = await loadConfig({ env: { CMS_CONFIG: example }, cwd: tmpdir() });
+  const config = await loadAppConfig({ env: { CMS_CONFIG: example }, cwd: tmpdir() });
   assert.deepEqual([...config.pieceTypes.keys()].slice(3), ['article', 'note']);
   assert.equal(config.locales.get('es')!.prefix, '/es');
 });
 
 test('limits: the environment over the file over the default, each checked against its bounds', async () => {
-  const defaults = await loadConfig({ env: {}, cwd: tmpdir(), config: {} });
+  const defaults = await loadAppConfig({ env: {}, cwd: tmpdir(), config: {} });
   assert.equal(defaults.limits.jsonDepth, 64);
-  const fromFile = await loadConfig({ env: {}, cwd: tmpdir(), config: { limits: { jsonDepth: 10 } } });
+  const fromFile = await loadAppConfig({ env: {}, cwd: tmpdir(), config: { limits: { jsonDepth: 10 } } });
   assert.equal(fromFile.limits.jsonDepth, 10);
-  const fromEnv = await loadConfig({ env: { CMS_LIMIT_JSON_DEPTH: '12' }, cwd: tmpdir(), config: { limits: { jsonDepth: 10 } } });
+  const fromEnv = await loadAppConfig({ env: { CMS_LIMIT_JSON_DEPTH: '12' }, cwd: tmpdir(), config: { limits: { jsonDepth: 10 } } });
   assert.equal(fromEnv.limits.jsonDepth, 12);
-  await assert.rejects(loadConfig({ env: {}, cwd: tmpdir(), config: { limits: { jsonDepth: 0 } } }), (error: unknown) => {
+  await assert.rejects(loadAppConfig({ env: {}, cwd: tmpdir(), config: { limits: { jsonDepth: 0 } } }), (error: unknown) => {
     return error instanceof ConfigError && error.path === 'limits.jsonDepth';
   });
-  await assert.rejects(loadConfig({ env: {}, cwd: tmpdir(), config: { limits: { nope: 1 } } }), (error: unknown) => {
+  await assert.rejects(loadAppConfig({ env: {}, cwd: tmpdir(), config: { limits: { nope: 1 } } }), (error: unknown) => {
     return error instanceof ConfigError && error.path === 'limits.nope';
   });
-  await assert.rejects(loadConfig({ env: { CMS_LIMIT_JSON_DEPTH: '5x' }, cwd: tmpdir(), config: {} }), (error: unknown) => {
+  await assert.rejects(loadAppConfig({ env: { CMS_LIMIT_JSON_DEPTH: '5x' }, cwd: tmpdir(), config: {} }), (error: unknown) => {
     return error instanceof ConfigError && error.path === 'CMS_LIMIT_JSON_DEPTH';
   });
 });

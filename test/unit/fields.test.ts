@@ -4,7 +4,7 @@ import type { ConvertContext, DefinitionContext } from '../../src/content/fields
 import type { SanitizedField } from '../../src/content/types/piece-type.js';
 import type { FieldError } from '../../src/errors/app-error.js';
 import type { AttachmentRecord } from '../../src/storage/storage-adapter.js';
-import { anonymous } from '../../src/content/access/principal.js';
+import { anonymous } from '../../src/core/principal.js';
 import { ConfigError, ValidationError } from '../../src/errors/app-error.js';
 import { createFieldTypeRegistry } from '../../src/content/fields/registry.js';
 import { convertSchema, defaultsFor, throwIfErrors } from '../../src/content/fields/convert-schema.js';

@@ -1,6 +1,6 @@
 import type { SanitizedPieceType } from '../types/piece-type.js';
-import type { Principal, Role } from './principal.js';
-import { roleRank } from './principal.js';
+import type { Principal, Role } from '../../core/principal.js';
+import { roleRank } from '../../core/principal.js';
 
 /**
  * Who may do what, as pure functions of the principal and the piece type. The document

@@ -1,6 +1,6 @@
-import type { AppConfig } from '../../config/config-types.js';
-import type { Principal } from '../access/principal.js';
-import type { ConvertContext, Mode } from '../fields/field-type.js';
+import type { AppConfig } from '../app-config.js';
+import type { Principal } from '../../core/principal.js';
+import type { ConvertContext } from '../fields/field-type.js';
 import type { FieldTypeRegistry } from '../fields/registry.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { StorageAdapter, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
@@ -8,7 +8,7 @@ import { NotFoundError } from '../../errors/app-error.js';
 import { canReadType } from '../access/permissions.js';
 import { convertSchema, throwIfErrors } from '../fields/convert-schema.js';
 import { sortify } from '../text.js';
-import { newId } from './ids.js';
+import { newId, type Mode } from '../../core/ids.js';
 import { findReferenced } from './related-refs.js';
 import { DocumentIndexer } from '../indexing/document-indexer.js';
 import { DocumentPresenter } from './present.js';

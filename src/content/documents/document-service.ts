@@ -4,7 +4,7 @@ import type { Choice } from '../fields/field-type.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../errors/app-error.js';
 import { canAccessApi, canPublish, canReadType, canViewDrafts, canWrite, visibleValues } from '../access/permissions.js';
 import { DocumentContext, replayedIds, type DocumentServiceDeps } from './document-context.js';
-import { newId } from './ids.js';
+import { newId } from '../../core/ids.js';
 import { applyPatch, parsePatch } from './patch.js';
 import { Publishing } from './publishing.js';
 import { requestVersion, resolveTarget, versionId, type RequestScope, type Target } from './scope.js';

@@ -1,5 +1,5 @@
-import type { AppConfig } from '../../config/config-types.js';
-import type { Principal } from '../access/principal.js';
+import type { AppConfig } from '../app-config.js';
+import type { Principal } from '../../core/principal.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentStore, StoredDocument } from '../../storage/storage-adapter.js';
 import type { SchemaLayout } from './versions.js';

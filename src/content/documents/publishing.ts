@@ -1,10 +1,10 @@
-import type { Principal } from '../access/principal.js';
+import type { Principal } from '../../core/principal.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
 import { canAccessApi, canPublish, canReadType, canViewDrafts, canWrite, visibleValues } from '../access/permissions.js';
 import type { DocumentContext } from './document-context.js';
-import { parseDocumentId } from './ids.js';
+import { parseDocumentId } from '../../core/ids.js';
 import { splitLocale, versionId, type RequestScope, type Target } from './scope.js';
 
 type Output = Record<string, unknown>;

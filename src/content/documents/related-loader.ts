@@ -1,6 +1,6 @@
-import type { AppConfig } from '../../config/config-types.js';
-import type { Principal } from '../access/principal.js';
-import type { Mode } from '../fields/field-type.js';
+import type { AppConfig } from '../app-config.js';
+import type { Principal } from '../../core/principal.js';
+import type { Mode } from '../../core/ids.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentQuery, DocumentStore, FilterCondition, StoredDocument } from '../../storage/storage-adapter.js';
 import { canReadType, canViewDrafts, visibleValues } from '../access/permissions.js';

@@ -1,11 +1,11 @@
-import type { AppConfig } from '../../config/config-types.js';
-import type { Principal } from '../access/principal.js';
-import type { Mode } from '../fields/field-type.js';
+import type { AppConfig } from '../app-config.js';
+import type { Principal } from '../../core/principal.js';
+import type { Mode } from '../../core/ids.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentQuery, DocumentStore, StoredDocument } from '../../storage/storage-adapter.js';
 import { visibleValues } from '../access/permissions.js';
 import { sortify } from '../text.js';
-import { parseDocumentId } from './ids.js';
+import { parseDocumentId } from '../../core/ids.js';
 import { relatedVersion } from './related-loader.js';
 
 /**

@@ -1,9 +1,9 @@
-import type { AppConfig } from '../../config/config-types.js';
-import type { Principal } from '../access/principal.js';
+import type { AppConfig } from '../app-config.js';
+import type { Principal } from '../../core/principal.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
 import { canViewDrafts } from '../access/permissions.js';
-import { composeId, isMode, parseDocumentId } from './ids.js';
+import { composeId, isMode, parseDocumentId } from '../../core/ids.js';
 
 /** What the HTTP layer knows about a request: who asks, and the cmsLocale/cmsMode it named. */
 export interface RequestScope {

@@ -1,5 +1,5 @@
 import type { DocumentStore } from '../../storage/storage-adapter.js';
-import type { Mode } from '../fields/field-type.js';
+import type { Mode } from '../../core/ids.js';
 import { slugify } from '../text.js';
 
 /** The slug a version asks for: its own, else one made from the title, with the type's prefix. */

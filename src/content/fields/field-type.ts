@@ -1,8 +1,7 @@
 import type { SanitizedField } from '../types/piece-type.js';
-import type { Principal } from '../access/principal.js';
+import type { Principal } from '../../core/principal.js';
+import type { Mode } from '../../core/ids.js';
 import type { AttachmentRecord, FilterOperation, IndexValue } from '../../storage/storage-adapter.js';
-
-export type Mode = 'draft' | 'published' | 'previous';
 
 /**
  * Thrown by a field type's `convert` when a value cannot be accepted. The schema walker adds

@@ -1,11 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { roles } from '../access/principal.js';
-
-/** A role name, as in `apiKeys` and the role options. */
-export const roleSchema = Type.Union(
-  roles.map((name) => Type.Literal(name)),
-  { errorMessage: `must be one of ${roles.join(', ')}` },
-);
+import { roleSchema } from '../../config/schema-check.js';
 
 const label = Type.String({ minLength: 1, errorMessage: 'must be a non-empty string' });
 

@@ -1,4 +1,4 @@
-import type { Role } from '../access/principal.js';
+import type { Role } from '../../core/principal.js';
 
 /**
  * A field after boot-time sanitization. `options` holds the type-specific keys of the definition

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { anonymous, type Principal } from '../../content/access/principal.js';
+import { anonymous, type Principal } from '../../core/principal.js';
 import type { ApiKeys } from '../../auth/api-keys.js';
 import type { TokenService } from '../../auth/token-service.js';
 import { ForbiddenError, UnauthorizedError } from '../../errors/app-error.js';

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Mode } from '../fields/field-type.js';
 
 const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -13,6 +12,9 @@ export function newId(): string {
   for (let i = 1; i < 24; i++) id += alphabet[bytes[i]! % 36];
   return id;
 }
+
+/** Which version of a document: the draft, the published one, or the published one before the last publish. */
+export type Mode = 'draft' | 'published' | 'previous';
 
 export const modes: readonly Mode[] = ['draft', 'published'];
 
