@@ -108,6 +108,8 @@ export interface Choice {
 export interface QueryFilter {
   readonly name: string;
   readonly key: string;
+  /** The piece type whose documents the filter names: offered only to callers who may read it. */
+  readonly targetType?: string;
   /**
    * Launders the query-string value (a string, or an array or object as qs parses them).
    * Null: no filter (`any`, empty). Throws FieldFailure('invalid') for a malformed value.

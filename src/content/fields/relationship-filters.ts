@@ -43,6 +43,7 @@ function byIds(spec: RelationshipFilterSpec, name: string, match: Match): QueryF
   return {
     name,
     key: spec.key,
+    targetType: spec.withType,
     parse(raw): FilterOperation | null {
       const wanted = launder(raw);
       if (wanted === null) return null;
@@ -58,6 +59,7 @@ function bySlugs(spec: RelationshipFilterSpec, name: string, match: Match): Quer
   return {
     name,
     key: spec.key,
+    targetType: spec.withType,
     async parse(raw, ctx): Promise<FilterOperation | null> {
       const wanted = launder(raw);
       if (wanted === null) return null;
