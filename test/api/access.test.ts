@@ -8,13 +8,20 @@ import { makeImage, uploaded } from '../helpers/media.js';
  * archived documents, attachment usage, relationship filters, search ranking.
  */
 
-/** The fixture types plus `post`: a public attachment, a public and a hidden text, ordered by title. */
+/** The fixture types plus `post`: a public attachment and relationship, a public and a hidden text, ordered by title. */
 function accessConfig(): Record<string, unknown> {
   const config = testConfig() as { modules: Record<string, unknown> };
   config.modules.post = {
     extend: '@cms/piece-type',
-    options: { label: 'Post', publicApiProjection: { title: 1, slug: 1, summary: 1, photo: 1 }, sort: { title: 1 } },
-    fields: { add: { summary: { type: 'string' }, secret: { type: 'string' }, photo: { type: 'attachment', fileGroups: ['images'] } } },
+    options: { label: 'Post', publicApiProjection: { title: 1, slug: 1, summary: 1, photo: 1, _topics: 1 }, sort: { title: 1 } },
+    fields: {
+      add: {
+        summary: { type: 'string' },
+        secret: { type: 'string' },
+        photo: { type: 'attachment', fileGroups: ['images'] },
+        _topics: { type: 'relationship', withType: 'article' },
+      },
+    },
   };
   return config;
 }
@@ -223,6 +230,27 @@ describe('access past the rules', () => {
         assert.equal(choices.body.choices, undefined);
         assert.deepEqual(choices.body.counts, {});
       }
+    });
+
+    it('matches only related documents the caller can read, as if other ids named nothing', async () => {
+      const hidden = await create('article', { title: 'Members Topic', visibility: 'loginRequired' });
+      const archived = await create('article', { title: 'Archived Topic' });
+      const shown = await create('article', { title: 'Shown Topic' });
+      await create('post', { title: 'On hidden things', _topics: [{ _id: hidden._id }, { _id: archived._id }] });
+      await create('post', { title: 'On shown things', _topics: [{ _id: shown._id }] });
+      await archive('article', archived._id);
+      const unknown = 'nothing00000000000000000';
+      const answer = async (key: 'guest' | null, filter: string) => titles(await t.request('GET', `/api/v1/post?${filter}`, { key }));
+      for (const [key, ids] of [[null, [hidden.cmsDocId, archived.cmsDocId]], ['guest', [archived.cmsDocId]]] as const) {
+        for (const id of [...ids, unknown]) {
+          assert.deepEqual(await answer(key, `_topics[]=${id}`), [], `${key} ${id}`);
+          assert.deepEqual(await answer(key, `_topicsAnd[]=${id}`), [], `${key} ${id}`);
+          assert.deepEqual(await answer(key, `_topics[]=${id}&_topics[]=${shown.cmsDocId}`), ['On shown things']);
+        }
+        assert.deepEqual(await answer(key, `_topics[]=${shown.cmsDocId}`), ['On shown things']);
+      }
+      assert.deepEqual(await answer('guest', `_topics[]=${hidden.cmsDocId}`), ['On hidden things'], 'guests see loginRequired');
+      assert.deepEqual(titles(await t.request('GET', `/api/v1/post?_topics[]=${archived.cmsDocId}`)), ['On hidden things']);
     });
 
     it('still filters and offers choices for callers who may read the related type', async () => {

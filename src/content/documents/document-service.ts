@@ -55,7 +55,7 @@ export class DocumentService extends Publishing {
     const params = parseListParams(query);
     const fullAccess = canAccessApi(principal, type);
     const store = this.ctx.storage.documents;
-    const filterContext = this.#queries.filterContext(store, principal, locale, mode);
+    const filterContext = this.#queries.filterContext({ store, principal, locale, mode, fullAccess });
     const offered = this.#queries.filtersFor(type, principal);
     const conditions = await this.#queries.conditions(params.filters, offered, filterContext);
     const base: DocumentQuery = {

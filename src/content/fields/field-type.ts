@@ -84,6 +84,8 @@ export interface FilterContext {
   readonly locale: string | null;
   readonly mode: Mode | null;
   readonly principal: Principal;
+  /** The caller has API access to the listed type: it sees every property, related ids included. */
+  readonly fullAccess: boolean;
   /**
    * Documents of `type` the caller can read in this locale and mode, matched by `cmsDocId` or by
    * slug. Empty when the caller cannot read the type at all.

@@ -138,12 +138,20 @@ export class ListQueries {
   }
 
   /** Lookups for filters that name other documents (relationships by slug, choice labels). */
-  filterContext(store: DocumentStore, principal: Principal, locale: string | null, mode: Mode | null): FilterContext {
+  filterContext(args: {
+    store: DocumentStore;
+    principal: Principal;
+    locale: string | null;
+    mode: Mode | null;
+    fullAccess: boolean;
+  }): FilterContext {
+    const { store, principal, locale, mode, fullAccess } = args;
     const config = this.#config;
     return {
       locale,
       mode,
       principal,
+      fullAccess,
       async findDocuments(typeName, by) {
         const type = config.pieceTypes.get(typeName);
         if (!type || !canReadType(principal, type)) return [];
