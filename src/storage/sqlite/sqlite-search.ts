@@ -8,7 +8,8 @@ export interface CompiledSearch {
   readonly relevance: { readonly sql: string; readonly params: readonly string[] };
 }
 
-// bm25 weights per column, in table order: title, high, low, then the same for the public texts.
+// bm25 weights per column, in table order: title, high, low, then the same for the public texts
+// (bm25 counts matches in the columns searched only, so only the first three take effect).
 const columnWeights = '100, 10, 2, 100, 10, 2';
 
 // The public texts, each with the weight of a match in it: title outweighs high, high low.
