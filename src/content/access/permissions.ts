@@ -22,6 +22,14 @@ export function canReadType(principal: Principal, type: SanitizedPieceType): boo
   return canAccessApi(principal, type) || type.options.publicApiProjection !== null;
 }
 
+/**
+ * The `archived` selection a read may use: callers without API access see live documents only,
+ * whatever they ask for. `asked` undefined means archived and live alike.
+ */
+export function readableArchived(principal: Principal, type: SanitizedPieceType, asked: boolean | undefined): boolean | undefined {
+  return canAccessApi(principal, type) ? asked : false;
+}
+
 export function canViewDrafts(principal: Principal, type: SanitizedPieceType): boolean {
   return canAccessApi(principal, type);
 }

@@ -56,7 +56,8 @@ export class AttachmentRefs {
 /**
  * Replaces each attachment value of documents being presented with the current record in its
  * response form (fresh URLs, current `docIds`), keeping the document's own `crop`: one store
- * query for a whole page.
+ * query for a whole page. `docIds`/`archivedDocIds` name draft and archived versions, so only
+ * callers with API access to the type (`usage`) see them.
  */
 export class AttachmentAnnotator {
   readonly #refs: AttachmentRefs;
@@ -69,7 +70,7 @@ export class AttachmentAnnotator {
     this.#presenter = deps.presenter;
   }
 
-  async annotate(outputs: readonly Record<string, unknown>[], type: SanitizedPieceType): Promise<void> {
+  async annotate(outputs: readonly Record<string, unknown>[], type: SanitizedPieceType, options: { usage: boolean }): Promise<void> {
     const slots = outputs.flatMap((output) => this.#refs.slots(type, output));
     if (slots.length === 0) return;
     const found = await this.#store.find([...new Set(slots.map((slot) => slot.value._id))]);
@@ -78,7 +79,12 @@ export class AttachmentAnnotator {
       const { crop, ...copy } = value;
       // A record that is gone (never expected) is shown from the document's own copy.
       const current = byId.get(value._id) ?? ({ ...copy, docIds: [], archivedDocIds: [] } as unknown as StoredAttachment);
-      container[key] = this.#presenter.present(current, (crop as AttachmentCrop | null | undefined) ?? null);
+      const presented = this.#presenter.present(current, (crop as AttachmentCrop | null | undefined) ?? null);
+      if (!options.usage) {
+        delete presented.docIds;
+        delete presented.archivedDocIds;
+      }
+      container[key] = presented;
     }
   }
 }

@@ -1,8 +1,9 @@
+import type { Principal } from '../access/principal.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentQuery, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import type { Choice } from '../fields/field-type.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../errors/app-error.js';
-import { canAccessApi, canPublish, canReadType, canViewDrafts, canWrite, visibleValues } from '../access/permissions.js';
+import { canAccessApi, canPublish, canReadType, canViewDrafts, canWrite, readableArchived, visibleValues } from '../access/permissions.js';
 import { DocumentContext, replayedIds, type DocumentServiceDeps } from './document-context.js';
 import { newId } from '../../core/ids.js';
 import { applyPatch, parsePatch } from './patch.js';
@@ -54,14 +55,14 @@ export class DocumentService extends Publishing {
     const params = parseListParams(query);
     const fullAccess = canAccessApi(principal, type);
     const store = this.ctx.storage.documents;
-    const filterContext = this.#queries.filterContext(store, principal, locale, mode);
-    const offered = this.#queries.filtersFor(type, fullAccess);
+    const filterContext = this.#queries.filterContext({ store, principal, locale, mode, fullAccess });
+    const offered = this.#queries.filtersFor(type, principal);
     const conditions = await this.#queries.conditions(params.filters, offered, filterContext);
     const base: DocumentQuery = {
       type: type.name,
       locale,
       mode,
-      archived: params.archived,
+      archived: readableArchived(principal, type, params.archived),
       visibility: visibleValues(principal),
       docIds: params.ids,
       search: params.search && toTextSearch(params.search.text, { prefix: params.search.prefix, publicOnly: !fullAccess }),
@@ -98,7 +99,10 @@ export class DocumentService extends Publishing {
     return params.render ? this.#areas.renderDocument(projected, params.render) : projected;
   }
 
-  /** One version; `archived=any|1` reaches archived documents, `renderAreas` renders areas. */
+  /**
+   * One version; `archived=any|1` reaches archived documents for callers with API access,
+   * `renderAreas` renders areas.
+   */
   async getOne(scope: RequestScope, typeName: string, rawId: string, query: Readonly<Record<string, unknown>> = {}): Promise<Output> {
     const type = this.ctx.pieceType(typeName);
     const target = resolveTarget(this.ctx.config, type, rawId, scope);
@@ -106,7 +110,7 @@ export class DocumentService extends Publishing {
     const [doc] = await this.ctx.storage.documents.find({
       ids: [target.id],
       type: type.name,
-      archived: parseArchived(query.archived),
+      archived: readableArchived(scope.principal, type, parseArchived(query.archived)),
       visibility: visibleValues(scope.principal),
       limit: 1,
     });
@@ -229,7 +233,9 @@ export class DocumentService extends Publishing {
       for (const doc of changed) await this.ctx.assignSlug(tx, type, [doc]);
       if (target.mode === null) await saveLogin(tx, type, version);
       for (const doc of changed) await this.ctx.updateVersion(tx, doc);
-      if (version.archived !== archivedBefore) await this.#spreadArchived(tx, target, version.archived, changed);
+      if (version.archived !== archivedBefore) {
+        await this.#spreadArchived(tx, { type, target, archived: version.archived, done: changed, now, principal });
+      }
       if (target.mode !== null) await this.refreshModified(tx, type, target);
       if (target.mode === 'draft' && type.options.autopublish) {
         await this.publishVersion(tx, type, target.docId, target.locale!, principal);
@@ -239,13 +245,27 @@ export class DocumentService extends Publishing {
     return this.ctx.presentOne(saved, type, principal);
   }
 
-  /** Archiving any version archives every version of that locale; restoring restores them all. */
-  async #spreadArchived(tx: StorageSession, target: Target, archived: boolean, done: readonly StoredDocument[]): Promise<void> {
+  /**
+   * Archiving any version archives every version of that locale; restoring restores them all.
+   * Taking the published version offline (or back) through its draft needs publish permission:
+   * the caller's transaction fails with a 403 and nothing changes. Each version changed records
+   * who changed it.
+   */
+  async #spreadArchived(
+    tx: StorageSession,
+    args: { type: SanitizedPieceType; target: Target; archived: boolean; done: readonly StoredDocument[]; now: string; principal: Principal },
+  ): Promise<void> {
+    const { type, target, archived, principal } = args;
     if (target.locale === null) return;
-    const siblings = await tx.documents.find({ docIds: [target.docId], locale: target.locale });
+    const siblings = (await tx.documents.find({ docIds: [target.docId], locale: target.locale })).filter(
+      (sibling) => sibling.archived !== archived && !args.done.some((doc) => doc._id === sibling._id),
+    );
+    if (siblings.some((sibling) => sibling.cmsMode !== 'draft') && !canPublish(principal, type)) {
+      throw new ForbiddenError(`${archived ? 'Archiving' : 'Restoring'} the published version needs permission to publish`);
+    }
     for (const sibling of siblings) {
-      if (done.some((doc) => doc._id === sibling._id) || sibling.archived === archived) continue;
       sibling.archived = archived;
+      this.ctx.touch(sibling, args.now, principal);
       await this.ctx.updateVersion(tx, sibling);
     }
   }

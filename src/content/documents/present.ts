@@ -42,9 +42,10 @@ export class DocumentPresenter {
 
   async present(docs: readonly StoredDocument[], options: PresentOptions): Promise<Output[]> {
     const { type, principal } = options;
-    const projection = canAccessApi(principal, type) ? null : type.options.publicApiProjection;
+    const fullAccess = canAccessApi(principal, type);
+    const projection = fullAccess ? null : type.options.publicApiProjection;
     const outputs = docs.map((doc) => this.#shape(doc, type, principal));
-    await this.#attachments.annotate(outputs, type);
+    await this.#attachments.annotate(outputs, type, { usage: fullAccess });
     // A file piece's URL is its file's (the original's file module).
     if (type.name === fileTypeName) for (const output of outputs) setFileUrl(output);
     if (options.withRelationships !== false) await this.#related.expand(outputs, { type, principal, projection });

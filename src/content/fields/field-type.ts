@@ -83,6 +83,8 @@ export interface FilterContext {
   readonly locale: string | null;
   readonly mode: Mode | null;
   readonly principal: Principal;
+  /** The caller has API access to the listed type: it sees every property, related ids included. */
+  readonly fullAccess: boolean;
   /**
    * Documents of `type` the caller can read in this locale and mode, matched by `cmsDocId` or by
    * slug. Empty when the caller cannot read the type at all.
@@ -107,6 +109,8 @@ export interface Choice {
 export interface QueryFilter {
   readonly name: string;
   readonly key: string;
+  /** The piece type whose documents the filter names: offered only to callers who may read it. */
+  readonly targetType?: string;
   /**
    * Launders the query-string value (a string, or an array or object as qs parses them).
    * Null: no filter (`any`, empty). Throws FieldFailure('invalid') for a malformed value.

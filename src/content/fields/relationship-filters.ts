@@ -39,16 +39,26 @@ function launder(raw: unknown): string[] | 'none' | null {
   return values.length === 1 && values[0] === 'none' ? 'none' : values;
 }
 
+/** The related documents found for the wanted ones; `all` cannot match when one is missing. */
+function matching(match: Match, wanted: readonly string[], found: readonly Related[], by: 'cmsDocId' | 'slug'): FilterOperation {
+  if (match === 'all' && !wanted.every((value) => found.some((doc) => doc[by] === value))) return matchNothing;
+  return { op: match, values: found.map((doc) => doc.cmsDocId) };
+}
+
 function byIds(spec: RelationshipFilterSpec, name: string, match: Match): QueryFilter {
   return {
     name,
     key: spec.key,
-    parse(raw): FilterOperation | null {
+    targetType: spec.withType,
+    async parse(raw, ctx): Promise<FilterOperation | null> {
       const wanted = launder(raw);
       if (wanted === null) return null;
       if (wanted === 'none') return { op: 'none' };
       // A full `_id` names the document in any locale: the index holds `cmsDocId`s.
-      return { op: match, values: [...new Set(wanted.map((id) => id.split(':')[0]!))] };
+      const ids = [...new Set(wanted.map((id) => id.split(':')[0]!))];
+      if (ctx.fullAccess) return { op: match, values: ids };
+      // A caller who sees only the related documents it can read learns nothing of the others.
+      return matching(match, ids, await ctx.findDocuments(spec.withType, { docIds: ids }), 'cmsDocId');
     },
     choices: (values, ctx) => relatedChoices(spec, values, ctx, (doc) => doc.cmsDocId),
   };
@@ -58,13 +68,12 @@ function bySlugs(spec: RelationshipFilterSpec, name: string, match: Match): Quer
   return {
     name,
     key: spec.key,
+    targetType: spec.withType,
     async parse(raw, ctx): Promise<FilterOperation | null> {
       const wanted = launder(raw);
       if (wanted === null) return null;
       if (wanted === 'none') return { op: 'none' };
-      const found = await ctx.findDocuments(spec.withType, { slugs: wanted });
-      if (match === 'all' && !wanted.every((slug) => found.some((doc) => doc.slug === slug))) return matchNothing;
-      return { op: match, values: found.map((doc) => doc.cmsDocId) };
+      return matching(match, wanted, await ctx.findDocuments(spec.withType, { slugs: wanted }), 'slug');
     },
     choices: (values, ctx) => relatedChoices(spec, values, ctx, (doc) => doc.slug),
   };

@@ -42,20 +42,32 @@ export class ListQueries {
     this.#registry = deps.registry;
   }
 
-  /** The filters a caller may use on a type, by query-string name. */
-  filtersFor(type: SanitizedPieceType, fullAccess: boolean): ReadonlyMap<string, OfferedFilter> {
-    const cacheKey = `${fullAccess ? 'full' : 'public'}:${type.name}`;
+  /**
+   * The filters a caller may use on a type, by query-string name: the fields the caller sees,
+   * and of those naming other documents (relationships) only those whose type the caller may
+   * read, so that no filter tells whether a hidden document is related. What the caller may
+   * use depends on its role alone, which keys the cache.
+   */
+  filtersFor(type: SanitizedPieceType, principal: Principal): ReadonlyMap<string, OfferedFilter> {
+    const cacheKey = `${principal.role ?? ''}:${type.name}`;
     let offered = this.#offered.get(cacheKey);
     if (!offered) {
+      const fullAccess = canAccessApi(principal, type);
       offered = new Map(
         type.fields
           .filter((field) => field.name !== 'archived' && (fullAccess || this.#shows(type, field)))
           .flatMap((field) => (this.#registry.get(field.type)?.filters?.(field) ?? []).map((filter) => ({ filter, field })))
+          .filter(({ filter }) => filter.targetType === undefined || this.#canRead(principal, filter.targetType))
           .map((entry) => [entry.filter.name, entry]),
       );
       this.#offered.set(cacheKey, offered);
     }
     return offered;
+  }
+
+  #canRead(principal: Principal, typeName: string): boolean {
+    const type = this.#config.pieceTypes.get(typeName);
+    return type !== undefined && canReadType(principal, type);
   }
 
   /** Laundered conditions by parameter name; parameters naming no offered filter are ignored. */
@@ -126,12 +138,20 @@ export class ListQueries {
   }
 
   /** Lookups for filters that name other documents (relationships by slug, choice labels). */
-  filterContext(store: DocumentStore, principal: Principal, locale: string | null, mode: Mode | null): FilterContext {
+  filterContext(args: {
+    store: DocumentStore;
+    principal: Principal;
+    locale: string | null;
+    mode: Mode | null;
+    fullAccess: boolean;
+  }): FilterContext {
+    const { store, principal, locale, mode, fullAccess } = args;
     const config = this.#config;
     return {
       locale,
       mode,
       principal,
+      fullAccess,
       async findDocuments(typeName, by) {
         const type = config.pieceTypes.get(typeName);
         if (!type || !canReadType(principal, type)) return [];

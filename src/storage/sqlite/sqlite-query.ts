@@ -1,6 +1,6 @@
 import type { DocumentQuery, SortDirection } from '../storage-adapter.js';
 import { compileCondition, scopeParams, valueScopeSql, type ValueScope } from './sqlite-conditions.js';
-import { compileSearch, relevanceExpression, type CompiledSearch } from './sqlite-search.js';
+import { compileSearch, type CompiledSearch } from './sqlite-search.js';
 
 /** One parameterized statement: `sql` never contains a value, only placeholders. */
 export interface CompiledQuery {
@@ -42,10 +42,12 @@ export function compileFindQuery(query: DocumentQuery): CompiledQuery {
   const keys = order.map((term, n) => `${term.expression} AS k${n}`).join(', ');
   const inner = `SELECT documents.seq AS seq, ${keys}${selectFrom(selection)}`
     + ` ORDER BY ${order.map((term) => `${term.expression} ${term.keyword}`).join(', ')}${page.sql}`;
+  // Each order expression appears twice: among the selected keys and in ORDER BY.
+  const orderParams = order.flatMap((term) => term.params ?? []);
   return {
     sql: `SELECT documents.data FROM (${inner}) AS page JOIN documents ON documents.seq = page.seq`
       + ` ORDER BY ${order.map((term, n) => `page.k${n} ${term.keyword}`).join(', ')}`,
-    params: [...selectionParams(selection), ...page.params],
+    params: [...orderParams, ...selectionParams(selection), ...orderParams, ...page.params],
   };
 }
 
@@ -198,13 +200,17 @@ function byIds(query: DocumentQuery): boolean {
 
 interface OrderTerm {
   readonly expression: string;
+  readonly params?: readonly unknown[];
   readonly keyword: 'ASC' | 'DESC';
 }
 
 function compileOrder(query: DocumentQuery, selection: Selection): OrderTerm[] {
   const terms: OrderTerm[] = [];
   if (selection.positioned) terms.push({ expression: 'wanted.key', keyword: 'ASC' });
-  if (selection.ranked) terms.push({ expression: relevanceExpression(selection.ranked), keyword: 'ASC' });
+  if (selection.ranked) {
+    const { sql, params } = selection.ranked.relevance;
+    terms.push({ expression: sql, params, keyword: 'ASC' });
+  }
   const sort = query.sort ?? [];
   for (const { field, direction } of sort) terms.push({ expression: sortExpression(field), keyword: sortKeyword(direction) });
   // `id` is unique, so ending on it makes the order total and pages stable.

@@ -1,13 +1,23 @@
 import type { TextSearch } from '../storage-adapter.js';
 
-/** The FTS5 table a search reads and the MATCH expression it binds. */
+/** The FTS5 table a search reads, the MATCH expression it binds, and how it ranks. */
 export interface CompiledSearch {
   readonly table: 'document_search' | 'document_words';
   readonly match: string;
+  /** Best match first in ascending order, and the values it binds. */
+  readonly relevance: { readonly sql: string; readonly params: readonly string[] };
 }
 
-// bm25 weights per column, in table order: title, high, low, then the same for the public texts.
+// bm25 weights per column, in table order: title, high, low, then the same for the public texts
+// (bm25 counts matches in the columns searched only, so only the first three take effect).
 const columnWeights = '100, 10, 2, 100, 10, 2';
+
+// The public texts, each with the weight of a match in it: title outweighs high, high low.
+const publicColumns = [
+  ['public_title', 100],
+  ['public_high', 10],
+  ['public_low', 2],
+] as const;
 
 // What the unicode61 tokenizer keeps by default (categories L*, N* and Co); anything else
 // separates tokens. A word without one of these yields no token at all.
@@ -25,16 +35,24 @@ export function compileSearch(search: TextSearch): CompiledSearch | null {
   const without = search.without.filter(hasToken).map(ftsString);
   if (without.length > 0) expression = `(${expression}) NOT (${without.join(' OR ')})`;
   const columns = search.texts === 'public' ? '{public_title public_high public_low}' : '{title high low}';
+  // The stemmed table cannot answer prefixes (see migration 2); the other one holds words as written.
+  const table = search.prefix ? 'document_words' : 'document_search';
   return {
-    // The stemmed table cannot answer prefixes (see migration 2); the other one holds words as written.
-    table: search.prefix ? 'document_words' : 'document_search',
+    table,
     match: `${columns} : (${expression})`,
+    relevance: search.texts === 'public' ? publicRelevance(table, expression) : { sql: `bm25(${table}, ${columnWeights})`, params: [] },
   };
 }
 
-/** Best match first (bm25 is negative, lower is better); title outweighs high, high low. */
-export function relevanceExpression(search: CompiledSearch): string {
-  return `bm25(${search.table}, ${columnWeights})`;
+/**
+ * bm25 (negative, lower is better) counts matches in the searched columns only, but divides by
+ * the length of the whole row, hidden texts included: a long hidden text would push a document
+ * down a public search. The public texts rank instead by where the search matches: the weights
+ * of the public columns it matches in, highest first. Each column is one subquery, run once.
+ */
+function publicRelevance(table: CompiledSearch['table'], expression: string): CompiledSearch['relevance'] {
+  const terms = publicColumns.map(([, weight]) => `(documents.seq IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)) * ${weight}`);
+  return { sql: `-(${terms.join(' + ')})`, params: publicColumns.map(([column]) => `{${column}} : (${expression})`) };
 }
 
 /** The words (joined as `match` says) and each phrase: all of them must match. */
