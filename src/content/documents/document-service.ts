@@ -1,4 +1,4 @@
-import type { Principal } from '../access/principal.js';
+import type { Principal } from '../../core/principal.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentQuery, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import type { Choice } from '../fields/field-type.js';
