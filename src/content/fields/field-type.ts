@@ -1,6 +1,7 @@
 import type { SanitizedField } from '../types/piece-type.js';
 import type { Principal } from '../access/principal.js';
 import type { AttachmentRecord, FilterOperation, IndexValue } from '../../storage/storage-adapter.js';
+import type { PasswordLookup } from './password-hasher.js';
 
 export type Mode = 'draft' | 'published' | 'previous';
 
@@ -68,6 +69,8 @@ export interface ConvertContext {
   ): Promise<Record<string, unknown>>;
   /** Widget type definitions by name, as configured (`@cms/rich-text` always present). */
   readonly widgetTypes: WidgetTypes;
+  /** Password rules and the hashes made for this write (password fields never hash themselves). */
+  readonly passwords: PasswordLookup;
 }
 
 export interface DefinitionContext {
