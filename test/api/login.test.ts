@@ -265,7 +265,11 @@ describe('password hashing on a bounded pool', () => {
       let done = 0;
       const logins = Array.from({ length: flood }, () => login(t, 'ivy', 'ivy-password-1').then((r) => (done++, r)));
       // Every login has handed its verification to the hasher: 2 computing, 6 waiting.
-      while (hasher.verified.length < flood) await new Promise((resolve) => setImmediate(resolve));
+      const deadline = Date.now() + 30_000;
+      while (hasher.verified.length < flood) {
+        assert.ok(Date.now() < deadline, `only ${hasher.verified.length} logins reached the hasher`);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       const served = await fetchRaw(t, url);
       const doneWhenServed = done;
       assert.equal(served.status, 200);
