@@ -8,7 +8,9 @@ import { createStorage } from './storage/create-storage.js';
 import { createFieldTypeRegistry } from './content/fields/registry.js';
 import { DocumentService } from './content/documents/document-service.js';
 import { ApiKeys } from './auth/api-keys.js';
-import { TokenService } from './auth/token-service.js';
+import { TokenService, type PasswordVerifier } from './auth/token-service.js';
+import { ScryptPasswordHasher } from './auth/passwords.js';
+import { LoginThrottle } from './auth/login-throttle.js';
 import { registerErrorHandling } from './http/plugins/error-handler.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerAuth } from './http/plugins/auth.js';
@@ -29,6 +31,8 @@ export interface AppOptions {
   /** An adapter to use instead of the one `config.databaseUrl` names (tests share one). */
   readonly storage?: StorageAdapter;
   readonly logger?: boolean | { level: string };
+  /** A password hasher to use instead of scrypt on its bounded pool (tests count its calls). */
+  readonly passwordHasher?: PasswordVerifier;
 }
 
 /** Uploaded files live under `<dataDir>/uploads`, served at `<baseUrl>/uploads/...`. */
@@ -53,8 +57,16 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   await storage.migrate();
   const media = createMediaService(config, storage);
   await media.start();
-  const documents = new DocumentService({ config, storage, fieldTypes: createFieldTypeRegistry(), attachments: media });
-  const tokens = new TokenService(storage);
+  const { limits } = config;
+  const passwordHasher =
+    options.passwordHasher ?? new ScryptPasswordHasher({ concurrency: limits.passwordHashConcurrency, queueLimit: limits.passwordHashQueue });
+  const documents = new DocumentService({ config, storage, fieldTypes: createFieldTypeRegistry(), attachments: media, passwordHasher });
+  const throttle = new LoginThrottle(storage.loginThrottle, {
+    perUsername: limits.loginFailuresPerUsername,
+    perAddress: limits.loginFailuresPerAddress,
+    periodSeconds: limits.loginLockoutSeconds,
+  });
+  const tokens = new TokenService({ storage, passwords: passwordHasher, throttle });
 
   const app = Fastify({
     logger: options.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel, serializers: { req: redactedRequest } }),

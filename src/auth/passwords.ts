@@ -1,6 +1,14 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { BoundedPool } from './bounded-pool.js';
 
-const params = { N: 16384, r: 8, p: 1 } as const;
+export interface ScryptParams {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
+
+/** OWASP's Password Storage Cheat Sheet: scrypt with N = 2^17, r = 8, p = 1 (128 MiB, about 0.4 s here). */
+export const currentParams: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
 const keyLength = 64;
 const saltLength = 16;
 
@@ -12,17 +20,17 @@ function derive(plain: string, salt: Buffer, options: ScryptOptions, length: num
   });
 }
 
-/** `scrypt$N$r$p$saltB64$hashB64`. */
-export async function hashPassword(plain: string): Promise<string> {
-  const salt = randomBytes(saltLength);
-  const key = await derive(plain, salt, params, keyLength);
+function encode(params: ScryptParams, salt: Buffer, key: Buffer): string {
   return ['scrypt', params.N, params.r, params.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
-interface Encoded {
-  readonly N: number;
-  readonly r: number;
-  readonly p: number;
+/** `scrypt$N$r$p$saltB64$hashB64`; without the pool (tests make hashes of older parameters with it). */
+export async function hashPassword(plain: string, params: ScryptParams = currentParams): Promise<string> {
+  const salt = randomBytes(saltLength);
+  return encode(params, salt, await derive(plain, salt, params, keyLength));
+}
+
+interface Encoded extends ScryptParams {
   readonly salt: Buffer;
   readonly key: Buffer;
 }
@@ -40,9 +48,47 @@ function parse(encoded: string): Encoded | null {
   return { N, r, p, salt, key };
 }
 
-export async function verifyPassword(plain: string, encoded: string): Promise<boolean> {
-  const parsed = typeof encoded === 'string' ? parse(encoded) : null;
-  if (!parsed) return false;
-  const key = await derive(plain, parsed.salt, { N: parsed.N, r: parsed.r, p: parsed.p }, parsed.key.length);
-  return timingSafeEqual(key, parsed.key);
+
+export interface Verification {
+  readonly valid: boolean;
+  /** The hash was made with older parameters: store a new one while the password is at hand. */
+  readonly outdated: boolean;
+}
+
+/**
+ * Hashes and verifies passwords with scrypt on a bounded pool. scrypt runs on libuv's thread
+ * pool (4 threads unless UV_THREADPOOL_SIZE says otherwise), which file reads use too: without
+ * the bound, a flood of logins would hold every thread and stall the serving of files.
+ */
+export class ScryptPasswordHasher {
+  readonly #pool: BoundedPool;
+  readonly #params: ScryptParams;
+  // Verified against when there is no usable hash (unknown or disabled user, no password set), so
+  // that such a login costs what a real one does. No password derives this key.
+  readonly #dummy: Encoded;
+
+  /** `params`: the current parameters by default (tests of other things take cheaper ones). */
+  constructor(options: { concurrency: number; queueLimit: number; params?: ScryptParams }) {
+    this.#pool = new BoundedPool({ ...options, retryAfterSeconds: 1 });
+    this.#params = options.params ?? currentParams;
+    this.#dummy = { ...this.#params, salt: Buffer.alloc(saltLength), key: Buffer.alloc(keyLength) };
+  }
+
+  hash(plain: string): Promise<string> {
+    return this.#pool.run(() => hashPassword(plain, this.#params));
+  }
+
+  /** One scrypt computation whatever `encoded` is: null or unusable costs the same and is not valid. */
+  async verify(plain: string, encoded: string | null): Promise<Verification> {
+    const stored = encoded === null ? null : parse(encoded);
+    const against = stored ?? this.#dummy;
+    const key = await this.#pool.run(() => derive(plain, against.salt, against, against.key.length));
+    const valid = stored !== null && timingSafeEqual(key, stored.key);
+    return { valid, outdated: valid && !this.#isCurrent(stored) };
+  }
+
+  #isCurrent(hash: Encoded): boolean {
+    const params = this.#params;
+    return hash.N === params.N && hash.r === params.r && hash.p === params.p && hash.key.length === keyLength;
+  }
 }

@@ -9,6 +9,13 @@ import { ConfigError } from '../errors/app-error.js';
  */
 export const limitDefinitions = {
   jsonDepth: { env: 'CMS_LIMIT_JSON_DEPTH', default: 64, min: 1, max: 1000, unit: 'levels', about: 'nesting of a JSON body' },
+  // Logins and passwords.
+  passwordMinLength: { env: 'CMS_LIMIT_PASSWORD_MIN_LENGTH', default: 10, min: 1, max: 1024, unit: 'characters', about: 'shortest password a user may be given' },
+  loginFailuresPerUsername: { env: 'CMS_LIMIT_LOGIN_FAILURES_PER_USERNAME', default: 3, min: 1, max: 1000, unit: 'failures', about: 'failed logins for one username within the lockout period before it is locked' },
+  loginFailuresPerAddress: { env: 'CMS_LIMIT_LOGIN_FAILURES_PER_ADDRESS', default: 30, min: 1, max: 100000, unit: 'failures', about: 'failed logins from one client address within the lockout period before it is locked' },
+  loginLockoutSeconds: { env: 'CMS_LIMIT_LOGIN_LOCKOUT_SECONDS', default: 60, min: 1, max: 86400, unit: 's', about: 'period failed logins are counted over, and length of a lockout' },
+  passwordHashConcurrency: { env: 'CMS_LIMIT_PASSWORD_HASH_CONCURRENCY', default: 2, min: 1, max: 64, unit: 'hashes', about: 'password hashes computed at once (each takes a libuv thread and 128 MiB)' },
+  passwordHashQueue: { env: 'CMS_LIMIT_PASSWORD_HASH_QUEUE', default: 32, min: 0, max: 10000, unit: 'hashes', about: 'password hashes waiting for their turn before logins are refused with 503' },
 } as const satisfies Record<string, LimitDefinition>;
 
 export interface LimitDefinition {

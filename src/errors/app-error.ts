@@ -12,6 +12,8 @@ export const errorCodes = [
   'toolarge',
   'unsupported',
   'unimplemented',
+  'toomany',
+  'unavailable',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
@@ -84,6 +86,19 @@ export class PayloadTooLargeError extends AppError {
 export class UnsupportedMediaTypeError extends AppError {
   constructor(message = 'Unsupported content type', data: Record<string, unknown> = {}) {
     super('unsupported', message, data);
+  }
+}
+
+/**
+ * A request refused for now that may be made again in `retryAfter` seconds: `toomany` when this
+ * client asked too often, `unavailable` when the server is too busy for anyone.
+ */
+export class RetryLaterError extends AppError {
+  readonly retryAfter: number;
+
+  constructor(code: 'toomany' | 'unavailable', message: string, retryAfter: number) {
+    super(code, message, { retryAfter });
+    this.retryAfter = retryAfter;
   }
 }
 

@@ -1,4 +1,4 @@
-import { AppError, ValidationError, type ErrorCode, type FieldError } from '../errors/app-error.js';
+import { AppError, RetryLaterError, ValidationError, type ErrorCode, type FieldError } from '../errors/app-error.js';
 
 /** The one JSON error shape of every response, the original's `{ name, message, data }`. */
 export interface ErrorBody {
@@ -17,6 +17,8 @@ const statusOf: Record<ErrorCode, number> = {
   toolarge: 413,
   unsupported: 415,
   unimplemented: 501,
+  toomany: 429,
+  unavailable: 503,
 };
 
 /** Framework errors that come from the client, by their status. */
@@ -33,7 +35,11 @@ const codeOfClientStatus: Record<number, ErrorCode> = {
   431: 'invalid',
 };
 
-export function mapError(error: unknown): { status: number; body: ErrorBody; internal: boolean } {
+export function mapError(error: unknown): { status: number; body: ErrorBody; internal: boolean; headers?: Record<string, string> } {
+  if (error instanceof RetryLaterError) {
+    const body = { name: error.code, message: error.message, data: error.data };
+    return { status: statusOf[error.code], body, internal: false, headers: { 'retry-after': String(error.retryAfter) } };
+  }
   if (error instanceof ValidationError) {
     return { status: 400, body: { name: 'invalid', message: error.message, data: { errors: error.errors.map(fieldErrorBody) } }, internal: false };
   }

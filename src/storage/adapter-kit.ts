@@ -65,6 +65,11 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       update: (record) => transaction((tx) => tx.attachments.update(record)),
       setUsage: (docVersionId, ids, archived) => transaction((tx) => tx.attachments.setUsage(docVersionId, ids, archived)),
     },
+    loginThrottle: {
+      lockedUntil: (keys, now) => read.loginThrottle.lockedUntil(keys, now),
+      recordFailures: (failures, now) => transaction((tx) => tx.loginThrottle.recordFailures(failures, now)),
+      clear: (key) => transaction((tx) => tx.loginThrottle.clear(key)),
+    },
   };
 }
 

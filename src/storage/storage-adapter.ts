@@ -171,6 +171,30 @@ export interface TokenStore {
   removeForUser(userId: string): Promise<void>;
 }
 
+/** One failed login to count against `key`; `limit` failures within `periodMs` lock it for `periodMs`. */
+export interface LoginFailure {
+  readonly key: string;
+  readonly limit: number;
+  readonly periodMs: number;
+}
+
+/**
+ * Failed logins counted per key (a username, a client address), in the store so that every
+ * server process sees the same counts. Times are milliseconds since the epoch.
+ */
+export interface LoginThrottleStore {
+  /** The latest time until which one of `keys` is locked, or null when none is locked at `now`. */
+  lockedUntil(keys: readonly string[], now: number): Promise<number | null>;
+  /**
+   * Counts one failure of each key at `now`, each atomically however many requests fail at once:
+   * a count whose period is over starts again at one, and the count reaching its limit locks the
+   * key until `now + periodMs`. Removes the entries whose period has ended.
+   */
+  recordFailures(failures: readonly LoginFailure[], now: number): Promise<void>;
+  /** Forgets the failures of `key`. */
+  clear(key: string): Promise<void>;
+}
+
 /** A crop box of an image, in pixels of the image as displayed (EXIF orientation applied). */
 export interface AttachmentCrop {
   readonly top: number;
@@ -226,6 +250,7 @@ export interface StorageSession {
   readonly logins: LoginStore;
   readonly tokens: TokenStore;
   readonly attachments: AttachmentStore;
+  readonly loginThrottle: LoginThrottleStore;
 }
 
 export interface StorageCapabilities {

@@ -4,6 +4,7 @@ import type { DocumentQuery, StorageAdapter, StoredDocument, UserLogin } from '.
 import { assertConflict, docIdsOf, emptyIndex, idsOf, makeDoc } from './contract-helpers.js';
 import { describeIndexContract } from './document-index.contract.js';
 import { describeAttachmentContract } from './attachment-store.contract.js';
+import { describeLoginThrottleContract } from './login-throttle.contract.js';
 
 /** Creates a fresh, empty store; `cleanup` runs after the suite has closed the adapter. */
 export type MakeAdapter = () => Promise<{ adapter: StorageAdapter; cleanup: () => Promise<void> }>;
@@ -377,6 +378,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
 
     describeIndexContract(() => adapter);
     describeAttachmentContract(() => adapter);
+    describeLoginThrottleContract(() => adapter);
 
     describe('logins', () => {
       it('stores and reads a login by user id', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { loadAppConfig } from '../../src/load-app-config.js';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type AppOptions } from '../../src/app.js';
 import { createStorage } from '../../src/storage/create-storage.js';
 import { adminQuery, dropSchema, requirePostgresUrl, uniqueSchemaName } from './postgres.js';
 
@@ -112,7 +112,7 @@ async function testDatabase(): Promise<{ env: Record<string, string>; drop(): Pr
 export async function startTestApp(
   config: Record<string, unknown> = testConfig(),
   env: Record<string, string> = {},
-  options: { wrapStorage?(adapter: StorageAdapter): StorageAdapter } = {},
+  options: { wrapStorage?(adapter: StorageAdapter): StorageAdapter; passwordHasher?: AppOptions['passwordHasher'] } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-test-'));
   const database = await testDatabase();
@@ -123,7 +123,7 @@ export async function startTestApp(
   });
   // A wrapped store (tests counting queries) is the test's to close: the app closes only its own.
   const storage = options.wrapStorage?.(createStorage(loaded.databaseUrl));
-  const app = await buildApp(loaded, { storage });
+  const app = await buildApp(loaded, { storage, passwordHasher: options.passwordHasher });
   return {
     app,
     dataDir,

@@ -15,6 +15,7 @@ import { DocumentPresenter } from './present.js';
 import { uniqueSlug, wantedSlug } from './slugs.js';
 import { SchemaLayout } from './versions.js';
 import { AttachmentAnnotator, AttachmentRefs, recordOf, type AttachmentPresenter } from './attachment-refs.js';
+import { PasswordsToHash, WritePasswords, type PasswordHasher } from '../fields/password-hasher.js';
 
 export interface DocumentServiceDeps {
   readonly config: AppConfig;
@@ -22,6 +23,7 @@ export interface DocumentServiceDeps {
   readonly fieldTypes: FieldTypeRegistry;
   /** The response form of attachments held in documents (the media module). */
   readonly attachments: AttachmentPresenter;
+  readonly passwordHasher: PasswordHasher;
 }
 
 /**
@@ -37,10 +39,12 @@ export class DocumentContext {
   readonly indexer: DocumentIndexer;
   readonly #fieldTypes: FieldTypeRegistry;
   readonly #attachmentRefs: AttachmentRefs;
+  readonly #passwordHasher: PasswordHasher;
 
   constructor(deps: DocumentServiceDeps) {
     this.config = deps.config;
     this.storage = deps.storage;
+    this.#passwordHasher = deps.passwordHasher;
     this.#fieldTypes = deps.fieldTypes;
     this.layout = new SchemaLayout(deps.fieldTypes);
     this.indexer = new DocumentIndexer(deps.fieldTypes);
@@ -56,6 +60,25 @@ export class DocumentContext {
   }
 
   /**
+   * Runs a write in one transaction. Password hashing is slow on purpose and never runs inside
+   * it, where it would hold the store's write lock: a conversion that meets a password not
+   * hashed yet ends the transaction (nothing written), the passwords are hashed, and the write
+   * runs again with them. Writes without passwords run once.
+   */
+  async write<T>(work: (tx: StorageSession, passwords: WritePasswords) => Promise<T>): Promise<T> {
+    const passwords = new WritePasswords(this.config.limits.passwordMinLength);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.storage.transaction((tx) => work(tx, passwords));
+      } catch (error) {
+        // Another attempt meets the same passwords; a third would mean the input keeps changing.
+        if (!(error instanceof PasswordsToHash) || attempt === 3) throw error;
+      }
+      await passwords.hashPending(this.#passwordHasher);
+    }
+  }
+
+  /**
    * Converts input through the type's schema. Without `only`, every field is converted and
    * absent ones take their defaults (insert, replace); with it, only those fields (patch).
    */
@@ -68,10 +91,12 @@ export class DocumentContext {
     mode: Mode | null;
     principal: Principal;
     session: StorageSession;
+    /** The hashes of this write's passwords; see `write`. */
+    passwords: WritePasswords;
     /** Id source for new areas, widgets and items; see `replayedIds`. */
     ids?: () => string;
   }): Promise<Record<string, unknown>> {
-    const ctx = this.#convertContext(args.locale, args.mode, args.principal, args.session, args.ids ?? newId);
+    const ctx = this.#convertContext(args, args.ids ?? newId);
     const { values, errors } = await convertSchema({
       fields: args.type.fields,
       input: args.input,
@@ -81,6 +106,7 @@ export class DocumentContext {
       only: args.only,
     });
     throwIfErrors(errors);
+    args.passwords.throwIfPending();
     return values;
   }
 
@@ -90,18 +116,17 @@ export class DocumentContext {
   }
 
   #convertContext(
-    locale: string | null,
-    mode: Mode | null,
-    principal: Principal,
-    session: StorageSession,
+    args: { locale: string | null; mode: Mode | null; principal: Principal; session: StorageSession; passwords: WritePasswords },
     ids: () => string,
   ): ConvertContext {
+    const { locale, mode, principal, session } = args;
     const ctx: ConvertContext = {
       locale,
       mode,
       principal,
       newId: ids,
       widgetTypes: this.config.widgetTypes,
+      passwords: args.passwords,
       relationships: {
         resolve: (type, refs) => this.#resolveRelated(session, type, refs, locale, mode, principal),
         canRead: (type) => {

@@ -10,6 +10,7 @@ import { applyPatch, parsePatch } from './patch.js';
 import { Publishing } from './publishing.js';
 import { requestVersion, resolveTarget, versionId, type RequestScope, type Target } from './scope.js';
 import { saveLogin, removeLogin } from './user-logins.js';
+import type { WritePasswords } from '../fields/password-hasher.js';
 import { ListQueries } from '../query/list-query.js';
 import { parseArchived, parseListParams, renderingOf, type ListParams } from '../query/list-params.js';
 import { AreaRenderer } from '../rendering/area-renderer.js';
@@ -124,8 +125,8 @@ export class DocumentService extends Publishing {
     const type = this.ctx.pieceType(typeName);
     const { locale, mode } = requestVersion(this.ctx.config, type, scope);
     if (!canWrite(principal, type, mode)) throw new ForbiddenError();
-    const saved = await this.ctx.storage.transaction(async (tx) => {
-      const values = await this.ctx.convert({ type, input: body, locale, mode, principal, session: tx });
+    const saved = await this.ctx.write(async (tx, passwords) => {
+      const values = await this.ctx.convert({ type, input: body, locale, mode, principal, session: tx, passwords });
       const now = new Date().toISOString();
       const docId = newId();
       const version = (m: typeof mode) => this.ctx.newVersion({ type, docId, locale, mode: m, values, now, principal });
@@ -156,7 +157,7 @@ export class DocumentService extends Publishing {
 
   /** Full replacement: every field not in the body is reset, except `archived`. */
   async replace(scope: RequestScope, typeName: string, rawId: string, body: Record<string, unknown>): Promise<Output> {
-    return this.#update(scope, typeName, rawId, async (tx, type, version, target, ids) => {
+    return this.#update(scope, typeName, rawId, async (tx, type, version, target, ids, passwords) => {
       const values = await this.ctx.convert({
         type,
         input: body,
@@ -166,6 +167,7 @@ export class DocumentService extends Publishing {
         principal: scope.principal,
         session: tx,
         ids,
+        passwords,
       });
       if (!Object.hasOwn(body, 'archived')) delete values.archived;
       return values;
@@ -175,7 +177,7 @@ export class DocumentService extends Publishing {
   /** Partial update; in published mode the same patch also reaches the draft. */
   async patch(scope: RequestScope, typeName: string, rawId: string, body: Record<string, unknown>): Promise<Output> {
     const operations = parsePatch(body);
-    return this.#update(scope, typeName, rawId, async (tx, type, version, target, ids) => {
+    return this.#update(scope, typeName, rawId, async (tx, type, version, target, ids, passwords) => {
       const input = applyPatch(operations, {
         fields: type.fields,
         fieldFor: (key) => fieldFor(type, key),
@@ -192,6 +194,7 @@ export class DocumentService extends Publishing {
         principal: scope.principal,
         session: tx,
         ids,
+        passwords,
       });
     });
   }
@@ -211,13 +214,14 @@ export class DocumentService extends Publishing {
       version: StoredDocument,
       target: Target,
       ids: () => string,
+      passwords: WritePasswords,
     ) => Promise<Record<string, unknown>>,
   ): Promise<Output> {
     const { principal } = scope;
     const type = this.ctx.pieceType(typeName);
     const target = resolveTarget(this.ctx.config, type, rawId, scope);
     if (!canWrite(principal, type, target.mode)) throw new ForbiddenError();
-    const saved = await this.ctx.storage.transaction(async (tx) => {
+    const saved = await this.ctx.write(async (tx, passwords) => {
       const now = new Date().toISOString();
       const version = await this.ctx.requireVersion(tx, target.id);
       const draft = target.mode === 'published' ? await this.ctx.readVersion(tx, versionId(target, 'draft')) : null;
@@ -226,7 +230,7 @@ export class DocumentService extends Publishing {
       const idSource = replayedIds();
       for (const doc of changed) {
         const versionTarget = { ...target, mode: (doc.cmsMode ?? null) as Target['mode'] };
-        Object.assign(doc, await valuesFor(tx, type, doc, versionTarget, idSource()));
+        Object.assign(doc, await valuesFor(tx, type, doc, versionTarget, idSource(), passwords));
         this.ctx.touch(doc, now, principal);
       }
       // Each version keeps its own slug: a draft's unpublished slug change stays in the draft.

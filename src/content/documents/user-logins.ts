@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
-import { hashPassword } from '../../auth/passwords.js';
 
 export const userTypeName = '@cms/user';
+
+// No hash matches it: a user created without a password can log in once an admin sets one.
+const noPassword = '';
 
 /**
  * Users keep their login (username, email, password hash) apart from the user document, so no
@@ -15,8 +16,7 @@ export async function saveLogin(tx: StorageSession, type: SanitizedPieceType, do
   const newHash = typeof doc.password === 'string' ? doc.password : undefined;
   delete doc.password;
   const existing = await tx.logins.get(doc._id);
-  // A user created without a password gets an unguessable one: it can log in only once an admin sets one.
-  const passwordHash = newHash ?? existing?.passwordHash ?? (await hashPassword(randomBytes(32).toString('hex')));
+  const passwordHash = newHash ?? existing?.passwordHash ?? noPassword;
   await tx.logins.put({
     userId: doc._id,
     username: String(doc.username ?? ''),

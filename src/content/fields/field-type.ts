@@ -2,6 +2,7 @@ import type { SanitizedField } from '../types/piece-type.js';
 import type { Principal } from '../../core/principal.js';
 import type { Mode } from '../../core/ids.js';
 import type { AttachmentRecord, FilterOperation, IndexValue } from '../../storage/storage-adapter.js';
+import type { PasswordLookup } from './password-hasher.js';
 
 /**
  * Thrown by a field type's `convert` when a value cannot be accepted. The schema walker adds
@@ -67,6 +68,8 @@ export interface ConvertContext {
   ): Promise<Record<string, unknown>>;
   /** Widget type definitions by name, as configured (`@cms/rich-text` always present). */
   readonly widgetTypes: WidgetTypes;
+  /** Password rules and the hashes made for this write (password fields never hash themselves). */
+  readonly passwords: PasswordLookup;
 }
 
 export interface DefinitionContext {

@@ -5,7 +5,9 @@ import { objectBody } from '../schemas.js';
 /** The original's login routes: bearer tokens for users. */
 export function registerAuthRoutes(app: FastifyInstance, deps: { tokens: TokenService }): void {
   const base = '/api/v1/@cms/login';
-  app.post(`${base}/login`, { schema: { body: objectBody } }, (request) => deps.tokens.login(request.body as Record<string, unknown>));
+  app.post(`${base}/login`, { schema: { body: objectBody } }, (request) =>
+    deps.tokens.login(request.body as Record<string, unknown>, { address: request.ip }),
+  );
   app.post(`${base}/logout`, async (request, reply) => {
     await deps.tokens.logout(request.principal, request.bearerToken);
     return reply.code(200).send();

@@ -150,6 +150,17 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX attachment_uses_attachment ON attachment_uses (attachment_id);
   `,
+  // 2: failed logins per key (a username's or a client address's digest). A lock extends
+  // period_ends to its own end, so every entry is over, and may go, once period_ends has passed.
+  `
+  CREATE TABLE login_throttle (
+    key text COLLATE "C" CONSTRAINT login_throttle_key PRIMARY KEY,
+    failures integer NOT NULL,
+    period_ends bigint NOT NULL,
+    locked_until bigint NOT NULL
+  );
+  CREATE INDEX login_throttle_period_ends ON login_throttle (period_ends);
+  `,
 ];
 
 // Advisory lock keys (first half): one for migrations, one for writers; the second half is the

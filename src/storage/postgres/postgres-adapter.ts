@@ -6,6 +6,7 @@ import { assertSchemaName, runMigrations, writerLockKey } from './migrations.js'
 import { createPostgresAttachmentStore } from './postgres-attachment-store.js';
 import { createPostgresDocumentStore } from './postgres-document-store.js';
 import { createPostgresLoginStore, createPostgresTokenStore } from './postgres-login-store.js';
+import { createPostgresLoginThrottleStore } from './postgres-login-throttle-store.js';
 import { statementSource, type StatementSource } from './statements.js';
 
 export interface PostgresAdapterOptions {
@@ -142,5 +143,6 @@ function createSession(statements: StatementSource): StorageSession {
     logins: createPostgresLoginStore(statements),
     tokens: createPostgresTokenStore(statements),
     attachments: createPostgresAttachmentStore(statements),
+    loginThrottle: createPostgresLoginThrottleStore(statements),
   };
 }

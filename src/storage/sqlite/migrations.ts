@@ -149,6 +149,17 @@ export const migrations: readonly string[] = [
   -- Serves the cascade on delete, "no value for this key", and filters outside one scope.
   CREATE INDEX document_values_seq ON document_values (seq, key);
   `,
+  // 6: failed logins per key (a username's or a client address's digest). A lock extends
+  // period_ends to its own end, so every entry is over, and may go, once period_ends has passed.
+  `
+  CREATE TABLE login_throttle (
+    key TEXT PRIMARY KEY,
+    failures INTEGER NOT NULL,
+    period_ends INTEGER NOT NULL,
+    locked_until INTEGER NOT NULL
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX login_throttle_period_ends ON login_throttle (period_ends);
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */

@@ -6,6 +6,7 @@ import { runMigrations } from './migrations.js';
 import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
+import { createSqliteLoginThrottleStore } from './sqlite-login-throttle-store.js';
 import { StatementCache, type StatementSource } from './statement-cache.js';
 
 /**
@@ -112,5 +113,6 @@ function createSession(statements: StatementSource): StorageSession {
     logins: createSqliteLoginStore(statements),
     tokens: createSqliteTokenStore(statements),
     attachments: createSqliteAttachmentStore(statements),
+    loginThrottle: createSqliteLoginThrottleStore(statements),
   };
 }
