@@ -9,6 +9,14 @@ import { ConfigError } from '../errors/app-error.js';
  */
 export const limitDefinitions = {
   jsonDepth: { env: 'CMS_LIMIT_JSON_DEPTH', default: 64, min: 1, max: 1000, unit: 'levels', about: 'nesting of a JSON body' },
+  patchOperations: {
+    env: 'CMS_LIMIT_PATCH_OPERATIONS',
+    default: 1000,
+    min: 1,
+    max: 100000,
+    unit: 'operations',
+    about: 'keys and operator paths in one PATCH body, `_patches` included',
+  },
 } as const satisfies Record<string, LimitDefinition>;
 
 export interface LimitDefinition {

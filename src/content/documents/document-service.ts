@@ -170,7 +170,7 @@ export class DocumentService extends Publishing {
 
   /** Partial update; in published mode the same patch also reaches the draft. */
   async patch(scope: RequestScope, typeName: string, rawId: string, body: Record<string, unknown>): Promise<Output> {
-    const operations = parsePatch(body);
+    const operations = parsePatch(body, this.ctx.config.limits.patchOperations);
     return this.#update(scope, typeName, rawId, async (tx, type, version, target, ids) => {
       const input = applyPatch(operations, {
         fields: type.fields,
