@@ -1,7 +1,7 @@
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentQuery, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import type { Choice } from '../fields/field-type.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../errors/app-error.js';
+import { ForbiddenError, NotFoundError } from '../../errors/app-error.js';
 import { canAccessApi, canPublish, canReadType, canViewDrafts, canWrite, visibleValues } from '../access/permissions.js';
 import { DocumentContext, replayedIds, type DocumentServiceDeps } from './document-context.js';
 import { newId } from './ids.js';
@@ -251,32 +251,32 @@ export class DocumentService extends Publishing {
   }
 
   /**
-   * Permanent delete. A draft whose document is published is refused (unpublish or delete the
-   * published version first); a published version takes its `previous` copy with it and leaves
-   * the draft, now unpublished.
+   * Permanent delete, cascading as the original's `deleteOtherModes`: a draft takes every
+   * version of its locale with it (published, previous), a published version only its
+   * `previous` copy, leaving the draft unpublished. Removing a published version, either way,
+   * needs publish permission.
    */
   async remove(scope: RequestScope, typeName: string, rawId: string): Promise<void> {
     const { principal } = scope;
     const type = this.ctx.pieceType(typeName);
     const target = resolveTarget(this.ctx.config, type, rawId, scope);
-    if (!canWrite(principal, type, 'draft')) throw new ForbiddenError();
+    if (!canWrite(principal, type, target.mode)) throw new ForbiddenError();
     await this.ctx.storage.transaction(async (tx) => {
       const doc = await this.ctx.requireVersion(tx, target.id);
       if (target.mode === null) {
-        if (!canWrite(principal, type, null)) throw new ForbiddenError();
         await removeLogin(tx, type, doc);
         await this.ctx.removeVersions(tx, [doc._id]);
         return;
       }
-      if (target.mode === 'draft') {
-        if (await this.ctx.readVersion(tx, versionId(target, 'published'))) {
-          throw new ConflictError('This draft has a published version: unpublish it or delete the published version first');
-        }
-      } else if (!canPublish(principal, type)) {
-        throw new ForbiddenError();
+      const published = versionId(target, 'published');
+      const previous = versionId(target, 'previous');
+      if (target.mode === 'published') {
+        await this.ctx.removeVersions(tx, [published, previous]);
+        await this.markUnpublished(tx, target);
+        return;
       }
-      await this.ctx.removeVersions(tx, [doc._id, versionId(target, 'previous')]);
-      if (target.mode === 'published') await this.markUnpublished(tx, target);
+      if (!canPublish(principal, type) && (await this.ctx.readVersion(tx, published))) throw new ForbiddenError();
+      await this.ctx.removeVersions(tx, [doc._id, published, previous]);
     });
   }
 }
