@@ -19,6 +19,7 @@ import { registerMediaRoutes } from './http/routes/media.js';
 import { MediaService } from './media/media-service.js';
 import { createLocalFileStorage } from './media/local-file-storage.js';
 import { createSharpImageProcessor } from './media/image-processor.js';
+import { imageSizes } from './media/image-sizes.js';
 
 /** Request log lines without API keys: they travel in the query string. */
 function redactedRequest(request: { method: string; url: string; ip?: string }) {
@@ -53,7 +54,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   await storage.migrate();
   const media = createMediaService(config, storage);
   await media.start();
-  const documents = new DocumentService({ config, storage, fieldTypes: createFieldTypeRegistry(), attachments: media });
+  const documents = new DocumentService({ config, storage, fieldTypes: createFieldTypeRegistry(), attachments: media, imageSizes });
   const tokens = new TokenService(storage);
 
   const app = Fastify({

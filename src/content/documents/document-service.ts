@@ -13,6 +13,7 @@ import { saveLogin, removeLogin } from './user-logins.js';
 import { ListQueries } from '../query/list-query.js';
 import { parseArchived, parseListParams, renderingOf, type ListParams } from '../query/list-params.js';
 import { AreaRenderer } from '../rendering/area-renderer.js';
+import { builtInWidgetRenderers } from '../rendering/widget-renderers.js';
 import { applyProjection } from '../query/projection.js';
 import { toTextSearch } from '../query/text-search.js';
 
@@ -41,7 +42,7 @@ export class DocumentService extends Publishing {
     super(new DocumentContext(deps));
     this.#fieldTypes = deps.fieldTypes;
     this.#queries = new ListQueries({ config: deps.config, registry: deps.fieldTypes });
-    this.#areas = new AreaRenderer(deps.config.widgetTypes);
+    this.#areas = new AreaRenderer(deps.config.widgetTypes, builtInWidgetRenderers(deps.imageSizes));
   }
 
   /**
