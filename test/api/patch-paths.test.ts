@@ -99,7 +99,8 @@ describe('PATCH paths: array indexes, nested _patches and the number of operatio
 
   it('answers $addToSet and $pullAll with long lists in linear time', async () => {
     const doc = await create();
-    const many = Array.from({ length: 200000 }, (_, i) => i);
+    // Pairwise comparison took 40 s for 20,000 items; linear work takes well under a second.
+    const many = Array.from({ length: 50000 }, (_, i) => i);
     await assertRefused(doc, { $addToSet: { tags: { $each: many } } }, 'tags');
     const started = Date.now();
     const res = await t.request('PATCH', `/api/v1/article/${doc._id}`, {

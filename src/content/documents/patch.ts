@@ -244,12 +244,18 @@ function applyArrayOperator(items: unknown[], operation: PatchOperation): unknow
 
 /**
  * The same text for deep-equal JSON values, whatever the order of their keys: sets of these
- * keep `$addToSet` and `$pullAll` linear (pairwise comparison is quadratic in client-sized lists).
+ * keep `$addToSet` and `$pullAll` linear (pairwise comparison is quadratic in client-sized
+ * lists). Recursion is bounded by the JSON depth limit.
  */
 function valueKey(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    isPlainObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-  );
+  if (Array.isArray(value)) return `[${value.map(valueKey).join(',')}]`;
+  if (isPlainObject(value)) {
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${valueKey(value[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
 }
 
 function addToSet(items: unknown[], additions: readonly unknown[]): unknown[] {
