@@ -42,7 +42,10 @@ function widgetConfig(): Record<string, unknown> {
     modules: {
       person: piece({ bio: { type: 'string' } }, { publicApiProjection: { title: 1, slug: 1, _url: 1 }, pagePath: '/people' }),
       topic: piece({ code: { type: 'string' } }),
-      page: piece({ body: area(['card', 'box', '@cms/image', '@cms/rich-text']) }, { publicApiProjection: { title: 1, body: 1 }, perPage: 100 }),
+      page: piece(
+        { body: area(['card', 'box', '@cms/image', '@cms/rich-text']) },
+        { publicApiProjection: { title: 1, body: 1 }, perPage: 100 },
+      ),
       plain: piece({ body: area(['@cms/rich-text']) }, { perPage: 100 }),
     },
   };

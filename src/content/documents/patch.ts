@@ -165,21 +165,22 @@ function applyAt(root: unknown, segments: string[], operation: PatchOperation, d
 }
 
 /**
- * An index is a plain decimal integer naming an item, or one past the end to append
- * (`last` is the largest allowed). A larger one would make a sparse array whose holes every
- * later step walks: refused (this project's decisions table).
+ * An index is a plain decimal integer naming an item or, where a value is set, the length
+ * (append). A larger one would make a sparse array whose holes every later step walks:
+ * refused (this project's decisions table).
  */
-function arrayIndex(segment: string, last: number, path: string): number {
+function arrayIndex(items: readonly unknown[], segment: string, path: string, append: boolean): number {
   if (!/^(0|[1-9]\d*)$/.test(segment)) fail(path, `"${segment}" is not an array index`);
   const index = Number(segment);
-  if (index > last) fail(path, `Index ${segment} is past the end of the array (at most ${last})`);
+  if (index > items.length || (index === items.length && !append)) {
+    fail(path, `Index ${segment} is past the end of the array (${items.length} items)`);
+  }
   return index;
 }
 
 function setInArray(items: unknown[], segment: string, operation: PatchOperation): void {
-  const index = arrayIndex(segment, items.length, operation.path);
-  if (operation.op !== '$unset') items[index] = applyOperator(items[index], operation, () => null);
-  else if (index < items.length) items[index] = null;
+  const index = arrayIndex(items, segment, operation.path, operation.op !== '$unset');
+  items[index] = operation.op === '$unset' ? null : applyOperator(items[index], operation, () => null);
 }
 
 function setInObject(holder: Record<string, unknown>, key: string, operation: PatchOperation): void {
@@ -188,7 +189,7 @@ function setInObject(holder: Record<string, unknown>, key: string, operation: Pa
 }
 
 function child(parent: unknown, segment: string, path: string): unknown {
-  if (Array.isArray(parent)) return parent[arrayIndex(segment, parent.length - 1, path)];
+  if (Array.isArray(parent)) return parent[arrayIndex(parent, segment, path, false)];
   if (isPlainObject(parent) && Object.hasOwn(parent, segment)) return parent[segment];
   fail(path, `Path does not exist at "${segment}"`);
 }

@@ -89,7 +89,11 @@ function srcsetOf(attachment: Record<string, unknown>, urls: Record<string, unkn
   if (attachment._isCroppable !== true || typeof width !== 'number') return '';
   const covering = sizes.find((size) => size.width >= width);
   const shown = sizes.filter((size) => size.width < width || size === covering);
-  return shown.flatMap((size) => (typeof urls[size.name] === 'string' ? [`${urls[size.name]} ${Math.min(size.width, width)}w`] : [])).join(', ');
+  const entries = shown.flatMap((size) => {
+    const url = urls[size.name];
+    return typeof url === 'string' ? [`${url} ${Math.min(size.width, width)}w`] : [];
+  });
+  return entries.join(', ');
 }
 
 /**

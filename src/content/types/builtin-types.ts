@@ -127,12 +127,16 @@ export const builtinPieceTypeNames: ReadonlySet<string> = new Set(Object.keys(bu
 
 export const imageWidgetName = '@cms/image';
 
+export interface RawWidgetType {
+  readonly fields: { readonly add: Readonly<Record<string, RawFieldDefinition>> };
+}
+
 /**
  * Built-in widget types besides `@cms/rich-text` (whose content is not schema data). The image
  * widget is the original's `@apostrophecms/image-widget` (one image piece, required), with a
  * caption.
  */
-export const builtinWidgetTypes: Readonly<Record<string, { readonly fields: { readonly add: Readonly<Record<string, RawFieldDefinition>> } }>> = {
+export const builtinWidgetTypes: Readonly<Record<string, RawWidgetType>> = {
   [imageWidgetName]: {
     fields: {
       add: {

@@ -201,7 +201,8 @@ export function sanitizeWidgetTypes(widgets: unknown, ctx: WidgetTypeSanitizeCon
   };
   const widgetTypes = new Map<string, SanitizedWidgetType>([[richTextWidgetName, { fields: [] }]]);
   for (const [name, entry] of Object.entries(builtinWidgetTypes)) {
-    widgetTypes.set(name, { fields: sanitizeFields(entry.fields.add, joinPath(joinPath('widgets', name), 'fields.add'), fieldContext) });
+    const path = joinPath(joinPath('widgets', name), 'fields.add');
+    widgetTypes.set(name, { fields: sanitizeFields(entry.fields.add, path, fieldContext) });
   }
   for (const [name, entry] of Object.entries(configured)) {
     const path = joinPath('widgets', name);
