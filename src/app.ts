@@ -21,6 +21,7 @@ import { registerMediaRoutes } from './http/routes/media.js';
 import { MediaService } from './media/media-service.js';
 import { createLocalFileStorage } from './media/local-file-storage.js';
 import { createSharpImageProcessor } from './media/image-processor.js';
+import { imageSizes } from './media/image-sizes.js';
 
 /** Request log lines without API keys: they travel in the query string. */
 function redactedRequest(request: { method: string; url: string; ip?: string }) {
@@ -60,7 +61,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   const { limits } = config;
   const passwordHasher =
     options.passwordHasher ?? new ScryptPasswordHasher({ concurrency: limits.passwordHashConcurrency, queueLimit: limits.passwordHashQueue });
-  const documents = new DocumentService({ config, storage, fieldTypes: createFieldTypeRegistry(), attachments: media, passwordHasher });
+  const documents = new DocumentService({ config, storage, fieldTypes: createFieldTypeRegistry(), attachments: media, passwordHasher, imageSizes });
   const throttle = new LoginThrottle(storage.loginThrottle, {
     perUsername: limits.loginFailuresPerUsername,
     perAddress: limits.loginFailuresPerAddress,

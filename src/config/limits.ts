@@ -16,6 +16,15 @@ export const limitDefinitions = {
   loginLockoutSeconds: { env: 'CMS_LIMIT_LOGIN_LOCKOUT_SECONDS', default: 60, min: 1, max: 86400, unit: 's', about: 'period failed logins are counted over, and length of a lockout' },
   passwordHashConcurrency: { env: 'CMS_LIMIT_PASSWORD_HASH_CONCURRENCY', default: 2, min: 1, max: 64, unit: 'hashes', about: 'password hashes computed at once (each takes a libuv thread and 128 MiB)' },
   passwordHashQueue: { env: 'CMS_LIMIT_PASSWORD_HASH_QUEUE', default: 32, min: 0, max: 10000, unit: 'hashes', about: 'password hashes waiting for their turn before logins are refused with 503' },
+  // PATCH bodies.
+  patchOperations: {
+    env: 'CMS_LIMIT_PATCH_OPERATIONS',
+    default: 1000,
+    min: 1,
+    max: 100000,
+    unit: 'operations',
+    about: 'keys and operator paths in one PATCH body, `_patches` included',
+  },
 } as const satisfies Record<string, LimitDefinition>;
 
 export interface LimitDefinition {

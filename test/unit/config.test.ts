@@ -54,7 +54,7 @@ test('the bundled demo configuration loads with the defaults of the environment'
     ]);
     assert.deepEqual(config.apiKeys.get('dev-admin-key-change-me'), { role: 'admin' });
     assert.deepEqual([...config.pieceTypes.keys()], ['@cms/user', '@cms/image', '@cms/file', 'article', 'event', 'note']);
-    assert.deepEqual([...config.widgetTypes.keys()], ['@cms/rich-text']);
+    assert.deepEqual([...config.widgetTypes.keys()], ['@cms/rich-text', '@cms/image']);
   });
 });
 

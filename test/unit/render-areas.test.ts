@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SanitizedField } from '../../src/content/types/piece-type.js';
 import { AreaRenderer } from '../../src/content/rendering/area-renderer.js';
+import { imageWidgetRenderer } from '../../src/content/rendering/widget-renderers.js';
 
 function field(name: string, type: string, extra: Partial<SanitizedField> = {}): SanitizedField {
   return { name, type, label: name, required: false, options: {}, fields: [], ...extra };
@@ -109,5 +110,33 @@ describe('area rendering', () => {
     assert.equal(replaced.body._rendered, '<div class="cms-area"></div>');
     const inlined = renderer.renderDocument({ body: area('a1', [stale]) }, 'inline') as any;
     assert.equal(inlined.body.items[0]._rendered, '');
+  });
+});
+
+describe('image widget rendering', () => {
+  const sizes = [
+    { name: 'max', width: 1600 },
+    { name: 'full', width: 1140 },
+    { name: 'one-half', width: 570 },
+    { name: 'one-sixth', width: 190 },
+  ];
+  const render = imageWidgetRenderer(sizes);
+  const ctx = { fields: [], renderArea: () => '' };
+  const urls = (ext: string) => Object.fromEntries([...sizes.map((s) => [s.name, `/u/i.${s.name}.${ext}`]), ['original', `/u/i.${ext}`]]);
+
+  it('lists the sizes narrower than the image and the first one at least as wide, of the crop when there is one', () => {
+    const attachment = { _isCroppable: true, width: 1200, _urls: urls('png') };
+    const html = render({ type: '@cms/image', _image: [{ alt: 'x', attachment }] }, ctx);
+    const srcset = '/u/i.max.png 1200w, /u/i.full.png 1140w, /u/i.one-half.png 570w, /u/i.one-sixth.png 190w';
+    assert.equal(html, `<figure class="cms-image-widget"><img src="/u/i.full.png" srcset="${srcset}" alt="x"></figure>`);
+    const cropped = render({ type: '@cms/image', _image: [{ attachment: { ...attachment, crop: { width: 300 } } }] }, ctx);
+    assert.match(cropped, /srcset="\/u\/i\.max\.png 300w, \/u\/i\.one-sixth\.png 190w" alt=""/);
+  });
+
+  it('gives an unsized image (SVG) no srcset, and renders nothing without a loaded image', () => {
+    const svg = render({ type: '@cms/image', _image: [{ attachment: { _isCroppable: false, _urls: urls('svg') } }], caption: 'c' }, ctx);
+    assert.equal(svg, '<figure class="cms-image-widget"><img src="/u/i.full.svg" alt=""><figcaption>c</figcaption></figure>');
+    assert.equal(render({ type: '@cms/image', _image: [], caption: 'c' }, ctx), '');
+    assert.equal(render({ type: '@cms/image', imageIds: ['x'] }, ctx), '');
   });
 });

@@ -24,6 +24,8 @@ export interface DocumentServiceDeps {
   /** The response form of attachments held in documents (the media module). */
   readonly attachments: AttachmentPresenter;
   readonly passwordHasher: PasswordHasher;
+  /** The media module's image sizes, for `srcset` in rendered image widgets (none: no `srcset`). */
+  readonly imageSizes?: readonly { readonly name: string; readonly width: number }[];
 }
 
 /**
@@ -50,7 +52,13 @@ export class DocumentContext {
     this.indexer = new DocumentIndexer(deps.fieldTypes);
     this.#attachmentRefs = new AttachmentRefs({ registry: deps.fieldTypes, widgetTypes: deps.config.widgetTypes });
     const attachments = new AttachmentAnnotator({ refs: this.#attachmentRefs, store: deps.storage.attachments, presenter: deps.attachments });
-    this.presenter = new DocumentPresenter({ config: deps.config, layout: this.layout, store: deps.storage.documents, attachments });
+    this.presenter = new DocumentPresenter({
+      config: deps.config,
+      layout: this.layout,
+      store: deps.storage.documents,
+      attachments,
+      registry: deps.fieldTypes,
+    });
   }
 
   pieceType(name: string): SanitizedPieceType {

@@ -2,7 +2,8 @@ import type { Principal } from '../../core/principal.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentQuery, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import type { Choice } from '../fields/field-type.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../errors/app-error.js';
+import { defaultsFor, type FieldTypeLookup } from '../fields/convert-schema.js';
+import { ForbiddenError, NotFoundError } from '../../errors/app-error.js';
 import { canAccessApi, canPublish, canReadType, canViewDrafts, canWrite, readableArchived, visibleValues } from '../access/permissions.js';
 import { DocumentContext, replayedIds, type DocumentServiceDeps } from './document-context.js';
 import { newId } from '../../core/ids.js';
@@ -14,6 +15,7 @@ import type { WritePasswords } from '../fields/password-hasher.js';
 import { ListQueries } from '../query/list-query.js';
 import { parseArchived, parseListParams, renderingOf, type ListParams } from '../query/list-params.js';
 import { AreaRenderer } from '../rendering/area-renderer.js';
+import { builtInWidgetRenderers } from '../rendering/widget-renderers.js';
 import { applyProjection } from '../query/projection.js';
 import { toTextSearch } from '../query/text-search.js';
 
@@ -36,11 +38,13 @@ type Output = Record<string, unknown>;
 export class DocumentService extends Publishing {
   readonly #queries: ListQueries;
   readonly #areas: AreaRenderer;
+  readonly #fieldTypes: FieldTypeLookup;
 
   constructor(deps: DocumentServiceDeps) {
     super(new DocumentContext(deps));
+    this.#fieldTypes = deps.fieldTypes;
     this.#queries = new ListQueries({ config: deps.config, registry: deps.fieldTypes });
-    this.#areas = new AreaRenderer(deps.config.widgetTypes);
+    this.#areas = new AreaRenderer(deps.config.widgetTypes, builtInWidgetRenderers(deps.imageSizes));
   }
 
   /**
@@ -119,12 +123,16 @@ export class DocumentService extends Publishing {
     return this.#shape(await this.ctx.presentOne(doc, type, scope.principal), { render: renderingOf(query) });
   }
 
-  /** Published insert (the default) also creates the draft; a draft insert creates only the draft. */
+  /**
+   * Published insert (the default) also creates the draft; a draft insert creates only the draft.
+   * `_newInstance` saves nothing and answers what a new document starts as.
+   */
   async insert(scope: RequestScope, typeName: string, body: Record<string, unknown>): Promise<Output> {
     const { principal } = scope;
     const type = this.ctx.pieceType(typeName);
     const { locale, mode } = requestVersion(this.ctx.config, type, scope);
     if (!canWrite(principal, type, mode)) throw new ForbiddenError();
+    if (body._newInstance) return this.#newInstance(type, body);
     const saved = await this.ctx.write(async (tx, passwords) => {
       const values = await this.ctx.convert({ type, input: body, locale, mode, principal, session: tx, passwords });
       const now = new Date().toISOString();
@@ -155,6 +163,17 @@ export class DocumentService extends Publishing {
     return this.ctx.presentOne(saved, type, principal);
   }
 
+  /**
+   * The original's `_newInstance` (facts 4.1): the schema defaults with the rest of the body
+   * over them, as sent, and whether the type has a page to preview; never a `_url`.
+   */
+  #newInstance(type: SanitizedPieceType, body: Record<string, unknown>): Output {
+    const { _newInstance: _flag, ...rest } = body;
+    const instance: Output = { ...defaultsFor(type.fields, this.#fieldTypes, newId), type: type.name, ...rest };
+    delete instance._url;
+    return { ...instance, _previewable: type.options.pagePath !== null };
+  }
+
   /** Full replacement: every field not in the body is reset, except `archived`. */
   async replace(scope: RequestScope, typeName: string, rawId: string, body: Record<string, unknown>): Promise<Output> {
     return this.#update(scope, typeName, rawId, async (tx, type, version, target, ids, passwords) => {
@@ -176,7 +195,7 @@ export class DocumentService extends Publishing {
 
   /** Partial update; in published mode the same patch also reaches the draft. */
   async patch(scope: RequestScope, typeName: string, rawId: string, body: Record<string, unknown>): Promise<Output> {
-    const operations = parsePatch(body);
+    const operations = parsePatch(body, this.ctx.config.limits.patchOperations);
     return this.#update(scope, typeName, rawId, async (tx, type, version, target, ids, passwords) => {
       const input = applyPatch(operations, {
         fields: type.fields,
@@ -275,32 +294,32 @@ export class DocumentService extends Publishing {
   }
 
   /**
-   * Permanent delete. A draft whose document is published is refused (unpublish or delete the
-   * published version first); a published version takes its `previous` copy with it and leaves
-   * the draft, now unpublished.
+   * Permanent delete, cascading as the original's `deleteOtherModes`: a draft takes every
+   * version of its locale with it (published, previous), a published version only its
+   * `previous` copy, leaving the draft unpublished. Removing a published version, either way,
+   * needs publish permission.
    */
   async remove(scope: RequestScope, typeName: string, rawId: string): Promise<void> {
     const { principal } = scope;
     const type = this.ctx.pieceType(typeName);
     const target = resolveTarget(this.ctx.config, type, rawId, scope);
-    if (!canWrite(principal, type, 'draft')) throw new ForbiddenError();
+    if (!canWrite(principal, type, target.mode)) throw new ForbiddenError();
     await this.ctx.storage.transaction(async (tx) => {
       const doc = await this.ctx.requireVersion(tx, target.id);
       if (target.mode === null) {
-        if (!canWrite(principal, type, null)) throw new ForbiddenError();
         await removeLogin(tx, type, doc);
         await this.ctx.removeVersions(tx, [doc._id]);
         return;
       }
-      if (target.mode === 'draft') {
-        if (await this.ctx.readVersion(tx, versionId(target, 'published'))) {
-          throw new ConflictError('This draft has a published version: unpublish it or delete the published version first');
-        }
-      } else if (!canPublish(principal, type)) {
-        throw new ForbiddenError();
+      const published = versionId(target, 'published');
+      const previous = versionId(target, 'previous');
+      if (target.mode === 'published') {
+        await this.ctx.removeVersions(tx, [published, previous]);
+        await this.markUnpublished(tx, target);
+        return;
       }
-      await this.ctx.removeVersions(tx, [doc._id, versionId(target, 'previous')]);
-      if (target.mode === 'published') await this.markUnpublished(tx, target);
+      if (!canPublish(principal, type) && (await this.ctx.readVersion(tx, published))) throw new ForbiddenError();
+      await this.ctx.removeVersions(tx, [doc._id, published, previous]);
     });
   }
 }

@@ -22,32 +22,57 @@ export interface PatchOperation {
 
 const forbiddenSegments = new Set(['__proto__', 'constructor', 'prototype']);
 
+// A path is client text as long as the body: errors show its start, so a refusal stays short.
+const shownLength = 120;
+
+function shown(text: string): string {
+  return text.length <= shownLength ? text : `${text.slice(0, shownLength)}…`;
+}
+
 function fail(path: string, message: string): never {
-  throw new ValidationError([{ name: 'invalid', path, message }]);
+  throw new ValidationError([{ name: 'invalid', path: shown(path), message: shown(message) }]);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Lists a PATCH body's operations in order; `_patches` applies several patch objects in turn. */
-export function parsePatch(body: Record<string, unknown>): PatchOperation[] {
+/**
+ * Lists a PATCH body's operations in order; `_patches` applies several patch objects in turn
+ * (one level, as the original reads it). At most `maxOperations`, `_patches` included.
+ */
+export function parsePatch(body: Record<string, unknown>, maxOperations: number): PatchOperation[] {
   const operations: PatchOperation[] = [];
-  for (const [key, value] of Object.entries(body)) {
+  const add = (operation: PatchOperation, key: string) => {
+    if (operations.length >= maxOperations) {
+      fail(key, `A patch holds at most ${maxOperations} operations (limits.patchOperations)`);
+    }
+    operations.push(operation);
+  };
+  collectOperations(body, '', add);
+  return operations;
+}
+
+function collectOperations(
+  patch: Record<string, unknown>,
+  prefix: string,
+  add: (operation: PatchOperation, key: string) => void,
+): void {
+  for (const [key, value] of Object.entries(patch)) {
     if (key === '_patches') {
+      if (prefix !== '') fail(`${prefix}_patches`, '_patches cannot hold _patches');
       if (!Array.isArray(value) || !value.every(isPlainObject)) fail('_patches', '_patches must be an array of objects');
-      for (const patch of value) operations.push(...parsePatch(patch));
+      value.forEach((inner, index) => collectOperations(inner, `_patches.${index}.`, add));
     } else if (key.startsWith('$')) {
-      if (!(operators as readonly string[]).includes(key)) fail(key, `Unknown operator ${key}`);
-      if (!isPlainObject(value)) fail(key, `${key} takes an object of paths`);
+      if (!(operators as readonly string[]).includes(key)) fail(`${prefix}${key}`, `Unknown operator ${key}`);
+      if (!isPlainObject(value)) fail(`${prefix}${key}`, `${key} takes an object of paths`);
       for (const [path, operand] of Object.entries(value)) {
-        operations.push({ op: key as Operator, path, value: operand, lenient: false });
+        add({ op: key as Operator, path, value: operand, lenient: false }, `${prefix}${key}.${path}`);
       }
     } else if (key !== '_id') {
-      operations.push({ op: '$set', path: key, value, lenient: true });
+      add({ op: '$set', path: key, value, lenient: true }, `${prefix}${key}`);
     }
   }
-  return operations;
 }
 
 export interface PatchTarget {
@@ -67,8 +92,10 @@ export function applyPatch(operations: readonly PatchOperation[], target: PatchT
   const working = new Map<string, unknown>();
   const valueOf = (field: SanitizedField) =>
     working.has(field.name) ? working.get(field.name) : structuredClone(target.current(field) ?? null);
+  // Finding an `@id` only reads: no copy of every field for each operation.
+  const peek = (field: SanitizedField) => (working.has(field.name) ? working.get(field.name) : target.current(field));
   for (const operation of operations) {
-    const located = locate(operation, target, valueOf);
+    const located = locate(operation, target, peek);
     if (!located) continue;
     const { field, segments } = located;
     working.set(field.name, applyAt(valueOf(field), segments, operation, () => target.defaultValue(field)));
@@ -79,7 +106,7 @@ export function applyPatch(operations: readonly PatchOperation[], target: PatchT
 function locate(
   operation: PatchOperation,
   target: PatchTarget,
-  valueOf: (field: SanitizedField) => unknown,
+  peek: (field: SanitizedField) => unknown,
 ): { field: SanitizedField; segments: string[] } | null {
   const segments = operation.path.split('.');
   for (const segment of segments) {
@@ -87,7 +114,7 @@ function locate(
     if (segment === '') fail(operation.path, 'Empty path segment');
   }
   const head = segments.shift()!;
-  if (head.startsWith('@')) return locateById(head.slice(1), segments, operation.path, target, valueOf);
+  if (head.startsWith('@')) return locateById(head.slice(1), segments, operation.path, target, peek);
   const field = target.fieldFor(head);
   if (!field) {
     if (operation.lenient) return null;
@@ -102,10 +129,10 @@ function locateById(
   rest: string[],
   path: string,
   target: PatchTarget,
-  valueOf: (field: SanitizedField) => unknown,
+  peek: (field: SanitizedField) => unknown,
 ): { field: SanitizedField; segments: string[] } {
   for (const field of target.fields) {
-    const found = findIdPath(valueOf(field), id);
+    const found = findIdPath(peek(field), id);
     if (found) return { field, segments: [...found, ...rest] };
   }
   fail(path, `No item with _id ${id}`);
@@ -130,27 +157,42 @@ function findIdPath(value: unknown, id: string): string[] | null {
 
 function applyAt(root: unknown, segments: string[], operation: PatchOperation, defaultValue: () => unknown): unknown {
   if (segments.length === 0) return applyOperator(root, operation, defaultValue);
-  const container = root;
-  let parent: unknown = container;
+  let parent: unknown = root;
   for (const segment of segments.slice(0, -1)) parent = child(parent, segment, operation.path);
   const last = segments[segments.length - 1]!;
-  if (!isPlainObject(parent) && !Array.isArray(parent)) fail(operation.path, 'Path does not exist');
-  const holder = parent as Record<string, unknown>;
-  if (Array.isArray(parent) && !/^\d+$/.test(last)) fail(operation.path, 'Array index expected');
-  if (operation.op === '$unset') {
-    if (Array.isArray(parent)) holder[last] = null;
-    else delete holder[last];
-  } else {
-    const current = Object.hasOwn(holder, last) ? holder[last] : undefined;
-    holder[last] = applyOperator(current, operation, () => null);
+  if (Array.isArray(parent)) setInArray(parent, last, operation);
+  else if (isPlainObject(parent)) setInObject(parent, last, operation);
+  else fail(operation.path, 'Path does not exist');
+  return root;
+}
+
+/**
+ * An index is a plain decimal integer naming an item or, where a value is set, the length
+ * (append). A larger one would make a sparse array whose holes every later step walks:
+ * refused (this project's decisions table).
+ */
+function arrayIndex(items: readonly unknown[], segment: string, path: string, append: boolean): number {
+  if (!/^(0|[1-9]\d*)$/.test(segment)) fail(path, `"${segment}" is not an array index`);
+  const index = Number(segment);
+  if (index > items.length || (index === items.length && !append)) {
+    fail(path, `Index ${segment} is past the end of the array (${items.length} items)`);
   }
-  return container;
+  return index;
+}
+
+function setInArray(items: unknown[], segment: string, operation: PatchOperation): void {
+  const index = arrayIndex(items, segment, operation.path, operation.op !== '$unset');
+  items[index] = operation.op === '$unset' ? null : applyOperator(items[index], operation, () => null);
+}
+
+function setInObject(holder: Record<string, unknown>, key: string, operation: PatchOperation): void {
+  if (operation.op === '$unset') delete holder[key];
+  else holder[key] = applyOperator(Object.hasOwn(holder, key) ? holder[key] : undefined, operation, () => null);
 }
 
 function child(parent: unknown, segment: string, path: string): unknown {
-  if ((isPlainObject(parent) || Array.isArray(parent)) && Object.hasOwn(parent, segment)) {
-    return (parent as Record<string, unknown>)[segment];
-  }
+  if (Array.isArray(parent)) return parent[arrayIndex(parent, segment, path, false)];
+  if (isPlainObject(parent) && Object.hasOwn(parent, segment)) return parent[segment];
   fail(path, `Path does not exist at "${segment}"`);
 }
 
@@ -183,27 +225,51 @@ function applyArrayOperator(items: unknown[], operation: PatchOperation): unknow
   switch (op) {
     case '$push':
       return push(items, value, path);
-    case '$addToSet': {
-      const additions = isPlainObject(value) && '$each' in value ? eachOf(value, path) : [value];
-      const result = [...items];
-      for (const item of additions) if (!result.some((existing) => isDeepStrictEqual(existing, item))) result.push(item);
-      return result;
-    }
+    case '$addToSet':
+      return addToSet(items, isPlainObject(value) && '$each' in value ? eachOf(value, path) : [value]);
     case '$pull':
       return items.filter((item) => !matches(item, value));
     case '$pullAll': {
       if (!Array.isArray(value)) fail(path, '$pullAll takes an array');
-      return items.filter((item) => !value.some((v) => isDeepStrictEqual(item, v)));
+      const pulled = new Set(value.map(valueKey));
+      return items.filter((item) => !pulled.has(valueKey(item)));
     }
     case '$pullAllById': {
-      const ids = Array.isArray(value) ? value : [value];
-      return items.filter((item) => !(isPlainObject(item) && ids.includes(item._id)) && !ids.includes(item));
+      const ids = new Set(Array.isArray(value) ? value : [value]);
+      return items.filter((item) => !(isPlainObject(item) && ids.has(item._id)) && !ids.has(item));
     }
     case '$move':
       return move(items, value, path);
     default:
       return fail(path, `Unknown operator ${op}`);
   }
+}
+
+/**
+ * The same text for deep-equal JSON values, whatever the order of their keys: sets of these
+ * keep `$addToSet` and `$pullAll` linear (pairwise comparison is quadratic in client-sized
+ * lists). Recursion is bounded by the JSON depth limit.
+ */
+function valueKey(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(valueKey).join(',')}]`;
+  if (isPlainObject(value)) {
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${valueKey(value[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+function addToSet(items: unknown[], additions: readonly unknown[]): unknown[] {
+  const seen = new Set(items.map(valueKey));
+  const result = [...items];
+  for (const item of additions) {
+    const key = valueKey(item);
+    if (!seen.has(key)) result.push(item);
+    seen.add(key);
+  }
+  return result;
 }
 
 function eachOf(value: Record<string, unknown>, path: string): unknown[] {

@@ -3,6 +3,7 @@ import type { Principal } from '../../core/principal.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentStore, StoredDocument } from '../../storage/storage-adapter.js';
 import type { SchemaLayout } from './versions.js';
+import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import { canAccessApi, canPublish, canWrite } from '../access/permissions.js';
 import { RelatedLoader } from './related-loader.js';
 import { includeOnly } from '../query/projection.js';
@@ -29,13 +30,20 @@ export class DocumentPresenter {
   readonly #related: RelatedLoader;
   readonly #attachments: AttachmentAnnotator;
 
-  constructor(deps: { config: AppConfig; layout: SchemaLayout; store: DocumentStore; attachments: AttachmentAnnotator }) {
+  constructor(deps: {
+    config: AppConfig;
+    layout: SchemaLayout;
+    store: DocumentStore;
+    attachments: AttachmentAnnotator;
+    registry: FieldTypeLookup;
+  }) {
     this.#config = deps.config;
     this.#layout = deps.layout;
     this.#attachments = deps.attachments;
     this.#related = new RelatedLoader({
       config: deps.config,
       store: deps.store,
+      registry: deps.registry,
       present: (docs, type, principal) => this.present(docs, { type, principal, withRelationships: false }),
     });
   }

@@ -1,14 +1,15 @@
 import type { AppConfig } from '../app-config.js';
 import type { Principal } from '../../core/principal.js';
 import type { Mode } from '../../core/ids.js';
+import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentQuery, DocumentStore, FilterCondition, StoredDocument } from '../../storage/storage-adapter.js';
 import { canReadType, canViewDrafts, visibleValues } from '../access/permissions.js';
-import { isPlainObject } from '../fields/nested.js';
 import { expandedKey, idsKey, relatedFields, relatedIds, relationshipTarget } from '../fields/relationship.js';
 import { forwardRelationship } from '../fields/relationship-reverse.js';
 import { isProjected } from '../indexing/document-indexer.js';
 import { includeOnly } from '../query/projection.js';
+import { walkFields } from '../fields/walk-fields.js';
 
 type Output = Record<string, unknown>;
 
@@ -43,19 +44,21 @@ export function relatedVersion(
 }
 
 /**
- * Expands relationships (`_author`, also inside arrays and objects at any depth) and reverse
- * relationships for a page of presented documents: one store query per field definition for
- * the whole page, in the caller's locale, mode and permissions.
+ * Expands relationships (`_author`, also inside arrays, objects and area widgets at any depth)
+ * and reverse relationships for a page of presented documents: one store query per field
+ * definition for the whole page, in the caller's locale, mode and permissions.
  */
 export class RelatedLoader {
   readonly #config: AppConfig;
   readonly #store: DocumentStore;
   readonly #present: PresentRelated;
+  readonly #registry: FieldTypeLookup;
 
-  constructor(deps: { config: AppConfig; store: DocumentStore; present: PresentRelated }) {
+  constructor(deps: { config: AppConfig; store: DocumentStore; present: PresentRelated; registry: FieldTypeLookup }) {
     this.#config = deps.config;
     this.#store = deps.store;
     this.#present = deps.present;
+    this.#registry = deps.registry;
   }
 
   /**
@@ -71,7 +74,8 @@ export class RelatedLoader {
     const [locale, mode] = typeof first.cmsLocale === 'string' ? first.cmsLocale.split(':') : [];
     const scope: RelatedScope = { principal: args.principal, locale: locale ?? null, mode: (mode ?? null) as Mode | null };
     const shown = args.type.fields.filter((field) => !args.projection || isProjected(args.projection, field));
-    for (const [field, holders] of relationshipHolders(shown, outputs)) await this.#expandForward(field, holders, scope);
+    const holders = relationshipHolders(shown, outputs, { registry: this.#registry, widgetTypes: this.#config.widgetTypes });
+    for (const [field, held] of holders) await this.#expandForward(field, held, scope);
     for (const field of shown.filter((f) => f.type === 'relationshipReverse')) {
       await this.#expandReverse(args.type, field, outputs, scope);
     }
@@ -135,27 +139,23 @@ export class RelatedLoader {
 }
 
 /**
- * Every relationship field definition reachable through arrays and objects, with the documents,
- * items and objects that hold it: ids are collected across all of them before any query.
+ * Every relationship field definition reachable through arrays, objects and area widgets
+ * (nested areas too), with the documents, items, objects and widgets that hold it: ids are
+ * collected across all of them before any query.
  */
 function relationshipHolders(
   fields: readonly SanitizedField[],
-  holders: readonly Output[],
-  found = new Map<SanitizedField, Output[]>(),
+  outputs: readonly Output[],
+  deps: Parameters<typeof walkFields>[1],
 ): Map<SanitizedField, Output[]> {
-  for (const field of fields) {
-    if (field.type === 'relationship') {
-      found.set(field, [...(found.get(field) ?? []), ...holders]);
-    } else if (field.fields.length > 0) {
-      const nested = holders.flatMap((holder) => nestedHolders(holder[field.name]));
-      if (nested.length > 0) relationshipHolders(field.fields, nested, found);
-    }
+  const found = new Map<SanitizedField, Output[]>();
+  for (const output of outputs) {
+    walkFields({ fields, values: output }, deps, (field, container) => {
+      if (field.type !== 'relationship') return;
+      const holders = found.get(field);
+      if (holders) holders.push(container);
+      else found.set(field, [container]);
+    });
   }
   return found;
-}
-
-/** Array items, or the object itself. */
-function nestedHolders(value: unknown): Output[] {
-  if (Array.isArray(value)) return value.filter(isPlainObject);
-  return isPlainObject(value) ? [value] : [];
 }

@@ -1,6 +1,8 @@
 import type { SanitizedField } from '../types/piece-type.js';
 import { escapeHtml, richTextWidgetType } from '../fields/rich-text.js';
 import { isPlainObject } from '../fields/nested.js';
+import { expandedKey } from '../fields/relationship.js';
+import { imageWidgetName } from '../types/builtin-types.js';
 
 /** What a widget renderer may use besides the widget: its type's schema and nested area rendering. */
 export interface WidgetRenderContext {
@@ -30,8 +32,22 @@ function renderScalar(value: unknown): string {
   return escapeHtml(list.join(', '));
 }
 
-function renderValue(value: unknown, field: SanitizedField, ctx: WidgetRenderContext): string {
+/** Related documents, loaded before rendering: each title, linked to its page when it has one. */
+function renderRelated(value: unknown): string {
+  const docs = Array.isArray(value) ? value.filter(isPlainObject) : [];
+  return docs
+    .map((doc) => {
+      const title = escapeHtml(scalarText(doc.title) ?? '');
+      if (typeof doc._url !== 'string') return `<span class="cms-widget__related">${title}</span>`;
+      return `<a class="cms-widget__related" href="${escapeHtml(doc._url)}">${title}</a>`;
+    })
+    .join('');
+}
+
+function renderValue(values: Readonly<Record<string, unknown>>, field: SanitizedField, ctx: WidgetRenderContext): string {
+  const value = values[field.name];
   if (hiddenFieldTypes.has(field.type)) return '';
+  if (field.type === 'relationship') return renderRelated(values[expandedKey(field)]);
   if (field.type === 'area') return ctx.renderArea(value);
   if (field.type === 'object') return isPlainObject(value) ? renderFields(value, field.fields, ctx) : '';
   if (field.type === 'array') {
@@ -45,7 +61,7 @@ function renderValue(value: unknown, field: SanitizedField, ctx: WidgetRenderCon
 function renderFields(values: Readonly<Record<string, unknown>>, fields: readonly SanitizedField[], ctx: WidgetRenderContext): string {
   return fields
     .map((field) => {
-      const html = renderValue(values[field.name], field, ctx);
+      const html = renderValue(values, field, ctx);
       return html === '' ? '' : `<div class="cms-widget__field" data-field="${escapeHtml(field.name)}">${html}</div>`;
     })
     .join('');
@@ -57,7 +73,56 @@ export const genericWidgetRenderer: WidgetRenderer = (widget, ctx) => {
   return `<div class="cms-widget cms-widget--${type}">${renderFields(widget, ctx.fields, ctx)}</div>`;
 };
 
-/** The built-in renderers by widget type; types not listed use `genericWidgetRenderer`. */
-export function builtInWidgetRenderers(): Map<string, WidgetRenderer> {
-  return new Map([[richTextWidgetType, richTextRenderer]]);
+/** An image size's name (a key of an image's `_urls`) and the width of its box. */
+export interface ImageSizeWidth {
+  readonly name: string;
+  readonly width: number;
+}
+
+/**
+ * `srcset` as the original's `apos.image.srcset`: the sizes narrower than the image, and the
+ * first one (largest first) that is not, as images are never enlarged; '' for unsized images (SVG).
+ */
+function srcsetOf(attachment: Record<string, unknown>, urls: Record<string, unknown>, sizes: readonly ImageSizeWidth[]): string {
+  const crop = attachment.crop;
+  const width = isPlainObject(crop) && typeof crop.width === 'number' ? crop.width : attachment.width;
+  if (attachment._isCroppable !== true || typeof width !== 'number') return '';
+  const covering = sizes.find((size) => size.width >= width);
+  const shown = sizes.filter((size) => size.width < width || size === covering);
+  const entries = shown.flatMap((size) => {
+    const url = urls[size.name];
+    return typeof url === 'string' ? [`${url} ${Math.min(size.width, width)}w`] : [];
+  });
+  return entries.join(', ');
+}
+
+/**
+ * The image widget: its image piece (loaded before rendering) as an `<img>` of the `full` size
+ * with `srcset` and the piece's `alt`, and the caption; nothing when the image is not there
+ * (unknown, archived or not visible to the caller).
+ */
+export function imageWidgetRenderer(sizes: readonly ImageSizeWidth[]): WidgetRenderer {
+  return (widget) => {
+    const image = Array.isArray(widget._image) ? widget._image.find(isPlainObject) : undefined;
+    const attachment = isPlainObject(image?.attachment) ? image.attachment : undefined;
+    const urls = isPlainObject(attachment?._urls) ? attachment._urls : undefined;
+    if (!image || !attachment || !urls || typeof urls.full !== 'string') return '';
+    const srcset = srcsetOf(attachment, urls, sizes);
+    const srcsetAttribute = srcset === '' ? '' : ` srcset="${escapeHtml(srcset)}"`;
+    const alt = escapeHtml(scalarText(image.alt) ?? '');
+    const caption = scalarText(widget.caption) ?? '';
+    const figcaption = caption === '' ? '' : `<figcaption>${escapeHtml(caption)}</figcaption>`;
+    return `<figure class="cms-image-widget"><img src="${escapeHtml(urls.full)}"${srcsetAttribute} alt="${alt}">${figcaption}</figure>`;
+  };
+}
+
+/**
+ * The built-in renderers by widget type; types not listed use `genericWidgetRenderer`.
+ * `imageSizes`: the media module's sizes, for `srcset` (none: no `srcset`).
+ */
+export function builtInWidgetRenderers(imageSizes: readonly ImageSizeWidth[] = []): Map<string, WidgetRenderer> {
+  return new Map([
+    [richTextWidgetType, richTextRenderer],
+    [imageWidgetName, imageWidgetRenderer(imageSizes)],
+  ]);
 }

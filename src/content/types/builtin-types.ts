@@ -124,3 +124,25 @@ export const builtinPieceTypes: Readonly<Record<string, RawModule>> = {
 };
 
 export const builtinPieceTypeNames: ReadonlySet<string> = new Set(Object.keys(builtinPieceTypes));
+
+export const imageWidgetName = '@cms/image';
+
+export interface RawWidgetType {
+  readonly fields: { readonly add: Readonly<Record<string, RawFieldDefinition>> };
+}
+
+/**
+ * Built-in widget types besides `@cms/rich-text` (whose content is not schema data). The image
+ * widget is the original's `@apostrophecms/image-widget` (one image piece, required), with a
+ * caption.
+ */
+export const builtinWidgetTypes: Readonly<Record<string, RawWidgetType>> = {
+  [imageWidgetName]: {
+    fields: {
+      add: {
+        _image: { type: 'relationship', label: 'Image', withType: imageTypeName, max: 1, required: true },
+        caption: { type: 'string', label: 'Caption' },
+      },
+    },
+  },
+};

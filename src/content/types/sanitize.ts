@@ -6,6 +6,7 @@ import {
   basePieceFields,
   builtinPieceTypeNames,
   builtinPieceTypes,
+  builtinWidgetTypes,
   permanentFieldNames,
   type RawFieldDefinition,
   type RawModule,
@@ -173,9 +174,9 @@ function widgetsAsObject(widgets: unknown): Record<string, unknown> {
   return widgets;
 }
 
-/** Every widget type name: `@cms/rich-text` and the configured ones. */
+/** Every widget type name: the built-in ones (`@cms/rich-text`, `@cms/image`) and the configured ones. */
 export function widgetTypeNamesOf(widgets: unknown): Set<string> {
-  const names = new Set([richTextWidgetName]);
+  const names = new Set([richTextWidgetName, ...Object.keys(builtinWidgetTypes)]);
   for (const name of Object.keys(widgetsAsObject(widgets))) {
     if (!widgetTypeNamePattern.test(name)) {
       const reason = name.startsWith('@cms/') ? '"@cms/" widget types are built in' : 'a widget type name is lowercase letters, digits and "-"';
@@ -186,7 +187,10 @@ export function widgetTypeNamesOf(widgets: unknown): Set<string> {
   return names;
 }
 
-/** Sanitizes the configured widget types; `@cms/rich-text` is always there, with no schema fields. */
+/**
+ * Sanitizes the built-in and the configured widget types; `@cms/rich-text` is always there, with
+ * no schema fields. Built-in types go through the same field sanitizer as configured ones.
+ */
 export function sanitizeWidgetTypes(widgets: unknown, ctx: WidgetTypeSanitizeContext): Map<string, SanitizedWidgetType> {
   const configured = widgetsAsObject(widgets);
   const fieldContext: FieldSchemaContext = {
@@ -196,6 +200,10 @@ export function sanitizeWidgetTypes(widgets: unknown, ctx: WidgetTypeSanitizeCon
     reservedNames: nestedReservedNames,
   };
   const widgetTypes = new Map<string, SanitizedWidgetType>([[richTextWidgetName, { fields: [] }]]);
+  for (const [name, entry] of Object.entries(builtinWidgetTypes)) {
+    const path = joinPath(joinPath('widgets', name), 'fields.add');
+    widgetTypes.set(name, { fields: sanitizeFields(entry.fields.add, path, fieldContext) });
+  }
   for (const [name, entry] of Object.entries(configured)) {
     const path = joinPath('widgets', name);
     assertMatches(widgetSchema, entry, path);
