@@ -130,6 +130,12 @@ describe('refused uploads', () => {
       ['embedded html', svgOf('<iframe src="https://evil.example"></iframe>')],
       ['style sheet instruction', `<?xml-stylesheet href="http://evil.example/x.css"?>${svgOf('')}`],
       ['not an svg', '<html><body>hello</body></html>'],
+      ['prefixed script', svgOf('<s:script xmlns:s="http://www.w3.org/2000/svg">alert(1)</s:script>')],
+      ['prefixed iframe', svgOf('<h:iframe xmlns:h="http://www.w3.org/1999/xhtml" src="https://evil.example"/>')],
+      ['prefixed foreignObject', svgOf('<x:foreignObject xmlns:x="http://www.w3.org/2000/svg"><div/></x:foreignObject>')],
+      ['css image-set', svgOf('<rect style="fill: image-set(\'https://evil.example/x.png\' 1x)"/>')],
+      ['billion laughs', `<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>${svgOf('<text>&b;</text>')}`],
+      ['external entity', `<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>${svgOf('<text>&x;</text>')}`],
     ];
     for (const [label, svg] of dangerous) {
       const res = await refused(t, () => upload(t, `${label.replace(/ /g, '-')}.svg`, svg), 400);

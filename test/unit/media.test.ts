@@ -75,24 +75,76 @@ describe('file groups and content sniffing', () => {
   });
 });
 
+const svgOf = (inner: string, attributes = '') =>
+  `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"${attributes}>${inner}</svg>`;
+
 describe('SVG check', () => {
   it('passes drawings and refuses active or external content', () => {
-    const clean = '<svg xmlns="http://www.w3.org/2000/svg"><g fill="url(#a)"><path d="M0 0h1"/></g><text>one = two &amp; on</text></svg>';
+    const clean = svgOf('<g fill="url(#a)"><path d="M0 0h1"/></g><text>one = two &amp; on</text>');
     assert.equal(svgProblem(clean), null);
-    assert.match(svgProblem('<svg><script/></svg>')!, /scripts/);
-    assert.match(svgProblem('<svg><g\tonclick="x"/></svg>')!, /event handler/);
-    assert.equal(svgProblem('<svg><image href="data:image/png;base64,iVBOR+w0/=="/></svg>'), null, 'an embedded bitmap');
-    assert.match(svgProblem('<svg><image href="data:image/svg+xml;base64,AAAA"/></svg>')!, /links outside/);
-    assert.match(svgProblem("<svg><use xlink:href='other.svg#x'/></svg>")!, /links outside/);
-    assert.match(svgProblem('<svg><a href="  JavaScript:x">a</a></svg>')!, /script URLs/);
-    assert.match(svgProblem('<svg style="background:url(//x)"></svg>')!, /external references/);
-    assert.match(svgProblem('<svg><rect fill="&#x75;rl(x)"/></svg>')!, /character references/);
+    assert.match(svgProblem(svgOf('<script/>'))!, /svg:script elements|script elements/);
+    assert.match(svgProblem(svgOf('<g\tonclick="x"/>'))!, /attribute onclick/);
+    assert.equal(svgProblem(svgOf('<image href="data:image/png;base64,iVBOR+w0/=="/>')), null, 'an embedded bitmap');
+    assert.match(svgProblem(svgOf('<image href="data:image/svg+xml;base64,AAAA"/>'))!, /links outside/);
+    assert.match(svgProblem(svgOf("<use xlink:href='other.svg#x'/>"))!, /links outside/);
+    assert.match(svgProblem(svgOf('<a href="  JavaScript:x">a</a>'))!, /links outside/);
+    assert.match(svgProblem(svgOf('', ' style="background:url(//x)"'))!, /external references/);
+    assert.match(svgProblem(svgOf('<rect fill="&#x75;rl(x)"/>'))!, /external references/, 'a character reference is read as the browser reads it');
     assert.match(svgProblem('<html></html>')!, /not an SVG/);
+    assert.match(svgProblem('<svg><rect/></svg>')!, /not an SVG/, 'without the SVG namespace a browser does not draw it');
   });
 
-  it('scans a hostile file of unclosed tags in linear time', () => {
+  it('judges elements and attributes by namespace and local name, not by prefix', () => {
+    const bypasses = [
+      svgOf('<s:script xmlns:s="http://www.w3.org/2000/svg">alert(1)</s:script>'),
+      '<s:svg xmlns:s="http://www.w3.org/2000/svg"><s:script>alert(1)</s:script></s:svg>',
+      svgOf('<h:iframe xmlns:h="http://www.w3.org/1999/xhtml" src="https://evil.example"/>'),
+      svgOf('<x:foreignObject xmlns:x="http://www.w3.org/2000/svg"><div/></x:foreignObject>'),
+      svgOf('<rect xmlns:e="http://www.w3.org/1999/xhtml" e:onclick="x()"/>'),
+    ];
+    for (const svg of bypasses) assert.match(svgProblem(svg)!, /are not accepted/, svg);
+  });
+
+  it('refuses CSS that loads anything: image-set, url(), @import, escapes', () => {
+    const styles = [
+      'fill: image-set("https://evil.example/x.png" 1x)',
+      'fill: -webkit-image-set(url(x.png) 1x)',
+      'fill: url( "https://evil.example" )',
+      'fill: u\\72l(x)',
+    ];
+    for (const style of styles) assert.match(svgProblem(svgOf(`<rect style='${style}'/>`))!, /styles are not accepted/, style);
+    assert.match(svgProblem(svgOf('<style>@import "x.css";</style>'))!, /imports/);
+    assert.match(svgProblem(svgOf('<style><![CDATA[rect{background:image-set("//x" 1x)}]]></style>'))!, /external references/);
+  });
+
+  it('refuses entity declarations (billion laughs, external entities) and reads no DTD', () => {
+    const laughs = `<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>${svgOf('<text>&c;</text>')}`;
+    assert.match(svgProblem(laughs)!, /document type declarations/);
+    const external = `<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>${svgOf('<text>&x;</text>')}`;
+    assert.match(svgProblem(external)!, /document type declarations/);
+    assert.match(svgProblem(svgOf('<text>&x;</text>'))!, /not well-formed/, 'an undeclared entity');
+    const publicDtd = '<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">';
+    assert.equal(svgProblem(`<?xml version="1.0" encoding="UTF-8"?>\n${publicDtd}${svgOf('<rect/>')}`), null);
+  });
+
+  it('accepts what editors write: gradients, local use, plain styles, editor metadata', () => {
+    const drawing = svgOf(
+      [
+        '<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/></linearGradient>',
+        '<style>.a { fill: #c33; stroke: url(#g) }</style></defs>',
+        '<g class="a"><rect id="r" width="10" height="10"/></g><use href="#r" x="5"/><use xlink:href="#r"/>',
+        '<sodipodi:namedview xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" pagecolor="#fff"/>',
+        '<metadata><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about=""/></rdf:RDF></metadata>',
+      ].join(''),
+      ' viewBox="0 0 10 10"',
+    );
+    assert.equal(svgProblem(drawing), null);
+  });
+
+  it('refuses nesting beyond the bound and ill-formed files quickly', () => {
+    assert.match(svgProblem(svgOf(`${'<g>'.repeat(300)}${'</g>'.repeat(300)}`))!, /nested deeper/);
     const started = Date.now();
-    svgProblem(`<svg>${'<a '.repeat(300_000)}`);
+    assert.match(svgProblem(`<svg xmlns="http://www.w3.org/2000/svg">${'<a '.repeat(300_000)}`)!, /not well-formed/);
     assert.ok(Date.now() - started < 2000);
   });
 });
