@@ -16,6 +16,7 @@ import { imageSizes } from './image-sizes.js';
 import { attachmentName, attachmentTitle, fileKey, splitFilename } from './naming.js';
 import { receiveFile, type ReceivedFile } from './receive-file.js';
 import { contentMatches, sniffLength } from './sniff.js';
+import { pdfFileProblem } from './pdf-check.js';
 import { svgFileProblem } from './svg-check-thread.js';
 import { WorkFiles, prepareWorkDir } from './work-files.js';
 
@@ -106,6 +107,11 @@ export class MediaService {
     if (received.length === 0) throw new InvalidRequestError('The file is empty');
     if (!contentMatches(record.extension, received.head, received.containsNul)) {
       throw new InvalidRequestError(`The file's content is not that of a ${record.extension} file`, { extension: record.extension });
+    }
+    if (record.extension === 'pdf') {
+      const problem = await pdfFileProblem(received.path, received.length);
+      if (problem) throw new InvalidRequestError(`The file's content is not that of a pdf file: ${problem}`, { extension: 'pdf' });
+      return [original];
     }
     if (record.extension === 'svg') {
       const problem = await svgFileProblem(received.path);

@@ -8,6 +8,7 @@ import {
   fetchRaw,
   listFiles,
   makeImage,
+  makePdf,
   makeRotatedJpeg,
   md5,
   pathOf,
@@ -132,7 +133,7 @@ describe('attachment upload', () => {
 
   it('stores office files with a URL and no sizes', async () => {
     const files: [string, Buffer | string, string][] = [
-      ['Report 2024.pdf', '%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n', 'pdf'],
+      ['Report 2024.pdf', makePdf(), 'pdf'],
       ['notes.txt', 'plain words\nmore words\n', 'txt'],
       ['table.csv', 'a,b\n1,2\n', 'csv'],
       ['letter.docx', Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(60, 1)]), 'docx'],

@@ -64,7 +64,10 @@ describe('file groups and content sniffing', () => {
     assert.equal(contentMatches('gif', Buffer.from('GIF90a...'), false), false);
     assert.equal(contentMatches('webp', Buffer.from('RIFF\x00\x00\x00\x00WEBPVP8 ', 'latin1'), false), true);
     assert.equal(contentMatches('webp', Buffer.from('RIFF\x00\x00\x00\x00WAVE', 'latin1'), false), false);
-    assert.equal(contentMatches('pdf', Buffer.from('junk\n%PDF-1.7'), false), true);
+    assert.equal(contentMatches('pdf', Buffer.from('%PDF-1.7\n'), false), true);
+    assert.equal(contentMatches('pdf', Buffer.from('%PDF-2.0\r'), false), true);
+    assert.equal(contentMatches('pdf', Buffer.from('junk\n%PDF-1.7'), false), false, 'the header is at offset 0');
+    assert.equal(contentMatches('pdf', Buffer.from('%PDF-1.17'), false), false);
     assert.equal(contentMatches('pdf', Buffer.from('%PS-Adobe'), false), false);
     assert.equal(contentMatches('xlsx', Buffer.from('PK\x03\x04', 'latin1'), false), true);
     assert.equal(contentMatches('xlsx', Buffer.from('PK\x05\x06', 'latin1'), false), false, 'an empty zip is no document');
