@@ -9,6 +9,17 @@ import { ConfigError } from '../errors/app-error.js';
  */
 export const limitDefinitions = {
   jsonDepth: { env: 'CMS_LIMIT_JSON_DEPTH', default: 64, min: 1, max: 1000, unit: 'levels', about: 'nesting of a JSON body' },
+  // Uploads: a caller (one API key or one user) gets a byte budget per minute and a few uploads
+  // at a time; four full-size (50 MB) files a minute, more than any editor sends by hand.
+  uploadBytesPerMinute: {
+    env: 'CMS_LIMIT_UPLOAD_BYTES_PER_MINUTE',
+    default: 200 * 1024 * 1024,
+    min: 1024,
+    max: 1024 ** 4,
+    unit: 'bytes',
+    about: 'bytes one caller may upload per minute',
+  },
+  uploadsInFlight: { env: 'CMS_LIMIT_UPLOADS_IN_FLIGHT', default: 3, min: 1, max: 100, unit: 'uploads', about: 'uploads one caller may run at once' },
 } as const satisfies Record<string, LimitDefinition>;
 
 export interface LimitDefinition {

@@ -11,6 +11,7 @@ export const errorCodes = [
   'unauthorized',
   'toolarge',
   'unsupported',
+  'toomany',
   'unimplemented',
 ] as const;
 
@@ -84,6 +85,16 @@ export class PayloadTooLargeError extends AppError {
 export class UnsupportedMediaTypeError extends AppError {
   constructor(message = 'Unsupported content type', data: Record<string, unknown> = {}) {
     super('unsupported', message, data);
+  }
+}
+
+/** A budget of the caller's is spent; it may try again after `retryAfter` seconds. */
+export class TooManyRequestsError extends AppError {
+  readonly retryAfter: number;
+
+  constructor(message: string, retryAfter: number, data: Record<string, unknown> = {}) {
+    super('toomany', message, { ...data, retryAfter });
+    this.retryAfter = retryAfter;
   }
 }
 

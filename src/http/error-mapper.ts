@@ -1,4 +1,4 @@
-import { AppError, ValidationError, type ErrorCode, type FieldError } from '../errors/app-error.js';
+import { AppError, TooManyRequestsError, ValidationError, type ErrorCode, type FieldError } from '../errors/app-error.js';
 
 /** The one JSON error shape of every response, the original's `{ name, message, data }`. */
 export interface ErrorBody {
@@ -16,6 +16,7 @@ const statusOf: Record<ErrorCode, number> = {
   unauthorized: 401,
   toolarge: 413,
   unsupported: 415,
+  toomany: 429,
   unimplemented: 501,
 };
 
@@ -33,9 +34,20 @@ const codeOfClientStatus: Record<number, ErrorCode> = {
   431: 'invalid',
 };
 
-export function mapError(error: unknown): { status: number; body: ErrorBody; internal: boolean } {
+export interface MappedError {
+  status: number;
+  body: ErrorBody;
+  internal: boolean;
+  /** Response headers the error calls for (`Retry-After` of a 429). */
+  headers?: Record<string, string>;
+}
+
+export function mapError(error: unknown): MappedError {
   if (error instanceof ValidationError) {
     return { status: 400, body: { name: 'invalid', message: error.message, data: { errors: error.errors.map(fieldErrorBody) } }, internal: false };
+  }
+  if (error instanceof TooManyRequestsError) {
+    return { status: 429, body: { name: error.code, message: error.message, data: error.data }, internal: false, headers: { 'retry-after': String(error.retryAfter) } };
   }
   if (error instanceof AppError) {
     return { status: statusOf[error.code], body: { name: error.code, message: error.message, data: error.data }, internal: false };

@@ -17,10 +17,14 @@ export interface ReceivedFile {
 /**
  * Streams an upload into a new file at `path`, never holding more than a chunk in memory,
  * computing its MD5 and length on the way and stopping with a 413 past `limit` bytes. A failure
- * of the client's stream (cut off, malformed) is a 400; a failure to write is ours. The caller
+ * of the client's stream (cut off, malformed) is a 400; a failure to write is ours. `onChunk`
+ * sees each chunk's length before it is written, and may refuse it by throwing. The caller
  * removes `path` on failure.
  */
-export async function receiveFile(source: Readable, options: { path: string; limit: number; headLength: number }): Promise<ReceivedFile> {
+export async function receiveFile(
+  source: Readable,
+  options: { path: string; limit: number; headLength: number; onChunk?: (length: number) => void },
+): Promise<ReceivedFile> {
   const { limit, headLength } = options;
   const md5 = createHash('md5');
   const headChunks: Buffer[] = [];
@@ -37,6 +41,12 @@ export async function receiveFile(source: Readable, options: { path: string; lim
       length += chunk.length;
       if (length > limit) {
         callback(new PayloadTooLargeError(`The file is larger than the upload limit of ${limit} bytes`, { limit }));
+        return;
+      }
+      try {
+        options.onChunk?.(chunk.length);
+      } catch (error) {
+        callback(error as Error);
         return;
       }
       md5.update(chunk);

@@ -11,7 +11,8 @@ import { svgProblem } from '../../src/media/svg-check.js';
 import { assertInside, parseCropRequest } from '../../src/media/crop-request.js';
 import { createLocalFileStorage } from '../../src/media/local-file-storage.js';
 import { attachmentOutput } from '../../src/media/attachment-output.js';
-import { ValidationError } from '../../src/errors/app-error.js';
+import { TooManyRequestsError, ValidationError } from '../../src/errors/app-error.js';
+import { UploadBudget } from '../../src/media/upload-budget.js';
 import { WorkFiles, prepareWorkDir, staleWorkFileAge } from '../../src/media/work-files.js';
 
 describe('file names', () => {
@@ -250,5 +251,34 @@ describe('work files', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('upload budget', () => {
+  it('counts bytes per caller in one-minute windows and says when to come back', () => {
+    let now = 1_000_000;
+    const budget = new UploadBudget({ bytesPerMinute: 100, inFlight: 2 }, () => now);
+    const first = budget.begin('key:a');
+    first.charge(60);
+    first.release();
+    now += 20_000;
+    const second = budget.begin('key:a');
+    assert.throws(() => second.charge(41), (error: unknown) => error instanceof TooManyRequestsError && error.retryAfter === 40);
+    second.release();
+    assert.throws(() => budget.begin('key:a'), TooManyRequestsError, 'spent until the window ends');
+    budget.begin('key:b').release();
+    now += 40_000;
+    budget.begin('key:a').charge(100);
+  });
+
+  it('caps uploads at a time and frees a slot on release, once', () => {
+    const budget = new UploadBudget({ bytesPerMinute: 1000, inFlight: 2 });
+    const a = budget.begin('user:x');
+    budget.begin('user:x');
+    assert.throws(() => budget.begin('user:x'), (error: unknown) => error instanceof TooManyRequestsError && error.data.limit === 'uploadsInFlight');
+    a.release();
+    a.release();
+    budget.begin('user:x');
+    assert.throws(() => budget.begin('user:x'), TooManyRequestsError);
   });
 });

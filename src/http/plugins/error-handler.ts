@@ -5,9 +5,10 @@ import { mapError } from '../error-mapper.js';
 /** Every error, ours or the framework's, leaves through `mapError`: one shape, one status table. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    const { status, body, internal } = mapError(error);
+    const { status, body, internal, headers } = mapError(error);
     if (internal) request.log.error({ err: error }, 'unhandled error');
     else request.log.debug({ err: error }, 'request refused');
+    if (headers) void reply.headers(headers);
     void reply.code(status).send(body);
   });
   app.setNotFoundHandler((_request, reply) => {
