@@ -14,7 +14,7 @@ import { contentTypeOf } from './content-types.js';
 import { classifyExtension, type FileGroup } from './file-groups.js';
 import { imageSizes } from './image-sizes.js';
 import { attachmentName, attachmentTitle, fileKey, splitFilename } from './naming.js';
-import { receiveFile, type ReceivedFile } from './receive-file.js';
+import { digestFile, receiveFile, type ReceivedFile } from './receive-file.js';
 import { contentMatches, sniffLength } from './sniff.js';
 import { pdfFileProblem } from './pdf-check.js';
 import { svgFileProblem } from './svg-check-thread.js';
@@ -146,14 +146,20 @@ export class MediaService {
     }
     if (!isSizedImage(record)) return [original];
     await this.#measure(record, received.path);
+    const format = record.extension as ImageFormat;
     const sizes = sizeRenderings(record, work);
+    const cleaned = work.path('cleaned');
     try {
-      await this.#deps.images.render({ source: received.path, format: record.extension as ImageFormat, outputs: sizes });
+      // The sizes come from the upload itself: re-encoding the cleaned original first would cost quality.
+      await this.#deps.images.render({ source: received.path, format, outputs: sizes });
+      if (!(await this.#deps.images.removeMetadata({ source: received.path, format, output: cleaned }))) return [original, ...sizes];
     } catch (error) {
       // The probe read the header only: broken image data shows when it is decoded.
       throw new AppError('invalid', 'The image could not be decoded', {}, { cause: error });
     }
-    return [original, ...sizes];
+    // The record describes the file that is stored and served.
+    Object.assign(record, await digestFile(cleaned));
+    return [{ key: original.key, path: cleaned }, ...sizes];
   }
 
   /** Width, height and orientation of an image whose bytes must be of its extension's format. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, InvalidRequestError, PayloadTooLargeError } from '../errors/app-error.js';
@@ -70,4 +70,15 @@ export async function receiveFile(
     throw error;
   }
   return { path: options.path, length, md5: md5.digest('hex'), head: Buffer.concat(headChunks), containsNul };
+}
+
+/** The length and MD5 of a finished local file, as an attachment record states them. */
+export async function digestFile(path: string): Promise<{ length: number; md5: string }> {
+  const md5 = createHash('md5');
+  let length = 0;
+  for await (const chunk of createReadStream(path)) {
+    md5.update(chunk as Buffer);
+    length += (chunk as Buffer).length;
+  }
+  return { length, md5: md5.digest('hex') };
 }
