@@ -59,9 +59,13 @@ export async function receiveFile(
     },
   });
 
+  const sink = createWriteStream(options.path, { flags: 'wx' });
   try {
-    await pipeline(source, inspect, createWriteStream(options.path, { flags: 'wx' }));
+    await pipeline(source, inspect, sink);
   } catch (error) {
+    // A refusal can come before the file is even open: once it opens, it is closed, and only
+    // then may the caller remove it (else it would be created after the removal and stay).
+    if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
     if (error instanceof AppError) throw error;
     // The source may have failed before this function listened: its `errored` keeps the reason.
     if (sourceError !== undefined || source.errored) {

@@ -5,12 +5,13 @@
  * - a slug shape (a letter, then letters, digits, `-`, `_`; at most 64): no characters a
  *   selector or a URL would read differently, nothing that looks like markup;
  * - not the original editor's own `cms-` prefix;
- * - not a name that DOM clobbering targets. An element's id (and an `<a>`'s name) becomes a
- *   named property of `window`, and the `name` of forms, images, embeds and objects one of
- *   `document` that hides its real property (`document.cookie`). Rich text allows none of the
- *   latter tags, but the list below refuses those names anyway, with the globals and
- *   `Object.prototype` members scripts most often look up on `window`, so an anchor never
- *   stands in for a property a script reads.
+ * - not a name that DOM clobbering targets. The `name` of forms, images, embeds and objects
+ *   becomes a property of `document` that hides its real one (`document.cookie`), and a form's
+ *   named fields hide the form's own properties: rich text allows none of those tags, but the
+ *   names are refused anyway, in case a later tag does. An element's id (and an `<a>`'s name)
+ *   becomes a named property of `window` too, but only where `window` has no property of that
+ *   name (`#top` stays a fine anchor): what it can stand in for is a global a script only
+ *   expects, so the usual ones and the `Object.prototype` members are refused as well.
  */
 
 const anchorShape = /^[a-z][a-z0-9_-]{0,63}$/i;
@@ -23,11 +24,6 @@ const clobberedNames: ReadonlySet<string> = new Set(
     ...['currentScript', 'activeElement', 'implementation', 'readyState', 'characterSet', 'contentType', 'doctype'],
     ...['createElement', 'getElementById', 'getElementsByName', 'getElementsByTagName', 'querySelector'],
     ...['querySelectorAll', 'write', 'writeln', 'open', 'close', 'cookieStore', 'lastModified', 'designMode'],
-    // window
-    ...['window', 'self', 'top', 'parent', 'frames', 'opener', 'name', 'length', 'closed', 'origin', 'history'],
-    ...['navigator', 'localStorage', 'sessionStorage', 'indexedDB', 'crypto', 'fetch', 'alert', 'confirm', 'prompt'],
-    ...['eval', 'setTimeout', 'setInterval', 'postMessage', 'frameElement', 'external', 'trustedTypes'],
-    ...['customElements', 'isSecureContext', 'performance', 'screen', 'console', 'globalThis', 'document'],
     // forms and nodes, for names looked up through them
     ...['action', 'method', 'target', 'submit', 'reset', 'elements', 'attributes', 'children', 'childNodes'],
     ...['firstChild', 'lastChild', 'parentNode', 'parentElement', 'ownerDocument', 'nodeName', 'nodeType'],
