@@ -100,14 +100,21 @@ const cssProblems: readonly { pattern: RegExp; reason: string }[] = [
   { pattern: /\\/, reason: 'escapes in styles' },
 ];
 
-// No editor nests groups this deep; the bound keeps the parser's own stack small.
+// No editor nests groups this deep or writes this many attributes on one element; the bounds
+// keep the parser's own memory small (it gathers an element's attributes before reporting it).
 const maxDepth = 256;
+const maxAttributes = 1000;
 
 /** Thrown inside the parser's handlers to stop at the first problem. */
 class Refusal extends Error {}
 
 function refuse(reason: string): never {
   throw new Refusal(reason);
+}
+
+/** A name from the file as a refusal message quotes it: bounded, since the file may make it any length. */
+function quoted(name: string, length = 40): string {
+  return name.length > length ? `${name.slice(0, length)}…` : name;
 }
 
 function checkCss(value: string): void {
@@ -122,7 +129,7 @@ function checkHref(value: string): void {
 
 function checkSvgAttribute(attribute: SaxesAttributeNS): void {
   const name = attribute.local.toLowerCase();
-  if (!svgAttributes.has(name)) refuse(`SVG files with the attribute ${attribute.name} are not accepted`);
+  if (!svgAttributes.has(name)) refuse(`SVG files with the attribute ${quoted(attribute.name)} are not accepted`);
   if (name === 'href') return checkHref(attribute.value);
   // An animation that changes a link could point it anywhere.
   if (name === 'attributename' && /href$/i.test(attribute.value.trim())) refuse('SVG files with animated links are not accepted');
@@ -137,7 +144,7 @@ function checkAttribute(attribute: SaxesAttributeNS, onSvgElement: boolean): voi
   if (uri === '' && onSvgElement) return checkSvgAttribute(attribute);
   // An editor's element: inert, but its plain attributes still may not look like handlers or links.
   if (uri === '' && !/^on/i.test(local) && local.toLowerCase() !== 'href') return checkCss(attribute.value);
-  refuse(`SVG files with the attribute ${attribute.name} are not accepted`);
+  refuse(`SVG files with the attribute ${quoted(attribute.name)} are not accepted`);
 }
 
 function checkElement(tag: SaxesTagNS, depth: number): void {
@@ -145,7 +152,7 @@ function checkElement(tag: SaxesTagNS, depth: number): void {
   if (depth > maxDepth) refuse(`SVG files nested deeper than ${maxDepth} elements are not accepted`);
   const isSvg = tag.uri === svgNs;
   if (isSvg ? !svgElements.has(tag.local) : !editorNamespaces.has(tag.uri)) {
-    refuse(`SVG files with ${tag.name} elements are not accepted`);
+    refuse(`SVG files with ${quoted(tag.name)} elements are not accepted`);
   }
   for (const attribute of Object.values(tag.attributes)) checkAttribute(attribute, isSvg);
 }
@@ -154,6 +161,7 @@ function checkElement(tag: SaxesTagNS, depth: number): void {
 export class SvgCheck {
   readonly #parser = new SaxesParser({ xmlns: true, position: false });
   #depth = 0;
+  #attributes = 0;
   #inStyle = false;
   #problem: string | null = null;
   #sawRoot = false;
@@ -165,6 +173,13 @@ export class SvgCheck {
       if (doctype.includes('[')) refuse('SVG files with document type declarations are not accepted');
     });
     parser.on('processinginstruction', () => refuse('SVG files with processing instructions are not accepted'));
+    parser.on('opentagstart', () => {
+      this.#attributes = 0;
+    });
+    parser.on('attribute', () => {
+      this.#attributes += 1;
+      if (this.#attributes > maxAttributes) refuse(`SVG files with more than ${maxAttributes} attributes on an element are not accepted`);
+    });
     parser.on('opentag', (tag) => {
       checkElement(tag, this.#depth);
       this.#sawRoot = true;
@@ -177,7 +192,7 @@ export class SvgCheck {
     });
     parser.on('text', (text) => this.#inStyle && checkCss(text));
     parser.on('cdata', (text) => this.#inStyle && checkCss(text));
-    parser.on('error', (error) => refuse(`it is not well-formed XML (${error.message.replace(/\.$/, '')})`));
+    parser.on('error', (error) => refuse(`it is not well-formed XML (${quoted(error.message.replace(/\.$/, ''), 120)})`));
   }
 
   /** Whether to go on feeding: false once a problem was found. */

@@ -147,6 +147,11 @@ describe('SVG check', () => {
 
   it('refuses nesting beyond the bound and ill-formed files quickly', () => {
     assert.match(svgProblem(svgOf(`${'<g>'.repeat(300)}${'</g>'.repeat(300)}`))!, /nested deeper/);
+    const attributes = Array.from({ length: 1001 }, (_, index) => `a${index}="1"`).join(' ');
+    assert.match(svgProblem(svgOf(`<g ${attributes}/>`))!, /more than 1000 attributes/);
+    const longName = svgProblem(svgOf(`<${'g'.repeat(100_000)}/>`))!;
+    assert.ok(longName.length < 200, 'a refusal quotes a bounded part of a name');
+    assert.ok(svgProblem(svgOf(`<x:a xmlns:x="${'u'.repeat(100_000)}" ${'x:b="1" '.repeat(2)}/>`))!.length < 300);
     const started = Date.now();
     assert.match(svgProblem(`<svg xmlns="http://www.w3.org/2000/svg">${'<a '.repeat(300_000)}`)!, /not well-formed/);
     assert.ok(Date.now() - started < 2000);
