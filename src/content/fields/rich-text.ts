@@ -178,8 +178,14 @@ function anchorToId(attribs: sanitizeHtml.Attributes, tagName: string, idTags: R
 /** Ids and link names survive only when they are safe anchors (`anchors.ts`). */
 function withSafeNames(attribs: sanitizeHtml.Attributes): sanitizeHtml.Attributes {
   const { id, name, ...rest } = attribs;
-  return { ...rest, ...(id !== undefined && isSafeAnchor(id) && { id }), ...(name !== undefined && isSafeAnchor(name) && { name }) };
+  const safe: sanitizeHtml.Attributes = rest;
+  if (id !== undefined && isSafeAnchor(id)) safe.id = id;
+  if (name !== undefined && isSafeAnchor(name)) safe.name = name;
+  return safe;
 }
+
+// The original's link tool offers "open in a new tab"; named targets would reach other windows.
+const linkTargets: ReadonlySet<string> = new Set(['_blank', '_self', '_parent', '_top']);
 
 /**
  * A link that opens another browsing context gets `rel="noopener noreferrer"` (merged with
@@ -194,9 +200,6 @@ function withSafeTarget(attribs: sanitizeHtml.Attributes): sanitizeHtml.Attribut
   const kept = given.toLowerCase().split(/\s+/).filter((token) => token !== '' && token !== 'opener');
   return { ...rest, target, rel: [...new Set([...kept, 'noopener', 'noreferrer'])].join(' ') };
 }
-
-// The original's link tool offers "open in a new tab"; named targets would reach other windows.
-const linkTargets: ReadonlySet<string> = new Set(['_blank', '_self', '_parent', '_top']);
 
 /** The transform every tag goes through before the sanitizer's allow-lists apply. */
 function safeAttributes(idTags: ReadonlySet<string>): sanitizeHtml.Transformer {
