@@ -22,6 +22,7 @@ import { MediaService } from './media/media-service.js';
 import { createLocalFileStorage } from './media/local-file-storage.js';
 import { createSharpImageProcessor } from './media/image-processor.js';
 import { imageSizes } from './media/image-sizes.js';
+import { UploadBudget } from './media/upload-budget.js';
 
 /** Request log lines without API keys: they travel in the query string. */
 function redactedRequest(request: { method: string; url: string; ip?: string }) {
@@ -46,6 +47,7 @@ function createMediaService(config: AppConfig, storage: StorageAdapter): MediaSe
     // Inside the uploads directory, so finished files are moved into place by a rename.
     workDir: join(root, '.tmp'),
     uploadLimit: config.uploadLimit,
+    uploadBudget: new UploadBudget({ bytesPerMinute: config.limits.uploadBytesPerMinute, inFlight: config.limits.uploadsInFlight }),
   });
 }
 

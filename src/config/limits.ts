@@ -25,6 +25,17 @@ export const limitDefinitions = {
     unit: 'operations',
     about: 'keys and operator paths in one PATCH body, `_patches` included',
   },
+  // Uploads: a caller (one API key or one user) gets a byte budget per minute and a few uploads
+  // at a time; four full-size (50 MB) files a minute, more than any editor sends by hand.
+  uploadBytesPerMinute: {
+    env: 'CMS_LIMIT_UPLOAD_BYTES_PER_MINUTE',
+    default: 200 * 1024 * 1024,
+    min: 1024,
+    max: 1024 ** 4,
+    unit: 'bytes',
+    about: 'bytes one caller may upload per minute',
+  },
+  uploadsInFlight: { env: 'CMS_LIMIT_UPLOADS_IN_FLIGHT', default: 3, min: 1, max: 100, unit: 'uploads', about: 'uploads one caller may run at once' },
 } as const satisfies Record<string, LimitDefinition>;
 
 export interface LimitDefinition {

@@ -96,8 +96,8 @@ export class UnsupportedMediaTypeError extends AppError {
 export class RetryLaterError extends AppError {
   readonly retryAfter: number;
 
-  constructor(code: 'toomany' | 'unavailable', message: string, retryAfter: number) {
-    super(code, message, { retryAfter });
+  constructor(code: 'toomany' | 'unavailable', message: string, retryAfter: number, data: Record<string, unknown> = {}) {
+    super(code, message, { ...data, retryAfter });
     this.retryAfter = retryAfter;
   }
 }

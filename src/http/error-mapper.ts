@@ -35,7 +35,15 @@ const codeOfClientStatus: Record<number, ErrorCode> = {
   431: 'invalid',
 };
 
-export function mapError(error: unknown): { status: number; body: ErrorBody; internal: boolean; headers?: Record<string, string> } {
+export interface MappedError {
+  status: number;
+  body: ErrorBody;
+  internal: boolean;
+  /** Response headers the error calls for (`Retry-After` of a 429 or 503). */
+  headers?: Record<string, string>;
+}
+
+export function mapError(error: unknown): MappedError {
   if (error instanceof RetryLaterError) {
     const body = { name: error.code, message: error.message, data: error.data };
     return { status: statusOf[error.code], body, internal: false, headers: { 'retry-after': String(error.retryAfter) } };

@@ -1,6 +1,7 @@
 import sharp, { type Sharp } from 'sharp';
 import type { AttachmentCrop } from '../storage/storage-adapter.js';
-import { lossyQuality } from './image-sizes.js';
+import { lossyQuality, originalQuality } from './image-sizes.js';
+import { jpegHasMetadataSegments } from './jpeg-segments.js';
 
 export type ImageFormat = 'jpg' | 'png' | 'gif' | 'webp';
 
@@ -26,6 +27,13 @@ export interface ImageProcessor {
    * without enlarging, encoded in `format`. Resolves when all are written; rejects when any fails.
    */
   render(args: { source: string; format: ImageFormat; crop?: AttachmentCrop; outputs: readonly ImageOutput[] }): Promise<void>;
+  /**
+   * When `source` carries metadata (EXIF with its GPS position, owner and serial numbers, XMP,
+   * IPTC, comments, text chunks), writes to `output` the same image without it: oriented upright,
+   * ICC profile kept, every frame kept, lossless formats losslessly. Resolves true when it wrote
+   * `output`, false when `source` has nothing to remove and may be kept as it is.
+   */
+  removeMetadata(args: { source: string; format: ImageFormat; output: string }): Promise<boolean>;
 }
 
 const formatOfSharp: Readonly<Record<string, ImageFormat>> = { jpeg: 'jpg', png: 'png', gif: 'gif', webp: 'webp' };
@@ -43,17 +51,29 @@ function open(path: string, format?: ImageFormat): Sharp {
   return sharp(path, { animated, limitInputPixels: maxInputPixels, failOn: 'warning' });
 }
 
-function encode(pipeline: Sharp, format: ImageFormat): Sharp {
+function encode(pipeline: Sharp, format: ImageFormat, quality = lossyQuality): Sharp {
   switch (format) {
     case 'jpg':
-      return pipeline.jpeg({ quality: lossyQuality });
+      return pipeline.jpeg({ quality });
     case 'webp':
-      return pipeline.webp({ quality: lossyQuality });
+      return pipeline.webp({ quality });
     case 'png':
       return pipeline.png();
     case 'gif':
       return pipeline.gif();
   }
+}
+
+/**
+ * Does the image carry metadata beyond what displays it? GIF is always rewritten: sharp shows
+ * none of its comment or application blocks (where XMP goes), so there is no telling.
+ */
+async function hasMetadata(path: string, format: ImageFormat): Promise<boolean> {
+  if (format === 'gif') return true;
+  const metadata = await open(path).metadata();
+  if (metadata.exif || metadata.xmp || metadata.iptc || metadata.tifftagPhotoshop || metadata.comments?.length) return true;
+  // JPEG comment segments do not show in sharp's metadata.
+  return format === 'jpg' && jpegHasMetadataSegments(path);
 }
 
 export function createSharpImageProcessor(): ImageProcessor {
@@ -84,6 +104,13 @@ export function createSharpImageProcessor(): ImageProcessor {
       );
       const failure = results.find((result) => result.status === 'rejected');
       if (failure) throw failure.reason;
+    },
+
+    async removeMetadata({ source, format, output }) {
+      if (!(await hasMetadata(source, format))) return false;
+      // sharp writes no metadata unless asked: the ICC profile is asked for, nothing else.
+      await encode(open(source, format).autoOrient().keepIccProfile(), format, originalQuality).toFile(output);
+      return true;
     },
   };
 }

@@ -17,3 +17,6 @@ export const imageSizes: readonly ImageSize[] = [
 
 /** Quality of the lossy encoders (JPEG, WebP), as the original. */
 export const lossyQuality = 80;
+
+/** The quality of an original that had to be re-encoded to lose its metadata: close to the upload. */
+export const originalQuality = 92;

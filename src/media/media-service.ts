@@ -14,9 +14,11 @@ import { contentTypeOf } from './content-types.js';
 import { classifyExtension, type FileGroup } from './file-groups.js';
 import { imageSizes } from './image-sizes.js';
 import { attachmentName, attachmentTitle, fileKey, splitFilename } from './naming.js';
-import { receiveFile, type ReceivedFile } from './receive-file.js';
+import { digestFile, receiveFile, type ReceivedFile } from './receive-file.js';
 import { contentMatches, sniffLength } from './sniff.js';
+import { pdfFileProblem } from './pdf-check.js';
 import { svgFileProblem } from './svg-check-thread.js';
+import type { UploadBudget, UploadLease } from './upload-budget.js';
 import { WorkFiles, prepareWorkDir } from './work-files.js';
 
 /** A stored file to serve: what caching headers need, and its bytes on demand. */
@@ -44,6 +46,17 @@ export interface MediaServiceDeps {
   readonly workDir: string;
   /** Largest accepted file, in bytes. */
   readonly uploadLimit: number;
+  /** Per-caller upload rate and concurrency. */
+  readonly uploadBudget: UploadBudget;
+}
+
+/** An upload request: who asks, and how to read its file once it may be read. */
+export interface UploadRequest {
+  readonly principal: Principal;
+  /** The caller's stable id for its upload budget (an API key's digest or a user id). */
+  readonly callerId: string | null;
+  /** Yields the file, or null when the request holds none. */
+  readonly receive: () => Promise<IncomingFile | null>;
 }
 
 /** A finished local file and the key it goes to in the store. */
@@ -80,17 +93,31 @@ export class MediaService {
 
   /**
    * Stores one uploaded file and answers its attachment. `receive` is called only once the
-   * caller may upload; it yields null when the request holds no file.
+   * caller may upload and has budget left; every byte received is charged to that budget.
    */
-  async upload(principal: Principal, receive: () => Promise<IncomingFile | null>): Promise<Output> {
+  async upload({ principal, callerId, receive }: UploadRequest): Promise<Output> {
     assertMayUpload(principal);
-    const incoming = await receive();
-    if (!incoming) throw new InvalidRequestError('Send the file in the multipart form part named "file"');
+    const lease = this.#deps.uploadBudget.begin(callerId ?? 'anonymous');
+    try {
+      const incoming = await receive();
+      if (!incoming) throw new InvalidRequestError('Send the file in the multipart form part named "file"');
+      return await this.#store(incoming, lease);
+    } finally {
+      lease.release();
+    }
+  }
+
+  async #store(incoming: IncomingFile, lease: UploadLease): Promise<Output> {
     const { base, extension: rawExtension } = splitFilename(incoming.filename);
     const { extension, group } = classifyExtension(rawExtension);
     const work = new WorkFiles(this.#deps.workDir);
     try {
-      const received = await receiveFile(incoming.stream, { path: work.path('upload'), limit: this.#deps.uploadLimit, headLength: sniffLength });
+      const received = await receiveFile(incoming.stream, {
+        path: work.path('upload'),
+        limit: this.#deps.uploadLimit,
+        headLength: sniffLength,
+        onChunk: lease.charge,
+      });
       const record = newRecord({ base, extension, group, received });
       const placements = await this.#prepareFiles(record, received, work);
       await this.#placeThen(placements, () => this.#deps.storage.attachments.insert(record));
@@ -107,6 +134,11 @@ export class MediaService {
     if (!contentMatches(record.extension, received.head, received.containsNul)) {
       throw new InvalidRequestError(`The file's content is not that of a ${record.extension} file`, { extension: record.extension });
     }
+    if (record.extension === 'pdf') {
+      const problem = await pdfFileProblem(received.path, received.length);
+      if (problem) throw new InvalidRequestError(`The file's content is not that of a pdf file: ${problem}`, { extension: 'pdf' });
+      return [original];
+    }
     if (record.extension === 'svg') {
       const problem = await svgFileProblem(received.path);
       if (problem) throw new InvalidRequestError(`File was not accepted: ${problem}`);
@@ -114,14 +146,20 @@ export class MediaService {
     }
     if (!isSizedImage(record)) return [original];
     await this.#measure(record, received.path);
+    const format = record.extension as ImageFormat;
     const sizes = sizeRenderings(record, work);
+    const cleaned = work.path('cleaned');
     try {
-      await this.#deps.images.render({ source: received.path, format: record.extension as ImageFormat, outputs: sizes });
+      // The sizes come from the upload itself: re-encoding the cleaned original first would cost quality.
+      await this.#deps.images.render({ source: received.path, format, outputs: sizes });
+      if (!(await this.#deps.images.removeMetadata({ source: received.path, format, output: cleaned }))) return [original, ...sizes];
     } catch (error) {
       // The probe read the header only: broken image data shows when it is decoded.
       throw new AppError('invalid', 'The image could not be decoded', {}, { cause: error });
     }
-    return [original, ...sizes];
+    // The record describes the file that is stored and served.
+    Object.assign(record, await digestFile(cleaned));
+    return [{ key: original.key, path: cleaned }, ...sizes];
   }
 
   /** Width, height and orientation of an image whose bytes must be of its extension's format. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, InvalidRequestError, PayloadTooLargeError } from '../errors/app-error.js';
@@ -17,10 +17,14 @@ export interface ReceivedFile {
 /**
  * Streams an upload into a new file at `path`, never holding more than a chunk in memory,
  * computing its MD5 and length on the way and stopping with a 413 past `limit` bytes. A failure
- * of the client's stream (cut off, malformed) is a 400; a failure to write is ours. The caller
+ * of the client's stream (cut off, malformed) is a 400; a failure to write is ours. `onChunk`
+ * sees each chunk's length before it is written, and may refuse it by throwing. The caller
  * removes `path` on failure.
  */
-export async function receiveFile(source: Readable, options: { path: string; limit: number; headLength: number }): Promise<ReceivedFile> {
+export async function receiveFile(
+  source: Readable,
+  options: { path: string; limit: number; headLength: number; onChunk?: (length: number) => void },
+): Promise<ReceivedFile> {
   const { limit, headLength } = options;
   const md5 = createHash('md5');
   const headChunks: Buffer[] = [];
@@ -39,6 +43,12 @@ export async function receiveFile(source: Readable, options: { path: string; lim
         callback(new PayloadTooLargeError(`The file is larger than the upload limit of ${limit} bytes`, { limit }));
         return;
       }
+      try {
+        options.onChunk?.(chunk.length);
+      } catch (error) {
+        callback(error as Error);
+        return;
+      }
       md5.update(chunk);
       containsNul ||= chunk.includes(0);
       if (headSize < headLength) {
@@ -49,9 +59,13 @@ export async function receiveFile(source: Readable, options: { path: string; lim
     },
   });
 
+  const sink = createWriteStream(options.path, { flags: 'wx' });
   try {
-    await pipeline(source, inspect, createWriteStream(options.path, { flags: 'wx' }));
+    await pipeline(source, inspect, sink);
   } catch (error) {
+    // A refusal can come before the file is even open: once it opens, it is closed, and only
+    // then may the caller remove it (else it would be created after the removal and stay).
+    if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
     if (error instanceof AppError) throw error;
     // The source may have failed before this function listened: its `errored` keeps the reason.
     if (sourceError !== undefined || source.errored) {
@@ -60,4 +74,15 @@ export async function receiveFile(source: Readable, options: { path: string; lim
     throw error;
   }
   return { path: options.path, length, md5: md5.digest('hex'), head: Buffer.concat(headChunks), containsNul };
+}
+
+/** The length and MD5 of a finished local file, as an attachment record states them. */
+export async function digestFile(path: string): Promise<{ length: number; md5: string }> {
+  const md5 = createHash('md5');
+  let length = 0;
+  for await (const chunk of createReadStream(path)) {
+    md5.update(chunk as Buffer);
+    length += (chunk as Buffer).length;
+  }
+  return { length, md5: md5.digest('hex') };
 }

@@ -18,8 +18,9 @@ const webp: Check = (head) => startsWithText('RIFF')(head) && head.subarray(8, 1
 
 const gif: Check = (head) => startsWithText('GIF87a')(head) || startsWithText('GIF89a')(head);
 
-// Readers accept a PDF header within the first kilobyte, after junk some generators write.
-const pdf: Check = (head) => head.subarray(0, 1024).includes('%PDF-');
+// At offset 0, though readers look through the first kilobyte: junk before the header is how
+// polyglot files (a PDF that is also an HTML page or a zip) are made. The end is `pdf-check`'s.
+const pdf: Check = (head) => /^%PDF-(1\.[0-7]|2\.0)(?!\d)/.test(head.subarray(0, 16).toString('latin1'));
 
 const checks: Readonly<Record<string, Check>> = {
   jpg: startsWith([0xff, 0xd8, 0xff]),

@@ -10,6 +10,7 @@ import {
   listFiles,
   makeHalvesPng,
   makeImage,
+  makePdf,
   makeRotatedJpeg,
   sizeNames,
   storedAttachment,
@@ -155,7 +156,7 @@ describe('attachment crop', () => {
     const unknown = await refusedCrop({ _id: 'nosuchattachment', crop: { top: 0, left: 0, width: 1, height: 1 } }, 404);
     assert.equal(unknown.body.name, 'notfound');
     const svg = await uploaded(t, 'icon.svg', '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>');
-    const pdf = await uploaded(t, 'doc.pdf', '%PDF-1.4\n%%EOF\n');
+    const pdf = await uploaded(t, 'doc.pdf', makePdf());
     for (const file of [svg, pdf]) {
       const res = await refusedCrop({ _id: file._id, crop: { top: 0, left: 0, width: 1, height: 1 } }, 400);
       assert.equal(res.body.message, `A ${file.extension} file cannot be cropped`);

@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { keys, startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
-import { countAttachments, listFiles, makeImage, multipartBody, postUpload, upload, uploadsDir } from '../helpers/media.js';
+import { countAttachments, listFiles, makeImage, makePdf, multipartBody, postUpload, upload, uploadsDir } from '../helpers/media.js';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 
 const allowed = 'gif, jpg, png, svg, webp, txt, rtf, pdf, xls, ppt, doc, pptx, sldx, ppsx, potx, xlsx, xltx, csv, docx, dotx';
@@ -67,6 +67,24 @@ describe('refused uploads', () => {
     await refused(t, () => upload(t, 'broken.png', Buffer.concat([png.subarray(0, 40), Buffer.alloc(200, 0x41)])), 400);
   });
 
+  it('accepts a real PDF and refuses files that only look like one', async () => {
+    const pdf = makePdf();
+    assert.equal((await upload(t, 'real.pdf', pdf)).status, 200);
+    const text = pdf.toString('latin1');
+    const cases: [string, Buffer | string][] = [
+      ['mentions-the-header.pdf', `This is a text file.\n%PDF-1.4 appears here.\n${'filler '.repeat(20)}`],
+      ['junk-before-header.pdf', `<html><script>alert(1)</script></html>\n${text}`],
+      ['header-only.pdf', '%PDF-1.7\nnothing else at all\n'],
+      ['truncated.pdf', pdf.subarray(0, Math.floor(pdf.length * 0.7))],
+      ['no-startxref.pdf', text.replace(/startxref\n\d+\n/, '')],
+      ['startxref-past-end.pdf', text.replace(/startxref\n\d+/, 'startxref\n999999')],
+      ['startxref-into-nothing.pdf', text.replace(/startxref\n\d+/, 'startxref\n3')],
+    ];
+    for (const [filename, content] of cases) {
+      await refused(t, () => upload(t, filename, content), 400, /^The file's content is not (that of a pdf file|a pdf)/);
+    }
+  });
+
   it('refuses an empty file', async () => {
     await refused(t, () => upload(t, 'empty.txt', ''), 400, 'The file is empty');
     await refused(t, () => upload(t, 'empty.png', Buffer.alloc(0)), 400, 'The file is empty');
@@ -130,6 +148,12 @@ describe('refused uploads', () => {
       ['embedded html', svgOf('<iframe src="https://evil.example"></iframe>')],
       ['style sheet instruction', `<?xml-stylesheet href="http://evil.example/x.css"?>${svgOf('')}`],
       ['not an svg', '<html><body>hello</body></html>'],
+      ['prefixed script', svgOf('<s:script xmlns:s="http://www.w3.org/2000/svg">alert(1)</s:script>')],
+      ['prefixed iframe', svgOf('<h:iframe xmlns:h="http://www.w3.org/1999/xhtml" src="https://evil.example"/>')],
+      ['prefixed foreignObject', svgOf('<x:foreignObject xmlns:x="http://www.w3.org/2000/svg"><div/></x:foreignObject>')],
+      ['css image-set', svgOf('<rect style="fill: image-set(\'https://evil.example/x.png\' 1x)"/>')],
+      ['billion laughs', `<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>${svgOf('<text>&b;</text>')}`],
+      ['external entity', `<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>${svgOf('<text>&x;</text>')}`],
     ];
     for (const [label, svg] of dangerous) {
       const res = await refused(t, () => upload(t, `${label.replace(/ /g, '-')}.svg`, svg), 400);

@@ -8,6 +8,7 @@ import {
   fetchRaw,
   listFiles,
   makeImage,
+  makePdf,
   makeRotatedJpeg,
   md5,
   pathOf,
@@ -132,7 +133,7 @@ describe('attachment upload', () => {
 
   it('stores office files with a URL and no sizes', async () => {
     const files: [string, Buffer | string, string][] = [
-      ['Report 2024.pdf', '%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n', 'pdf'],
+      ['Report 2024.pdf', makePdf(), 'pdf'],
       ['notes.txt', 'plain words\nmore words\n', 'txt'],
       ['table.csv', 'a,b\n1,2\n', 'csv'],
       ['letter.docx', Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(60, 1)]), 'docx'],
@@ -157,8 +158,9 @@ describe('attachment upload', () => {
 
   it('accepts a clean SVG as an image that is served as uploaded', async () => {
     const svg = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">'
-      + '<defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient></defs>'
-      + '<rect width="10" height="10" fill="url(#g)" style="fill: url(\'#g\')"/><use xlink:href="#g"/><a href="#top">x &amp; y</a></svg>';
+      + '<defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient><style>.c { fill: #c33; stroke: url(#g) }</style></defs>'
+      + '<rect id="r" class="c" width="10" height="10" fill="url(#g)" style="fill: url(\'#g\')"/><use xlink:href="#g"/><use href="#r" x="2"/>'
+      + '<a href="#top">x &amp; y</a></svg>';
     const res = await upload(t, 'logo.svg', svg);
     assert.equal(res.status, 200, res.text);
     const a = res.body;

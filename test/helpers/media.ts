@@ -170,3 +170,25 @@ export async function storedAttachment(t: TestApp, id: string): Promise<Record<s
   const [row] = await attachmentRows(t, id);
   return row?.data as Record<string, any> | undefined;
 }
+
+/** A minimal valid one-page PDF, written byte by byte: objects, a cross-reference table with their offsets, a trailer. */
+export function makePdf(text = 'Hello'): Buffer {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R >>',
+  ];
+  const stream = `BT /F1 12 Tf 10 50 Td (${text}) Tj ET`;
+  objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(Buffer.byteLength(body, 'latin1'));
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xrefAt = Buffer.byteLength(body, 'latin1');
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}

@@ -11,7 +11,8 @@ import { svgProblem } from '../../src/media/svg-check.js';
 import { assertInside, parseCropRequest } from '../../src/media/crop-request.js';
 import { createLocalFileStorage } from '../../src/media/local-file-storage.js';
 import { attachmentOutput } from '../../src/media/attachment-output.js';
-import { ValidationError } from '../../src/errors/app-error.js';
+import { RetryLaterError, ValidationError } from '../../src/errors/app-error.js';
+import { UploadBudget } from '../../src/media/upload-budget.js';
 import { WorkFiles, prepareWorkDir, staleWorkFileAge } from '../../src/media/work-files.js';
 
 describe('file names', () => {
@@ -64,7 +65,10 @@ describe('file groups and content sniffing', () => {
     assert.equal(contentMatches('gif', Buffer.from('GIF90a...'), false), false);
     assert.equal(contentMatches('webp', Buffer.from('RIFF\x00\x00\x00\x00WEBPVP8 ', 'latin1'), false), true);
     assert.equal(contentMatches('webp', Buffer.from('RIFF\x00\x00\x00\x00WAVE', 'latin1'), false), false);
-    assert.equal(contentMatches('pdf', Buffer.from('junk\n%PDF-1.7'), false), true);
+    assert.equal(contentMatches('pdf', Buffer.from('%PDF-1.7\n'), false), true);
+    assert.equal(contentMatches('pdf', Buffer.from('%PDF-2.0\r'), false), true);
+    assert.equal(contentMatches('pdf', Buffer.from('junk\n%PDF-1.7'), false), false, 'the header is at offset 0');
+    assert.equal(contentMatches('pdf', Buffer.from('%PDF-1.17'), false), false);
     assert.equal(contentMatches('pdf', Buffer.from('%PS-Adobe'), false), false);
     assert.equal(contentMatches('xlsx', Buffer.from('PK\x03\x04', 'latin1'), false), true);
     assert.equal(contentMatches('xlsx', Buffer.from('PK\x05\x06', 'latin1'), false), false, 'an empty zip is no document');
@@ -75,24 +79,81 @@ describe('file groups and content sniffing', () => {
   });
 });
 
+const svgOf = (inner: string, attributes = '') =>
+  `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"${attributes}>${inner}</svg>`;
+
 describe('SVG check', () => {
   it('passes drawings and refuses active or external content', () => {
-    const clean = '<svg xmlns="http://www.w3.org/2000/svg"><g fill="url(#a)"><path d="M0 0h1"/></g><text>one = two &amp; on</text></svg>';
+    const clean = svgOf('<g fill="url(#a)"><path d="M0 0h1"/></g><text>one = two &amp; on</text>');
     assert.equal(svgProblem(clean), null);
-    assert.match(svgProblem('<svg><script/></svg>')!, /scripts/);
-    assert.match(svgProblem('<svg><g\tonclick="x"/></svg>')!, /event handler/);
-    assert.equal(svgProblem('<svg><image href="data:image/png;base64,iVBOR+w0/=="/></svg>'), null, 'an embedded bitmap');
-    assert.match(svgProblem('<svg><image href="data:image/svg+xml;base64,AAAA"/></svg>')!, /links outside/);
-    assert.match(svgProblem("<svg><use xlink:href='other.svg#x'/></svg>")!, /links outside/);
-    assert.match(svgProblem('<svg><a href="  JavaScript:x">a</a></svg>')!, /script URLs/);
-    assert.match(svgProblem('<svg style="background:url(//x)"></svg>')!, /external references/);
-    assert.match(svgProblem('<svg><rect fill="&#x75;rl(x)"/></svg>')!, /character references/);
+    assert.match(svgProblem(svgOf('<script/>'))!, /svg:script elements|script elements/);
+    assert.match(svgProblem(svgOf('<g\tonclick="x"/>'))!, /attribute onclick/);
+    assert.equal(svgProblem(svgOf('<image href="data:image/png;base64,iVBOR+w0/=="/>')), null, 'an embedded bitmap');
+    assert.match(svgProblem(svgOf('<image href="data:image/svg+xml;base64,AAAA"/>'))!, /links outside/);
+    assert.match(svgProblem(svgOf("<use xlink:href='other.svg#x'/>"))!, /links outside/);
+    assert.match(svgProblem(svgOf('<a href="  JavaScript:x">a</a>'))!, /links outside/);
+    assert.match(svgProblem(svgOf('', ' style="background:url(//x)"'))!, /external references/);
+    assert.match(svgProblem(svgOf('<rect fill="&#x75;rl(x)"/>'))!, /external references/, 'a character reference is read as the browser reads it');
     assert.match(svgProblem('<html></html>')!, /not an SVG/);
+    assert.match(svgProblem('<svg><rect/></svg>')!, /not an SVG/, 'without the SVG namespace a browser does not draw it');
   });
 
-  it('scans a hostile file of unclosed tags in linear time', () => {
+  it('judges elements and attributes by namespace and local name, not by prefix', () => {
+    const bypasses = [
+      svgOf('<s:script xmlns:s="http://www.w3.org/2000/svg">alert(1)</s:script>'),
+      '<s:svg xmlns:s="http://www.w3.org/2000/svg"><s:script>alert(1)</s:script></s:svg>',
+      svgOf('<h:iframe xmlns:h="http://www.w3.org/1999/xhtml" src="https://evil.example"/>'),
+      svgOf('<x:foreignObject xmlns:x="http://www.w3.org/2000/svg"><div/></x:foreignObject>'),
+      svgOf('<rect xmlns:e="http://www.w3.org/1999/xhtml" e:onclick="x()"/>'),
+    ];
+    for (const svg of bypasses) assert.match(svgProblem(svg)!, /are not accepted/, svg);
+  });
+
+  it('refuses CSS that loads anything: image-set, url(), @import, escapes', () => {
+    const styles = [
+      'fill: image-set("https://evil.example/x.png" 1x)',
+      'fill: -webkit-image-set(url(x.png) 1x)',
+      'fill: url( "https://evil.example" )',
+      'fill: u\\72l(x)',
+    ];
+    for (const style of styles) assert.match(svgProblem(svgOf(`<rect style='${style}'/>`))!, /styles are not accepted/, style);
+    assert.match(svgProblem(svgOf('<style>@import "x.css";</style>'))!, /imports/);
+    assert.match(svgProblem(svgOf('<style><![CDATA[rect{background:image-set("//x" 1x)}]]></style>'))!, /external references/);
+  });
+
+  it('refuses entity declarations (billion laughs, external entities) and reads no DTD', () => {
+    const laughs = `<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>${svgOf('<text>&c;</text>')}`;
+    assert.match(svgProblem(laughs)!, /document type declarations/);
+    const external = `<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>${svgOf('<text>&x;</text>')}`;
+    assert.match(svgProblem(external)!, /document type declarations/);
+    assert.match(svgProblem(svgOf('<text>&x;</text>'))!, /not well-formed/, 'an undeclared entity');
+    const publicDtd = '<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">';
+    assert.equal(svgProblem(`<?xml version="1.0" encoding="UTF-8"?>\n${publicDtd}${svgOf('<rect/>')}`), null);
+  });
+
+  it('accepts what editors write: gradients, local use, plain styles, editor metadata', () => {
+    const drawing = svgOf(
+      [
+        '<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/></linearGradient>',
+        '<style>.a { fill: #c33; stroke: url(#g) }</style></defs>',
+        '<g class="a"><rect id="r" width="10" height="10"/></g><use href="#r" x="5"/><use xlink:href="#r"/>',
+        '<sodipodi:namedview xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" pagecolor="#fff"/>',
+        '<metadata><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about=""/></rdf:RDF></metadata>',
+      ].join(''),
+      ' viewBox="0 0 10 10"',
+    );
+    assert.equal(svgProblem(drawing), null);
+  });
+
+  it('refuses nesting beyond the bound and ill-formed files quickly', () => {
+    assert.match(svgProblem(svgOf(`${'<g>'.repeat(300)}${'</g>'.repeat(300)}`))!, /nested deeper/);
+    const attributes = Array.from({ length: 1001 }, (_, index) => `a${index}="1"`).join(' ');
+    assert.match(svgProblem(svgOf(`<g ${attributes}/>`))!, /more than 1000 attributes/);
+    const longName = svgProblem(svgOf(`<${'g'.repeat(100_000)}/>`))!;
+    assert.ok(longName.length < 200, 'a refusal quotes a bounded part of a name');
+    assert.ok(svgProblem(svgOf(`<x:a xmlns:x="${'u'.repeat(100_000)}" ${'x:b="1" '.repeat(2)}/>`))!.length < 300);
     const started = Date.now();
-    svgProblem(`<svg>${'<a '.repeat(300_000)}`);
+    assert.match(svgProblem(`<svg xmlns="http://www.w3.org/2000/svg">${'<a '.repeat(300_000)}`)!, /not well-formed/);
     assert.ok(Date.now() - started < 2000);
   });
 });
@@ -195,5 +256,34 @@ describe('work files', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('upload budget', () => {
+  it('counts bytes per caller in one-minute windows and says when to come back', () => {
+    let now = 1_000_000;
+    const budget = new UploadBudget({ bytesPerMinute: 100, inFlight: 2 }, () => now);
+    const first = budget.begin('key:a');
+    first.charge(60);
+    first.release();
+    now += 20_000;
+    const second = budget.begin('key:a');
+    assert.throws(() => second.charge(41), (error: unknown) => error instanceof RetryLaterError && error.retryAfter === 40);
+    second.release();
+    assert.throws(() => budget.begin('key:a'), RetryLaterError, 'spent until the window ends');
+    budget.begin('key:b').release();
+    now += 40_000;
+    budget.begin('key:a').charge(100);
+  });
+
+  it('caps uploads at a time and frees a slot on release, once', () => {
+    const budget = new UploadBudget({ bytesPerMinute: 1000, inFlight: 2 });
+    const a = budget.begin('user:x');
+    budget.begin('user:x');
+    assert.throws(() => budget.begin('user:x'), (error: unknown) => error instanceof RetryLaterError && error.data.limit === 'uploadsInFlight');
+    a.release();
+    a.release();
+    budget.begin('user:x');
+    assert.throws(() => budget.begin('user:x'), RetryLaterError);
   });
 });

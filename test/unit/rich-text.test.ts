@@ -42,7 +42,7 @@ describe('rich text sanitizer options', () => {
   it('defaults to what the original default toolbar, styles and insert menu produce', () => {
     const html = '<h2>T</h2><p><b>b</b><em>e</em><s>s</s><u>u</u><sup>1</sup><sub>2</sub></p><blockquote>q</blockquote>'
       + '<ul><li>l</li></ul><hr /><table><tr><td colspan="2">c</td></tr></table><figure class="x"><img src="/a.png" alt="A" /></figure>';
-    assert.equal(clean(html), html);
+    assert.equal(clean(html), html.replace('<figure class="x">', '<figure>'), 'no image style is configured by default');
     assert.equal(clean('<pre><code>x</code></pre><h7>y</h7>'), 'xy', 'codeBlock is not in the default toolbar');
   });
 
@@ -50,7 +50,7 @@ describe('rich text sanitizer options', () => {
     const options = { toolbar: ['bold', 'link'], insert: [] };
     assert.equal(
       clean('<h2>Head</h2><p style="text-align:center"><b>b</b> <i>i</i> <a href="/x" title="t" target="_blank">a</a></p><img src="/a.png" /><table><tr><td>c</td></tr></table>', options),
-      'Head<p><b>b</b> i <a href="/x" title="t" target="_blank">a</a></p>c',
+      'Head<p><b>b</b> i <a href="/x" title="t" target="_blank" rel="noopener noreferrer">a</a></p>c',
     );
   });
 
@@ -88,6 +88,40 @@ describe('rich text sanitizer options', () => {
     assert.equal(clean('<p><span data-anchor="x">a</span></p>', { toolbar: ['bold'] }), '<p>a</p>');
   });
 
+  it('gives every link with a target rel="noopener noreferrer", merged with its own rel', () => {
+    assert.equal(clean('<p><a href="/x" target="_blank">a</a></p>'), '<p><a href="/x" target="_blank" rel="noopener noreferrer">a</a></p>');
+    assert.equal(
+      clean('<p><a href="/x" rel="nofollow noopener" target=" _BLANK ">a</a></p>'),
+      '<p><a href="/x" target="_blank" rel="nofollow noopener noreferrer">a</a></p>',
+    );
+    assert.equal(clean('<p><a href="/x" target="_self" rel="opener">a</a></p>'), '<p><a href="/x" target="_self" rel="noopener noreferrer">a</a></p>');
+    assert.equal(clean('<p><a href="/x" target="other-window">a</a></p>'), '<p><a href="/x">a</a></p>', 'named targets reach other windows');
+    assert.equal(clean('<p><a href="/x" rel="nofollow">a</a></p>'), '<p><a href="/x" rel="nofollow">a</a></p>', 'no target, rel as given');
+  });
+
+  it('keeps only ids and link names that are safe anchors: no DOM clobbering', () => {
+    const html = '<p><span id="Intro-2">a</span><a href="/x" name="section_3">b</a></p>';
+    assert.equal(clean(html), html);
+    const clobbering = ['cookie', 'location', 'forms', 'body', 'CONSTRUCTOR', '__proto__', 'getElementById', 'config', 'documentElement', 'cms-x'];
+    for (const name of clobbering) {
+      assert.equal(clean(`<p><span id="${name}">a</span><a name="${name}" href="/x">b</a></p>`), '<p><span>a</span><a href="/x">b</a></p>', name);
+      assert.equal(clean(`<p><span data-anchor="${name}">a</span></p>`), '<p><span>a</span></p>', name);
+    }
+    const malformed = ['a b', '1st', '-x', 'x"y', 'é', 'a'.repeat(65), ''];
+    for (const name of malformed) assert.equal(clean(`<p><span id='${name}'>a</span></p>`), '<p><span>a</span></p>', name);
+  });
+
+  it('keeps only configured classes: figure classes come from imageStyles', () => {
+    const imageStyles = [{ value: 'image-float-left', label: 'Left' }];
+    const html = '<figure class="image-float-left evil"><img src="/a.png" /></figure>';
+    assert.equal(clean(html, { imageStyles }), '<figure class="image-float-left"><img src="/a.png" /></figure>');
+    assert.equal(clean(html), '<figure><img src="/a.png" /></figure>');
+    assert.equal(
+      clean('<div class="tableWrapper x"><table class="cms-rich-text-table y"><tr><td class="z">c</td></tr></table></div>'),
+      '<div class="tableWrapper"><table class="cms-rich-text-table"><tr><td>c</td></tr></table></div>',
+    );
+  });
+
   it('collects permalink and image ids from the sanitized content', () => {
     const value = sanitizeRichText(
       '<p><a href="#cms-permalink-doc1?updateTitle=1">one</a> <a href="#cms-permalink-doc2">two</a>'
@@ -114,6 +148,7 @@ describe('rich text options at boot', () => {
   it('accepts the original toolbar, insert and styles vocabulary', () => {
     checkAreaOptions(richTextArea({ toolbar: ['styles', '|', 'codeBlock', 'alignJustify'], insert: ['table'], styles: [{ tag: 'h2', label: 'H', class: 'a b' }] }), definitionContext);
     checkAreaOptions(richTextArea({ placeholder: false }), definitionContext);
+    checkAreaOptions(richTextArea({ imageStyles: [{ value: 'image-float-left', label: 'Float left' }] }), definitionContext);
   });
 
   it('names the key path of unknown items and malformed styles', () => {
@@ -127,6 +162,9 @@ describe('rich text options at boot', () => {
     assertConfigError({ styles: [{ tag: 'p', label: 'P', class: 'a "b' }] }, 'styles.0.class');
     assertConfigError({ styles: [{ tag: 'p', label: 'P', style: 'x' }] }, 'styles.0.style');
     assertConfigError({ toolbars: [] }, 'toolbars');
+    assertConfigError({ imageStyles: {} }, 'imageStyles');
+    assertConfigError({ imageStyles: [{ value: 'a b', label: 'x' }] }, 'imageStyles.0.value');
+    assertConfigError({ imageStyles: [{ value: 'a', label: 'x', class: 'y' }] }, 'imageStyles.0.class');
   });
 });
 

@@ -8,6 +8,7 @@ import {
   richTextWidgetType,
   styleTags,
   toolbarItemNames,
+  type RichTextImageStyle,
   type RichTextOptions,
   type RichTextStyle,
 } from './rich-text.js';
@@ -16,10 +17,12 @@ import {
 const optionKeys = ['widgets', 'groups', 'min', 'max', 'expanded'];
 
 // Rich-text options that only configure the original's editor UI; accepted so its configurations load.
-const richTextEditorKeys = ['placeholder', 'placeholderText', 'className', 'color', 'imageStyles', 'tableOptions'];
-const richTextKeys = ['toolbar', 'insert', 'styles', ...richTextEditorKeys];
+const richTextEditorKeys = ['placeholder', 'placeholderText', 'className', 'color', 'tableOptions'];
+const richTextKeys = ['toolbar', 'insert', 'styles', 'imageStyles', ...richTextEditorKeys];
 const styleKeys = ['tag', 'label', 'class'];
+const imageStyleKeys = ['value', 'label'];
 const classList = /^-?[_a-zA-Z][\w-]*(\s+-?[_a-zA-Z][\w-]*)*$/;
+const className = /^-?[_a-zA-Z][\w-]*$/;
 
 function checkItems(items: unknown, known: ReadonlySet<string>, path: string): void {
   if (items === undefined) return;
@@ -45,6 +48,22 @@ function checkStyle(style: unknown, path: string): void {
   }
 }
 
+/** `{ value, label }`: `value` is the one class the image tool puts on the figure. */
+function checkImageStyle(style: unknown, path: string): void {
+  if (!isPlainObject(style)) throw new ConfigError(path, 'must be an object { value, label }');
+  for (const key of Object.keys(style)) {
+    if (!imageStyleKeys.includes(key)) throw new ConfigError(`${path}.${key}`, 'unknown key');
+  }
+  if (typeof style.value !== 'string' || !className.test(style.value)) throw new ConfigError(`${path}.value`, 'must be one class name');
+  if (typeof style.label !== 'string') throw new ConfigError(`${path}.label`, 'must be a string');
+}
+
+function checkList(list: unknown, path: string, shape: string, checkEntry: (entry: unknown, path: string) => void): void {
+  if (list === undefined) return;
+  if (!Array.isArray(list)) throw new ConfigError(path, `must be an array of ${shape}`);
+  list.forEach((entry, index) => checkEntry(entry, `${path}.${index}`));
+}
+
 /** The options that decide what rich text may hold are checked here, once, at boot. */
 function checkRichTextOptions(options: Record<string, unknown>, path: string): void {
   for (const key of Object.keys(options)) {
@@ -52,9 +71,8 @@ function checkRichTextOptions(options: Record<string, unknown>, path: string): v
   }
   checkItems(options.toolbar, toolbarItemNames, `${path}.toolbar`);
   checkItems(options.insert, insertItemNames, `${path}.insert`);
-  if (options.styles === undefined) return;
-  if (!Array.isArray(options.styles)) throw new ConfigError(`${path}.styles`, 'must be an array of { tag, label, class? }');
-  options.styles.forEach((style, index) => checkStyle(style, `${path}.styles.${index}`));
+  checkList(options.styles, `${path}.styles`, '{ tag, label, class? }', checkStyle);
+  checkList(options.imageStyles, `${path}.imageStyles`, '{ value, label }', checkImageStyle);
 }
 
 /** `{ "<widget type>": { ...widget options } }`; names are checked by the config loader. */
@@ -128,5 +146,6 @@ export function richTextOptionsOf(fieldOptions: Readonly<Record<string, unknown>
     toolbar: (configured.toolbar as readonly string[] | undefined) ?? defaultRichTextOptions.toolbar,
     insert: (configured.insert as readonly string[] | undefined) ?? defaultRichTextOptions.insert,
     styles: (configured.styles as readonly RichTextStyle[] | undefined) ?? defaultRichTextOptions.styles,
+    imageStyles: (configured.imageStyles as readonly RichTextImageStyle[] | undefined) ?? defaultRichTextOptions.imageStyles,
   };
 }

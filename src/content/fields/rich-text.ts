@@ -1,6 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
 import { colorPatterns } from './color.js';
 import { isValidId } from '../text.js';
+import { isSafeAnchor } from './anchors.js';
 
 export const richTextWidgetType = '@cms/rich-text';
 
@@ -11,11 +12,18 @@ export interface RichTextStyle {
   readonly class?: string;
 }
 
+/** An `imageStyles` entry: a class the image tool may put on a `figure`. */
+export interface RichTextImageStyle {
+  readonly value: string;
+  readonly label: string;
+}
+
 /** The widget options that decide what rich text may contain, as an area configures them. */
 export interface RichTextOptions {
   readonly toolbar: readonly string[];
   readonly insert: readonly string[];
   readonly styles: readonly RichTextStyle[];
+  readonly imageStyles: readonly RichTextImageStyle[];
 }
 
 const headingStyles = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((tag) => ({ tag, label: tag.toUpperCase() }));
@@ -29,6 +37,7 @@ export const defaultRichTextOptions: RichTextOptions = {
   ],
   insert: ['image', 'table', 'importTable', 'horizontalRule'],
   styles: [{ tag: 'p', label: 'Paragraph' }, ...headingStyles],
+  imageStyles: [],
 };
 
 // The original's maps from toolbar/insert items to what the sanitizer lets through.
@@ -122,6 +131,8 @@ function styleClasses(options: RichTextOptions, items: ReadonlySet<string>): Map
     for (const style of options.styles) addAll(classes, style.tag, style.class?.split(/\s+/).filter(Boolean) ?? []);
   }
   if (items.has('table')) for (const [tag, names] of Object.entries(tableClasses)) addAll(classes, tag, names);
+  // Always an entry, maybe empty: a tag that may carry `class` but has no list would keep any class.
+  if (items.has('image')) addAll(classes, 'figure', options.imageStyles.map((style) => style.value));
   return classes;
 }
 
@@ -156,21 +167,46 @@ export function compileRichTextRules(options: RichTextOptions): RichTextRules {
 
 export const defaultRichTextRules: RichTextRules = compileRichTextRules(defaultRichTextOptions);
 
-/** The original refuses anchors that could clash with its editor's own ids. */
-function isAnchor(anchor: string): boolean {
-  return anchor !== '' && !anchor.startsWith('cms-');
+/** `data-anchor` becomes the `id` of the first element carrying it, where ids are allowed. */
+function anchorToId(attribs: sanitizeHtml.Attributes, tagName: string, idTags: ReadonlySet<string>, seen: Set<string>): sanitizeHtml.Attributes {
+  const { 'data-anchor': anchor, ...rest } = attribs;
+  if (anchor === undefined || !isSafeAnchor(anchor) || !idTags.has(tagName) || seen.has(anchor)) return rest;
+  seen.add(anchor);
+  return { ...rest, id: anchor };
 }
 
-/** `data-anchor` becomes the `id` of the first element carrying it, where ids are allowed. */
-function anchorsToIds(idTags: ReadonlySet<string>): sanitizeHtml.Transformer {
+/** Ids and link names survive only when they are safe anchors (`anchors.ts`). */
+function withSafeNames(attribs: sanitizeHtml.Attributes): sanitizeHtml.Attributes {
+  const { id, name, ...rest } = attribs;
+  const safe: sanitizeHtml.Attributes = rest;
+  if (id !== undefined && isSafeAnchor(id)) safe.id = id;
+  if (name !== undefined && isSafeAnchor(name)) safe.name = name;
+  return safe;
+}
+
+// The original's link tool offers "open in a new tab"; named targets would reach other windows.
+const linkTargets: ReadonlySet<string> = new Set(['_blank', '_self', '_parent', '_top']);
+
+/**
+ * A link that opens another browsing context gets `rel="noopener noreferrer"` (merged with
+ * the rel it has), so the page it opens cannot reach back through `window.opener`.
+ */
+function withSafeTarget(attribs: sanitizeHtml.Attributes): sanitizeHtml.Attributes {
+  if (attribs.target === undefined) return attribs;
+  const target = attribs.target.trim().toLowerCase();
+  const { target: _target, rel: given = '', ...rest } = attribs;
+  if (!linkTargets.has(target)) return { ...rest, ...(given && { rel: given }) };
+  // `opener` asks for the very link back that noopener cuts.
+  const kept = given.toLowerCase().split(/\s+/).filter((token) => token !== '' && token !== 'opener');
+  return { ...rest, target, rel: [...new Set([...kept, 'noopener', 'noreferrer'])].join(' ') };
+}
+
+/** The transform every tag goes through before the sanitizer's allow-lists apply. */
+function safeAttributes(idTags: ReadonlySet<string>): sanitizeHtml.Transformer {
   const seen = new Set<string>();
   return (tagName, attribs) => {
-    const { 'data-anchor': anchor, ...rest } = attribs;
-    if (anchor === undefined || !isAnchor(anchor) || !idTags.has(tagName) || seen.has(anchor)) {
-      return { tagName, attribs: rest };
-    }
-    seen.add(anchor);
-    return { tagName, attribs: { ...rest, id: anchor } };
+    const named = withSafeNames(anchorToId(attribs, tagName, idTags, seen));
+    return { tagName, attribs: tagName === 'a' ? withSafeTarget(named) : named };
   };
 }
 
@@ -193,7 +229,7 @@ export interface RichTextValue {
 
 /** Sanitizes rich text by the area's rules and collects the documents it refers to. */
 export function sanitizeRichText(html: string, rules: RichTextRules = defaultRichTextRules): RichTextValue {
-  const content = sanitizeHtml(html, { ...rules.sanitize, transformTags: { '*': anchorsToIds(rules.idTags) } });
+  const content = sanitizeHtml(html, { ...rules.sanitize, transformTags: { '*': safeAttributes(rules.idTags) } });
   return { content, permalinkIds: matchedIds(content, permalinkPattern), imageIds: matchedIds(content, imagePattern) };
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anonymous, type Principal } from '../../core/principal.js';
 import type { ApiKeys } from '../../auth/api-keys.js';
@@ -8,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal;
     bearerToken: string | null;
+    /** Who is asking, for per-caller budgets: `user:<id>`, `key:<SHA-256 of the key>`, or null when anonymous. */
+    callerId: string | null;
   }
 }
 
@@ -19,18 +22,23 @@ declare module 'fastify' {
 export function registerAuth(app: FastifyInstance, deps: { apiKeys: ApiKeys; tokens: TokenService }): void {
   app.decorateRequest('principal', null as unknown as Principal);
   app.decorateRequest('bearerToken', null);
+  app.decorateRequest('callerId', null);
   app.addHook('onRequest', async (request) => {
     request.principal = anonymous;
+    request.callerId = null;
     const credentials = credentialsOf(request);
     if (credentials.apiKey !== undefined) {
       const principal = deps.apiKeys.principalFor(credentials.apiKey);
       if (!principal) throw new ForbiddenError('invalid api key');
       request.principal = principal;
+      // A digest: the key itself never sits in memory longer than the request needs it.
+      request.callerId = `key:${createHash('sha256').update(credentials.apiKey).digest('hex')}`;
     } else if (credentials.bearer !== undefined) {
       const principal = await deps.tokens.principalFor(credentials.bearer);
       if (!principal) throw new UnauthorizedError('bearer token invalid');
       request.principal = principal;
       request.bearerToken = credentials.bearer;
+      request.callerId = `user:${principal.userId}`;
     }
   });
   app.addHook('onSend', async (request, reply) => {

@@ -36,10 +36,14 @@ export async function registerMediaRoutes(
     scope.post('/api/v1/@cms/attachment/upload', async (request) => {
       const taken: MultipartFile[] = [];
       try {
-        return await media.upload(request.principal, async () => {
-          const part = await filePart(request);
-          if (part) taken.push(part);
-          return part && ({ filename: part.filename, stream: part.file } satisfies IncomingFile);
+        return await media.upload({
+          principal: request.principal,
+          callerId: request.callerId,
+          receive: async () => {
+            const part = await filePart(request);
+            if (part) taken.push(part);
+            return part && ({ filename: part.filename, stream: part.file } satisfies IncomingFile);
+          },
         });
       } finally {
         // A refused upload is still read to its end, so the client gets the answer instead of a stalled request.
