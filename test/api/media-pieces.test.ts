@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../../src/storage/sqlite/driver.js';
 import { loadAppConfig } from '../../src/load-app-config.js';
 import { buildApp } from '../../src/app.js';
 import { apiTestsOnPostgres, keys, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import Database from '../../src/storage/sqlite/driver.js';
 import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';
 import {
   compileCountQuery,
@@ -44,7 +45,7 @@ interface Article {
 
 describe('sqlite query plans on 50,000 documents', () => {
   let adapter: StorageAdapter;
-  let inspector: Database.Database;
+  let inspector: BetterSqlite3.Database;
   let cleanup: () => Promise<void>;
   const articles = makeArticles(articleCount);
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../../src/storage/sqlite/driver.js';
 import pg from 'pg';
 import sharp from 'sharp';
 import { keys, type TestApp, type TestResponse } from './test-app.js';
