@@ -9,7 +9,7 @@ import { createFieldTypeRegistry } from './content/fields/registry.js';
 import { DocumentService } from './content/documents/document-service.js';
 import { ApiKeys } from './auth/api-keys.js';
 import { TokenService } from './auth/token-service.js';
-import { registerErrorHandling } from './http/plugins/error-handler.js';
+import { registerErrorHandling, sendFrameworkError } from './http/plugins/error-handler.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
@@ -66,11 +66,13 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
       maxParamLength: 2000,
     },
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false, removeAdditional: false } },
+    frameworkErrors: sendFrameworkError,
   });
   registerErrorHandling(app);
   registerJsonBody(app, { bodyLimit: config.bodyLimit, maxDepth: config.limits.jsonDepth });
   // Front ends on any origin may read and write (the original mounts cors() on the API).
-  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
+  // Not strict: an OPTIONS request without Origin gets the same 204, not a text/plain 400 outside the error shape.
+  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], strictPreflight: false });
   registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens });
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens });

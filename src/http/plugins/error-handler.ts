@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../errors/app-error.js';
 import { mapError } from '../error-mapper.js';
 
@@ -14,4 +14,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const { status, body } = mapError(new NotFoundError());
     void reply.code(status).send(body);
   });
+}
+
+/**
+ * Fastify's `frameworkErrors` option: the router's refusals (a malformed URL, a path parameter
+ * over `maxParamLength`) are answered before any handler exists, in Fastify's own shape unless
+ * this sends them through `mapError` too.
+ */
+export function sendFrameworkError(error: Error, _request: FastifyRequest, reply: FastifyReply): void {
+  const { status, body } = mapError(error);
+  void reply.code(status).send(body);
 }

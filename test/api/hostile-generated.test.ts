@@ -1,0 +1,550 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { countAttachments, listFiles, makeImage, multipartBody, uploaded, uploadsDir } from '../helpers/media.js';
+import {
+  anyBody,
+  contentTypes,
+  extraHeaders,
+  idForms,
+  junkId,
+  malformedBody,
+  nastyFilename,
+  nastyNumber,
+  nastyString,
+  object,
+  patchBody,
+  queryString,
+  toJson,
+  type Json,
+} from '../helpers/hostile-arbitraries.js';
+import {
+  admin,
+  assertAnswered,
+  assertRefused,
+  contributor,
+  describeRequest,
+  editor,
+  noWriteCredentials,
+  placeholder,
+  send,
+  withCredential,
+  type Credential,
+  type HostileRequest,
+  type Placeholders,
+} from '../helpers/hostile-requests.js';
+
+/**
+ * Generated hostile input against every endpoint: no 5xx, every refusal in the one error shape,
+ * no write without the right, a refused admin write changes nothing, and at the end the sentinel
+ * documents and the uploads folder are exactly as they were (plus the files of uploads this test
+ * made succeed). Fixed seed by default; FC_SEED=<n> replays another run.
+ *
+ * Generators for holes still being fixed elsewhere are switched off by naming them here; remove
+ * an entry once its fix has landed:
+ * - hugeIndex: PATCH paths with array indexes far past the end (`links.999999999.label`)
+ * - hugeArrays: areas of 200,000 widgets, `$push` of 200,000 items
+ * - earlyRefusalReset: a request refused before its body is read gets its answer, not a reset connection
+ * - archivedAnonymous: anonymous callers and guests never see archived documents
+ * - svgNamespace: SVG scripts behind a namespace prefix (`<svg:script>`)
+ * - pdfSniff: a `.pdf` whose `%PDF-` header follows an HTML page
+ * - loginThrottle: failed logins are throttled with a 429
+ */
+const knownOpen: readonly KnownHole[] = ['hugeArrays', 'svgNamespace', 'pdfSniff'];
+
+type KnownHole = 'hugeIndex' | 'hugeArrays' | 'earlyRefusalReset' | 'archivedAnonymous' | 'svgNamespace' | 'pdfSniff' | 'loginThrottle';
+const probe = (hole: KnownHole): boolean => !knownOpen.includes(hole);
+
+const seed = Number(process.env.FC_SEED ?? 20261124);
+const runs = <T>(numRuns: number): fc.Parameters<T> => ({ seed, numRuns, endOnFailure: true });
+
+const pieceTypes = ['article', 'note', '@cms/image', '@cms/file', '@cms/user'] as const;
+type PieceType = (typeof pieceTypes)[number];
+const unknownTypes = ['nope', '@cms/nope', '@cms', '%40cms%2Fimage', 'article%00', 'ARTICLE', '..%2Farticle'];
+const locales = ['en', 'es'] as const;
+const modes = ['draft', 'published'] as const;
+const documentActions = ['', '/publish', '/unpublish', '/localize', '/revert-draft-to-published', '/revert-published-to-previous', '/locales'] as const;
+
+interface Sentinel {
+  readonly type: PieceType;
+  readonly cmsDocId: string;
+  /** Who may read it without API access: everyone (published, public), guests (members only), or nobody. */
+  readonly readableBy: 'everyone' | 'guests' | 'nobody';
+  /** Hidden only because it is archived (a hole being fixed elsewhere). */
+  readonly archived?: boolean;
+}
+
+describe('generated hostile input against every endpoint', () => {
+  let t: TestApp;
+  const sentinels: Sentinel[] = [];
+  let values: Placeholders;
+  /** Documents and attachments this test created on purpose, which may change. */
+  const throwawayDocs = new Set<string>();
+  const throwawayAttachments = new Set<string>();
+  let throwawayAttachment = '';
+  let tinyPng: Buffer;
+  let before_: Snapshot;
+
+  before(async () => {
+    console.log(`hostile-generated: fast-check seed ${seed} (FC_SEED=<n> to replay another)`);
+    t = await startTestApp();
+    tinyPng = await makeImage('png', 8, 8);
+    values = await createSentinels();
+    throwawayAttachment = (await uploaded(t, 'throwaway.png', await makeImage('png', 64, 48)))._id;
+    throwawayAttachments.add(throwawayAttachment);
+    before_ = await snapshot();
+  });
+  after(() => t.close());
+
+  async function ok(method: 'POST' | 'PATCH', url: string, body: unknown): Promise<any> {
+    const res = await t.request(method, url, { body });
+    assert.equal(res.status, 200, `${method} ${url}: ${res.text}`);
+    return res.body;
+  }
+
+  /** Published, draft-only, archived, members-only, other-locale, image and file sentinels; a guest user with a token. */
+  async function createSentinels(): Promise<Placeholders> {
+    const user = await ok('POST', '/api/v1/@cms/user', { title: 'Sentinel', username: 'sentinel', password: 'sentinel-password-123', role: 'guest' });
+    const area = { metaType: 'area', items: [{ type: '@cms/rich-text', content: '<p>Sentinel</p>' }] };
+    const published = await ok('POST', '/api/v1/article', {
+      title: 'Published sentinel', category: 'c', priority: 5, tags: ['news'], color: 'red', _author: [user.cmsDocId], body: area, links: [{ label: 'l', url: '/x' }],
+    });
+    await ok('POST', `/api/v1/article/${published.cmsDocId}/localize`, { toLocale: 'es' });
+    await ok('POST', `/api/v1/article/${published.cmsDocId}:es:draft/publish`, {});
+    // Without cmsMode=draft an insert is published at once, as in the original.
+    const draft = await ok('POST', '/api/v1/article?cmsMode=draft', { title: 'Draft sentinel', _related: [published.cmsDocId] });
+    const archived = await ok('POST', '/api/v1/article', { title: 'Archived sentinel' });
+    await ok('PATCH', `/api/v1/article/${archived.cmsDocId}`, { archived: true });
+    const members = await ok('POST', '/api/v1/article', { title: 'Members sentinel', visibility: 'loginRequired' });
+    const note = await ok('POST', '/api/v1/note?cmsMode=draft', { title: 'Note sentinel', text: 'secret' });
+    const png = await uploaded(t, 'sentinel.png', await makeImage('png', 40, 30));
+    await ok('POST', '/api/v1/@cms/attachment/crop', { _id: png._id, crop: { top: 1, left: 2, width: 10, height: 8 } });
+    const image = await ok('POST', '/api/v1/@cms/image', { title: 'Image sentinel', attachment: { _id: png._id, crop: { top: 1, left: 2, width: 10, height: 8 } } });
+    const pdf = await uploaded(t, 'sentinel.pdf', '%PDF-1.4\n%%EOF\n');
+    const file = await ok('POST', '/api/v1/@cms/file', { title: 'File sentinel', attachment: { _id: pdf._id } });
+    const login = await t.request('POST', '/api/v1/@cms/login/login', { key: null, body: { username: 'sentinel', password: 'sentinel-password-123' } });
+    assert.equal(login.status, 200, login.text);
+    sentinels.push(
+      { type: 'article', cmsDocId: published.cmsDocId, readableBy: 'everyone' },
+      { type: 'article', cmsDocId: draft.cmsDocId, readableBy: 'nobody' },
+      { type: 'article', cmsDocId: archived.cmsDocId, readableBy: 'nobody', archived: true },
+      { type: 'article', cmsDocId: members.cmsDocId, readableBy: 'guests' },
+      { type: 'note', cmsDocId: note.cmsDocId, readableBy: 'nobody' },
+      { type: '@cms/image', cmsDocId: image.cmsDocId, readableBy: 'everyone' },
+      { type: '@cms/file', cmsDocId: file.cmsDocId, readableBy: 'everyone' },
+      { type: '@cms/user', cmsDocId: user.cmsDocId, readableBy: 'nobody' },
+    );
+    return {
+      SELF: published.cmsDocId,
+      WIDGET: published.body.items[0]._id,
+      LINK: published.links[0]._id,
+      ATTACHMENT: png._id,
+      USER: user.cmsDocId,
+      OTHER: draft.cmsDocId,
+      TOKEN: login.body.token,
+    };
+  }
+
+  // ---- snapshots -------------------------------------------------------------------------
+
+  interface Snapshot {
+    readonly answers: Record<string, unknown>;
+    readonly docIds: Record<string, string[]>;
+    readonly files: Record<string, string>;
+    readonly attachments: number;
+  }
+
+  /** Every version of a document as admin sees it (status and full body), and its locales. */
+  async function versionsOf(type: string, cmsDocId: string): Promise<Record<string, unknown>> {
+    const answers: Record<string, unknown> = {};
+    for (const locale of locales) {
+      for (const mode of modes) {
+        const res = await t.request('GET', `/api/v1/${type}/${cmsDocId}?cmsLocale=${locale}&cmsMode=${mode}&archived=any`);
+        answers[`${locale}:${mode}`] = { status: res.status, body: res.body };
+      }
+    }
+    const res = await t.request('GET', `/api/v1/${type}/${cmsDocId}/locales`);
+    answers.locales = { status: res.status, body: res.body };
+    return answers;
+  }
+
+  /** The cmsDocIds of every document of a type in one locale and mode, throwaways left out. */
+  async function listedIds(type: string, locale: string, mode: string): Promise<string[]> {
+    const ids: string[] = [];
+    for (let page = 1; ; page++) {
+      const res = await t.request('GET', `/api/v1/${type}?cmsLocale=${locale}&cmsMode=${mode}&archived=any&perPage=100&page=${page}`);
+      assert.equal(res.status, 200, res.text);
+      ids.push(...res.body.results.map((doc: { cmsDocId: string }) => doc.cmsDocId));
+      if (page >= res.body.pages) break;
+    }
+    return ids.filter((id) => !throwawayDocs.has(id)).sort();
+  }
+
+  async function fileHashes(): Promise<Record<string, string>> {
+    const files: Record<string, string> = {};
+    for (const path of await listFiles(uploadsDir(t))) {
+      files[path] = createHash('sha256').update(await readFile(join(uploadsDir(t), path))).digest('hex');
+    }
+    return files;
+  }
+
+  async function snapshot(): Promise<Snapshot> {
+    const answers: Record<string, unknown> = {};
+    for (const sentinel of sentinels) answers[sentinel.cmsDocId] = await versionsOf(sentinel.type, sentinel.cmsDocId);
+    const docIds: Record<string, string[]> = {};
+    for (const type of pieceTypes) {
+      for (const locale of locales) for (const mode of modes) docIds[`${type}:${locale}:${mode}`] = await listedIds(type, locale, mode);
+    }
+    return { answers, docIds, files: await fileHashes(), attachments: await countAttachments(t) };
+  }
+
+  // ---- generators of requests ------------------------------------------------------------
+
+  const sentinelsOf = (type: string) => sentinels.filter((sentinel) => sentinel.type === type);
+
+  /** A path under `/api/v1/<type>` naming a sentinel (any spelling of its id) or junk. */
+  function documentPath(type: string, options: { draftIds: boolean }): fc.Arbitrary<string> {
+    const own = sentinelsOf(type).map((sentinel) => idForms(sentinel.cmsDocId, { draft: options.draftIds }));
+    const id = own.length > 0 ? fc.oneof({ weight: 3, arbitrary: fc.oneof(...own) }, { weight: 1, arbitrary: junkId }) : junkId;
+    return id.map((value) => `/api/v1/${type}/${value}`);
+  }
+
+  const anyType = fc.oneof({ weight: 4, arbitrary: fc.constantFrom<string>(...pieceTypes) }, { weight: 1, arbitrary: fc.constantFrom(...unknownTypes) });
+
+  const headersFor = (body: boolean) =>
+    fc.tuple(extraHeaders, body ? fc.oneof({ weight: 4, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom(...contentTypes) }) : fc.constant(undefined)).map(
+      ([headers, contentType]) => (contentType === undefined ? headers : { ...headers, 'content-type': contentType }),
+    );
+
+  /** One write request to a piece endpoint: `insert`, or an action on a document path. */
+  function pieceWrite(pathOf: (type: string) => fc.Arbitrary<string>, types: fc.Arbitrary<string>, query: fc.Arbitrary<string>): fc.Arbitrary<Omit<HostileRequest, 'headers'> & { headers: Record<string, string> }> {
+    const body = fc.oneof(anyBody(placeholder), patchBody(placeholder, { hugeIndex: probe('hugeIndex') }).map(toJson));
+    return types.chain((type) =>
+      fc.oneof(
+        fc.record({ method: fc.constant('POST'), path: fc.constant(`/api/v1/${type}`), query, headers: headersFor(true), payload: body }),
+        fc.record({
+          method: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'POST'),
+          path: fc.tuple(pathOf(type), fc.constantFrom(...documentActions)).map(([path, action]) => path + action),
+          query,
+          headers: headersFor(true),
+          payload: fc.option(body, { nil: undefined }),
+        }),
+      ),
+    );
+  }
+
+  /** Query strings for a caller who may write drafts but not published versions: always the published mode. */
+  const publishedQuery = queryString.map((query) => ['cmsMode=published', ...query.split('&').filter((pair) => pair !== '' && !/^cmsMode\b/i.test(pair))].join('&'));
+
+  /**
+   * Writes that must all be refused: no credential, guest or wrong credentials anywhere; a
+   * contributor on published versions, publishing, and the types it may not edit; an editor on users.
+   */
+  function forbiddenWrite(): fc.Arbitrary<HostileRequest> {
+    const anyPath = (type: string) => documentPath(type, { draftIds: true });
+    const publishedPath = (type: string) => documentPath(type, { draftIds: false });
+    const nobody = fc.tuple(fc.constantFrom(...noWriteCredentials), pieceWrite(anyPath, anyType, queryString));
+    const contributorOnTypes = fc.tuple(fc.constant(contributor), pieceWrite(anyPath, fc.constantFrom('@cms/image', '@cms/file', '@cms/user'), queryString));
+    const contributorPublished = fc.tuple(fc.constant(contributor), pieceWrite(publishedPath, fc.constantFrom('article', 'note'), publishedQuery)).filter(
+      ([, request]) => !/\/(localize|revert-draft-to-published|locales)$/.test(request.path),
+    );
+    const contributorPublishing = fc.tuple(
+      fc.constant(contributor),
+      fc.record({
+        method: fc.constant('POST'),
+        path: fc.tuple(fc.constantFrom('article', 'note').chain((type) => documentPath(type, { draftIds: true })), fc.constantFrom('/publish', '/unpublish', '/revert-published-to-previous')).map(([path, action]) => path + action),
+        query: queryString,
+        headers: headersFor(true),
+        payload: fc.option(anyBody(placeholder), { nil: undefined }),
+      }),
+    );
+    const editorOnUsers = fc.tuple(fc.constant(editor), pieceWrite(anyPath, fc.constant('@cms/user'), queryString));
+    return fc
+      .oneof({ weight: 4, arbitrary: nobody }, contributorOnTypes, contributorPublished, contributorPublishing, editorOnUsers)
+      .map(([who, request]) => withCredential(request, who));
+  }
+
+  /** Reads of every kind, by anyone: lists, documents, locales, image sources, files, health, unknown routes. */
+  function anyRead(): fc.Arbitrary<{ who: Credential; request: HostileRequest }> {
+    const who = fc.constantFrom(admin, contributor, editor, ...noWriteCredentials);
+    const path = fc.oneof(
+      { weight: 3, arbitrary: anyType.map((type) => `/api/v1/${type}`) },
+      { weight: 3, arbitrary: fc.constantFrom<string>(...pieceTypes).chain((type) => documentPath(type, { draftIds: true })) },
+      { weight: 1, arbitrary: fc.constantFrom<string>(...pieceTypes).chain((type) => documentPath(type, { draftIds: true })).map((p) => `${p}/locales`) },
+      { weight: 1, arbitrary: documentPath('@cms/image', { draftIds: true }).map((p) => `${p}/src`) },
+      { weight: 2, arbitrary: uploadPath() },
+      { weight: 1, arbitrary: fc.constantFrom('/health', '/', '/api', '/api/v1', '/api/v1/', '/api/v2/article', '/api/v1/@cms/login/whoami', '//api/v1/article', '/api/v1/article/', '/api/v1/article/x/y/z') },
+    );
+    const request = fc.record({ method: fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND'), path, query: queryString, headers: headersFor(false) });
+    return fc.tuple(who, request).map(([w, r]) => ({ who: w, request: withCredential(r, w) }));
+  }
+
+  /** Paths under /uploads: the sentinel files, traversal attempts, the temporary folder, junk. */
+  function uploadPath(): fc.Arbitrary<string> {
+    const files = Object.keys(before_.files).filter((file) => file.startsWith('attachments/'));
+    return fc.oneof(
+      fc.constantFrom(...files).map((file) => `/uploads/${file}`),
+      fc.constantFrom(
+        '/uploads/', '/uploads/..%2Fcms.sqlite', '/uploads/attachments/..%2F..%2Fcms.sqlite', '/uploads/%2e%2e/%2e%2e/cms.sqlite', '/uploads/.tmp',
+        '/uploads/.tmp/x', '/uploads/attachments', '/uploads/attachments/', '/uploads/attachments/%00', '/uploads/attachments/x%00.png',
+        '/uploads/attachments/..', '/uploads/cms.sqlite', '/uploads/attachments/%5C..%5Ccms.sqlite', '/uploads//etc/passwd',
+      ),
+      fc.constantFrom(...files).map((file) => `/uploads/${file}${'.x'.repeat(2)}`),
+      junkId.map((id) => `/uploads/attachments/${id}`),
+    );
+  }
+
+  // ---- the properties ----------------------------------------------------------------------
+
+  it('answers every read, by anyone, below 500 in the one error shape, and shows nobody without access what is hidden', async () => {
+    const staff = [admin, contributor, editor];
+    const hiddenFrom = (who: Credential) =>
+      sentinels.filter((s) => s.readableBy === 'nobody' || (s.readableBy === 'guests' && !who.label.startsWith('guest'))).filter((s) => !s.archived || probe('archivedAnonymous'));
+    await fc.assert(
+      fc.asyncProperty(anyRead(), async ({ who, request }) => {
+        const answer = await send(t, request, values);
+        assertAnswered(request, answer);
+        assert.ok(!answer.text.startsWith('SQLite format'), describeRequest(request, answer));
+        if (staff.includes(who) || answer.status >= 300) return;
+        for (const sentinel of hiddenFrom(who)) {
+          assert.ok(!answer.text.includes(sentinel.cmsDocId), `${who.label} sees ${sentinel.cmsDocId}: ${describeRequest(request, answer)}`);
+        }
+      }),
+      runs(400),
+    );
+  });
+
+  it('refuses every write by a caller without the right, whatever the body, query and headers', async () => {
+    await fc.assert(
+      fc.asyncProperty(forbiddenWrite(), async (request) => assertRefused(request, await send(t, request, values))),
+      runs(400),
+    );
+  });
+
+  /** A fresh published article with a widget and a link, for admin writes to do their worst to. */
+  async function throwaway(): Promise<Placeholders> {
+    const created = await ok('POST', '/api/v1/article', {
+      title: 'Throwaway', tags: ['news'], body: { metaType: 'area', items: [{ type: '@cms/rich-text', content: '<p>x</p>' }] }, links: [{ label: 'l', url: '/x' }],
+    });
+    throwawayDocs.add(created.cmsDocId);
+    const junk = 'zzzzzzzzzzzzzzzzzzzzzzzz';
+    return { SELF: created.cmsDocId, WIDGET: created.body.items[0]._id, LINK: created.links[0]._id, ATTACHMENT: throwawayAttachment, USER: junk, OTHER: junk, TOKEN: 'junk' };
+  }
+
+  /** What an admin write answered; a created document joins the throwaways. */
+  function recordCreated(request: HostileRequest, status: number, text: string): void {
+    if (status >= 300 || request.method !== 'POST' || !/^\/api\/v1\/[^/]+(\/[^/]+)?$/.test(request.path)) return;
+    const created = JSON.parse(text) as { cmsDocId?: string };
+    if (created.cmsDocId) throwawayDocs.add(created.cmsDocId);
+  }
+
+  it('lets an admin write anything to throwaway documents: below 500, and a refused write changes nothing', async () => {
+    const selfPath = fc.oneof(fc.constant('/api/v1/article/@@SELF@@'), fc.constantFrom('en', 'es').chain((l) => fc.constantFrom('draft', 'published').map((m) => `/api/v1/article/@@SELF@@:${l}:${m}`)));
+    const request = fc.oneof(
+      pieceWrite(() => selfPath, fc.constant('article'), queryString),
+      pieceWrite(() => selfPath, fc.constantFrom<string>(...pieceTypes), queryString).filter((r) => !/\/@@SELF@@/.test(r.path)),
+    ).map((r) => withCredential(r, admin));
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const ids = await throwaway();
+        const before = await versionsOf('article', ids.SELF);
+        const answer = await send(t, r, ids);
+        assertAnswered(r, answer);
+        recordCreated(r, answer.status, answer.text);
+        const after = await versionsOf('article', ids.SELF);
+        for (const version of Object.values(after)) assert.ok((version as { status: number }).status < 500, describeRequest(r, answer));
+        if (answer.status >= 400) assert.deepEqual(after, before, `a refused write changed the document: ${describeRequest(r, answer)}`);
+      }),
+      runs(150),
+    );
+  });
+
+  it('applies or refuses generated PATCH operators and paths on throwaway documents, atomically', async () => {
+    const request = fc
+      .record({
+        method: fc.constant('PATCH'),
+        path: fc.constantFrom('/api/v1/article/@@SELF@@', '/api/v1/article/@@SELF@@:en:published'),
+        query: fc.constantFrom('', 'cmsMode=published', 'cmsLocale=es'),
+        headers: fc.constant({ 'content-type': 'application/json' }),
+        payload: patchBody(placeholder, { hugeIndex: probe('hugeIndex') }).map(toJson),
+      })
+      .map((r) => withCredential(r, admin));
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const ids = await throwaway();
+        const before = await versionsOf('article', ids.SELF);
+        const answer = await send(t, r, ids);
+        assertAnswered(r, answer);
+        const after = await versionsOf('article', ids.SELF);
+        for (const version of Object.values(after)) assert.ok((version as { status: number }).status < 500, describeRequest(r, answer));
+        if (answer.status >= 400) assert.deepEqual(after, before, `a refused patch changed the document: ${describeRequest(r, answer)}`);
+      }),
+      runs(150),
+    );
+  });
+
+  it('refuses huge areas and huge $push lists quickly with a 4xx', { skip: !probe('hugeArrays') }, async () => {
+    const widgets = (n: number) => Array.from({ length: n }, () => ({ type: '@cms/rich-text', content: '' }));
+    const bodies = fc.oneof(
+      fc.constantFrom(100_000, 200_000).map((n) => ({ method: 'POST', path: '/api/v1/article', payload: JSON.stringify({ title: 'Huge', body: { metaType: 'area', items: widgets(n) } }) })),
+      fc.constantFrom(100_000, 200_000).map((n) => ({ method: 'PATCH', path: '/api/v1/article/@@SELF@@', payload: JSON.stringify({ $push: { 'body.items': { $each: widgets(n) } } }) })),
+      fc.constantFrom(200_000, 500_000).map((n) => ({ method: 'PATCH', path: '/api/v1/article/@@SELF@@', payload: JSON.stringify({ $push: { tags: { $each: Array(n).fill('news') } } }) })),
+    );
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => {
+        const ids = await throwaway();
+        const before = await versionsOf('article', ids.SELF);
+        const r = withCredential({ ...body, query: '', headers: { 'content-type': 'application/json' } }, admin);
+        const started = Date.now();
+        const answer = await send(t, r, ids);
+        assertAnswered(r, answer);
+        recordCreated(r, answer.status, answer.text);
+        assert.ok(answer.status >= 400 && answer.status < 500, `expected a 4xx: ${describeRequest(r, answer)}`);
+        assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms: ${describeRequest(r, answer)}`);
+        assert.deepEqual(await versionsOf('article', ids.SELF), before);
+      }),
+      runs(6),
+    );
+  });
+
+  // ---- uploads and crops -------------------------------------------------------------------
+
+  const svg = (inner: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4">${inner}</svg>`;
+
+  /** File contents; those that must be refused carry the extension that claims them (an `.svg` with a script, a `.png` program). */
+  function fileContent(): fc.Arbitrary<{ content: Buffer | string; refusedAs?: string }> {
+    const refused: [string, Buffer | string][] = [
+      ['svg', svg('<script>alert(1)</script>')],
+      ['svg', svg('<rect onload="alert(1)"/>')],
+      ['svg', svg('<a href="https://evil.example/">x</a>')],
+      ['png', Buffer.from('MZ\x90\x00 not a program')],
+      ['pdf', '<html><script>alert(1)</script></html>'],
+    ];
+    if (probe('svgNamespace')) {
+      refused.push(
+        ['svg', '<svg:svg xmlns:svg="http://www.w3.org/2000/svg"><svg:script>alert(1)</svg:script></svg:svg>'],
+        ['svg', svg('<x:script xmlns:x="http://www.w3.org/2000/svg">alert(1)</x:script>')],
+        ['svg', svg('<h:iframe xmlns:h="http://www.w3.org/1999/xhtml" src="https://evil.example/"/>')],
+      );
+    }
+    if (probe('pdfSniff')) refused.push(['pdf', '<html><script>alert(1)</script></html>\n%PDF-1.4\n%%EOF\n']);
+    const other: (Buffer | string)[] = [
+      tinyPng, tinyPng.subarray(0, 40), Buffer.concat([tinyPng.subarray(0, 16), Buffer.from('junk')]), 'plain text', 'text with a NUL \u0000 byte', svg('<rect width="2" height="2"/>'),
+      '%PDF-1.4\n%%EOF\n', '', 'GIF89a', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0]), Buffer.from('PK\x03\x04junk'), '{\\rtf1 x}',
+    ];
+    return fc.oneof(
+      fc.constantFrom(...refused).map(([refusedAs, content]) => ({ content, refusedAs })),
+      fc.constantFrom(...other).map((content) => ({ content })),
+    );
+  }
+
+  /** A multipart upload with a hostile file name, and sometimes a hostile structure. */
+  function uploadRequest(): fc.Arbitrary<{ request: Omit<HostileRequest, 'headers'> & { headers: Record<string, string> }; mustRefuse: boolean }> {
+    return fc
+      .record({
+        filename: nastyFilename,
+        file: fileContent(),
+        shape: fc.constantFrom('plain', 'plain', 'plain', 'other field', 'two files', 'no boundary', 'truncated', 'json type', 'no filename', 'junk fields'),
+        query: fc.oneof(fc.constant(''), queryString),
+      })
+      .map(({ filename, file, shape, query }) => {
+        const name = file.refusedAs ? `${filename}.${file.refusedAs}` : filename;
+        const parts = [{ name: shape === 'other field' ? 'files' : 'file', filename: shape === 'no filename' ? undefined : name, content: file.content }];
+        if (shape === 'two files') parts.push({ name: 'file', filename: 'second.txt', content: 'second' });
+        if (shape === 'junk fields') parts.unshift({ name: '__proto__', filename: undefined, content: 'x'.repeat(70_000) });
+        const body = multipartBody(parts);
+        const bytes = shape === 'truncated' ? body.payload.subarray(0, body.payload.length - 10) : body.payload;
+        const type = { 'no boundary': 'multipart/form-data', 'json type': 'application/json' }[shape as string] ?? body.contentType;
+        return {
+          request: { method: 'POST', path: '/api/v1/@cms/attachment/upload', query, headers: { 'content-type': type }, bytes, payload: `<${shape}: ${name}>` },
+          mustRefuse: file.refusedAs !== undefined,
+        };
+      });
+  }
+
+  it('uploads with hostile file names and contents: stored under a safe name, or refused in the one shape', async () => {
+    await fc.assert(
+      fc.asyncProperty(uploadRequest(), async ({ request: raw, mustRefuse }) => {
+        const request = withCredential(raw, admin);
+        const answer = await send(t, request, values);
+        assertAnswered(request, answer);
+        if (answer.status >= 300) return;
+        const attachment = JSON.parse(answer.text) as { _id: string; name: string; extension: string; _url: string };
+        throwawayAttachments.add(attachment._id);
+        assert.ok(!mustRefuse, `an active or mislabelled file was accepted: ${describeRequest(request, answer)}`);
+        assert.match(attachment.name, /^[a-z0-9-]{1,64}$/, describeRequest(request, answer));
+        assert.equal(attachment._url, `http://cms.test/uploads/attachments/${attachment._id}-${attachment.name}.${attachment.extension}`);
+      }),
+      runs(80),
+    );
+  });
+
+  it('refuses uploads and crops from callers without the right', async () => {
+    const crop = fc
+      .record({ query: queryString, headers: headersFor(true), payload: fc.oneof(cropBody(), anyBody(placeholder)) })
+      .map((r) => ({ ...r, method: 'POST', path: '/api/v1/@cms/attachment/crop' }));
+    const request = fc.tuple(fc.constantFrom(...noWriteCredentials), fc.oneof(uploadRequest().map((u) => u.request), crop)).map(([who, r]) => withCredential(r, who));
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => assertRefused(r, await send(t, r, values))),
+      runs(100),
+    );
+  });
+
+  function cropBody(): fc.Arbitrary<string> {
+    const box = fc.record({ top: fc.oneof(fc.nat(70), nastyNumber), left: fc.oneof(fc.nat(70), nastyNumber), width: fc.oneof(fc.integer({ min: 1, max: 70 }), nastyNumber), height: fc.oneof(fc.integer({ min: 1, max: 70 }), nastyNumber) }, { requiredKeys: [] });
+    return fc
+      .record({ _id: fc.oneof({ weight: 3, arbitrary: fc.constant('@@ATTACHMENT@@') }, { weight: 1, arbitrary: nastyString }), crop: fc.oneof({ weight: 3, arbitrary: box.map((b) => object(b as Record<string, Json>)) as fc.Arbitrary<Json> }, { weight: 1, arbitrary: nastyString as fc.Arbitrary<Json> }) })
+      .map((body) => toJson(object(body)));
+  }
+
+  it('crops throwaway attachments with generated boxes as admin: below 500, in the one shape', async () => {
+    const request = fc
+      .record({ query: fc.constant(''), headers: headersFor(true), payload: fc.oneof({ weight: 4, arbitrary: cropBody() }, { weight: 1, arbitrary: malformedBody }) })
+      .map((r) => withCredential({ ...r, method: 'POST', path: '/api/v1/@cms/attachment/crop' }, admin));
+    const ids: Placeholders = { ...values, SELF: 'x', WIDGET: 'x', LINK: 'x', USER: 'x', OTHER: 'x', ATTACHMENT: '' };
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => assertAnswered(r, await send(t, r, { ...ids, ATTACHMENT: throwawayAttachment }))),
+      runs(40),
+    );
+  });
+
+  // ---- login -------------------------------------------------------------------------------
+
+  it('answers hostile login, logout and whoami requests below 500, in the one shape, and never logs anyone in', async () => {
+    const credentials = fc.record({ username: fc.oneof(fc.constant<Json>('sentinel'), nastyString, nastyNumber, fc.constant<Json>(null)), password: fc.oneof(nastyString as fc.Arbitrary<Json>, nastyNumber, fc.constant<Json>(['sentinel-password-123'])) }, { requiredKeys: [] });
+    const login = fc.record({
+      method: fc.constant('POST'),
+      path: fc.constant('/api/v1/@cms/login/login'),
+      query: fc.oneof(fc.constant(''), queryString),
+      headers: headersFor(true),
+      payload: fc.oneof({ weight: 3, arbitrary: credentials.map((c) => toJson(object(c as Record<string, Json>))) }, { weight: 1, arbitrary: anyBody(placeholder) }),
+    });
+    const other = fc.record({ method: fc.constantFrom('GET', 'POST'), path: fc.constantFrom('/api/v1/@cms/login/logout', '/api/v1/@cms/login/whoami'), query: queryString, headers: headersFor(true), payload: fc.option(anyBody(placeholder), { nil: undefined }) });
+    const request = fc.tuple(fc.constantFrom(...noWriteCredentials.filter((c) => !c.label.startsWith('guest bearer'))), fc.oneof(login, other)).map(([who, r]) => withCredential(r, who));
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const answer = await send(t, r, values);
+        assertAnswered(r, answer);
+        if (r.path.endsWith('/login')) assert.ok(answer.status >= 400, describeRequest(r, answer));
+      }),
+      runs(60),
+    );
+  });
+
+  // ---- afterwards --------------------------------------------------------------------------
+
+  it('leaves the sentinel documents, the document lists and the uploads folder as they were', async () => {
+    const now = await snapshot();
+    assert.deepEqual(now.answers, before_.answers);
+    assert.deepEqual(now.docIds, before_.docIds);
+    for (const [path, hash] of Object.entries(before_.files)) assert.equal(now.files[path], hash, `${path} changed or vanished`);
+    const added = Object.keys(now.files).filter((path) => !(path in before_.files));
+    const stray = added.filter((path) => ![...throwawayAttachments].some((id) => path.startsWith(`attachments/${id}-`)));
+    assert.deepEqual(stray, [], 'files no successful upload or crop of this test wrote');
+    assert.equal(now.attachments, before_.attachments + throwawayAttachments.size - 1);
+  });
+});
