@@ -9,7 +9,7 @@ import { createFieldTypeRegistry } from './content/fields/registry.js';
 import { DocumentService } from './content/documents/document-service.js';
 import { ApiKeys } from './auth/api-keys.js';
 import { TokenService } from './auth/token-service.js';
-import { registerErrorHandling, sendFrameworkError } from './http/plugins/error-handler.js';
+import { registerErrorHandling, sendClientError, sendFrameworkError } from './http/plugins/error-handler.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
@@ -67,6 +67,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     },
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false, removeAdditional: false } },
     frameworkErrors: sendFrameworkError,
+    clientErrorHandler: sendClientError,
   });
   registerErrorHandling(app);
   registerJsonBody(app, { bodyLimit: config.bodyLimit, maxDepth: config.limits.jsonDepth });

@@ -4,7 +4,9 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import type { AddressInfo } from 'node:net';
+import { keys, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { postLarge, rawExchange } from '../helpers/raw-http.js';
 import { countAttachments, listFiles, makeImage, multipartBody, uploaded, uploadsDir } from '../helpers/media.js';
 import {
   anyBody,
@@ -54,14 +56,16 @@ import {
  * - pdfSniff: a `.pdf` whose `%PDF-` header follows an HTML page
  * - loginThrottle: failed logins are throttled with a 429
  */
-const knownOpen: readonly KnownHole[] = ['hugeArrays', 'svgNamespace', 'pdfSniff'];
+const knownOpen: readonly KnownHole[] = ['hugeArrays', 'svgNamespace', 'pdfSniff', 'archivedAnonymous', 'loginThrottle'];
 
 type KnownHole = 'hugeIndex' | 'hugeArrays' | 'earlyRefusalReset' | 'archivedAnonymous' | 'svgNamespace' | 'pdfSniff' | 'loginThrottle';
 const probe = (hole: KnownHole): boolean => !knownOpen.includes(hole);
 
 const seed = Number(process.env.FC_SEED ?? 20261124);
-const runs = <T>(numRuns: number): fc.Parameters<T> => ({ seed, numRuns, endOnFailure: true });
+/** `examples` run first on every seed: inputs that once failed. */
+const runs = <T>(numRuns: number, examples: T[] = []): fc.Parameters<T> => ({ seed, numRuns, endOnFailure: true, examples });
 
+const uploadLimit = 1024 * 1024;
 const pieceTypes = ['article', 'note', '@cms/image', '@cms/file', '@cms/user'] as const;
 type PieceType = (typeof pieceTypes)[number];
 const unknownTypes = ['nope', '@cms/nope', '@cms', '%40cms%2Fimage', 'article%00', 'ARTICLE', '..%2Farticle'];
@@ -91,7 +95,8 @@ describe('generated hostile input against every endpoint', () => {
 
   before(async () => {
     console.log(`hostile-generated: fast-check seed ${seed} (FC_SEED=<n> to replay another)`);
-    t = await startTestApp();
+    // A small upload limit, so that uploads over it are cheap to send.
+    t = await startTestApp(testConfig(), { CMS_UPLOAD_LIMIT: String(uploadLimit) });
     tinyPng = await makeImage('png', 8, 8);
     values = await createSentinels();
     throwawayAttachment = (await uploaded(t, 'throwaway.png', await makeImage('png', 64, 48)))._id;
@@ -280,7 +285,23 @@ describe('generated hostile input against every endpoint', () => {
       { weight: 1, arbitrary: fc.constantFrom('/health', '/', '/api', '/api/v1', '/api/v1/', '/api/v2/article', '/api/v1/@cms/login/whoami', '//api/v1/article', '/api/v1/article/', '/api/v1/article/x/y/z') },
     );
     const request = fc.record({ method: fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND'), path, query: queryString, headers: headersFor(false) });
-    return fc.tuple(who, request).map(([w, r]) => ({ who: w, request: withCredential(r, w) }));
+    const anyone = fc.tuple(who, request);
+    return fc.oneof({ weight: 4, arbitrary: anyone }, { weight: 1, arbitrary: archivedRead() }).map(([w, r]) => ({ who: w, request: withCredential(r, w) }));
+  }
+
+  /** Anonymous and guest reads of articles that ask for archived documents in every spelling. */
+  function archivedRead(): fc.Arbitrary<[Credential, Omit<HostileRequest, 'headers'> & { headers: Record<string, string> }]> {
+    const outsiders = noWriteCredentials.filter((c) => c.label === 'anonymous' || c.label.startsWith('guest'));
+    const archived = fc.constantFrom('archived=any', 'archived=null', 'archived=true', 'archived=1', 'archived=ANY', 'archived=%20any', 'archived[]=any', 'archived=any&archived=true');
+    return fc.tuple(
+      fc.constantFrom(...outsiders),
+      fc.record({
+        method: fc.constant('GET'),
+        path: fc.oneof(fc.constant('/api/v1/article'), documentPath('article', { draftIds: false })),
+        query: fc.tuple(archived, fc.constantFrom('', '&cmsMode=published', '&perPage=100', '&_ids[]=@@OTHER@@', '&search=sentinel')).map(([a, b]) => a + b),
+        headers: fc.constant({}),
+      }),
+    );
   }
 
   /** Paths under /uploads: the sentinel files, traversal attempts, the temporary folder, junk. */
@@ -314,14 +335,20 @@ describe('generated hostile input against every endpoint', () => {
           assert.ok(!answer.text.includes(sentinel.cmsDocId), `${who.label} sees ${sentinel.cmsDocId}: ${describeRequest(request, answer)}`);
         }
       }),
-      runs(400),
+      runs(400, [
+        // @fastify/cors answered a bare OPTIONS with a text/plain 400.
+        [{ who: noWriteCredentials[0]!, request: withCredential({ method: 'OPTIONS', path: '/api/v1', query: '' }, noWriteCredentials[0]!) }],
+      ]),
     );
   });
 
   it('refuses every write by a caller without the right, whatever the body, query and headers', async () => {
     await fc.assert(
       fc.asyncProperty(forbiddenWrite(), async (request) => assertRefused(request, await send(t, request, values))),
-      runs(400),
+      runs(400, [
+        // An id over the router's maxParamLength got Fastify's own 414 body.
+        [withCredential({ method: 'PUT', path: `/api/v1/@cms/user/${'a'.repeat(3000)}`, query: '', headers: { 'content-type': 'application/json' }, payload: '{}' }, editor)],
+      ]),
     );
   });
 
@@ -359,7 +386,10 @@ describe('generated hostile input against every endpoint', () => {
         for (const version of Object.values(after)) assert.ok((version as { status: number }).status < 500, describeRequest(r, answer));
         if (answer.status >= 400) assert.deepEqual(after, before, `a refused write changed the document: ${describeRequest(r, answer)}`);
       }),
-      runs(150),
+      runs(150, [
+        // A slug over 50,000 bytes broke SQLite's LIKE: a 500.
+        [withCredential({ method: 'POST', path: '/api/v1/article', query: '', headers: { 'content-type': 'application/json' }, payload: toJson(object({ title: 'y'.repeat(100_000) })) }, admin)],
+      ]),
     );
   });
 
@@ -532,6 +562,93 @@ describe('generated hostile input against every endpoint', () => {
         if (r.path.endsWith('/login')) assert.ok(answer.status >= 400, describeRequest(r, answer));
       }),
       runs(60),
+    );
+  });
+
+  it('throttles failed logins: after three failures in a minute, a 429 with Retry-After, even for the right password', { skip: !probe('loginThrottle') }, async () => {
+    const attempt = (password: string) => ({ method: 'POST', path: '/api/v1/@cms/login/login', query: '', headers: { 'content-type': 'application/json' }, payload: toJson(object({ username: 'sentinel', password })) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(nastyString.filter((p) => p !== '' && p !== 'sentinel-password-123'), { minLength: 3, maxLength: 5 }), async (passwords) => {
+        for (const password of passwords) {
+          const request = withCredential(attempt(password), noWriteCredentials[0]!);
+          assertRefused(request, await send(t, request, values));
+        }
+        const right = withCredential(attempt('sentinel-password-123'), noWriteCredentials[0]!);
+        const answer = await send(t, right, values);
+        assertRefused(right, answer);
+        assert.equal(answer.status, 429, describeRequest(right, answer));
+        assert.match(String(answer.headers['retry-after']), /^\d+$/, describeRequest(right, answer));
+      }),
+      runs(3),
+    );
+  });
+
+  // ---- over a real socket -------------------------------------------------------------------
+
+  /** Requests as bytes: what Node's parser refuses, paths exactly as written, smuggling attempts. */
+  function rawRequest(): fc.Arbitrary<string> {
+    const files = Object.keys(before_.files).filter((file) => file.startsWith('attachments/'));
+    const path = fc.oneof(
+      fc.constantFrom(
+        '/uploads/../cms.sqlite', '/uploads/attachments/../../cms.sqlite', '/uploads/./attachments/../../cms.sqlite', '/uploads/attachments/%2e%2e/%2e%2e/cms.sqlite',
+        '/uploads\\..\\cms.sqlite', '/uploads/.tmp/', '/api/v1/../../cms.sqlite', '/api/v1/article/..', 'http://evil.example/api/v1/article', '*', '/api/v1/article#x',
+      ),
+      fc.constantFrom(...files).map((file) => `/uploads/${file.replace('attachments/', 'attachments/./')}`),
+      junkId.map((id) => `/api/v1/article/${id}`),
+    );
+    const wellFormed = fc.tuple(fc.constantFrom('GET', 'HEAD', 'DELETE', 'PUT'), path).map(([method, p]) => `${method} ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const oversized = fc.tuple(fc.integer({ min: 17_000, max: 100_000 }), fc.boolean()).map(([n, many]) =>
+      `GET /api/v1/article HTTP/1.1\r\nHost: x\r\n${many ? Array.from({ length: n / 100 }, (_, i) => `X-${i}: ${'h'.repeat(90)}\r\n`).join('') : `X-Big: ${'h'.repeat(n)}\r\n`}\r\n`,
+    );
+    const malformed = fc.constantFrom(
+      'GARBAGE\r\n\r\n', 'GET /a b HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /api/v1/\u0000article HTTP/1.1\r\nHost: x\r\n\r\n', 'GET / HTTP/9.9\r\nHost: x\r\n\r\n',
+      'get / HTTP/1.1\r\nHost: x\r\n\r\n', 'GET / HTTP/1.1\r\nBad Header\r\n\r\n', 'GET / HTTP/1.1\r\nHost: x\r\nX: a\u0000b\r\n\r\n',
+      'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n{}',
+      'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n',
+      'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n',
+      'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n',
+    );
+    return fc.oneof(wellFormed, oversized, malformed);
+  }
+
+  it('answers raw requests over a socket below 500 in the one shape: parser refusals, unnormalised paths, huge headers', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    await fc.assert(
+      fc.asyncProperty(rawRequest(), async (bytes) => {
+        const request: HostileRequest = { method: bytes.slice(0, bytes.indexOf(' ')), path: bytes.slice(0, 200), query: '', headers: {} };
+        const answer = await rawExchange(port, Buffer.from(bytes, 'latin1'));
+        assertAnswered(request, answer);
+        assert.ok(!answer.text.startsWith('SQLite format'), describeRequest(request, answer));
+      }),
+      runs(60),
+    );
+  });
+
+  it('answers a request refused before its body is read, instead of resetting the connection', { skip: !probe('earlyRefusalReset') }, async () => {
+    const port = (t.app.server.address() as AddressInfo).port;
+    const json = { 'content-type': 'application/json' };
+    const filePart = '--x\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n';
+    const refusals = fc.constantFrom<{ path: string; headers: Record<string, string>; prefix?: string }>(
+      { path: '/api/v1/@cms/attachment/upload', headers: { 'content-type': 'multipart/form-data; boundary=x', authorization: `ApiKey ${keys.contributor}` }, prefix: filePart },
+      { path: '/api/v1/@cms/attachment/upload', headers: { 'content-type': 'multipart/form-data; boundary=x', authorization: `ApiKey ${keys.guest}` }, prefix: filePart },
+      { path: '/api/v1/article', headers: { ...json, authorization: 'ApiKey wrong-key-0123456789' } },
+      { path: '/api/v1/article', headers: json },
+      { path: '/api/v1/@cms/user', headers: { ...json, authorization: `ApiKey ${keys.editor}` } },
+      { path: '/api/v1/nope', headers: json },
+      { path: '/api/v1/article', headers: { 'content-type': 'text/plain', authorization: `ApiKey ${keys.admin}` } },
+      { path: '/api/v1/@cms/attachment/upload', headers: { 'content-type': 'multipart/form-data; boundary=x' } },
+      { path: '/api/v1/@cms/attachment/upload', headers: { 'content-type': 'application/json', authorization: `ApiKey ${keys.admin}` } },
+    );
+    const sizes = fc.oneof(fc.integer({ min: 1_000_000, max: 4_000_000 }), fc.constant(17_000_000));
+    await fc.assert(
+      fc.asyncProperty(refusals, sizes, async ({ path, headers, prefix }, size) => {
+        const request: HostileRequest = { method: 'POST', path, query: '', headers, payload: `<${size} bytes>` };
+        const answer = await postLarge(port, path, headers, size, prefix);
+        assertRefused(request, answer);
+      }),
+      runs(12),
     );
   });
 
