@@ -148,12 +148,13 @@ export function anyBody(ids: fc.Arbitrary<string>): fc.Arbitrary<string> {
 const operatorNames = ['$set', '$unset', '$inc', '$push', '$addToSet', '$pull', '$pullAll', '$pullAllById', '$move'] as const;
 const unknownOperators = ['$rename', '$where', '$setOnInsert', '$', '$SET', '$push.$each', '$__proto__'] as const;
 
-/** PATCH paths: real fields and nesting, at-notation, and malformed paths. `hugeIndex` adds far-out array indexes. */
+/** PATCH paths: real fields and nesting, at-notation, and malformed paths. `hugeIndex` adds array indexes far past the end. */
 export function patchPath(ids: fc.Arbitrary<string>, options: { hugeIndex: boolean }): fc.Arbitrary<string> {
-  const index = options.hugeIndex
-    ? fc.oneof(fc.nat(3), fc.constantFrom('999999999', '4294967295', '1e3', '-1', '00', '0x1', '1.5'))
-    : fc.oneof(fc.nat(3), fc.constantFrom('-1', '1e3', '00', '0x1', '1.5', 'a'));
-  return fc.oneof(
+  const index = fc.oneof(fc.nat(3), fc.constantFrom('-1', '1e3', '00', '0x1', '1.5', 'a'));
+  const farOut = fc
+    .tuple(fc.constantFrom('links', 'body.items', 'tags', '_related'), fc.constantFrom('100000000', '999999999', '4294967294'), fc.constantFrom('', '.label', '.content'))
+    .map(([field, i, rest]) => `${field}.${i}${rest}`);
+  const paths: fc.Arbitrary<string>[] = [
     fc.constantFrom(...fieldKeys),
     fc.tuple(fc.constantFrom('links', 'body.items', 'tags', '_related'), index, fc.constantFrom('', '.label', '.url', '.content', '._id', '.x.y')).map(
       ([field, i, rest]) => `${field}.${i}${rest}`,
@@ -161,7 +162,8 @@ export function patchPath(ids: fc.Arbitrary<string>, options: { hugeIndex: boole
     fc.tuple(fc.oneof(ids, nastyString), fc.constantFrom('', '.content', '.label', '.items', '._id')).map(([id, rest]) => `@${id}${rest}`),
     fc.constantFrom(...prototypeKeys, '', '.', 'title.', '.title', 'a..b', 'body.items', 'body.__proto__', 'links.constructor.name'),
     nastyString,
-  );
+  ];
+  return options.hugeIndex ? fc.oneof({ weight: 2, arbitrary: farOut }, ...paths.map((arbitrary) => ({ weight: 1, arbitrary }))) : fc.oneof(...paths);
 }
 
 function operand(ids: fc.Arbitrary<string>): fc.Arbitrary<Json> {

@@ -1,5 +1,4 @@
 import { connect } from 'node:net';
-import { request as httpRequest } from 'node:http';
 import type { Answer } from './hostile-requests.js';
 
 /**
@@ -48,33 +47,39 @@ function parseResponse(received: Buffer, head: boolean): Answer | null {
 }
 
 /**
- * POSTs `size` bytes in chunks and resolves with the answer, as any client would read it: an
- * answer that arrives while the body is still being written counts; a reset before it does not.
+ * POSTs `size` bytes (after `prefix`) and reads the answer only once the whole body is written, as
+ * simple clients do: a server that closes the connection on a body it has not read makes the
+ * client's kernel drop that answer (the write fails with EPIPE or ECONNRESET), which counts as no answer.
  */
 export function postLarge(port: number, path: string, headers: Record<string, string>, size: number, prefix = ''): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    // No agent: the socket is this request's alone and closes with it.
-    const request = httpRequest({ host: '127.0.0.1', port, agent: false, method: 'POST', path, headers: { ...headers, 'content-length': String(size) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') });
-        // The rest of the body is of no interest once the answer is in.
-        request.destroy();
-      });
-      response.on('error', reject);
+    const socket = connect(port, '127.0.0.1');
+    socket.pause();
+    let received = Buffer.alloc(0);
+    const fail = (reason: string) => {
+      socket.destroy();
+      reject(new Error(`POST ${path} (${size} bytes): ${reason}`));
+    };
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const answer = parseResponse(received, false);
+      if (!answer) return;
+      socket.destroy();
+      resolve(answer);
     });
-    request.on('error', (error) => reject(new Error(`${path}: ${error.message} before the answer`)));
+    socket.on('error', (error) => fail(`${error.message} before the answer`));
+    socket.on('close', () => fail(`closed without a complete answer: ${received.toString('latin1').slice(0, 200)}`));
+    const lines = Object.entries({ host: 'x', ...headers, 'content-length': String(size) }).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.write(`POST ${path} HTTP/1.1\r\n${lines.join('')}\r\n${prefix}`);
     const chunk = Buffer.alloc(64 * 1024, 0x61);
-    request.write(prefix);
     let sent = Buffer.byteLength(prefix);
     const write = () => {
-      while (sent < size && !request.destroyed) {
+      while (sent < size && !socket.destroyed) {
         const piece = chunk.subarray(0, Math.min(chunk.length, size - sent));
         sent += piece.length;
-        if (!request.write(piece)) return void request.once('drain', write);
+        if (!socket.write(piece)) return void socket.once('drain', write);
       }
-      request.end();
+      socket.resume();
     };
     write();
   });
