@@ -1,13 +1,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import fc from 'fast-check';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { keys, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
-import { postLarge, rawExchange } from '../helpers/raw-http.js';
-import { countAttachments, listFiles, makeImage, multipartBody, uploaded, uploadsDir } from '../helpers/media.js';
+import { listFiles, makeImage, uploaded, uploadsDir } from '../helpers/media.js';
+import { postLarge, rawExchange, rawRequest } from '../helpers/raw-http.js';
+import { createSentinels, ok, pieceTypes, snapshot, versionsOf, type Sentinel, type Snapshot } from '../helpers/hostile-sentinels.js';
+import { cropBody, uploadRequest, type FileProbes } from '../helpers/hostile-media-arbitraries.js';
 import {
   anyBody,
   contentTypes,
@@ -15,9 +15,8 @@ import {
   idForms,
   junkId,
   malformedBody,
-  nastyFilename,
-  nastyNumber,
   nastyString,
+  nastyNumber,
   object,
   patchBody,
   queryString,
@@ -66,146 +65,32 @@ const seed = Number(process.env.FC_SEED ?? 20261124);
 const runs = <T>(numRuns: number, examples: T[] = []): fc.Parameters<T> => ({ seed, numRuns, endOnFailure: true, examples });
 
 const uploadLimit = 1024 * 1024;
-const pieceTypes = ['article', 'note', '@cms/image', '@cms/file', '@cms/user'] as const;
-type PieceType = (typeof pieceTypes)[number];
 const unknownTypes = ['nope', '@cms/nope', '@cms', '%40cms%2Fimage', 'article%00', 'ARTICLE', '..%2Farticle'];
-const locales = ['en', 'es'] as const;
-const modes = ['draft', 'published'] as const;
 const documentActions = ['', '/publish', '/unpublish', '/localize', '/revert-draft-to-published', '/revert-published-to-previous', '/locales'] as const;
-
-interface Sentinel {
-  readonly type: PieceType;
-  readonly cmsDocId: string;
-  /** Who may read it without API access: everyone (published, public), guests (members only), or nobody. */
-  readonly readableBy: 'everyone' | 'guests' | 'nobody';
-  /** Hidden only because it is archived (a hole being fixed elsewhere). */
-  readonly archived?: boolean;
-}
 
 describe('generated hostile input against every endpoint', () => {
   let t: TestApp;
-  const sentinels: Sentinel[] = [];
+  let sentinels: Sentinel[] = [];
   let values: Placeholders;
   /** Documents and attachments this test created on purpose, which may change. */
   const throwawayDocs = new Set<string>();
   const throwawayAttachments = new Set<string>();
   let throwawayAttachment = '';
-  let tinyPng: Buffer;
+  let fileProbes: () => FileProbes;
   let before_: Snapshot;
 
   before(async () => {
     console.log(`hostile-generated: fast-check seed ${seed} (FC_SEED=<n> to replay another)`);
     // A small upload limit, so that uploads over it are cheap to send.
     t = await startTestApp(testConfig(), { CMS_UPLOAD_LIMIT: String(uploadLimit) });
-    tinyPng = await makeImage('png', 8, 8);
-    values = await createSentinels();
+    const png = await makeImage('png', 8, 8);
+    fileProbes = () => ({ png, svgNamespace: probe('svgNamespace'), pdfSniff: probe('pdfSniff') });
+    ({ sentinels, values } = await createSentinels(t));
     throwawayAttachment = (await uploaded(t, 'throwaway.png', await makeImage('png', 64, 48)))._id;
     throwawayAttachments.add(throwawayAttachment);
-    before_ = await snapshot();
+    before_ = await snapshot(t, sentinels, throwawayDocs);
   });
   after(() => t.close());
-
-  async function ok(method: 'POST' | 'PATCH', url: string, body: unknown): Promise<any> {
-    const res = await t.request(method, url, { body });
-    assert.equal(res.status, 200, `${method} ${url}: ${res.text}`);
-    return res.body;
-  }
-
-  /** Published, draft-only, archived, members-only, other-locale, image and file sentinels; a guest user with a token. */
-  async function createSentinels(): Promise<Placeholders> {
-    const user = await ok('POST', '/api/v1/@cms/user', { title: 'Sentinel', username: 'sentinel', password: 'sentinel-password-123', role: 'guest' });
-    const area = { metaType: 'area', items: [{ type: '@cms/rich-text', content: '<p>Sentinel</p>' }] };
-    const published = await ok('POST', '/api/v1/article', {
-      title: 'Published sentinel', category: 'c', priority: 5, tags: ['news'], color: 'red', _author: [user.cmsDocId], body: area, links: [{ label: 'l', url: '/x' }],
-    });
-    await ok('POST', `/api/v1/article/${published.cmsDocId}/localize`, { toLocale: 'es' });
-    await ok('POST', `/api/v1/article/${published.cmsDocId}:es:draft/publish`, {});
-    // Without cmsMode=draft an insert is published at once, as in the original.
-    const draft = await ok('POST', '/api/v1/article?cmsMode=draft', { title: 'Draft sentinel', _related: [published.cmsDocId] });
-    const archived = await ok('POST', '/api/v1/article', { title: 'Archived sentinel' });
-    await ok('PATCH', `/api/v1/article/${archived.cmsDocId}`, { archived: true });
-    const members = await ok('POST', '/api/v1/article', { title: 'Members sentinel', visibility: 'loginRequired' });
-    const note = await ok('POST', '/api/v1/note?cmsMode=draft', { title: 'Note sentinel', text: 'secret' });
-    const png = await uploaded(t, 'sentinel.png', await makeImage('png', 40, 30));
-    await ok('POST', '/api/v1/@cms/attachment/crop', { _id: png._id, crop: { top: 1, left: 2, width: 10, height: 8 } });
-    const image = await ok('POST', '/api/v1/@cms/image', { title: 'Image sentinel', attachment: { _id: png._id, crop: { top: 1, left: 2, width: 10, height: 8 } } });
-    const pdf = await uploaded(t, 'sentinel.pdf', '%PDF-1.4\n%%EOF\n');
-    const file = await ok('POST', '/api/v1/@cms/file', { title: 'File sentinel', attachment: { _id: pdf._id } });
-    const login = await t.request('POST', '/api/v1/@cms/login/login', { key: null, body: { username: 'sentinel', password: 'sentinel-password-123' } });
-    assert.equal(login.status, 200, login.text);
-    sentinels.push(
-      { type: 'article', cmsDocId: published.cmsDocId, readableBy: 'everyone' },
-      { type: 'article', cmsDocId: draft.cmsDocId, readableBy: 'nobody' },
-      { type: 'article', cmsDocId: archived.cmsDocId, readableBy: 'nobody', archived: true },
-      { type: 'article', cmsDocId: members.cmsDocId, readableBy: 'guests' },
-      { type: 'note', cmsDocId: note.cmsDocId, readableBy: 'nobody' },
-      { type: '@cms/image', cmsDocId: image.cmsDocId, readableBy: 'everyone' },
-      { type: '@cms/file', cmsDocId: file.cmsDocId, readableBy: 'everyone' },
-      { type: '@cms/user', cmsDocId: user.cmsDocId, readableBy: 'nobody' },
-    );
-    return {
-      SELF: published.cmsDocId,
-      WIDGET: published.body.items[0]._id,
-      LINK: published.links[0]._id,
-      ATTACHMENT: png._id,
-      USER: user.cmsDocId,
-      OTHER: draft.cmsDocId,
-      TOKEN: login.body.token,
-    };
-  }
-
-  // ---- snapshots -------------------------------------------------------------------------
-
-  interface Snapshot {
-    readonly answers: Record<string, unknown>;
-    readonly docIds: Record<string, string[]>;
-    readonly files: Record<string, string>;
-    readonly attachments: number;
-  }
-
-  /** Every version of a document as admin sees it (status and full body), and its locales. */
-  async function versionsOf(type: string, cmsDocId: string): Promise<Record<string, unknown>> {
-    const answers: Record<string, unknown> = {};
-    for (const locale of locales) {
-      for (const mode of modes) {
-        const res = await t.request('GET', `/api/v1/${type}/${cmsDocId}?cmsLocale=${locale}&cmsMode=${mode}&archived=any`);
-        answers[`${locale}:${mode}`] = { status: res.status, body: res.body };
-      }
-    }
-    const res = await t.request('GET', `/api/v1/${type}/${cmsDocId}/locales`);
-    answers.locales = { status: res.status, body: res.body };
-    return answers;
-  }
-
-  /** The cmsDocIds of every document of a type in one locale and mode, throwaways left out. */
-  async function listedIds(type: string, locale: string, mode: string): Promise<string[]> {
-    const ids: string[] = [];
-    for (let page = 1; ; page++) {
-      const res = await t.request('GET', `/api/v1/${type}?cmsLocale=${locale}&cmsMode=${mode}&archived=any&perPage=100&page=${page}`);
-      assert.equal(res.status, 200, res.text);
-      ids.push(...res.body.results.map((doc: { cmsDocId: string }) => doc.cmsDocId));
-      if (page >= res.body.pages) break;
-    }
-    return ids.filter((id) => !throwawayDocs.has(id)).sort();
-  }
-
-  async function fileHashes(): Promise<Record<string, string>> {
-    const files: Record<string, string> = {};
-    for (const path of await listFiles(uploadsDir(t))) {
-      files[path] = createHash('sha256').update(await readFile(join(uploadsDir(t), path))).digest('hex');
-    }
-    return files;
-  }
-
-  async function snapshot(): Promise<Snapshot> {
-    const answers: Record<string, unknown> = {};
-    for (const sentinel of sentinels) answers[sentinel.cmsDocId] = await versionsOf(sentinel.type, sentinel.cmsDocId);
-    const docIds: Record<string, string[]> = {};
-    for (const type of pieceTypes) {
-      for (const locale of locales) for (const mode of modes) docIds[`${type}:${locale}:${mode}`] = await listedIds(type, locale, mode);
-    }
-    return { answers, docIds, files: await fileHashes(), attachments: await countAttachments(t) };
-  }
 
   // ---- generators of requests ------------------------------------------------------------
 
@@ -354,7 +239,7 @@ describe('generated hostile input against every endpoint', () => {
 
   /** A fresh published article with a widget and a link, for admin writes to do their worst to. */
   async function throwaway(): Promise<Placeholders> {
-    const created = await ok('POST', '/api/v1/article', {
+    const created = await ok(t, 'POST', '/api/v1/article', {
       title: 'Throwaway', tags: ['news'], body: { metaType: 'area', items: [{ type: '@cms/rich-text', content: '<p>x</p>' }] }, links: [{ label: 'l', url: '/x' }],
     });
     throwawayDocs.add(created.cmsDocId);
@@ -378,11 +263,11 @@ describe('generated hostile input against every endpoint', () => {
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
         const ids = await throwaway();
-        const before = await versionsOf('article', ids.SELF);
+        const before = await versionsOf(t, 'article', ids.SELF);
         const answer = await send(t, r, ids);
         assertAnswered(r, answer);
         recordCreated(r, answer.status, answer.text);
-        const after = await versionsOf('article', ids.SELF);
+        const after = await versionsOf(t, 'article', ids.SELF);
         for (const version of Object.values(after)) assert.ok((version as { status: number }).status < 500, describeRequest(r, answer));
         if (answer.status >= 400) assert.deepEqual(after, before, `a refused write changed the document: ${describeRequest(r, answer)}`);
       }),
@@ -406,10 +291,10 @@ describe('generated hostile input against every endpoint', () => {
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
         const ids = await throwaway();
-        const before = await versionsOf('article', ids.SELF);
+        const before = await versionsOf(t, 'article', ids.SELF);
         const answer = await send(t, r, ids);
         assertAnswered(r, answer);
-        const after = await versionsOf('article', ids.SELF);
+        const after = await versionsOf(t, 'article', ids.SELF);
         for (const version of Object.values(after)) assert.ok((version as { status: number }).status < 500, describeRequest(r, answer));
         if (answer.status >= 400) assert.deepEqual(after, before, `a refused patch changed the document: ${describeRequest(r, answer)}`);
       }),
@@ -427,7 +312,7 @@ describe('generated hostile input against every endpoint', () => {
     await fc.assert(
       fc.asyncProperty(bodies, async (body) => {
         const ids = await throwaway();
-        const before = await versionsOf('article', ids.SELF);
+        const before = await versionsOf(t, 'article', ids.SELF);
         const r = withCredential({ ...body, query: '', headers: { 'content-type': 'application/json' } }, admin);
         const started = Date.now();
         const answer = await send(t, r, ids);
@@ -435,7 +320,7 @@ describe('generated hostile input against every endpoint', () => {
         recordCreated(r, answer.status, answer.text);
         assert.ok(answer.status >= 400 && answer.status < 500, `expected a 4xx: ${describeRequest(r, answer)}`);
         assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms: ${describeRequest(r, answer)}`);
-        assert.deepEqual(await versionsOf('article', ids.SELF), before);
+        assert.deepEqual(await versionsOf(t, 'article', ids.SELF), before);
       }),
       runs(6),
     );
@@ -443,65 +328,13 @@ describe('generated hostile input against every endpoint', () => {
 
   // ---- uploads and crops -------------------------------------------------------------------
 
-  const svg = (inner: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4">${inner}</svg>`;
-
-  /** File contents; those that must be refused carry the extension that claims them (an `.svg` with a script, a `.png` program). */
-  function fileContent(): fc.Arbitrary<{ content: Buffer | string; refusedAs?: string }> {
-    const refused: [string, Buffer | string][] = [
-      ['svg', svg('<script>alert(1)</script>')],
-      ['svg', svg('<rect onload="alert(1)"/>')],
-      ['svg', svg('<a href="https://evil.example/">x</a>')],
-      ['png', Buffer.from('MZ\x90\x00 not a program')],
-      ['pdf', '<html><script>alert(1)</script></html>'],
-    ];
-    if (probe('svgNamespace')) {
-      refused.push(
-        ['svg', '<svg:svg xmlns:svg="http://www.w3.org/2000/svg"><svg:script>alert(1)</svg:script></svg:svg>'],
-        ['svg', svg('<x:script xmlns:x="http://www.w3.org/2000/svg">alert(1)</x:script>')],
-        ['svg', svg('<h:iframe xmlns:h="http://www.w3.org/1999/xhtml" src="https://evil.example/"/>')],
-      );
-    }
-    if (probe('pdfSniff')) refused.push(['pdf', '<html><script>alert(1)</script></html>\n%PDF-1.4\n%%EOF\n']);
-    const other: (Buffer | string)[] = [
-      tinyPng, tinyPng.subarray(0, 40), Buffer.concat([tinyPng.subarray(0, 16), Buffer.from('junk')]), 'plain text', 'text with a NUL \u0000 byte', svg('<rect width="2" height="2"/>'),
-      '%PDF-1.4\n%%EOF\n', '', 'GIF89a', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0]), Buffer.from('PK\x03\x04junk'), '{\\rtf1 x}',
-    ];
-    return fc.oneof(
-      fc.constantFrom(...refused).map(([refusedAs, content]) => ({ content, refusedAs })),
-      fc.constantFrom(...other).map((content) => ({ content })),
-    );
-  }
-
-  /** A multipart upload with a hostile file name, and sometimes a hostile structure. */
-  function uploadRequest(): fc.Arbitrary<{ request: Omit<HostileRequest, 'headers'> & { headers: Record<string, string> }; mustRefuse: boolean }> {
-    return fc
-      .record({
-        filename: nastyFilename,
-        file: fileContent(),
-        shape: fc.constantFrom('plain', 'plain', 'plain', 'other field', 'two files', 'no boundary', 'truncated', 'json type', 'no filename', 'junk fields'),
-        query: fc.oneof(fc.constant(''), queryString),
-      })
-      .map(({ filename, file, shape, query }) => {
-        const name = file.refusedAs ? `${filename}.${file.refusedAs}` : filename;
-        const parts = [{ name: shape === 'other field' ? 'files' : 'file', filename: shape === 'no filename' ? undefined : name, content: file.content }];
-        if (shape === 'two files') parts.push({ name: 'file', filename: 'second.txt', content: 'second' });
-        if (shape === 'junk fields') parts.unshift({ name: '__proto__', filename: undefined, content: 'x'.repeat(70_000) });
-        const body = multipartBody(parts);
-        const bytes = shape === 'truncated' ? body.payload.subarray(0, body.payload.length - 10) : body.payload;
-        const type = { 'no boundary': 'multipart/form-data', 'json type': 'application/json' }[shape as string] ?? body.contentType;
-        return {
-          request: { method: 'POST', path: '/api/v1/@cms/attachment/upload', query, headers: { 'content-type': type }, bytes, payload: `<${shape}: ${name}>` },
-          mustRefuse: file.refusedAs !== undefined,
-        };
-      });
-  }
-
   it('uploads with hostile file names and contents: stored under a safe name, or refused in the one shape', async () => {
     await fc.assert(
-      fc.asyncProperty(uploadRequest(), async ({ request: raw, mustRefuse }) => {
+      fc.asyncProperty(uploadRequest(fileProbes()), async ({ request: raw, mustRefuse }) => {
         const request = withCredential(raw, admin);
         const answer = await send(t, request, values);
         assertAnswered(request, answer);
+        assert.deepEqual(await listFiles(join(uploadsDir(t), '.tmp')), [], `work files left: ${describeRequest(request, answer)}`);
         if (answer.status >= 300) return;
         const attachment = JSON.parse(answer.text) as { _id: string; name: string; extension: string; _url: string };
         throwawayAttachments.add(attachment._id);
@@ -517,19 +350,16 @@ describe('generated hostile input against every endpoint', () => {
     const crop = fc
       .record({ query: queryString, headers: headersFor(true), payload: fc.oneof(cropBody(), anyBody(placeholder)) })
       .map((r) => ({ ...r, method: 'POST', path: '/api/v1/@cms/attachment/crop' }));
-    const request = fc.tuple(fc.constantFrom(...noWriteCredentials), fc.oneof(uploadRequest().map((u) => u.request), crop)).map(([who, r]) => withCredential(r, who));
+    const request = fc.tuple(fc.constantFrom(...noWriteCredentials), fc.oneof(uploadRequest(fileProbes()).map((u) => u.request), crop)).map(([who, r]) => withCredential(r, who));
     await fc.assert(
-      fc.asyncProperty(request, async (r) => assertRefused(r, await send(t, r, values))),
+      fc.asyncProperty(request, async (r) => {
+        const answer = await send(t, r, values);
+        assertRefused(r, answer);
+        assert.deepEqual(await listFiles(join(uploadsDir(t), '.tmp')), [], `work files left: ${describeRequest(r, answer)}`);
+      }),
       runs(100),
     );
   });
-
-  function cropBody(): fc.Arbitrary<string> {
-    const box = fc.record({ top: fc.oneof(fc.nat(70), nastyNumber), left: fc.oneof(fc.nat(70), nastyNumber), width: fc.oneof(fc.integer({ min: 1, max: 70 }), nastyNumber), height: fc.oneof(fc.integer({ min: 1, max: 70 }), nastyNumber) }, { requiredKeys: [] });
-    return fc
-      .record({ _id: fc.oneof({ weight: 3, arbitrary: fc.constant('@@ATTACHMENT@@') }, { weight: 1, arbitrary: nastyString }), crop: fc.oneof({ weight: 3, arbitrary: box.map((b) => object(b as Record<string, Json>)) as fc.Arbitrary<Json> }, { weight: 1, arbitrary: nastyString as fc.Arbitrary<Json> }) })
-      .map((body) => toJson(object(body)));
-  }
 
   it('crops throwaway attachments with generated boxes as admin: below 500, in the one shape', async () => {
     const request = fc
@@ -585,38 +415,11 @@ describe('generated hostile input against every endpoint', () => {
 
   // ---- over a real socket -------------------------------------------------------------------
 
-  /** Requests as bytes: what Node's parser refuses, paths exactly as written, smuggling attempts. */
-  function rawRequest(): fc.Arbitrary<string> {
-    const files = Object.keys(before_.files).filter((file) => file.startsWith('attachments/'));
-    const path = fc.oneof(
-      fc.constantFrom(
-        '/uploads/../cms.sqlite', '/uploads/attachments/../../cms.sqlite', '/uploads/./attachments/../../cms.sqlite', '/uploads/attachments/%2e%2e/%2e%2e/cms.sqlite',
-        '/uploads\\..\\cms.sqlite', '/uploads/.tmp/', '/api/v1/../../cms.sqlite', '/api/v1/article/..', 'http://evil.example/api/v1/article', '*', '/api/v1/article#x',
-      ),
-      fc.constantFrom(...files).map((file) => `/uploads/${file.replace('attachments/', 'attachments/./')}`),
-      junkId.map((id) => `/api/v1/article/${id}`),
-    );
-    const wellFormed = fc.tuple(fc.constantFrom('GET', 'HEAD', 'DELETE', 'PUT'), path).map(([method, p]) => `${method} ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
-    const oversized = fc.tuple(fc.integer({ min: 17_000, max: 100_000 }), fc.boolean()).map(([n, many]) =>
-      `GET /api/v1/article HTTP/1.1\r\nHost: x\r\n${many ? Array.from({ length: n / 100 }, (_, i) => `X-${i}: ${'h'.repeat(90)}\r\n`).join('') : `X-Big: ${'h'.repeat(n)}\r\n`}\r\n`,
-    );
-    const malformed = fc.constantFrom(
-      'GARBAGE\r\n\r\n', 'GET /a b HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /api/v1/\u0000article HTTP/1.1\r\nHost: x\r\n\r\n', 'GET / HTTP/9.9\r\nHost: x\r\n\r\n',
-      'get / HTTP/1.1\r\nHost: x\r\n\r\n', 'GET / HTTP/1.1\r\nBad Header\r\n\r\n', 'GET / HTTP/1.1\r\nHost: x\r\nX: a\u0000b\r\n\r\n',
-      'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n{}',
-      'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n',
-      'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n',
-      'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
-      'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n',
-    );
-    return fc.oneof(wellFormed, oversized, malformed);
-  }
-
   it('answers raw requests over a socket below 500 in the one shape: parser refusals, unnormalised paths, huge headers', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (t.app.server.address() as AddressInfo).port;
     await fc.assert(
-      fc.asyncProperty(rawRequest(), async (bytes) => {
+      fc.asyncProperty(rawRequest(Object.keys(before_.files).filter((file) => file.startsWith('attachments/'))), async (bytes) => {
         const request: HostileRequest = { method: bytes.slice(0, bytes.indexOf(' ')), path: bytes.slice(0, 200), query: '', headers: {} };
         const answer = await rawExchange(port, Buffer.from(bytes, 'latin1'));
         assertAnswered(request, answer);
@@ -655,7 +458,7 @@ describe('generated hostile input against every endpoint', () => {
   // ---- afterwards --------------------------------------------------------------------------
 
   it('leaves the sentinel documents, the document lists and the uploads folder as they were', async () => {
-    const now = await snapshot();
+    const now = await snapshot(t, sentinels, throwawayDocs);
     assert.deepEqual(now.answers, before_.answers);
     assert.deepEqual(now.docIds, before_.docIds);
     for (const [path, hash] of Object.entries(before_.files)) assert.equal(now.files[path], hash, `${path} changed or vanished`);

@@ -1,4 +1,6 @@
 import { connect } from 'node:net';
+import fc from 'fast-check';
+import { junkId } from './hostile-arbitraries.js';
 import type { Answer } from './hostile-requests.js';
 
 /**
@@ -83,4 +85,30 @@ export function postLarge(port: number, path: string, headers: Record<string, st
     };
     write();
   });
+}
+
+/** Requests as bytes: what Node's parser refuses, paths exactly as written, smuggling attempts. */
+export function rawRequest(files: readonly string[]): fc.Arbitrary<string> {
+  const path = fc.oneof(
+    fc.constantFrom(
+      '/uploads/../cms.sqlite', '/uploads/attachments/../../cms.sqlite', '/uploads/./attachments/../../cms.sqlite', '/uploads/attachments/%2e%2e/%2e%2e/cms.sqlite',
+      '/uploads\\..\\cms.sqlite', '/uploads/.tmp/', '/api/v1/../../cms.sqlite', '/api/v1/article/..', 'http://evil.example/api/v1/article', '*', '/api/v1/article#x',
+    ),
+    fc.constantFrom(...files).map((file) => `/uploads/${file.replace('attachments/', 'attachments/./')}`),
+    junkId.map((id) => `/api/v1/article/${id}`),
+  );
+  const wellFormed = fc.tuple(fc.constantFrom('GET', 'HEAD', 'DELETE', 'PUT'), path).map(([method, p]) => `${method} ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+  const oversized = fc.tuple(fc.integer({ min: 17_000, max: 100_000 }), fc.boolean()).map(([n, many]) =>
+    `GET /api/v1/article HTTP/1.1\r\nHost: x\r\n${many ? Array.from({ length: n / 100 }, (_, i) => `X-${i}: ${'h'.repeat(90)}\r\n`).join('') : `X-Big: ${'h'.repeat(n)}\r\n`}\r\n`,
+  );
+  const malformed = fc.constantFrom(
+    'GARBAGE\r\n\r\n', 'GET /a b HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /api/v1/\u0000article HTTP/1.1\r\nHost: x\r\n\r\n', 'GET / HTTP/9.9\r\nHost: x\r\n\r\n',
+    'get / HTTP/1.1\r\nHost: x\r\n\r\n', 'GET / HTTP/1.1\r\nBad Header\r\n\r\n', 'GET / HTTP/1.1\r\nHost: x\r\nX: a\u0000b\r\n\r\n',
+    'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n{}',
+    'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n',
+    'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n',
+    'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    'POST /api/v1/article HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n',
+  );
+  return fc.oneof(wellFormed, oversized, malformed);
 }
