@@ -420,12 +420,13 @@ describe('generated hostile input against every endpoint', () => {
     const port = (t.app.server.address() as AddressInfo).port;
     await fc.assert(
       fc.asyncProperty(rawRequest(Object.keys(before_.files).filter((file) => file.startsWith('attachments/'))), async (bytes) => {
-        const request: HostileRequest = { method: bytes.slice(0, bytes.indexOf(' ')), path: bytes.slice(0, 200), query: '', headers: {} };
+        const request: HostileRequest = { method: bytes.slice(0, bytes.indexOf(' ')), path: bytes.slice(bytes.indexOf(' ') + 1, 300), query: '', headers: {} };
         const answer = await rawExchange(port, Buffer.from(bytes, 'latin1'));
         assertAnswered(request, answer);
         assert.ok(!answer.text.startsWith('SQLite format'), describeRequest(request, answer));
       }),
-      runs(60),
+      // Node's parser refusals were written in Fastify's own shape.
+      runs(60, [['GARBAGE\r\n\r\n'], [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'h'.repeat(20_000)}\r\n\r\n`]]),
     );
   });
 
