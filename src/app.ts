@@ -11,7 +11,7 @@ import { ApiKeys } from './auth/api-keys.js';
 import { TokenService, type PasswordVerifier } from './auth/token-service.js';
 import { ScryptPasswordHasher } from './auth/passwords.js';
 import { LoginThrottle } from './auth/login-throttle.js';
-import { registerErrorHandling } from './http/plugins/error-handler.js';
+import { registerErrorHandling, sendClientError, sendFrameworkError } from './http/plugins/error-handler.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
@@ -81,11 +81,14 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
       maxParamLength: 2000,
     },
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false, removeAdditional: false } },
+    frameworkErrors: sendFrameworkError,
+    clientErrorHandler: sendClientError,
   });
   registerErrorHandling(app);
   registerJsonBody(app, { bodyLimit: config.bodyLimit, maxDepth: config.limits.jsonDepth });
   // Front ends on any origin may read and write (the original mounts cors() on the API).
-  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
+  // Not strict: an OPTIONS request without Origin gets the same 204, not a text/plain 400 outside the error shape.
+  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], strictPreflight: false });
   registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens });
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens });

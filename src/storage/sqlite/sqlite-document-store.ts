@@ -1,5 +1,5 @@
 import type { DocumentQuery, DocumentStore, IndexValue, StoredDocument } from '../storage-adapter.js';
-import { escapeLike, type ValueScope } from './sqlite-conditions.js';
+import type { ValueScope } from './sqlite-conditions.js';
 import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery, jsonList } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
 import { assertDocumentIndex, removeIndex, writeIndex } from './sqlite-document-index.js';
@@ -19,8 +19,10 @@ const updateSql = `UPDATE documents SET doc_id = @docId, type = @type, locale = 
 // the search rows, which a foreign key cannot reach.
 const removeSql = 'DELETE FROM documents WHERE id IN (SELECT value FROM json_each(?)) RETURNING seq';
 
+// "<base>-..." as a range of the slug index ('.' follows '-'; the column compares bytes): exact,
+// where LIKE ignores ASCII case, and free of LIKE's 50,000-byte pattern limit, which a long title passes.
 const slugsLikeSql = `SELECT slug FROM documents
-  WHERE locale = @locale AND mode = @mode AND (slug = @base OR slug LIKE @pattern ESCAPE '\\')
+  WHERE locale = @locale AND mode = @mode AND (slug = @base OR (slug >= @base || '-' AND slug < @base || '.'))
     AND (@exceptDocId IS NULL OR doc_id <> @exceptDocId)
   ORDER BY slug`;
 
@@ -76,15 +78,12 @@ export function createSqliteDocumentStore(statements: StatementSource): Document
     },
 
     async slugsLike({ locale, mode, base, exceptDocId }) {
-      const slugs = statements.statement(slugsLikeSql).pluck().all({
+      return statements.statement(slugsLikeSql).pluck().all({
         locale: locale ?? '',
         mode: mode ?? '',
         base,
-        pattern: `${escapeLike(base)}-%`,
         exceptDocId: exceptDocId ?? null,
       }) as string[];
-      // SQLite's LIKE ignores ASCII case; slugs are compared exactly, as the unique index does.
-      return slugs.filter((slug) => slug === base || slug.startsWith(`${base}-`));
     },
   };
 }
