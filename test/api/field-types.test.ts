@@ -1,5 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 
 /** One piece type holding every field type of the contract, exercised through the REST interface. */
@@ -45,8 +46,9 @@ function kitchenConfig(): Record<string, unknown> {
                 fields: {
                   add: {
                     note: { type: 'string' },
+                    pin: { type: 'password' },
                     links: { type: 'array', fields: { add: { url: { type: 'url', required: true } } } },
-                    body: { type: 'area', options: { widgets: { '@cms/rich-text': {} } } },
+                    body: { type: 'area', options: { widgets: { '@cms/rich-text': {}, 'locked-note': {} } } },
                   },
                 },
               },
@@ -56,13 +58,15 @@ function kitchenConfig(): Record<string, unknown> {
       },
     },
   };
+  config.widgets = { 'locked-note': { fields: { add: { text: { type: 'string' }, code: { type: 'password' } } } } };
   return config;
 }
 
 describe('field types through the REST interface', () => {
   let t: TestApp;
+  let store: StorageAdapter;
   before(async () => {
-    t = await startTestApp(kitchenConfig());
+    t = await startTestApp(kitchenConfig(), {}, { wrapStorage: (adapter) => (store = adapter) });
   });
   after(() => t.close());
 
@@ -82,6 +86,42 @@ describe('field types through the REST interface', () => {
     assert.deepEqual(doc.steps, []);
     assert.equal(doc.place.metaType, 'object');
     assert.equal(doc.secret, undefined, 'password values are never returned');
+  });
+
+  it('never returns password hashes held in array items, objects or widgets', async () => {
+    const body = {
+      title: 'Secrets below',
+      sections: [
+        {
+          heading: 'One',
+          details: {
+            note: 'kept',
+            pin: 'a long enough pin',
+            body: { items: [{ type: 'locked-note', text: 'visible', code: 'another long secret' }] },
+          },
+        },
+      ],
+    };
+    const created = await t.request('POST', '/api/v1/guide', { body });
+    assert.equal(created.status, 200, created.text);
+    const read = await t.request('GET', `/api/v1/guide/${created.body._id}`);
+    const listed = await t.request('GET', '/api/v1/guide');
+    for (const answer of [created, read, listed]) {
+      assert.equal(answer.status, 200);
+      assert.doesNotMatch(answer.text, /scrypt|long enough pin|another long secret/);
+    }
+    const details = read.body.sections[0].details;
+    assert.equal(details.note, 'kept');
+    assert.equal('pin' in details, false);
+    assert.equal(details.body.items[0].text, 'visible');
+    assert.equal('code' in details.body.items[0], false);
+    // The stored hash survives presenting: a PATCH that does not name it keeps it.
+    const patched = await t.request('PATCH', `/api/v1/guide/${created.body._id}`, { body: { title: 'Renamed' } });
+    assert.equal(patched.status, 200, patched.text);
+    const [doc] = await store.documents.find({ ids: [created.body._id], limit: 1 });
+    const storedDetails = (doc!.sections as { details: { pin: unknown; body: { items: { code: unknown }[] } } }[])[0]!.details;
+    assert.match(String(storedDetails.pin), /^scrypt\$/);
+    assert.match(String(storedDetails.body.items[0]!.code), /^scrypt\$/);
   });
 
   it('converts valid input losslessly into stored values', async () => {

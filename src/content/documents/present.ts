@@ -1,6 +1,6 @@
 import type { AppConfig } from '../app-config.js';
 import type { Principal } from '../../core/principal.js';
-import type { SanitizedPieceType } from '../types/piece-type.js';
+import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentStore, StoredDocument } from '../../storage/storage-adapter.js';
 import type { SchemaLayout } from './versions.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
@@ -9,6 +9,7 @@ import { RelatedLoader } from './related-loader.js';
 import { includeOnly } from '../query/projection.js';
 import type { AttachmentAnnotator } from './attachment-refs.js';
 import { fileTypeName } from '../types/builtin-types.js';
+import { walkFields } from '../fields/walk-fields.js';
 
 export interface PresentOptions {
   readonly type: SanitizedPieceType;
@@ -29,6 +30,9 @@ export class DocumentPresenter {
   readonly #layout: SchemaLayout;
   readonly #related: RelatedLoader;
   readonly #attachments: AttachmentAnnotator;
+  readonly #registry: FieldTypeLookup;
+  /** Per type: whether a password field sits anywhere below the top level (arrays, objects, widgets). */
+  readonly #nestedPasswords = new WeakMap<SanitizedPieceType, boolean>();
 
   constructor(deps: {
     config: AppConfig;
@@ -40,6 +44,7 @@ export class DocumentPresenter {
     this.#config = deps.config;
     this.#layout = deps.layout;
     this.#attachments = deps.attachments;
+    this.#registry = deps.registry;
     this.#related = new RelatedLoader({
       config: deps.config,
       store: deps.store,
@@ -61,8 +66,7 @@ export class DocumentPresenter {
   }
 
   #shape(doc: StoredDocument, type: SanitizedPieceType, principal: Principal): Output {
-    const output: Output = { ...doc };
-    for (const field of this.#layout.passwordFields(type)) delete output[field.name];
+    const output = this.#withoutPasswords(doc, type);
     const mode = doc.cmsMode === 'draft' ? 'draft' : type.options.localized ? 'published' : null;
     const editable = canWrite(principal, type, mode);
     annotateAreas(output, doc._id, editable);
@@ -74,6 +78,45 @@ export class DocumentPresenter {
     }
     Object.assign(output, this.#urls(doc, type));
     return output;
+  }
+
+  /**
+   * A copy of the document without password hashes. Nested ones (in array items, objects,
+   * widgets) need a deep copy, so that the stored document keeps them; types without any pay
+   * only for a shallow one.
+   */
+  #withoutPasswords(doc: StoredDocument, type: SanitizedPieceType): Output {
+    if (!this.#holdsNestedPassword(type)) {
+      const output: Output = { ...doc };
+      for (const field of this.#layout.passwordFields(type)) delete output[field.name];
+      return output;
+    }
+    const output: Output = structuredClone(doc);
+    const deps = { registry: this.#registry, widgetTypes: this.#config.widgetTypes };
+    walkFields({ fields: type.fields, values: output }, deps, (field, container) => {
+      if (field.type === 'password') delete container[field.name];
+    });
+    return output;
+  }
+
+  #holdsNestedPassword(type: SanitizedPieceType): boolean {
+    let holds = this.#nestedPasswords.get(type);
+    if (holds === undefined) {
+      const widgetSchemas = [...this.#config.widgetTypes.values()].map((widget) => widget.fields);
+      // The schemas one level down: a field's own (array, object, relationship fields), or every widget type's for an area.
+      const below = (fields: readonly SanitizedField[]) =>
+        fields.flatMap((field) => (field.type === 'area' ? widgetSchemas : [field.fields]));
+      const seen = new Set<readonly SanitizedField[]>();
+      const anyPassword = (schemas: (readonly SanitizedField[])[]): boolean =>
+        schemas.some((fields) => {
+          if (seen.has(fields)) return false;
+          seen.add(fields);
+          return fields.some((field) => field.type === 'password') || anyPassword(below(fields));
+        });
+      holds = anyPassword(below(type.fields));
+      this.#nestedPasswords.set(type, holds);
+    }
+    return holds;
   }
 
   #urls(doc: StoredDocument, type: SanitizedPieceType): { _url?: string; _parentUrl?: string } {
