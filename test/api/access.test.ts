@@ -23,6 +23,7 @@ function accessConfig(): Record<string, unknown> {
       },
     },
   };
+  config.modules.bulletin = { extend: '@cms/piece-type', options: { autopublish: true } };
   return config;
 }
 
@@ -285,6 +286,22 @@ describe('access past the rules', () => {
           assert.equal(titles(admin)[0], `${heavy} ${word}`, `admin ${query}`);
         }
       }
+    });
+  });
+  describe('autopublishing types', () => {
+    it('refuses draft writes of a contributor, since every save publishes', async () => {
+      const draft = await t.request('POST', '/api/v1/bulletin?cmsMode=draft', { key: 'contributor', body: { title: 'Goes live' } });
+      assert.equal(draft.status, 403, draft.text);
+      const listed = await t.request('GET', '/api/v1/bulletin?cmsMode=draft');
+      assert.deepEqual(titles(listed), []);
+      const made = await t.request('POST', '/api/v1/bulletin?cmsMode=draft', { key: 'editor', body: { title: 'By an editor' } });
+      assert.equal(made.status, 200, made.text);
+      const patched = await t.request('PATCH', `/api/v1/bulletin/${made.body._id}`, { key: 'contributor', body: { title: 'Changed' } });
+      assert.equal(patched.status, 403, patched.text);
+      const deleted = await t.request('DELETE', `/api/v1/bulletin/${made.body._id}`, { key: 'contributor' });
+      assert.equal(deleted.status, 403, deleted.text);
+      const published = await t.request('GET', `/api/v1/bulletin/${made.body.cmsDocId}`);
+      assert.equal(published.body.title, 'By an editor');
     });
   });
 });

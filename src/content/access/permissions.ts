@@ -39,9 +39,12 @@ export function visibleValues(principal: Principal): readonly string[] | undefin
   return principal.role === null ? ['public'] : undefined;
 }
 
-/** Creating or changing a version in `mode`: drafts need editRole, published versions publishRole. */
+/**
+ * Creating or changing a version in `mode`: drafts need editRole, published versions publishRole.
+ * A draft of an autopublishing type is published by every save, so it needs publishRole too.
+ */
 export function canWrite(principal: Principal, type: SanitizedPieceType, mode: 'draft' | 'published' | null): boolean {
-  const needed = mode === 'draft' ? type.options.editRole : type.options.publishRole;
+  const needed = mode === 'draft' && !type.options.autopublish ? type.options.editRole : type.options.publishRole;
   return atLeast(principal, type.options.editRole) && atLeast(principal, needed);
 }
 
