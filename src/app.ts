@@ -68,7 +68,11 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false, removeAdditional: false } },
   });
   registerErrorHandling(app);
-  registerJsonBody(app, { bodyLimit: config.bodyLimit, maxDepth: config.limits.jsonDepth });
+  const { jsonDepth, arrayItems, objectKeys, bodyNodes } = config.limits;
+  registerJsonBody(app, {
+    bodyLimit: config.bodyLimit,
+    shape: { maxDepth: jsonDepth, maxArrayItems: arrayItems, maxObjectKeys: objectKeys, maxNodes: bodyNodes },
+  });
   // Front ends on any origin may read and write (the original mounts cors() on the API).
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] });
   registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens });

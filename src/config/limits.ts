@@ -9,6 +9,13 @@ import { ConfigError } from '../errors/app-error.js';
  */
 export const limitDefinitions = {
   jsonDepth: { env: 'CMS_LIMIT_JSON_DEPTH', default: 64, min: 1, max: 1000, unit: 'levels', about: 'nesting of a JSON body' },
+  // The shape of a JSON body: generous for any real page (an editor's list of 1,000+ items), tight
+  // enough that no request can make the server walk millions of values.
+  arrayItems: { env: 'CMS_LIMIT_ARRAY_ITEMS', default: 10_000, min: 1, max: 1_000_000, unit: 'items', about: 'items of one array in a JSON body' },
+  objectKeys: { env: 'CMS_LIMIT_OBJECT_KEYS', default: 1_000, min: 1, max: 1_000_000, unit: 'keys', about: 'keys of one object in a JSON body' },
+  bodyNodes: { env: 'CMS_LIMIT_BODY_NODES', default: 200_000, min: 1, max: 10_000_000, unit: 'values', about: 'values in one JSON body, all levels' },
+  // Every widget is converted and its rich text sanitized: a page's worth, not a database's.
+  areaWidgets: { env: 'CMS_LIMIT_AREA_WIDGETS', default: 1_000, min: 1, max: 100_000, unit: 'widgets', about: 'widgets in one area' },
 } as const satisfies Record<string, LimitDefinition>;
 
 export interface LimitDefinition {

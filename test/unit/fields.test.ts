@@ -8,6 +8,7 @@ import { anonymous } from '../../src/content/access/principal.js';
 import { ConfigError, ValidationError } from '../../src/errors/app-error.js';
 import { createFieldTypeRegistry } from '../../src/content/fields/registry.js';
 import { convertSchema, defaultsFor, throwIfErrors } from '../../src/content/fields/convert-schema.js';
+import { resolveLimits } from '../../src/config/limits.js';
 import { isValidId, slugify, sortify } from '../../src/content/text.js';
 import { hashPassword, verifyPassword } from '../../src/auth/passwords.js';
 
@@ -59,6 +60,7 @@ function makeContext(): ConvertContext & { resolveCalls: number } {
       canRead: (type: string) => type !== 'secret',
     },
     attachments: { find: async (id: string) => structuredClone(attachmentRecords[id]) ?? null },
+    limits: resolveLimits(undefined, {}),
     convertSchema: async (fields: readonly SanitizedField[], input: Record<string, unknown>, existing?: Record<string, unknown>) => {
       const { values, errors } = await convertSchema({ fields, input, existing, ctx, registry });
       throwIfErrors(errors);

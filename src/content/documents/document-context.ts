@@ -102,6 +102,7 @@ export class DocumentContext {
       principal,
       newId: ids,
       widgetTypes: this.config.widgetTypes,
+      limits: this.config.limits,
       relationships: {
         resolve: (type, refs) => this.#resolveRelated(session, type, refs, locale, mode, principal),
         canRead: (type) => {

@@ -1,6 +1,7 @@
 import type { SanitizedField } from '../types/piece-type.js';
 import type { Principal } from '../access/principal.js';
 import type { AttachmentRecord, FilterOperation, IndexValue } from '../../storage/storage-adapter.js';
+import type { Limits } from '../../config/limits.js';
 
 export type Mode = 'draft' | 'published' | 'previous';
 
@@ -68,6 +69,8 @@ export interface ConvertContext {
   ): Promise<Record<string, unknown>>;
   /** Widget type definitions by name, as configured (`@cms/rich-text` always present). */
   readonly widgetTypes: WidgetTypes;
+  /** What one request may hold (`areaWidgets`...), checked before the work it would cost. */
+  readonly limits: Limits;
 }
 
 export interface DefinitionContext {
