@@ -12,6 +12,9 @@ import { TokenService } from './auth/token-service.js';
 import { registerErrorHandling } from './http/plugins/error-handler.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerAuth } from './http/plugins/auth.js';
+import { registerNosniff } from './http/plugins/nosniff.js';
+import { answerClientError } from './http/client-errors.js';
+import { redactUrl } from './http/redact-url.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
 import { registerAuthRoutes } from './http/routes/auth.js';
 import { registerHealthRoute } from './http/routes/health.js';
@@ -20,15 +23,21 @@ import { MediaService } from './media/media-service.js';
 import { createLocalFileStorage } from './media/local-file-storage.js';
 import { createSharpImageProcessor } from './media/image-processor.js';
 
-/** Request log lines without API keys: they travel in the query string. */
+/** Request log lines without API keys or tokens: they may travel in the query string. */
 function redactedRequest(request: { method: string; url: string; ip?: string }) {
-  return { method: request.method, url: request.url.replace(/([?&]api[kK]ey=)[^&]*/g, '$1[redacted]'), remoteAddress: request.ip };
+  return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip };
 }
 
 export interface AppOptions {
   /** An adapter to use instead of the one `config.databaseUrl` names (tests share one). */
   readonly storage?: StorageAdapter;
-  readonly logger?: boolean | { level: string };
+  /** Where log lines go instead of stdout (tests read them), at `config.logLevel`. */
+  readonly logStream?: { write(line: string): void };
+}
+
+function loggerOptions(config: AppConfig, stream: AppOptions['logStream']) {
+  if (config.logLevel === 'silent') return false;
+  return { level: config.logLevel, serializers: { req: redactedRequest }, ...(stream ? { stream } : {}) };
 }
 
 /** Uploaded files live under `<dataDir>/uploads`, served at `<baseUrl>/uploads/...`. */
@@ -57,7 +66,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   const tokens = new TokenService(storage);
 
   const app = Fastify({
-    logger: options.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel, serializers: { req: redactedRequest } }),
+    logger: loggerOptions(config, options.logStream),
+    clientErrorHandler: answerClientError,
     bodyLimit: config.bodyLimit,
     routerOptions: {
       // Bracket syntax (`_ids[]=a`, `sort[title]=1`) without prototype keys, with bounded size.
@@ -68,6 +78,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false, removeAdditional: false } },
   });
   registerErrorHandling(app);
+  registerNosniff(app);
   const { jsonDepth, arrayItems, objectKeys, bodyNodes } = config.limits;
   registerJsonBody(app, {
     bodyLimit: config.bodyLimit,
