@@ -13,8 +13,8 @@ import {
 } from '../content/types/sanitize.js';
 import { assertMatches, isPlainObject, joinPath } from './schema-check.js';
 import { deepFreeze } from './deep-freeze.js';
-import { minimumApiKeyLength, readEnvironment } from './env.js';
-import { readConfigSource } from './config-file.js';
+import { minimumApiKeyLength, readEnvironment, shortKeyMessage } from './env.js';
+import { isBundledDemo, readConfigSource } from './config-file.js';
 import { limitsSchema, resolveLimits } from './limits.js';
 
 export interface LoadConfigOptions {
@@ -107,10 +107,8 @@ function sanitizeLocales(raw: RawConfig): { locales: Map<string, LocaleConfig>; 
 
 function sanitizeApiKeys(raw: RawConfig): Map<string, { role: Role }> {
   const keys = new Map<string, { role: Role }>();
-  for (const [key, { role }] of Object.entries(raw.apiKeys ?? {})) {
-    if (key.length < minimumApiKeyLength) {
-      throw new ConfigError(joinPath('apiKeys', key), `a key must be at least ${minimumApiKeyLength} characters long`);
-    }
+  for (const [index, [key, { role }]] of Object.entries(raw.apiKeys ?? {}).entries()) {
+    if (key.length < minimumApiKeyLength) throw new ConfigError('apiKeys', shortKeyMessage(`entry ${index + 1}`, key, role));
     keys.set(key, { role });
   }
   return keys;
@@ -136,7 +134,10 @@ function sanitizeBaseUrl(value: string, path: string): string {
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<AppConfig> {
   const cwd = options.cwd ?? process.cwd();
   const settings = readEnvironment(options.env ?? process.env, cwd);
-  const raw = checkTopLevel(options.config ?? (await readConfigSource(settings.configPath, cwd)));
+  const source = options.config ?? (await readConfigSource(settings.configPath, cwd));
+  const raw = checkTopLevel(source);
+  // The demo's keys are in the README: while they open the API, only this machine may reach it.
+  const publicDemoKeys = isBundledDemo(source) && settings.apiKeys === undefined;
   const fieldTypes = options.fieldTypes ?? createFieldTypeRegistry();
   const { locales, defaultLocale } = sanitizeLocales(raw);
   const widgetTypes = sanitizeWidgetTypes(raw.widgets, { fieldTypes, pieceTypeNames: pieceTypeNamesOf(raw.modules) });
@@ -158,7 +159,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<AppCo
     databaseUrl: settings.databaseUrl,
     databasePoolSize: settings.databasePoolSize,
     port: settings.port,
-    host: settings.host,
+    host: settings.host ?? (publicDemoKeys ? '127.0.0.1' : '0.0.0.0'),
+    publicDemoKeys,
     logLevel: settings.logLevel,
   });
 }
