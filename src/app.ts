@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import qs from 'qs';
 import type { AppConfig } from './config/config-types.js';
+import type { Limits } from './config/limits.js';
 import type { StorageAdapter } from './storage/storage-adapter.js';
 import { createStorage } from './storage/create-storage.js';
 import { createFieldTypeRegistry } from './content/fields/registry.js';
@@ -40,6 +41,26 @@ function loggerOptions(config: AppConfig, stream: AppOptions['logStream']) {
   return { level: config.logLevel, serializers: { req: redactedRequest }, ...(stream ? { stream } : {}) };
 }
 
+/**
+ * Connection timeouts (`limits.ts`). Node checks the headers and request timeouts on a timer
+ * (30 s by default), so the timer runs at a fraction of the shorter one to enforce them on time.
+ */
+function serverOptions(limits: Limits) {
+  // Node refuses a headers timeout longer than the request timeout.
+  const headersTimeout = Math.min(limits.headersTimeout, limits.requestTimeout);
+  return {
+    connectionTimeout: limits.idleTimeout,
+    requestTimeout: limits.requestTimeout,
+    keepAliveTimeout: limits.keepAliveTimeout,
+    maxRequestsPerSocket: limits.requestsPerConnection,
+    http: {
+      headersTimeout,
+      requestTimeout: limits.requestTimeout,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+    },
+  };
+}
+
 /** Uploaded files live under `<dataDir>/uploads`, served at `<baseUrl>/uploads/...`. */
 function createMediaService(config: AppConfig, storage: StorageAdapter): MediaService {
   const root = join(config.dataDir, 'uploads');
@@ -68,6 +89,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     clientErrorHandler: answerClientError,
+    ...serverOptions(config.limits),
     bodyLimit: config.bodyLimit,
     routerOptions: {
       // Bracket syntax (`_ids[]=a`, `sort[title]=1`) without prototype keys, with bounded size.
@@ -77,6 +99,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     },
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false, removeAdditional: false } },
   });
+  // More connections than this are closed as soon as they are accepted.
+  app.server.maxConnections = config.limits.connections;
   registerErrorHandling(app);
   registerNosniff(app);
   const { jsonDepth, arrayItems, objectKeys, bodyNodes } = config.limits;

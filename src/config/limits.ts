@@ -16,6 +16,19 @@ export const limitDefinitions = {
   bodyNodes: { env: 'CMS_LIMIT_BODY_NODES', default: 200_000, min: 1, max: 10_000_000, unit: 'values', about: 'values in one JSON body, all levels' },
   // Every widget is converted and its rich text sanitized: a page's worth, not a database's.
   areaWidgets: { env: 'CMS_LIMIT_AREA_WIDGETS', default: 1_000, min: 1, max: 100_000, unit: 'widgets', about: 'widgets in one area' },
+  // Connections. A stalled client is cut by whichever comes first: no byte for idleTimeout, headers
+  // not complete after headersTimeout, request not complete after requestTimeout. The last one is
+  // long so that a slow but moving 50 MiB upload (about 90 KB/s) still succeeds.
+  idleTimeout: { env: 'CMS_LIMIT_IDLE_TIMEOUT', default: 60_000, min: 100, max: 3_600_000, unit: 'ms', about: 'a connection without a byte either way (also while the server works)' },
+  headersTimeout: { env: 'CMS_LIMIT_HEADERS_TIMEOUT', default: 20_000, min: 100, max: 600_000, unit: 'ms', about: 'receiving the headers of a request' },
+  requestTimeout: { env: 'CMS_LIMIT_REQUEST_TIMEOUT', default: 600_000, min: 100, max: 86_400_000, unit: 'ms', about: 'receiving a whole request, body included' },
+  // Above the 60 s idle timeout of common load balancers, which would otherwise reuse a closed connection.
+  keepAliveTimeout: { env: 'CMS_LIMIT_KEEP_ALIVE_TIMEOUT', default: 72_000, min: 100, max: 600_000, unit: 'ms', about: 'an idle connection between requests' },
+  requestsPerConnection: { env: 'CMS_LIMIT_REQUESTS_PER_CONNECTION', default: 1_000, min: 1, max: 1_000_000, unit: 'requests', about: 'requests on one kept-alive connection' },
+  // Below the common 1,024 open-file limit, leaving room for the database and uploads.
+  connections: { env: 'CMS_LIMIT_CONNECTIONS', default: 900, min: 1, max: 1_000_000, unit: 'connections', about: 'open connections; more are closed at once' },
+  // A refusal sent before the body is read waits this long for the rest of the body, so the client reads the answer.
+  drainTimeout: { env: 'CMS_LIMIT_DRAIN_TIMEOUT', default: 10_000, min: 0, max: 600_000, unit: 'ms', about: 'reading the unread body of a refused request' },
 } as const satisfies Record<string, LimitDefinition>;
 
 export interface LimitDefinition {
