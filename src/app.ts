@@ -14,6 +14,7 @@ import { registerErrorHandling } from './http/plugins/error-handler.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerNosniff } from './http/plugins/nosniff.js';
+import { registerBodyDrain } from './http/plugins/drain-body.js';
 import { answerClientError } from './http/client-errors.js';
 import { redactUrl } from './http/redact-url.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
@@ -103,6 +104,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   app.server.maxConnections = config.limits.connections;
   registerErrorHandling(app);
   registerNosniff(app);
+  // The largest body this server takes at all, JSON or upload, is worth reading to deliver a refusal.
+  registerBodyDrain(app, { maxBytes: Math.max(config.bodyLimit, config.uploadLimit), timeout: config.limits.drainTimeout });
   const { jsonDepth, arrayItems, objectKeys, bodyNodes } = config.limits;
   registerJsonBody(app, {
     bodyLimit: config.bodyLimit,
