@@ -142,6 +142,37 @@ describe('connection timeouts', () => {
   });
 });
 
+describe('kept-alive connections', () => {
+  let t: TestApp;
+  let port: number;
+  before(async () => {
+    t = await startTestApp({ ...testConfig(), limits: { ...limits, requestsPerConnection: 2 } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = portOf(t);
+  });
+  after(() => t.close());
+
+  const get = 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n';
+
+  it('closes an idle connection after the keep-alive timeout', async () => {
+    const client = connect(port, get);
+    const closedAfter = await client.closed;
+    assert.match(client.received(), /^HTTP\/1\.1 200 /);
+    assert.ok(closedAfter < limits.keepAliveTimeout + slack, `closed after ${Math.round(closedAfter)} ms`);
+  });
+
+  it('ends a connection after its last allowed request', async () => {
+    const client = connect(port, get);
+    await sleep(100);
+    client.socket.write(get);
+    await client.closed;
+    const answers = client.received().split(/(?=HTTP\/1\.1 )/);
+    assert.equal(answers.length, 2);
+    assert.doesNotMatch(answers[0]!, /connection: close/i);
+    assert.match(answers[1]!, /^HTTP\/1\.1 200 [^]*connection: close/i);
+  });
+});
+
 describe('the connection cap', () => {
   let t: TestApp;
   let port: number;
