@@ -53,11 +53,8 @@ const topLevelSchema = Type.Object(
       ),
     ),
     defaultLocale: Type.Optional(Type.String({ errorMessage: 'must be a string' })),
-    apiKeys: Type.Optional(
-      Type.Record(Type.String(), Type.Object({ role: roleSchema }, { additionalProperties: false }), {
-        errorMessage: 'must be an object mapping keys to { role }',
-      }),
-    ),
+    // Entries are checked by sanitizeApiKeys, which names them by position: a key path would print the key.
+    apiKeys: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { errorMessage: 'must be an object mapping keys to { role }' })),
     // Checked by the piece-type and widget sanitizers, which know the field types.
     modules: Type.Optional(Type.Unknown()),
     widgets: Type.Optional(Type.Unknown()),
@@ -105,11 +102,19 @@ function sanitizeLocales(raw: RawConfig): { locales: Map<string, LocaleConfig>; 
   return { locales, defaultLocale };
 }
 
+const apiKeyEntrySchema = Type.Object({ role: roleSchema }, { additionalProperties: false });
+
 function sanitizeApiKeys(raw: RawConfig): Map<string, { role: Role }> {
   const keys = new Map<string, { role: Role }>();
-  for (const [index, [key, { role }]] of Object.entries(raw.apiKeys ?? {}).entries()) {
-    if (key.length < minimumApiKeyLength) throw new ConfigError('apiKeys', shortKeyMessage(`entry ${index + 1}`, key, role));
-    keys.set(key, { role });
+  for (const [index, [key, entry]] of Object.entries(raw.apiKeys ?? {}).entries()) {
+    const where = `entry ${index + 1}`;
+    try {
+      assertMatches(apiKeyEntrySchema, entry, '');
+    } catch (error) {
+      throw new ConfigError('apiKeys', `${where}: ${(error as Error).message}`);
+    }
+    if (key.length < minimumApiKeyLength) throw new ConfigError('apiKeys', shortKeyMessage(where, key, entry.role));
+    keys.set(key, { role: entry.role });
   }
   return keys;
 }

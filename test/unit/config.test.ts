@@ -156,7 +156,8 @@ test('configuration errors name the offending key path', async () => {
     'modules.article.fields.add._author.withType',
   );
   await rejectsAt({ locales: { en: {}, fr: {} }, defaultLocale: 'de' }, 'defaultLocale');
-  await rejectsAt({ apiKeys: { 'a-long-enough-key': { role: 'owner' } } }, 'apiKeys.a-long-enough-key.role');
+  const badRole = await rejectsAt({ apiKeys: { 'a-long-enough-key': { role: 'owner' } } }, 'apiKeys');
+  assert.equal(badRole.message, 'apiKeys: entry 1: role: must be one of guest, contributor, editor, admin');
   await rejectsAt({ modules: { article: article({}, { editRole: 'boss' }) } }, 'modules.article.options.editRole');
   await rejectsAt(
     { modules: { article: article({ body: { type: 'area', options: { widgets: { gallery: {} } } } }) } },
