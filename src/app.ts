@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import qs from 'qs';
 import type { AppConfig } from './content/app-config.js';
+import type { Limits } from './config/limits.js';
 import type { StorageAdapter } from './storage/storage-adapter.js';
 import { createStorage } from './storage/create-storage.js';
 import { createFieldTypeRegistry } from './content/fields/registry.js';
@@ -11,9 +12,13 @@ import { ApiKeys } from './auth/api-keys.js';
 import { TokenService, type PasswordVerifier } from './auth/token-service.js';
 import { ScryptPasswordHasher } from './auth/passwords.js';
 import { LoginThrottle } from './auth/login-throttle.js';
-import { registerErrorHandling, sendClientError, sendFrameworkError } from './http/plugins/error-handler.js';
+import { registerErrorHandling, sendFrameworkError } from './http/plugins/error-handler.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerAuth } from './http/plugins/auth.js';
+import { registerNosniff } from './http/plugins/nosniff.js';
+import { registerBodyDrain } from './http/plugins/drain-body.js';
+import { answerClientError } from './http/client-errors.js';
+import { redactUrl } from './http/redact-url.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
 import { registerAuthRoutes } from './http/routes/auth.js';
 import { registerHealthRoute } from './http/routes/health.js';
@@ -24,17 +29,43 @@ import { createSharpImageProcessor } from './media/image-processor.js';
 import { imageSizes } from './media/image-sizes.js';
 import { UploadBudget } from './media/upload-budget.js';
 
-/** Request log lines without API keys: they travel in the query string. */
+/** Request log lines without API keys or tokens: they may travel in the query string. */
 function redactedRequest(request: { method: string; url: string; ip?: string }) {
-  return { method: request.method, url: request.url.replace(/([?&]api[kK]ey=)[^&]*/g, '$1[redacted]'), remoteAddress: request.ip };
+  return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip };
 }
 
 export interface AppOptions {
   /** An adapter to use instead of the one `config.databaseUrl` names (tests share one). */
   readonly storage?: StorageAdapter;
-  readonly logger?: boolean | { level: string };
   /** A password hasher to use instead of scrypt on its bounded pool (tests count its calls). */
   readonly passwordHasher?: PasswordVerifier;
+  /** Where log lines go instead of stdout (tests read them), at `config.logLevel`. */
+  readonly logStream?: { write(line: string): void };
+}
+
+function loggerOptions(config: AppConfig, stream: AppOptions['logStream']) {
+  if (config.logLevel === 'silent') return false;
+  return { level: config.logLevel, serializers: { req: redactedRequest }, ...(stream ? { stream } : {}) };
+}
+
+/**
+ * Connection timeouts (`limits.ts`). Node checks the headers and request timeouts on a timer
+ * (30 s by default), so the timer runs at a fraction of the shorter one to enforce them on time.
+ */
+function serverOptions(limits: Limits) {
+  // Node refuses a headers timeout longer than the request timeout.
+  const headersTimeout = Math.min(limits.headersTimeout, limits.requestTimeout);
+  return {
+    connectionTimeout: limits.idleTimeout,
+    requestTimeout: limits.requestTimeout,
+    keepAliveTimeout: limits.keepAliveTimeout,
+    maxRequestsPerSocket: limits.requestsPerConnection,
+    http: {
+      headersTimeout,
+      requestTimeout: limits.requestTimeout,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+    },
+  };
 }
 
 /** Uploaded files live under `<dataDir>/uploads`, served at `<baseUrl>/uploads/...`. */
@@ -72,7 +103,9 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   const tokens = new TokenService({ storage, passwords: passwordHasher, throttle });
 
   const app = Fastify({
-    logger: options.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel, serializers: { req: redactedRequest } }),
+    logger: loggerOptions(config, options.logStream),
+    clientErrorHandler: answerClientError,
+    ...serverOptions(config.limits),
     bodyLimit: config.bodyLimit,
     routerOptions: {
       // Bracket syntax (`_ids[]=a`, `sort[title]=1`) without prototype keys, with bounded size.
@@ -82,10 +115,18 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     },
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false, removeAdditional: false } },
     frameworkErrors: sendFrameworkError,
-    clientErrorHandler: sendClientError,
   });
+  // More connections than this are closed as soon as they are accepted.
+  app.server.maxConnections = config.limits.connections;
   registerErrorHandling(app);
-  registerJsonBody(app, { bodyLimit: config.bodyLimit, maxDepth: config.limits.jsonDepth });
+  registerNosniff(app);
+  // The largest body this server takes at all, JSON or upload, is worth reading to deliver a refusal.
+  registerBodyDrain(app, { maxBytes: Math.max(config.bodyLimit, config.uploadLimit), timeout: config.limits.drainTimeout });
+  const { jsonDepth, arrayItems, objectKeys, bodyNodes } = config.limits;
+  registerJsonBody(app, {
+    bodyLimit: config.bodyLimit,
+    shape: { maxDepth: jsonDepth, maxArrayItems: arrayItems, maxObjectKeys: objectKeys, maxNodes: bodyNodes },
+  });
   // Front ends on any origin may read and write (the original mounts cors() on the API).
   // Not strict: an OPTIONS request without Origin gets the same 204, not a text/plain 400 outside the error shape.
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], strictPreflight: false });

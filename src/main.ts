@@ -13,6 +13,14 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void close('SIGINT'));
   process.once('SIGTERM', () => void close('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  if (config.publicDemoKeys) app.log.warn(demoWarning(config.host));
+}
+
+function demoWarning(host: string): string {
+  return (
+    `Running the bundled demo configuration with its PUBLIC API keys (dev-admin-key-change-me is admin) on ${host}. ` +
+    'For local use only: set CMS_CONFIG to your own configuration file, or CMS_API_KEYS to your own keys, before anyone else can reach this server.'
+  );
 }
 
 main().catch((error: unknown) => {

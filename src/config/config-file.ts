@@ -45,6 +45,11 @@ export async function readConfigFile(path: string): Promise<unknown> {
   return path.endsWith('.json') ? readJson(path) : importDefault(path);
 }
 
+/** True for the bundled demo configuration, whose API keys are published in the README. */
+export function isBundledDemo(raw: unknown): boolean {
+  return raw === demoConfig;
+}
+
 /**
  * The raw configuration: the file CMS_CONFIG names, else `cms.config.mjs` in the working
  * directory, else the bundled demo.

@@ -33,5 +33,7 @@ export interface LoadedConfig {
   readonly databasePoolSize: number | undefined;
   readonly port: number;
   readonly host: string;
+  /** The bundled demo is served with its published API keys (local use only; `main.ts` warns). */
+  readonly publicDemoKeys: boolean;
   readonly logLevel: string;
 }

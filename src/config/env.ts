@@ -7,7 +7,8 @@ type Environment = Readonly<Record<string, string | undefined>>;
 /** What the environment decides; `undefined` leaves the choice to the configuration file. */
 export interface EnvironmentSettings {
   readonly port: number;
-  readonly host: string;
+  /** HOST; undefined leaves the choice to `loadConfig` (loopback while the demo's public keys are served). */
+  readonly host: string | undefined;
   /** Absolute path named by CMS_CONFIG, or undefined to look for the default file. */
   readonly configPath: string | undefined;
   readonly dataDir: string;
@@ -22,7 +23,8 @@ export interface EnvironmentSettings {
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export const minimumApiKeyLength = 8;
+/** Long enough that guessing is hopeless; shorter configured keys stop the start. */
+export const minimumApiKeyLength = 16;
 
 /** An empty variable counts as unset, except where an empty value means something. */
 function valueOf(env: Environment, name: string): string | undefined {
@@ -101,13 +103,16 @@ export function parseApiKeys(value: string | undefined): Map<string, { role: Rol
     if (!(roles as readonly string[]).includes(role)) {
       throw new ConfigError('CMS_API_KEYS', `${where} has role "${role}"; roles are ${roles.join(', ')}`);
     }
-    if (key.length < minimumApiKeyLength) {
-      throw new ConfigError('CMS_API_KEYS', `${where}: a key must be at least ${minimumApiKeyLength} characters long`);
-    }
+    if (key.length < minimumApiKeyLength) throw new ConfigError('CMS_API_KEYS', shortKeyMessage(where, key, role));
     if (keys.has(key)) throw new ConfigError('CMS_API_KEYS', `${where} repeats an earlier key`);
     keys.set(key, { role: role as Role });
   });
   return keys;
+}
+
+/** Names the entry and its role, never the key itself: the message ends up in logs. */
+export function shortKeyMessage(where: string, key: string, role: string): string {
+  return `${where} (role ${role}) is a key of ${key.length} characters; a key must be at least ${minimumApiKeyLength} characters long`;
 }
 
 function readByteLimit(name: string, value: string | undefined): number | undefined {
@@ -123,7 +128,7 @@ export function readEnvironment(env: Environment, cwd: string): EnvironmentSetti
   const dataDir = resolve(cwd, valueOf(env, 'CMS_DATA_DIR') ?? 'data');
   return {
     port: readPort(valueOf(env, 'PORT')),
-    host: valueOf(env, 'HOST') ?? '0.0.0.0',
+    host: valueOf(env, 'HOST'),
     configPath: readConfigPath(valueOf(env, 'CMS_CONFIG'), cwd),
     dataDir,
     databaseUrl: readDatabaseUrl(valueOf(env, 'CMS_DATABASE_URL'), dataDir, cwd),

@@ -9,6 +9,26 @@ import { ConfigError } from '../errors/app-error.js';
  */
 export const limitDefinitions = {
   jsonDepth: { env: 'CMS_LIMIT_JSON_DEPTH', default: 64, min: 1, max: 1000, unit: 'levels', about: 'nesting of a JSON body' },
+  // The shape of a JSON body: generous for any real page (an editor's list of 1,000+ items), tight
+  // enough that no request can make the server walk millions of values.
+  arrayItems: { env: 'CMS_LIMIT_ARRAY_ITEMS', default: 10_000, min: 1, max: 1_000_000, unit: 'items', about: 'items of one array in a JSON body' },
+  objectKeys: { env: 'CMS_LIMIT_OBJECT_KEYS', default: 1_000, min: 1, max: 1_000_000, unit: 'keys', about: 'keys of one object in a JSON body' },
+  bodyNodes: { env: 'CMS_LIMIT_BODY_NODES', default: 200_000, min: 1, max: 10_000_000, unit: 'values', about: 'values in one JSON body, all levels' },
+  // Every widget is converted and its rich text sanitized: a page's worth, not a database's.
+  areaWidgets: { env: 'CMS_LIMIT_AREA_WIDGETS', default: 1_000, min: 1, max: 100_000, unit: 'widgets', about: 'widgets in one area' },
+  // Connections. A stalled client is cut by whichever comes first: no byte for idleTimeout, headers
+  // not complete after headersTimeout, request not complete after requestTimeout. The last one is
+  // long so that a slow but moving 50 MiB upload (about 90 KB/s) still succeeds.
+  idleTimeout: { env: 'CMS_LIMIT_IDLE_TIMEOUT', default: 60_000, min: 100, max: 3_600_000, unit: 'ms', about: 'a connection without a byte either way (also while the server works)' },
+  headersTimeout: { env: 'CMS_LIMIT_HEADERS_TIMEOUT', default: 20_000, min: 100, max: 600_000, unit: 'ms', about: 'receiving the headers of a request' },
+  requestTimeout: { env: 'CMS_LIMIT_REQUEST_TIMEOUT', default: 600_000, min: 100, max: 86_400_000, unit: 'ms', about: 'receiving a whole request, body included' },
+  // Above the 60 s idle timeout of common load balancers, which would otherwise reuse a closed connection.
+  keepAliveTimeout: { env: 'CMS_LIMIT_KEEP_ALIVE_TIMEOUT', default: 72_000, min: 100, max: 600_000, unit: 'ms', about: 'an idle connection between requests' },
+  requestsPerConnection: { env: 'CMS_LIMIT_REQUESTS_PER_CONNECTION', default: 1_000, min: 1, max: 1_000_000, unit: 'requests', about: 'requests on one kept-alive connection' },
+  // Below the common 1,024 open-file limit, leaving room for the database and uploads.
+  connections: { env: 'CMS_LIMIT_CONNECTIONS', default: 900, min: 1, max: 1_000_000, unit: 'connections', about: 'open connections; more are closed at once' },
+  // A refusal sent before the body is read waits this long for the rest of the body, so the client reads the answer.
+  drainTimeout: { env: 'CMS_LIMIT_DRAIN_TIMEOUT', default: 10_000, min: 0, max: 600_000, unit: 'ms', about: 'reading the unread body of a refused request' },
   // Logins and passwords.
   passwordMinLength: { env: 'CMS_LIMIT_PASSWORD_MIN_LENGTH', default: 10, min: 1, max: 1024, unit: 'characters', about: 'shortest password a user may be given' },
   loginFailuresPerUsername: { env: 'CMS_LIMIT_LOGIN_FAILURES_PER_USERNAME', default: 3, min: 1, max: 1000, unit: 'failures', about: 'failed logins for one username within the lockout period before it is locked' },
@@ -17,24 +37,10 @@ export const limitDefinitions = {
   passwordHashConcurrency: { env: 'CMS_LIMIT_PASSWORD_HASH_CONCURRENCY', default: 2, min: 1, max: 64, unit: 'hashes', about: 'password hashes computed at once (each takes a libuv thread and 128 MiB)' },
   passwordHashQueue: { env: 'CMS_LIMIT_PASSWORD_HASH_QUEUE', default: 32, min: 0, max: 10000, unit: 'hashes', about: 'password hashes waiting for their turn before logins are refused with 503' },
   // PATCH bodies.
-  patchOperations: {
-    env: 'CMS_LIMIT_PATCH_OPERATIONS',
-    default: 1000,
-    min: 1,
-    max: 100000,
-    unit: 'operations',
-    about: 'keys and operator paths in one PATCH body, `_patches` included',
-  },
+  patchOperations: { env: 'CMS_LIMIT_PATCH_OPERATIONS', default: 1000, min: 1, max: 100000, unit: 'operations', about: 'keys and operator paths in one PATCH body, `_patches` included' },
   // Uploads: a caller (one API key or one user) gets a byte budget per minute and a few uploads
   // at a time; four full-size (50 MB) files a minute, more than any editor sends by hand.
-  uploadBytesPerMinute: {
-    env: 'CMS_LIMIT_UPLOAD_BYTES_PER_MINUTE',
-    default: 200 * 1024 * 1024,
-    min: 1024,
-    max: 1024 ** 4,
-    unit: 'bytes',
-    about: 'bytes one caller may upload per minute',
-  },
+  uploadBytesPerMinute: { env: 'CMS_LIMIT_UPLOAD_BYTES_PER_MINUTE', default: 200 * 1024 * 1024, min: 1024, max: 1024 ** 4, unit: 'bytes', about: 'bytes one caller may upload per minute' },
   uploadsInFlight: { env: 'CMS_LIMIT_UPLOADS_IN_FLIGHT', default: 3, min: 1, max: 100, unit: 'uploads', about: 'uploads one caller may run at once' },
 } as const satisfies Record<string, LimitDefinition>;
 

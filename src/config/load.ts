@@ -4,8 +4,8 @@ import type { LoadedConfig, LocaleConfig } from './config-types.js';
 import { ConfigError } from '../errors/app-error.js';
 import { assertMatches, isPlainObject, joinPath, roleSchema } from './schema-check.js';
 import { deepFreeze } from './deep-freeze.js';
-import { minimumApiKeyLength, readEnvironment } from './env.js';
-import { readConfigSource } from './config-file.js';
+import { minimumApiKeyLength, readEnvironment, shortKeyMessage } from './env.js';
+import { isBundledDemo, readConfigSource } from './config-file.js';
 import { limitsSchema, resolveLimits } from './limits.js';
 
 export interface LoadConfigOptions {
@@ -42,11 +42,8 @@ const topLevelSchema = Type.Object(
       ),
     ),
     defaultLocale: Type.Optional(Type.String({ errorMessage: 'must be a string' })),
-    apiKeys: Type.Optional(
-      Type.Record(Type.String(), Type.Object({ role: roleSchema }, { additionalProperties: false }), {
-        errorMessage: 'must be an object mapping keys to { role }',
-      }),
-    ),
+    // Entries are checked by sanitizeApiKeys, which names them by position: a key path would print the key.
+    apiKeys: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { errorMessage: 'must be an object mapping keys to { role }' })),
     // Checked by the piece-type and widget sanitizers, which know the field types.
     modules: Type.Optional(Type.Unknown()),
     widgets: Type.Optional(Type.Unknown()),
@@ -94,13 +91,19 @@ function sanitizeLocales(raw: RawConfig): { locales: Map<string, LocaleConfig>; 
   return { locales, defaultLocale };
 }
 
+const apiKeyEntrySchema = Type.Object({ role: roleSchema }, { additionalProperties: false });
+
 function sanitizeApiKeys(raw: RawConfig): Map<string, { role: Role }> {
   const keys = new Map<string, { role: Role }>();
-  for (const [key, { role }] of Object.entries(raw.apiKeys ?? {})) {
-    if (key.length < minimumApiKeyLength) {
-      throw new ConfigError(joinPath('apiKeys', key), `a key must be at least ${minimumApiKeyLength} characters long`);
+  for (const [index, [key, entry]] of Object.entries(raw.apiKeys ?? {}).entries()) {
+    const where = `entry ${index + 1}`;
+    try {
+      assertMatches(apiKeyEntrySchema, entry, '');
+    } catch (error) {
+      throw new ConfigError('apiKeys', `${where}: ${(error as Error).message}`);
     }
-    keys.set(key, { role });
+    if (key.length < minimumApiKeyLength) throw new ConfigError('apiKeys', shortKeyMessage(where, key, entry.role));
+    keys.set(key, { role: entry.role });
   }
   return keys;
 }
@@ -128,7 +131,10 @@ function sanitizeBaseUrl(value: string, path: string): string {
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
   const settings = readEnvironment(options.env ?? process.env, cwd);
-  const raw = checkTopLevel(options.config ?? (await readConfigSource(settings.configPath, cwd)));
+  const source = options.config ?? (await readConfigSource(settings.configPath, cwd));
+  const raw = checkTopLevel(source);
+  // The demo's keys are in the README: while they open the API, only this machine may reach it.
+  const publicDemoKeys = isBundledDemo(source) && settings.apiKeys === undefined;
   const { locales, defaultLocale } = sanitizeLocales(raw);
   const baseUrl = settings.baseUrl !== undefined
     ? sanitizeBaseUrl(settings.baseUrl, 'CMS_BASE_URL')
@@ -147,7 +153,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     databaseUrl: settings.databaseUrl,
     databasePoolSize: settings.databasePoolSize,
     port: settings.port,
-    host: settings.host,
+    host: settings.host ?? (publicDemoKeys ? '127.0.0.1' : '0.0.0.0'),
+    publicDemoKeys,
     logLevel: settings.logLevel,
   });
 }

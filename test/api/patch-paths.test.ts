@@ -5,7 +5,7 @@ import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 describe('PATCH paths: array indexes, nested _patches and the number of operations', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp(testConfig(), { CMS_LIMIT_PATCH_OPERATIONS: '50' });
+    t = await startTestApp(testConfig(), { CMS_LIMIT_PATCH_OPERATIONS: '50', CMS_LIMIT_ARRAY_ITEMS: '60000' });
   });
   after(() => t.close());
 

@@ -112,7 +112,11 @@ async function testDatabase(): Promise<{ env: Record<string, string>; drop(): Pr
 export async function startTestApp(
   config: Record<string, unknown> = testConfig(),
   env: Record<string, string> = {},
-  options: { wrapStorage?(adapter: StorageAdapter): StorageAdapter; passwordHasher?: AppOptions['passwordHasher'] } = {},
+  options: {
+    wrapStorage?(adapter: StorageAdapter): StorageAdapter;
+    passwordHasher?: AppOptions['passwordHasher'];
+    logStream?: { write(line: string): void };
+  } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-test-'));
   const database = await testDatabase();
@@ -123,7 +127,7 @@ export async function startTestApp(
   });
   // A wrapped store (tests counting queries) is the test's to close: the app closes only its own.
   const storage = options.wrapStorage?.(createStorage(loaded.databaseUrl));
-  const app = await buildApp(loaded, { storage, passwordHasher: options.passwordHasher });
+  const app = await buildApp(loaded, { storage, passwordHasher: options.passwordHasher, logStream: options.logStream });
   return {
     app,
     dataDir,

@@ -40,7 +40,8 @@ test('the bundled demo configuration loads with the defaults of the environment'
   await withTempDir(async (dir) => {
     const config = await loadAppConfig({ env: {}, cwd: dir });
     assert.equal(config.port, 3000);
-    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.publicDemoKeys, true);
     assert.equal(config.dataDir, join(dir, 'data'));
     assert.equal(config.databaseUrl, `sqlite:${join(dir, 'data', 'cms.sqlite')}`);
     assert.equal(config.logLevel, 'info');
@@ -155,8 +156,8 @@ test('configuration errors name the offending key path', async () => {
     'modules.article.fields.add._author.withType',
   );
   await rejectsAt({ locales: { en: {}, fr: {} }, defaultLocale: 'de' }, 'defaultLocale');
-  await rejectsAt({ apiKeys: { 'a-long-enough-key': { role: 'owner' } } }, 'apiKeys.a-long-enough-key.role');
-  await rejectsAt({ apiKeys: { short: { role: 'admin' } } }, 'apiKeys.short');
+  const badRole = await rejectsAt({ apiKeys: { 'a-long-enough-key': { role: 'owner' } } }, 'apiKeys');
+  assert.equal(badRole.message, 'apiKeys: entry 1: role: must be one of guest, contributor, editor, admin');
   await rejectsAt({ modules: { article: article({}, { editRole: 'boss' }) } }, 'modules.article.options.editRole');
   await rejectsAt(
     { modules: { article: article({ body: { type: 'area', options: { widgets: { gallery: {} } } } }) } },
@@ -224,7 +225,7 @@ test('environment variables are validated and override the file', async () => {
       CMS_DATABASE_URL: 'sqlite:db/main.sqlite',
       CMS_LOG_LEVEL: 'warn',
       CMS_BASE_URL: 'https://example.com/',
-      CMS_API_KEYS: 'first-key-123:editor, second:key-456:admin',
+      CMS_API_KEYS: 'first-key-0123456789:editor, second:key-0123456789:admin',
       CMS_BODY_LIMIT: '1024',
       CMS_UPLOAD_LIMIT: '2048',
     },
@@ -237,7 +238,7 @@ test('environment variables are validated and override the file', async () => {
   assert.equal(config.baseUrl, 'https://example.com');
   assert.equal(config.bodyLimit, 1024);
   assert.equal(config.uploadLimit, 2048);
-  assert.deepEqual([...config.apiKeys], [['first-key-123', { role: 'editor' }], ['second:key-456', { role: 'admin' }]]);
+  assert.deepEqual([...config.apiKeys], [['first-key-0123456789', { role: 'editor' }], ['second:key-0123456789', { role: 'admin' }]]);
 });
 
 test('a PostgreSQL database URL is taken as written, with its pool size', async () => {
@@ -257,13 +258,13 @@ test('a PostgreSQL database URL is taken as written, with its pool size', async 
 test('CMS_API_KEYS is parsed as key:role pairs', () => {
   assert.equal(parseApiKeys(undefined), undefined);
   assert.deepEqual([...parseApiKeys('')!], []);
-  assert.deepEqual([...parseApiKeys('abcdefgh12:guest,ijklmnop34:contributor,')!], [
-    ['abcdefgh12', { role: 'guest' }],
-    ['ijklmnop34', { role: 'contributor' }],
+  assert.deepEqual([...parseApiKeys('abcdefgh12345678:guest,ijklmnop34567890:contributor,')!], [
+    ['abcdefgh12345678', { role: 'guest' }],
+    ['ijklmnop34567890', { role: 'contributor' }],
   ]);
-  assert.throws(() => parseApiKeys('abcdefgh12'), (error: unknown) => error instanceof ConfigError && error.path === 'CMS_API_KEYS');
+  assert.throws(() => parseApiKeys('abcdefgh12345678'), (error: unknown) => error instanceof ConfigError && error.path === 'CMS_API_KEYS');
   assert.throws(() => parseApiKeys('short:admin'), /CMS_API_KEYS: entry 1/);
-  assert.throws(() => parseApiKeys('abcdefgh12:admin,abcdefgh12:guest'), /entry 2 repeats/);
+  assert.throws(() => parseApiKeys('abcdefgh12345678:admin,abcdefgh12345678:guest'), /entry 2 repeats/);
 });
 
 test('configuration files named by CMS_CONFIG or found in the working directory load', async () => {
@@ -310,4 +311,33 @@ test('limits: the environment over the file over the default, each checked again
   await assert.rejects(loadAppConfig({ env: { CMS_LIMIT_JSON_DEPTH: '5x' }, cwd: tmpdir(), config: {} }), (error: unknown) => {
     return error instanceof ConfigError && error.path === 'CMS_LIMIT_JSON_DEPTH';
   });
+});
+
+test('the bundled demo with its public keys listens on 127.0.0.1 unless HOST says otherwise', async () => {
+  await withTempDir(async (dir) => {
+    const demo = await loadAppConfig({ env: {}, cwd: dir });
+    assert.deepEqual([demo.host, demo.publicDemoKeys], ['127.0.0.1', true]);
+    const hostSet = await loadAppConfig({ env: { HOST: '0.0.0.0' }, cwd: dir });
+    assert.deepEqual([hostSet.host, hostSet.publicDemoKeys], ['0.0.0.0', true]);
+    const ownKeys = await loadAppConfig({ env: { CMS_API_KEYS: 'my-own-secret-key-0123:admin' }, cwd: dir });
+    assert.deepEqual([ownKeys.host, ownKeys.publicDemoKeys], ['0.0.0.0', false]);
+    await writeFile(join(dir, 'site.json'), JSON.stringify({ apiKeys: { 'site-key-0123456789': { role: 'admin' } } }));
+    const ownFile = await loadAppConfig({ env: { CMS_CONFIG: 'site.json' }, cwd: dir });
+    assert.deepEqual([ownFile.host, ownFile.publicDemoKeys], ['0.0.0.0', false]);
+    const given = await loadAppConfig({ env: {}, cwd: dir, config: {} });
+    assert.deepEqual([given.host, given.publicDemoKeys], ['0.0.0.0', false]);
+  });
+});
+
+test('a configured API key shorter than 16 characters stops the start without printing the key', async () => {
+  const short = 'fifteen-chars-x';
+  assert.equal(short.length, 15);
+  const fromFile = await rejectsAt({ apiKeys: { 'long-enough-key-0123': { role: 'admin' }, [short]: { role: 'editor' } } }, 'apiKeys');
+  assert.match(fromFile.message, /entry 2 \(role editor\).* 15 characters.*at least 16/);
+  assert.ok(!fromFile.message.includes(short));
+  const fromEnv = await rejectsAt({}, 'CMS_API_KEYS', { CMS_API_KEYS: `long-enough-key-0123:admin,${short}:guest` });
+  assert.match(fromEnv.message, /entry 2 \(role guest\).* 15 characters.*at least 16/);
+  assert.ok(!fromEnv.message.includes(short));
+  const sixteen = await loadAppConfig({ env: {}, cwd: tmpdir(), config: { apiKeys: { [`${short}y`]: { role: 'admin' } } } });
+  assert.deepEqual(sixteen.apiKeys.get(`${short}y`), { role: 'admin' });
 });

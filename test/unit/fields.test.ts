@@ -8,6 +8,7 @@ import { anonymous } from '../../src/core/principal.js';
 import { ConfigError, ValidationError } from '../../src/errors/app-error.js';
 import { createFieldTypeRegistry } from '../../src/content/fields/registry.js';
 import { convertSchema, defaultsFor, throwIfErrors } from '../../src/content/fields/convert-schema.js';
+import { resolveLimits } from '../../src/config/limits.js';
 import { isValidId, slugify, sortify } from '../../src/content/text.js';
 
 const registry = createFieldTypeRegistry();
@@ -60,6 +61,7 @@ function makeContext(): ConvertContext & { resolveCalls: number } {
     attachments: { find: async (id: string) => structuredClone(attachmentRecords[id]) ?? null },
     // As if every password had been hashed before the write, the way WritePasswords hands them out.
     passwords: { minLength: 3, hashOf: (plain: string) => `hash-of-${plain}` },
+    limits: resolveLimits(undefined, {}),
     convertSchema: async (fields: readonly SanitizedField[], input: Record<string, unknown>, existing?: Record<string, unknown>) => {
       const { values, errors } = await convertSchema({ fields, input, existing, ctx, registry });
       throwIfErrors(errors);

@@ -135,6 +135,7 @@ export class DocumentContext {
       newId: ids,
       widgetTypes: this.config.widgetTypes,
       passwords: args.passwords,
+      limits: this.config.limits,
       relationships: {
         resolve: (type, refs) => this.#resolveRelated(session, type, refs, locale, mode, principal),
         canRead: (type) => {

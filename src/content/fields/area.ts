@@ -88,6 +88,11 @@ function areaId(candidate: unknown, existing: unknown, ctx: ConvertContext): str
 /** Unknown and disallowed widgets are refused with their index, never dropped. */
 async function convertArea(input: unknown, field: SanitizedField, ctx: ConvertContext, existing: unknown): Promise<unknown> {
   const area = readAreaInput(input);
+  // Before any widget is converted: each costs a conversion and a sanitizer run.
+  const maxWidgets = ctx.limits.areaWidgets;
+  if (area.items.length > maxWidgets) {
+    throw new FieldFailure('max', `An area may have at most ${maxWidgets} widgets`, { data: { max: maxWidgets } });
+  }
   const existingItems = isPlainObject(existing) ? existing.items : undefined;
   const scope: WidgetScope = { ctx, field, allowed: allowedWidgetTypes(field.options), existingItems, usedIds: new Set() };
   const items: Record<string, unknown>[] = [];

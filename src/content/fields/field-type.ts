@@ -3,6 +3,7 @@ import type { Principal } from '../../core/principal.js';
 import type { Mode } from '../../core/ids.js';
 import type { AttachmentRecord, FilterOperation, IndexValue } from '../../storage/storage-adapter.js';
 import type { PasswordLookup } from './password-hasher.js';
+import type { Limits } from '../../config/limits.js';
 
 /**
  * Thrown by a field type's `convert` when a value cannot be accepted. The schema walker adds
@@ -70,6 +71,8 @@ export interface ConvertContext {
   readonly widgetTypes: WidgetTypes;
   /** Password rules and the hashes made for this write (password fields never hash themselves). */
   readonly passwords: PasswordLookup;
+  /** What one request may hold (`areaWidgets`...), checked before the work it would cost. */
+  readonly limits: Limits;
 }
 
 export interface DefinitionContext {

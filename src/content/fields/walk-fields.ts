@@ -18,7 +18,10 @@ export function walkFields(
       visit(field, next.values);
       const type = deps.registry.get(field.type);
       const value = type?.read ? type.read(next.values, field) : next.values[field.name];
-      if (type?.nested && value !== undefined && value !== null) pending.push(...type.nested(value, field, deps.widgetTypes));
+      if (type?.nested && value !== undefined && value !== null) {
+        // A loop, not push(...): an array of client-chosen length would overflow the call stack.
+        for (const nested of type.nested(value, field, deps.widgetTypes)) pending.push(nested);
+      }
     }
   }
 }

@@ -87,7 +87,8 @@ export class DocumentIndexer {
       if (!fieldType?.searchTexts || !include(field) || field.options.searchable === false) continue;
       const value = fieldType.read ? fieldType.read(doc, field) : doc[field.name];
       if (value === undefined || value === null) continue;
-      texts.push(...fieldType.searchTexts(value, field).filter((t) => t.text.trim() !== ''));
+      // A loop, not push(...): one text per widget or item, as many as the client sent.
+      for (const text of fieldType.searchTexts(value, field)) if (text.text.trim() !== '') texts.push(text);
     }
     return texts;
   }

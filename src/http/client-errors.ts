@@ -1,0 +1,28 @@
+import type { Socket } from 'node:net';
+import { InvalidRequestError } from '../errors/app-error.js';
+import { mapError } from './error-mapper.js';
+
+/** What Node's HTTP parser refuses before Fastify sees a request, by Node's error code. */
+function statusOf(code: string | undefined): { status: number; reason: string; message: string } {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, reason: 'Request Timeout', message: 'The request was not received in time' };
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, reason: 'Request Header Fields Too Large', message: 'The request headers are too large' };
+  return { status: 400, reason: 'Bad Request', message: 'The request is not valid HTTP' };
+}
+
+/**
+ * Fastify's `clientErrorHandler`: malformed HTTP, oversized headers and requests that stalled
+ * past their timeout get the one JSON error shape (Fastify's default writes its own shape), then
+ * the connection is closed: nothing more can be read from it safely.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, reason, message } = statusOf(error.code);
+  const json = JSON.stringify(mapError(new InvalidRequestError(message)).body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\n` +
+        `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${json}`,
+    );
+  }
+  socket.destroy();
+}
