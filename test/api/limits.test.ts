@@ -75,6 +75,16 @@ describe('limits on the shape of a JSON body and on areas (defaults)', () => {
     await refused('POST', '/api/v1/article', { title: 'Deep', links: deep }, /^links(\.0){64}$/);
   });
 
+  it('lists at most 50 failing items of an array or area, so the refusal stays small', async () => {
+    const links = Array.from({ length: 10_000 }, () => 'not an object');
+    const items = Array.from({ length: 1_000 }, () => ({ type: 'no-such-widget' }));
+    for (const [body, field] of [[{ title: 'Bad items', links }, 'links'], [{ title: 'Bad widgets', body: { items } }, 'body']] as const) {
+      const res = await refused('POST', '/api/v1/article', body, field);
+      assert.equal(res.body.data.errors[0].data.errors.length, 50);
+      assert.ok(res.text.length < 16 * 1024, `${res.text.length} bytes`);
+    }
+  });
+
   it('accepts what a real editor sends: an array of 1,500 items', async () => {
     const links = Array.from({ length: 1500 }, (_, index) => ({ label: `Link ${index}`, url: `https://example.com/${index}` }));
     const res = await t.request('POST', '/api/v1/article', { body: { title: 'Long list', links } });

@@ -5,7 +5,7 @@ import { FieldFailure } from './field-type.js';
 import { isValidId } from '../text.js';
 import { checkCount, takeId } from './array.js';
 import { checkAreaOptions, allowedWidgetTypes, richTextOptionsOf } from './area-options.js';
-import { convertNested, findById, isPlainObject } from './nested.js';
+import { convertNested, findById, isPlainObject, maxListedErrors } from './nested.js';
 import {
   compileRichTextRules,
   richTextFromPlainText,
@@ -98,6 +98,7 @@ async function convertArea(input: unknown, field: SanitizedField, ctx: ConvertCo
   const items: Record<string, unknown>[] = [];
   const errors: FieldError[] = [];
   for (const [index, raw] of area.items.entries()) {
+    if (errors.length >= maxListedErrors) break;
     const result = await convertWidget(raw, index, scope);
     if ('widget' in result) items.push(result.widget);
     else errors.push(...result.errors);

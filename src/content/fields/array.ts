@@ -4,7 +4,7 @@ import type { FieldError } from '../../errors/app-error.js';
 import { FieldFailure } from './field-type.js';
 import { isValidId } from '../text.js';
 import { checkDefault, checkMinMax, checkNestedFields } from './definition-checks.js';
-import { convertNested, findById, isPlainObject } from './nested.js';
+import { convertNested, findById, isPlainObject, maxListedErrors } from './nested.js';
 
 export function checkCount(count: number, options: Readonly<Record<string, unknown>>, noun: string): void {
   if (typeof options.min === 'number' && count < options.min) {
@@ -27,6 +27,7 @@ async function convertItems(input: unknown[], field: SanitizedField, ctx: Conver
   const items: unknown[] = [];
   const errors: FieldError[] = [];
   for (const [index, item] of input.entries()) {
+    if (errors.length >= maxListedErrors) break;
     if (!isPlainObject(item)) {
       errors.push({ name: 'invalid', path: String(index), message: 'An array item must be an object', data: {} });
       continue;

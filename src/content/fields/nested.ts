@@ -6,6 +6,12 @@ import { isPlainObject } from '../../config/schema-check.js';
 
 export { isPlainObject };
 
+/**
+ * Items or widgets whose errors are listed before converting stops: enough to fix a form, and an
+ * answer that stays small when every one of thousands of items is wrong.
+ */
+export const maxListedErrors = 50;
+
 export type NestedResult = { ok: true; values: Record<string, unknown> } | { ok: false; errors: FieldError[] };
 
 /** Converts a nested schema, its errors re-pathed under `prefix` (`<itemId>.<subfield>`). */
