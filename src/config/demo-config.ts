@@ -35,7 +35,7 @@ export const demoConfig = {
             ],
           },
           _author: { type: 'relationship', withType: '@cms/user' },
-          body: { type: 'area', options: { widgets: { '@cms/rich-text': {} } } },
+          body: { type: 'area', options: { widgets: { '@cms/rich-text': {}, '@cms/image': {} } } },
         },
       },
     },
