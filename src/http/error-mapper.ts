@@ -43,21 +43,30 @@ export interface MappedError {
   headers?: Record<string, string>;
 }
 
+// Messages and paths may quote client text as long as the body: an answer shows their start, so
+// a refusal stays short whatever was sent.
+const shownLength = 200;
+
+function clip(text: string): string {
+  return text.length <= shownLength ? text : `${text.slice(0, shownLength)}…`;
+}
+
 export function mapError(error: unknown): MappedError {
   if (error instanceof RetryLaterError) {
-    const body = { name: error.code, message: error.message, data: error.data };
+    const body = { name: error.code, message: clip(error.message), data: error.data };
     return { status: statusOf[error.code], body, internal: false, headers: { 'retry-after': String(error.retryAfter) } };
   }
   if (error instanceof ValidationError) {
-    return { status: 400, body: { name: 'invalid', message: error.message, data: { errors: error.errors.map(fieldErrorBody) } }, internal: false };
+    const errors = error.errors.map(fieldErrorBody);
+    return { status: 400, body: { name: 'invalid', message: clip(error.message), data: { errors } }, internal: false };
   }
   if (error instanceof AppError) {
-    return { status: statusOf[error.code], body: { name: error.code, message: error.message, data: error.data }, internal: false };
+    return { status: statusOf[error.code], body: { name: error.code, message: clip(error.message), data: error.data }, internal: false };
   }
   const framework = error as { statusCode?: number; message?: string; validation?: unknown; validationContext?: string };
   const code = typeof framework.statusCode === 'number' ? codeOfClientStatus[framework.statusCode] : undefined;
   if (code) {
-    return { status: statusOf[code], body: { name: code, message: framework.message ?? code, data: {} }, internal: false };
+    return { status: statusOf[code], body: { name: code, message: clip(framework.message ?? code), data: {} }, internal: false };
   }
   // Anything else is our fault: say so without leaking internals.
   return { status: 500, body: { name: 'error', message: 'An error occurred.', data: {} }, internal: true };
@@ -70,8 +79,8 @@ function fieldErrorBody(error: FieldError): Record<string, unknown> {
   return {
     name: error.name,
     code: error.name === 'required' ? 422 : 400,
-    message: error.message ?? error.name,
-    path: error.path,
+    message: clip(error.message ?? error.name),
+    path: clip(error.path),
     data,
   };
 }

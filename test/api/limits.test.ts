@@ -85,6 +85,17 @@ describe('limits on the shape of a JSON body and on areas (defaults)', () => {
     }
   });
 
+  it('keeps a refusal short when it quotes a long key or value', async () => {
+    const key = 'k'.repeat(100_000);
+    const res = await t.request('POST', '/api/v1/article', { body: { title: 'x', [key]: Array.from({ length: 10_001 }, () => 1) } });
+    assert.equal(res.status, 400);
+    assert.ok(res.text.length < 1024, `${res.text.length} bytes`);
+    assert.ok(res.body.data.errors[0].path.startsWith('kkk'));
+    const locale = await t.request('GET', `/api/v1/article?cmsLocale=${'x'.repeat(100_000)}`);
+    assert.equal(locale.status, 400);
+    assert.ok(locale.text.length < 2048, `${locale.text.length} bytes`);
+  });
+
   it('accepts what a real editor sends: an array of 1,500 items', async () => {
     const links = Array.from({ length: 1500 }, (_, index) => ({ label: `Link ${index}`, url: `https://example.com/${index}` }));
     const res = await t.request('POST', '/api/v1/article', { body: { title: 'Long list', links } });

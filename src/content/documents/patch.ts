@@ -22,15 +22,8 @@ export interface PatchOperation {
 
 const forbiddenSegments = new Set(['__proto__', 'constructor', 'prototype']);
 
-// A path is client text as long as the body: errors show its start, so a refusal stays short.
-const shownLength = 120;
-
-function shown(text: string): string {
-  return text.length <= shownLength ? text : `${text.slice(0, shownLength)}…`;
-}
-
 function fail(path: string, message: string): never {
-  throw new ValidationError([{ name: 'invalid', path: shown(path), message: shown(message) }]);
+  throw new ValidationError([{ name: 'invalid', path, message }]);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
