@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import qs from 'qs';
 import type { AppConfig } from './content/app-config.js';
@@ -46,6 +46,11 @@ export interface AppOptions {
 function loggerOptions(config: AppConfig, stream: AppOptions['logStream']) {
   if (config.logLevel === 'silent') return false;
   return { level: config.logLevel, serializers: { req: redactedRequest }, ...(stream ? { stream } : {}) };
+}
+
+/** Fastify takes an address list as a mutable array or a comma-separated string. */
+function trustProxyOption(value: AppConfig['trustProxy']): FastifyServerOptions['trustProxy'] {
+  return typeof value === 'object' ? value.join(',') : value;
 }
 
 /**
@@ -107,6 +112,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     clientErrorHandler: answerClientError,
     ...serverOptions(config.limits),
     bodyLimit: config.bodyLimit,
+    // Who the client is (request.ip: login throttle, logs) comes from X-Forwarded-For only behind trusted proxies.
+    trustProxy: trustProxyOption(config.trustProxy),
     routerOptions: {
       // Bracket syntax (`_ids[]=a`, `sort[title]=1`) without prototype keys, with bounded size.
       querystringParser: (text: string) => qs.parse(text, { depth: 3, arrayLimit: 200, parameterLimit: 500, allowPrototypes: false }),

@@ -1,5 +1,6 @@
 import type { Role } from '../core/principal.js';
 import type { Limits } from './limits.js';
+import type { TrustProxy } from './env.js';
 
 export interface LocaleConfig {
   readonly label: string;
@@ -35,5 +36,7 @@ export interface LoadedConfig {
   readonly host: string;
   /** The bundled demo is served with its published API keys (local use only; `main.ts` warns). */
   readonly publicDemoKeys: boolean;
+  /** Proxies whose `X-Forwarded-For` names the client (CMS_TRUST_PROXY); `false`: the socket's address is the client's. */
+  readonly trustProxy: TrustProxy;
   readonly logLevel: string;
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { roles, type Role } from '../core/principal.js';
 import { ConfigError } from '../errors/app-error.js';
@@ -20,7 +21,15 @@ export interface EnvironmentSettings {
   readonly apiKeys: Map<string, { role: Role }> | undefined;
   readonly bodyLimit: number | undefined;
   readonly uploadLimit: number | undefined;
+  readonly trustProxy: TrustProxy | undefined;
 }
+
+/**
+ * Which proxies in front of the server may say who the client is (`X-Forwarded-For`): none
+ * (`false`), any (`true`: only when nothing else can reach the server), or these addresses and
+ * networks. (Fastify 5 dropped hop counts: they cannot tell a proxy from a client.)
+ */
+export type TrustProxy = boolean | readonly string[];
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 /** Long enough that guessing is hopeless; shorter configured keys stop the start. */
@@ -124,6 +133,26 @@ function readByteLimit(name: string, value: string | undefined): number | undefi
   return limit;
 }
 
+/** An IP address, or a network in CIDR form (`10.0.0.0/8`, `fd00::/8`). */
+function isAddressOrNetwork(entry: string): boolean {
+  const [address = '', prefix, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+/** `true`, `false`, or a comma-separated list of addresses and CIDR networks. */
+export function readTrustProxy(name: string, value: string | undefined): TrustProxy | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === 'false') return value === 'true';
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const bad = entries.find((entry) => !isAddressOrNetwork(entry));
+  if (entries.length === 0 || bad !== undefined) {
+    throw new ConfigError(name, `must be true, false, or addresses and networks such as "10.0.0.0/8,127.0.0.1", not "${bad ?? value}"`);
+  }
+  return entries;
+}
+
 export function readEnvironment(env: Environment, cwd: string): EnvironmentSettings {
   const dataDir = resolve(cwd, valueOf(env, 'CMS_DATA_DIR') ?? 'data');
   return {
@@ -138,6 +167,7 @@ export function readEnvironment(env: Environment, cwd: string): EnvironmentSetti
     baseUrl: env.CMS_BASE_URL?.trim(),
     apiKeys: parseApiKeys(env.CMS_API_KEYS),
     bodyLimit: readByteLimit('CMS_BODY_LIMIT', valueOf(env, 'CMS_BODY_LIMIT')),
+    trustProxy: readTrustProxy('CMS_TRUST_PROXY', valueOf(env, 'CMS_TRUST_PROXY')),
     uploadLimit: readByteLimit('CMS_UPLOAD_LIMIT', valueOf(env, 'CMS_UPLOAD_LIMIT')),
   };
 }

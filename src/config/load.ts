@@ -4,7 +4,7 @@ import type { LoadedConfig, LocaleConfig } from './config-types.js';
 import { ConfigError } from '../errors/app-error.js';
 import { assertMatches, isPlainObject, joinPath, roleSchema } from './schema-check.js';
 import { deepFreeze } from './deep-freeze.js';
-import { minimumApiKeyLength, readEnvironment, shortKeyMessage } from './env.js';
+import { minimumApiKeyLength, readEnvironment, readTrustProxy, shortKeyMessage, type TrustProxy } from './env.js';
 import { isBundledDemo, readConfigSource } from './config-file.js';
 import { limitsSchema, resolveLimits } from './limits.js';
 
@@ -50,6 +50,11 @@ const topLevelSchema = Type.Object(
     bodyLimit: Type.Optional(Type.Integer({ minimum: 1, errorMessage: 'must be a positive integer number of bytes' })),
     uploadLimit: Type.Optional(Type.Integer({ minimum: 1, errorMessage: 'must be a positive integer number of bytes' })),
     limits: Type.Optional(limitsSchema),
+    trustProxy: Type.Optional(
+      Type.Union([Type.Boolean(), Type.String()], {
+        errorMessage: 'must be true, false or a comma-separated list of addresses and networks',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -124,6 +129,10 @@ function sanitizeBaseUrl(value: string, path: string): string {
   return value.replace(/\/+$/, '');
 }
 
+function trustProxyOf(value: RawConfig['trustProxy']): TrustProxy {
+  return typeof value === 'string' ? (readTrustProxy('trustProxy', value) ?? false) : (value ?? false);
+}
+
 /**
  * Reads the environment and the configuration file, validates both (all but `modules` and
  * `widgets`, left to content), and returns the frozen result.
@@ -155,6 +164,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     port: settings.port,
     host: settings.host ?? (publicDemoKeys ? '127.0.0.1' : '0.0.0.0'),
     publicDemoKeys,
+    trustProxy: settings.trustProxy ?? trustProxyOf(raw.trustProxy),
     logLevel: settings.logLevel,
   });
 }

@@ -52,8 +52,9 @@ async function startRecorded(env: Record<string, string> = {}, options = cheap) 
   return { t, hasher, storage: () => storage };
 }
 
-async function login(t: TestApp, username: string, password: string, address = '127.0.0.1') {
-  const response = await t.app.inject({ method: 'POST', url: loginUrl, payload: { username, password }, remoteAddress: address });
+async function login(t: TestApp, username: string, password: string, address = '127.0.0.1', forwardedFor?: string) {
+  const headers = forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor };
+  const response = await t.app.inject({ method: 'POST', url: loginUrl, payload: { username, password }, remoteAddress: address, headers });
   return { status: response.statusCode, headers: response.headers, body: response.json() };
 }
 
@@ -230,6 +231,36 @@ describe('login throttle per client address, lock expiry, shared store', () => {
       assertLocked(await login(second, 'gail', 'gail-password-1', '10.0.2.2'), 2);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('the client address behind proxies (CMS_TRUST_PROXY)', () => {
+  const env = { CMS_LIMIT_LOGIN_FAILURES_PER_ADDRESS: '2' };
+
+  it('ignores X-Forwarded-For by default: a client cannot name new addresses to escape its limit', async () => {
+    const { t } = await startRecorded(env);
+    try {
+      for (const [i, spoofed] of ['1.1.1.1', '2.2.2.2'].entries()) {
+        assert.equal((await login(t, `nobody${i}`, 'wrong-password', '10.1.0.1', spoofed)).status, 400);
+      }
+      assertLocked(await login(t, 'nobody3', 'wrong-password', '10.1.0.1', '3.3.3.3'));
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('counts each forwarded client apart behind a trusted proxy', async () => {
+    const { t } = await startRecorded({ ...env, CMS_TRUST_PROXY: '10.1.0.0/16' });
+    try {
+      for (const i of [1, 2]) assert.equal((await login(t, `nobody${i}`, 'wrong-password', '10.1.0.1', '1.1.1.1')).status, 400);
+      assertLocked(await login(t, 'nobody3', 'wrong-password', '10.1.0.1', '1.1.1.1'));
+      assert.equal((await login(t, 'nobody4', 'wrong-password', '10.1.0.1', '2.2.2.2')).status, 400, 'another client behind the proxy');
+      // An untrusted peer's header is ignored: it is counted as itself.
+      for (const i of [5, 6]) assert.equal((await login(t, `nobody${i}`, 'wrong-password', '192.0.2.9', `9.9.9.${i}`)).status, 400);
+      assertLocked(await login(t, 'nobody7', 'wrong-password', '192.0.2.9', '9.9.9.7'));
+    } finally {
+      await t.close();
     }
   });
 });

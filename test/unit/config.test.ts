@@ -341,3 +341,14 @@ test('a configured API key shorter than 16 characters stops the start without pr
   const sixteen = await loadAppConfig({ env: {}, cwd: tmpdir(), config: { apiKeys: { [`${short}y`]: { role: 'admin' } } } });
   assert.deepEqual(sixteen.apiKeys.get(`${short}y`), { role: 'admin' });
 });
+
+test('CMS_TRUST_PROXY and trustProxy: true, false, or addresses and networks', async () => {
+  const load = (env: Record<string, string>, config: Record<string, unknown> = {}) => loadAppConfig({ env, cwd: tmpdir(), config });
+  assert.equal((await load({})).trustProxy, false);
+  assert.equal((await load({ CMS_TRUST_PROXY: 'true' })).trustProxy, true);
+  assert.deepEqual((await load({ CMS_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' })).trustProxy, ['10.0.0.0/8', '127.0.0.1']);
+  assert.deepEqual((await load({}, { trustProxy: '192.168.1.0/24' })).trustProxy, ['192.168.1.0/24']);
+  assert.deepEqual((await load({ CMS_TRUST_PROXY: 'false' }, { trustProxy: true })).trustProxy, false);
+  await assert.rejects(load({ CMS_TRUST_PROXY: '2' }), (error: unknown) => error instanceof ConfigError && error.path === 'CMS_TRUST_PROXY');
+  await assert.rejects(load({}, { trustProxy: 'proxy.example' }), (error: unknown) => error instanceof ConfigError && error.path === 'trustProxy');
+});
