@@ -108,11 +108,13 @@ describe('publishing: publish, unpublish, reverts, localize, locales, delete', (
       const bad = await t.request('POST', `/api/v1/article/${cmsDocId}/localize`, { body: { toLocale } });
       assert.equal(bad.status, 400, `toLocale ${String(toLocale)}`);
     }
+    const republished = await t.request('POST', `/api/v1/article/${cmsDocId}/publish`);
+    assert.equal(republished.status, 200, republished.text);
     const locales = await t.request('GET', `/api/v1/article/${cmsDocId}/locales`);
     assert.equal(locales.status, 200);
     assert.deepEqual(
       locales.body.results.map((r: { _id: string; cmsLocale: string }) => r.cmsLocale).sort(),
-      ['en:draft', 'en:published', 'es:draft'],
+      ['en:draft', 'en:previous', 'en:published', 'es:draft'],
     );
     const publicLocales = await t.request('GET', `/api/v1/article/${cmsDocId}/locales`, { key: null });
     assert.deepEqual(publicLocales.body.results, [{ _id: `${cmsDocId}:en:published`, cmsLocale: 'en:published' }]);

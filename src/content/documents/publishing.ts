@@ -114,7 +114,10 @@ export class Publishing {
     return this.ctx.presentOne(localized, type, scope.principal);
   }
 
-  /** Every version of the document set, all locales; only published ones for callers without draft access. */
+  /**
+   * Every version of the document set, all locales and modes (`previous` too, as the original
+   * lists them); only published ones for callers without draft access.
+   */
   async locales(scope: RequestScope, typeName: string, rawId: string): Promise<{ results: { _id: string; cmsLocale: string }[] }> {
     const type = this.ctx.pieceType(typeName);
     if (!canReadType(scope.principal, type)) throw new NotFoundError();
@@ -128,7 +131,7 @@ export class Publishing {
       sort: [{ field: '_id', direction: 1 }],
     });
     const results = docs
-      .filter((doc) => doc.cmsMode === 'published' || (drafts && doc.cmsMode === 'draft'))
+      .filter((doc) => doc.cmsMode === 'published' || drafts)
       .map((doc) => ({ _id: doc._id, cmsLocale: doc.cmsLocale! }));
     return { results };
   }
