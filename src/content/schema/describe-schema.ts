@@ -96,20 +96,30 @@ export class SchemaDescriber {
       ...(full && { autopublish: options.autopublish }),
       ...(full && options.publicApiProjection !== null && { publicProjection: options.publicApiProjection }),
       fields: this.#fields(fields),
-      can: {
-        read: true,
-        viewDrafts: canViewDrafts(principal, type),
-        create: canWrite(principal, type, 'draft'),
-        edit: canWrite(principal, type, 'draft'),
-        publish: canPublish(principal, type),
-        delete: canWrite(principal, type, 'draft'),
-      },
+      can: abilities(principal, type),
     };
   }
 
   #fields(fields: readonly SanitizedField[]): FieldDescription[] {
     return fields.map((field) => describeField(field, this.#allWidgets));
   }
+}
+
+/**
+ * What the caller may do with the type. Writing is offered only with API access: a type whose
+ * viewRole is above its editRole would otherwise ask a caller to edit what it may not see.
+ * `create`, `edit` and `delete` are about drafts (published versions also need `publish`).
+ */
+function abilities(principal: Principal, type: SanitizedPieceType) {
+  const writes = canAccessApi(principal, type) && canWrite(principal, type, 'draft');
+  return {
+    read: true,
+    viewDrafts: canViewDrafts(principal, type),
+    create: writes,
+    edit: writes,
+    publish: writes && canPublish(principal, type),
+    delete: writes,
+  };
 }
 
 /** Every field for callers with API access; the public projection's fields for the others. */
