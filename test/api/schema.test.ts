@@ -296,6 +296,13 @@ describe('GET /api/v1/@cms/schema', () => {
     assert.deepEqual(stale.body, admin.body);
   });
 
+  it('answers HEAD with the headers and no body', async () => {
+    const head = await t.app.inject({ method: 'HEAD', url: '/api/v1/@cms/schema' });
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.body, '');
+    assert.equal(head.headers.etag, (await schema(null)).headers.etag);
+  });
+
   it('refuses wrong credentials in the one error shape', async () => {
     const wrongKey = await t.request('GET', '/api/v1/@cms/schema?apikey=not-a-key-0123456789', { key: null });
     assert.equal(wrongKey.status, 403);

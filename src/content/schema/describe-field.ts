@@ -21,10 +21,14 @@ type Details = (field: SanitizedField, allWidgets: readonly string[]) => FieldDe
 const detailsByType: Readonly<Record<string, Details>> = {
   area: (field, allWidgets) => ({ options: describeAreaOptions(field, allWidgets) }),
   attachment: describeAttachment,
-  // The target is always named, also when the configuration left it to the field name.
-  relationship: (field) => ({ ...configuredOptions(field), withType: relationshipTarget(field.name, field.options.withType) }),
-  relationshipReverse: (field) => ({ ...configuredOptions(field), withType: relationshipTarget(field.name, field.options.withType) }),
+  relationship: describeRelationship,
+  relationshipReverse: describeRelationship,
 };
+
+/** The target is always named, also when the configuration left it to the field name. */
+function describeRelationship(field: SanitizedField): FieldDescription {
+  return { ...configuredOptions(field), withType: relationshipTarget(field.name, field.options.withType) };
+}
 
 function configuredOptions(field: SanitizedField): FieldDescription {
   const options: FieldDescription = {};
