@@ -40,6 +40,7 @@ export class SchemaDescriber {
     let answer = this.#answers.get(key);
     if (!answer) {
       const json = JSON.stringify(this.#build(principal));
+      // 160 bits of SHA-256: the same configuration gives the same tag in every server process.
       answer = { json, digest: createHash('sha256').update(json).digest('base64url').slice(0, 27) };
       this.#answers.set(key, answer);
     }
