@@ -23,6 +23,8 @@ import { registerPieceRoutes } from './http/routes/pieces.js';
 import { registerAuthRoutes } from './http/routes/auth.js';
 import { registerHealthRoute } from './http/routes/health.js';
 import { registerMediaRoutes } from './http/routes/media.js';
+import { registerSchemaRoute } from './http/routes/schema.js';
+import { SchemaDescriber } from './content/schema/describe-schema.js';
 import { MediaService } from './media/media-service.js';
 import { createLocalFileStorage } from './media/local-file-storage.js';
 import { createSharpImageProcessor } from './media/image-processor.js';
@@ -140,6 +142,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens });
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens });
+  registerSchemaRoute(app, { schema: new SchemaDescriber(config) });
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys() });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
   app.addHook('onClose', async () => {

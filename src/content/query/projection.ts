@@ -4,7 +4,7 @@ type Output = Record<string, unknown>;
 const alwaysKept = new Set(['_id', 'type', 'metaType']);
 
 /** A relationship may be projected by its field name with or without the underscore. */
-function governs(projection: Readonly<Record<string, unknown>>, key: string): boolean {
+export function projectionGoverns(projection: Readonly<Record<string, unknown>>, key: string): boolean {
   return Boolean(projection[key] || (key.startsWith('_') && projection[key.slice(1)]));
 }
 
@@ -15,7 +15,7 @@ function governs(projection: Readonly<Record<string, unknown>>, key: string): bo
 export function includeOnly(output: Output, projection: Readonly<Record<string, unknown>>): Output {
   const kept: Output = {};
   for (const key of Object.keys(output)) {
-    if (alwaysKept.has(key) || governs(projection, key)) kept[key] = output[key];
+    if (alwaysKept.has(key) || projectionGoverns(projection, key)) kept[key] = output[key];
   }
   if (projection._url && output._parentUrl !== undefined) kept._parentUrl = output._parentUrl;
   return kept;

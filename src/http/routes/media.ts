@@ -6,6 +6,7 @@ import { imageTypeName } from '../../content/types/builtin-types.js';
 import { imageSourceUrl } from '../../media/image-source.js';
 import { idParams, imageSourceQuery } from '../schemas.js';
 import { idOf, scopeOf } from '../request-scope.js';
+import { matchesNoneMatch } from '../etag.js';
 import {
   AppError,
   InvalidRequestError,
@@ -113,9 +114,7 @@ function sendFile(request: FastifyRequest, reply: FastifyReply, file: ServedFile
 /** If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2); HTTP dates have whole seconds. */
 function isNotModified(request: FastifyRequest, etag: string, modifiedAt: Date): boolean {
   const noneMatch = request.headers['if-none-match'];
-  if (typeof noneMatch === 'string') {
-    return noneMatch.trim() === '*' || noneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-  }
+  if (typeof noneMatch === 'string') return matchesNoneMatch(noneMatch, etag);
   const since = Date.parse(request.headers['if-modified-since'] ?? '');
   return Number.isFinite(since) && Math.floor(modifiedAt.getTime() / 1000) * 1000 <= since;
 }
