@@ -24,6 +24,7 @@ function accessConfig(): Record<string, unknown> {
     },
   };
   config.modules.bulletin = { extend: '@cms/piece-type', options: { autopublish: true } };
+  config.modules.ledger = { extend: '@cms/piece-type', options: { viewRole: 'editor' } };
   return config;
 }
 
@@ -288,6 +289,19 @@ describe('access past the rules', () => {
       }
     });
   });
+  describe('types whose viewRole is above their editRole', () => {
+    it('refuses writes by a caller who may not read the type', async () => {
+      const made = await t.request('POST', '/api/v1/ledger?cmsMode=draft', { key: 'contributor', body: { title: 'Blind' } });
+      assert.equal(made.status, 403, made.text);
+      const byEditor = await t.request('POST', '/api/v1/ledger?cmsMode=draft', { key: 'editor', body: { title: 'Seen' } });
+      assert.equal(byEditor.status, 200, byEditor.text);
+      const patched = await t.request('PATCH', `/api/v1/ledger/${byEditor.body._id}`, { key: 'contributor', body: { title: 'Blind' } });
+      assert.equal(patched.status, 403, patched.text);
+      const listed = await t.request('GET', '/api/v1/ledger?cmsMode=draft', { key: 'editor' });
+      assert.deepEqual(titles(listed), ['Seen']);
+    });
+  });
+
   describe('autopublishing types', () => {
     it('refuses draft writes of a contributor, since every save publishes', async () => {
       const draft = await t.request('POST', '/api/v1/bulletin?cmsMode=draft', { key: 'contributor', body: { title: 'Goes live' } });

@@ -45,9 +45,10 @@ export function visibleValues(principal: Principal): readonly string[] | undefin
  */
 export function canWrite(principal: Principal, type: SanitizedPieceType, mode: 'draft' | 'published' | null): boolean {
   const needed = mode === 'draft' && !type.options.autopublish ? type.options.editRole : type.options.publishRole;
-  return atLeast(principal, type.options.editRole) && atLeast(principal, needed);
+  // Nobody writes what they may not read (a type's viewRole above its editRole).
+  return canAccessApi(principal, type) && atLeast(principal, type.options.editRole) && atLeast(principal, needed);
 }
 
 export function canPublish(principal: Principal, type: SanitizedPieceType): boolean {
-  return atLeast(principal, type.options.editRole) && atLeast(principal, type.options.publishRole);
+  return canAccessApi(principal, type) && atLeast(principal, type.options.editRole) && atLeast(principal, type.options.publishRole);
 }

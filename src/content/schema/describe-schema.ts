@@ -107,18 +107,17 @@ export class SchemaDescriber {
 }
 
 /**
- * What the caller may do with the type. Writing is offered only with API access: a type whose
- * viewRole is above its editRole would otherwise ask a caller to edit what it may not see.
- * `create`, `edit` and `delete` are about drafts (published versions also need `publish`).
+ * What the caller may do with the type, by the rules the service enforces. `create`, `edit` and
+ * `delete` are about drafts (published versions also need `publish`).
  */
 function abilities(principal: Principal, type: SanitizedPieceType) {
-  const writes = canAccessApi(principal, type) && canWrite(principal, type, 'draft');
+  const writes = canWrite(principal, type, 'draft');
   return {
     read: true,
     viewDrafts: canViewDrafts(principal, type),
     create: writes,
     edit: writes,
-    publish: writes && canPublish(principal, type),
+    publish: canPublish(principal, type),
     delete: writes,
   };
 }
