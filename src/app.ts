@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
+import cookie from '@fastify/cookie';
 import qs from 'qs';
 import type { AppConfig } from './content/app-config.js';
 import type { Limits } from './config/limits.js';
@@ -130,9 +131,11 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   // Front ends on any origin may read and write (the original mounts cors() on the API).
   // Not strict: an OPTIONS request without Origin gets the same 204, not a text/plain 400 outside the error shape.
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], strictPreflight: false });
-  registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens });
+  // Before the auth hook, which reads the session cookie.
+  await app.register(cookie);
+  registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens, baseUrl: config.baseUrl });
   registerHealthRoute(app, { storage });
-  registerAuthRoutes(app, { tokens });
+  registerAuthRoutes(app, { tokens, baseUrl: config.baseUrl });
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys() });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
   app.addHook('onClose', async () => {
