@@ -22,6 +22,8 @@ import { answerClientError } from './http/client-errors.js';
 import { redactUrl } from './http/redact-url.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
 import { registerAuthRoutes } from './http/routes/auth.js';
+import { registerSetupRoutes } from './http/routes/setup.js';
+import { FirstRunSetup } from './auth/first-run-setup.js';
 import { registerHealthRoute } from './http/routes/health.js';
 import { registerMediaRoutes } from './http/routes/media.js';
 import { MediaService } from './media/media-service.js';
@@ -102,6 +104,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     periodSeconds: limits.loginLockoutSeconds,
   });
   const tokens = new TokenService({ storage, passwords: passwordHasher, throttle });
+  const setup = new FirstRunSetup({ storage, documents, throttle });
+  const setupCode = await setup.prepare();
 
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
@@ -136,6 +140,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens, baseUrl: config.baseUrl });
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens, baseUrl: config.baseUrl });
+  registerSetupRoutes(app, { setup, code: setupCode, baseUrl: config.baseUrl });
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys() });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
   app.addHook('onClose', async () => {
