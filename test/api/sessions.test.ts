@@ -103,6 +103,18 @@ describe('signing in with a session cookie', () => {
     assert.ok(!(await noteTitles(t)).includes('Forged'));
   });
 
+  it('refuses PATCH and DELETE by cookie without the CSRF token, changing nothing, and takes them with it', async () => {
+    const session = await signIn(t);
+    const note = await t.request('POST', '/api/v1/note', { body: { title: 'Kept', text: 'original' } });
+    const url = `/api/v1/note/${note.body._id}`;
+    assert.equal((await asBrowser(t, session, 'PATCH', url, { body: { text: 'forged' } })).status, 403);
+    assert.equal((await asBrowser(t, session, 'DELETE', url)).status, 403);
+    assert.equal((await t.request('GET', url)).body.text, 'original');
+    const patched = await asBrowser(t, session, 'PATCH', url, { body: { text: 'edited' }, headers: { 'x-csrf-token': session.csrfToken } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal((await t.request('GET', url)).body.text, 'edited');
+  });
+
   it('accepts a cookie write with the CSRF token, from its own origin or with no Origin at all', async () => {
     const session = await signIn(t);
     const titles: string[] = [];
