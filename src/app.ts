@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
+import cookie from '@fastify/cookie';
 import qs from 'qs';
 import type { AppConfig } from './content/app-config.js';
 import type { Limits } from './config/limits.js';
@@ -21,6 +22,8 @@ import { answerClientError } from './http/client-errors.js';
 import { redactUrl } from './http/redact-url.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
 import { registerAuthRoutes } from './http/routes/auth.js';
+import { registerSetupRoutes } from './http/routes/setup.js';
+import { FirstRunSetup } from './auth/first-run-setup.js';
 import { registerHealthRoute } from './http/routes/health.js';
 import { registerMediaRoutes } from './http/routes/media.js';
 import { registerSchemaRoute } from './http/routes/schema.js';
@@ -108,6 +111,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     periodSeconds: limits.loginLockoutSeconds,
   });
   const tokens = new TokenService({ storage, passwords: passwordHasher, throttle });
+  const setup = new FirstRunSetup({ storage, documents, throttle });
+  const setupCode = await setup.prepare();
 
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
@@ -139,9 +144,12 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   // Front ends on any origin may read and write (the original mounts cors() on the API).
   // Not strict: an OPTIONS request without Origin gets the same 204, not a text/plain 400 outside the error shape.
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], strictPreflight: false });
-  registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens });
+  // Before the auth hook, which reads the session cookie.
+  await app.register(cookie);
+  registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens, baseUrl: config.baseUrl });
   registerHealthRoute(app, { storage });
-  registerAuthRoutes(app, { tokens });
+  registerAuthRoutes(app, { tokens, baseUrl: config.baseUrl });
+  registerSetupRoutes(app, { setup, code: setupCode, baseUrl: config.baseUrl });
   registerSchemaRoute(app, { schema: new SchemaDescriber(config) });
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys() });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });

@@ -7,11 +7,42 @@ import type { Verification } from './passwords.js';
 import type { LoginAttempt, LoginThrottle } from './login-throttle.js';
 import { userTypeName } from '../content/documents/user-logins.js';
 
-const lifetimeMs = 14 * 24 * 3600 * 1000;
+/** How long a bearer token or a session lasts: 14 days, like the original's. */
+export const credentialLifetimeSeconds = 14 * 24 * 3600;
+const lifetimeMs = credentialLifetimeSeconds * 1000;
 
-/** Tokens are stored as their SHA-256 digest, so a copy of the database holds no usable token. */
-function tokenDigest(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+/** How a user proves who they are after logging in: a bearer token, or a session id in a cookie. */
+export type CredentialKind = 'bearer' | 'session';
+
+/** A credential presented with a request: its kind and the secret itself. */
+export interface Credential {
+  readonly kind: CredentialKind;
+  readonly secret: string;
+}
+
+/**
+ * Credentials are stored as their SHA-256 digest, so a copy of the database holds no usable one.
+ * Session ids share the token table under a separate digest, so that a session id never works
+ * as a bearer token (which would skip the CSRF check) nor a bearer token as a session cookie.
+ */
+function credentialDigest({ kind, secret }: Credential): string {
+  const input = kind === 'bearer' ? secret : `session\u0000${secret}`;
+  return createHash('sha256').update(input, 'utf8').digest('hex');
+}
+
+/**
+ * The CSRF token of a session: derived from the session id, so it needs no storage and dies with
+ * the session, and one-way, so a script that reads it (it sits in a readable cookie) cannot
+ * recover the session id.
+ */
+export function csrfTokenFor(sessionId: string): string {
+  return createHash('sha256').update(`csrf\u0000${sessionId}`, 'utf8').digest('base64url');
+}
+
+/** A new session: the id goes into the HttpOnly cookie, the CSRF token to the page. */
+export interface StartedSession {
+  readonly sessionId: string;
+  readonly csrfToken: string;
 }
 
 /** What logging in needs of the password hasher (`ScryptPasswordHasher`). */
@@ -27,7 +58,7 @@ export interface TokenServiceDeps {
   readonly throttle: LoginThrottle;
 }
 
-/** Bearer tokens for users: log in with username (or email) and password, log out, who am I. */
+/** Bearer tokens and sessions for users: log in with username (or email) and password, log out, who am I. */
 export class TokenService {
   readonly #storage: StorageAdapter;
   readonly #passwords: PasswordVerifier;
@@ -39,12 +70,33 @@ export class TokenService {
     this.#throttle = deps.throttle;
   }
 
+  /** A bearer token for valid credentials (`#verifiedLogin`). */
+  async login(body: Record<string, unknown>, client: { address: string }): Promise<{ token: string }> {
+    const login = await this.#verifiedLogin(body, client);
+    const token = randomBytes(24).toString('base64url');
+    await this.#store({ kind: 'bearer', secret: token }, login.userId);
+    return { token };
+  }
+
+  /** A session for valid credentials (`#verifiedLogin`). */
+  async startSession(body: Record<string, unknown>, client: { address: string }): Promise<StartedSession> {
+    const login = await this.#verifiedLogin(body, client);
+    const sessionId = randomBytes(32).toString('base64url');
+    await this.#store({ kind: 'session', secret: sessionId }, login.userId);
+    return { sessionId, csrfToken: csrfTokenFor(sessionId) };
+  }
+
+  async #store(credential: Credential, userId: string): Promise<void> {
+    const expiresAt = new Date(Date.now() + lifetimeMs).toISOString();
+    await this.#storage.transaction((tx) => tx.tokens.put({ token: credentialDigest(credential), userId, expiresAt }));
+  }
+
   /**
-   * A token for valid credentials. While the account or the client address is locked by the
+   * The login of valid credentials. While the account or the client address is locked by the
    * throttle, refused (429) before any password is checked. An unknown, disabled or archived
    * user costs one password verification like any other, so the time taken tells nothing.
    */
-  async login(body: Record<string, unknown>, client: { address: string }): Promise<{ token: string }> {
+  async #verifiedLogin(body: Record<string, unknown>, client: { address: string }): Promise<UserLogin> {
     const { username, password } = body;
     if (typeof username !== 'string' || typeof password !== 'string' || !username || !password) {
       throw new InvalidRequestError('Both the username and the password are required.');
@@ -62,11 +114,7 @@ export class TokenService {
     }
     await this.#throttle.succeeded(attempt);
     if (outdated) await this.#upgradeHash(login, password);
-    const token = randomBytes(24).toString('base64url');
-    await this.#storage.transaction((tx) =>
-      tx.tokens.put({ token: tokenDigest(token), userId: login.userId, expiresAt: new Date(Date.now() + lifetimeMs).toISOString() }),
-    );
-    return { token };
+    return login;
   }
 
   /** Stores a hash with the current parameters while the password is at hand; skipped when the hasher is busy. */
@@ -85,19 +133,22 @@ export class TokenService {
     });
   }
 
-  async logout(principal: Principal, token: string | null): Promise<void> {
-    if (principal.kind !== 'user' || token === null) throw new ForbiddenError('You were not logged in.');
-    await this.#storage.transaction((tx) => tx.tokens.remove(tokenDigest(token)));
+  /** Ends the bearer token or session the request came with. */
+  async logout(principal: Principal, credential: Credential | null): Promise<void> {
+    if (principal.kind !== 'user' || credential === null) throw new ForbiddenError('You were not logged in.');
+    await this.#storage.transaction((tx) => tx.tokens.remove(credentialDigest(credential)));
   }
 
-  whoami(principal: Principal): Record<string, unknown> {
+  /** Who is logged in; a session user also gets the CSRF token its writes must carry. */
+  whoami(principal: Principal, credential: Credential | null): Record<string, unknown> {
     if (principal.kind !== 'user') throw new NotFoundError();
-    return { _id: principal.userId, username: principal.username, title: principal.title, role: principal.role };
+    const who = { _id: principal.userId, username: principal.username, title: principal.title, role: principal.role };
+    return credential?.kind === 'session' ? { ...who, csrfToken: csrfTokenFor(credential.secret) } : who;
   }
 
-  /** The principal a bearer token stands for, or null when it is unknown, expired or its user is gone. */
-  async principalFor(token: string): Promise<Principal | null> {
-    const stored = await this.#storage.tokens.get(tokenDigest(token));
+  /** The principal a credential stands for, or null when it is unknown, expired or its user is gone. */
+  async principalFor(credential: Credential): Promise<Principal | null> {
+    const stored = await this.#storage.tokens.get(credentialDigest(credential));
     if (!stored || stored.expiresAt < new Date().toISOString()) return null;
     const user = await this.#user(stored.userId);
     if (!user || user.disabled === true || user.archived === true) return null;

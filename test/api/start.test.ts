@@ -49,6 +49,14 @@ test('the bundled demo listens on 127.0.0.1 and warns that its API keys are publ
   assert.equal(JSON.parse(warning).level, 40);
 });
 
+test('a first start on an empty store logs the one-time setup code at warn', async () => {
+  const log = await startLog({ CMS_API_KEYS: 'my-own-secret-key-0123:admin', HOST: '127.0.0.1' });
+  const line = log.split('\n').find((entry) => entry.includes('setup code'));
+  assert.ok(line, log);
+  assert.equal(JSON.parse(line).level, 40);
+  assert.match(JSON.parse(line).msg, /setup code [A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+});
+
 test('with its own keys (CMS_API_KEYS) the demo does not warn', async () => {
   // HOST keeps the test on loopback; that the default is then 0.0.0.0 is in test/unit/config.test.ts.
   const log = await startLog({ CMS_API_KEYS: 'my-own-secret-key-0123:admin', HOST: '127.0.0.1' });

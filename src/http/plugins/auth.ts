@@ -1,29 +1,44 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { anonymous, type Principal } from '../../core/principal.js';
 import type { ApiKeys } from '../../auth/api-keys.js';
-import type { TokenService } from '../../auth/token-service.js';
+import type { Credential, TokenService } from '../../auth/token-service.js';
 import { ForbiddenError, UnauthorizedError } from '../../errors/app-error.js';
+import { isUnsafe, refuseForeignOrigin, refuseMissingCsrfToken } from '../cross-site.js';
+import { clearSessionCookies, sessionCookie } from '../session-cookies.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal;
-    bearerToken: string | null;
+    /** The bearer token or session the user came with; null for API keys and anonymous callers. */
+    credential: Credential | null;
     /** Who is asking, for per-caller budgets: `user:<id>`, `key:<SHA-256 of the key>`, or null when anonymous. */
     callerId: string | null;
   }
+  interface FastifyContextConfig {
+    /** `false`: a cookie-authenticated write needs no CSRF token here (login: there is no session yet). */
+    csrfToken?: boolean;
+  }
+}
+
+export interface AuthDeps {
+  readonly apiKeys: ApiKeys;
+  readonly tokens: TokenService;
+  /** The configured `baseUrl`: its origin is this server's, for the Origin check. */
+  readonly baseUrl: string;
 }
 
 /**
  * Resolves who is asking before any route runs: an API key (`apikey`/`apiKey` query parameter or
- * `Authorization: ApiKey <key>`), a bearer token (`Authorization: Bearer <token>`), or nobody.
- * A key or token that is presented but wrong is refused outright rather than treated as anonymous.
+ * `Authorization: ApiKey <key>`), a bearer token (`Authorization: Bearer <token>`), the session
+ * cookie, or nobody, in that order: a key or token makes the cookie ignored. A key or token that
+ * is presented but wrong is refused outright rather than treated as anonymous.
  */
-export function registerAuth(app: FastifyInstance, deps: { apiKeys: ApiKeys; tokens: TokenService }): void {
+export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('principal', null as unknown as Principal);
-  app.decorateRequest('bearerToken', null);
+  app.decorateRequest('credential', null);
   app.decorateRequest('callerId', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     request.principal = anonymous;
     request.callerId = null;
     const credentials = credentialsOf(request);
@@ -34,11 +49,12 @@ export function registerAuth(app: FastifyInstance, deps: { apiKeys: ApiKeys; tok
       // A digest: the key itself never sits in memory longer than the request needs it.
       request.callerId = `key:${createHash('sha256').update(credentials.apiKey).digest('hex')}`;
     } else if (credentials.bearer !== undefined) {
-      const principal = await deps.tokens.principalFor(credentials.bearer);
+      const credential: Credential = { kind: 'bearer', secret: credentials.bearer };
+      const principal = await deps.tokens.principalFor(credential);
       if (!principal) throw new UnauthorizedError('bearer token invalid');
-      request.principal = principal;
-      request.bearerToken = credentials.bearer;
-      request.callerId = `user:${principal.userId}`;
+      actAs(request, principal, credential);
+    } else if (credentials.session !== undefined) {
+      await resolveSession(request, reply, credentials.session, deps);
     }
   });
   app.addHook('onSend', async (request, reply) => {
@@ -49,17 +65,42 @@ export function registerAuth(app: FastifyInstance, deps: { apiKeys: ApiKeys; tok
   });
 }
 
-function credentialsOf(request: FastifyRequest): { apiKey?: string; bearer?: string } {
+function actAs(request: FastifyRequest, principal: Principal, credential: Credential): void {
+  request.principal = principal;
+  request.credential = credential;
+  request.callerId = `user:${principal.userId}`;
+}
+
+/**
+ * A session that ended (signed out, expired, user disabled) leaves the request anonymous and
+ * the cookies expired, rather than refusing it: browsers send the cookie with every request,
+ * public reads included, and `whoami` answering 404 tells the admin it is signed out.
+ * A write on a live session must come from this origin and carry the CSRF token.
+ */
+async function resolveSession(request: FastifyRequest, reply: FastifyReply, sessionId: string, deps: AuthDeps): Promise<void> {
+  const credential: Credential = { kind: 'session', secret: sessionId };
+  const principal = await deps.tokens.principalFor(credential);
+  if (!principal) {
+    clearSessionCookies(reply, deps.baseUrl);
+    return;
+  }
+  if (isUnsafe(request.method)) {
+    refuseForeignOrigin(request, deps.baseUrl);
+    if (request.routeOptions.config.csrfToken !== false) refuseMissingCsrfToken(request, sessionId);
+  }
+  actAs(request, principal, credential);
+}
+
+function credentialsOf(request: FastifyRequest): { apiKey?: string; bearer?: string; session?: string } {
   const query = (request.query ?? {}) as Record<string, unknown>;
   const fromQuery = query.apikey ?? query.apiKey;
   if (typeof fromQuery === 'string') return { apiKey: fromQuery };
   if (fromQuery !== undefined) return { apiKey: '' };
   const header = request.headers.authorization;
-  if (typeof header !== 'string') return {};
-  const match = /^(\S+)\s+(.+)$/.exec(header.trim());
-  if (!match) return {};
-  const scheme = match[1]!.toLowerCase();
-  if (scheme === 'apikey') return { apiKey: match[2]! };
-  if (scheme === 'bearer') return { bearer: match[2]! };
-  return {};
+  const match = typeof header === 'string' ? /^(\S+)\s+(.+)$/.exec(header.trim()) : null;
+  const scheme = match?.[1]!.toLowerCase();
+  if (scheme === 'apikey') return { apiKey: match![2]! };
+  if (scheme === 'bearer') return { bearer: match![2]! };
+  const session = request.cookies[sessionCookie];
+  return session ? { session } : {};
 }

@@ -1,0 +1,101 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Principal } from '../core/principal.js';
+import type { StorageAdapter } from '../storage/storage-adapter.js';
+import type { DocumentService } from '../content/documents/document-service.js';
+import type { LoginThrottle } from './login-throttle.js';
+import { userTypeName } from '../content/documents/user-logins.js';
+import { ConflictError, ForbiddenError, InvalidRequestError } from '../errors/app-error.js';
+
+// No 0/O, 1/I/L or U: the code is read off a log and typed by hand.
+const alphabet = 'ABCDEFGHJKMNPQRSTVWXYZ23456789';
+const groups = 3;
+const groupLength = 4;
+
+/** Upper case, without the dashes and spaces a person may type or leave out. */
+function normalized(code: string): string {
+  return code.toUpperCase().replace(/[\s-]/g, '');
+}
+
+function digest(code: string): Buffer {
+  return createHash('sha256').update(normalized(code), 'utf8').digest();
+}
+
+/** 12 characters of 30 (about 59 bits), shown as `XXXX-XXXX-XXXX`. */
+function newCode(): string {
+  const characters = Array.from({ length: groups * groupLength }, () => alphabet[randomInt(alphabet.length)]);
+  return Array.from({ length: groups }, (_, i) => characters.slice(i * groupLength, (i + 1) * groupLength).join('')).join('-');
+}
+
+// Who creates the first admin: nobody is signed in yet, and the code stands for the operator.
+const operator: Principal = Object.freeze({ kind: 'apiKey', role: 'admin', userId: null, title: 'First-run setup', username: null });
+
+export interface FirstRunSetupDeps {
+  readonly storage: StorageAdapter;
+  readonly documents: DocumentService;
+  /** Wrong codes are throttled like failed logins, under an account of their own. */
+  readonly throttle: LoginThrottle;
+}
+
+/**
+ * The first admin of an empty store, created by whoever holds the one-time code the server
+ * logged at start. Only the code's digest is kept, in this process's memory: with several
+ * processes, each logs and accepts its own code.
+ */
+export class FirstRunSetup {
+  readonly #deps: FirstRunSetupDeps;
+  #pending: Buffer | null = null;
+
+  constructor(deps: FirstRunSetupDeps) {
+    this.#deps = deps;
+  }
+
+  /** At start: a new code when no user exists, to be logged; null when there are users. */
+  async prepare(): Promise<string | null> {
+    if (await this.#anyUser()) return null;
+    const code = newCode();
+    this.#pending = digest(code);
+    return code;
+  }
+
+  /** Whether the first admin may be created now: a code is pending and still no user exists. */
+  async needed(): Promise<{ needed: boolean }> {
+    return { needed: this.#pending !== null && !(await this.#anyUser()) };
+  }
+
+  /**
+   * Creates the first admin with the user type's own rules (password length, username). A wrong
+   * code counts as a failed login (429 once locked); a right one is used up, or given back when
+   * the user could not be created, so that a too short password can be corrected.
+   */
+  async createFirstAdmin(body: Record<string, unknown>, client: { address: string }): Promise<Record<string, unknown>> {
+    const { code, username, password, title, email } = body;
+    if (typeof code !== 'string' || typeof username !== 'string' || typeof password !== 'string') {
+      throw new InvalidRequestError('The setup code, the username and the password are required.');
+    }
+    if (await this.#anyUser()) throw new ConflictError('A user exists already: sign in instead.');
+    const attempt = { account: 'setup', address: client.address };
+    await this.#deps.throttle.refuseIfLocked(attempt);
+    const pending = this.#pending;
+    if (pending === null) throw new ForbiddenError('No setup code is pending: restart the server to get one.');
+    if (!timingSafeEqual(pending, digest(code))) {
+      await this.#deps.throttle.failed(attempt);
+      throw new ForbiddenError('The setup code is wrong.');
+    }
+    // Taken before the first await, so that a second request with the same code finds none.
+    this.#pending = null;
+    try {
+      const fields = { username, password, title: title ?? username, ...(email === undefined ? {} : { email }), role: 'admin' };
+      const user = await this.#deps.documents.insert({ principal: operator }, userTypeName, fields);
+      await this.#deps.throttle.succeeded(attempt);
+      return { _id: user._id, username: user.username, title: user.title, role: user.role };
+    } catch (error) {
+      this.#pending = pending;
+      throw error;
+    }
+  }
+
+  async #anyUser(): Promise<boolean> {
+    const users = await this.#deps.storage.documents.find({ type: userTypeName, limit: 1 });
+    return users.length > 0;
+  }
+}

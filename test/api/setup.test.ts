@@ -1,0 +1,134 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { ScryptPasswordHasher } from '../../src/auth/passwords.js';
+import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+
+const setupUrl = '/api/v1/@cms/setup';
+const cheapHasher = () => new ScryptPasswordHasher({ concurrency: 2, queueLimit: 100, params: { N: 1024, r: 8, p: 1 } });
+
+/** A test app that listens (the code is logged then), and the log lines it wrote. */
+async function startListening(): Promise<{ t: TestApp; lines: string[] }> {
+  const lines: string[] = [];
+  const t = await startTestApp(testConfig(), { CMS_LOG_LEVEL: 'warn' }, { passwordHasher: cheapHasher(), logStream: { write: (line) => void lines.push(line) } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return { t, lines };
+}
+
+function loggedCode(lines: string[]): string {
+  const entries = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((entry) => /setup code/.test(entry.msg));
+  assert.equal(entries.length, 1, lines.join(''));
+  assert.equal(entries[0]!.level, 40, 'logged at warn');
+  const match = /setup code ([A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4})$/.exec(entries[0]!.msg);
+  assert.ok(match, entries[0]!.msg);
+  return match[1]!;
+}
+
+function post(t: TestApp, body: Record<string, unknown>, options: { address?: string; headers?: Record<string, string> } = {}) {
+  return t.app
+    .inject({ method: 'POST', url: setupUrl, payload: body, headers: options.headers, remoteAddress: options.address ?? '127.0.0.1' })
+    .then((res) => ({ status: res.statusCode, body: res.json() }));
+}
+
+describe('first-run setup code', () => {
+  let t: TestApp;
+  let code: string;
+  before(async () => {
+    const started = await startListening();
+    t = started.t;
+    code = loggedCode(started.lines);
+  });
+  after(() => t.close());
+
+  it('says setup is needed on an empty store, to anyone', async () => {
+    const res = await t.request('GET', setupUrl, { key: null });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { needed: true });
+  });
+
+  it('requires the code, the username and the password', async () => {
+    const res = await post(t, { username: 'root', password: 'root-password-1' });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.name, 'invalid');
+  });
+
+  it('refuses a wrong code with 403 and creates nobody', async () => {
+    const res = await post(t, { code: 'AAAA-BBBB-CCCC', username: 'root', password: 'root-password-1' }, { address: '10.0.0.1' });
+    assert.equal(res.status, 403);
+    assert.deepEqual(res.body, { name: 'forbidden', message: 'The setup code is wrong.', data: {} });
+    assert.equal((await t.request('GET', '/api/v1/@cms/user')).body.results.length, 0);
+  });
+
+  it('applies the password rules and keeps the code for another try', async () => {
+    const res = await post(t, { code, username: 'root', password: 'short' });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.data.errors[0].path, 'password');
+    assert.deepEqual((await t.request('GET', setupUrl, { key: null })).body, { needed: true });
+  });
+
+  it('refuses a request from a foreign origin', async () => {
+    const res = await post(t, { code, username: 'root', password: 'root-password-1' }, { headers: { origin: 'https://evil.example' } });
+    assert.equal(res.status, 403);
+    assert.match(res.body.message, /CSRF/);
+  });
+
+  it('creates an admin with the right code (typed in lower case, without dashes), who can then log in', async () => {
+    const res = await post(t, { code: code.replace(/-/g, '').toLowerCase(), username: 'root', password: 'root-password-1', title: 'The Root' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.username, 'root');
+    assert.equal(res.body.title, 'The Root');
+    assert.equal(res.body.role, 'admin');
+    const login = await t.request('POST', '/api/v1/@cms/login/login', { key: null, body: { username: 'root', password: 'root-password-1' } });
+    assert.equal(login.status, 200);
+    const who = await t.request('GET', '/api/v1/@cms/login/whoami', { key: null, headers: { authorization: `Bearer ${login.body.token}` } });
+    assert.equal(who.body.role, 'admin');
+  });
+
+  it('refuses a second attempt with 409 and says setup is no longer needed', async () => {
+    const res = await post(t, { code, username: 'other', password: 'other-password-1' });
+    assert.equal(res.status, 409);
+    assert.equal(res.body.name, 'conflict');
+    assert.deepEqual((await t.request('GET', setupUrl, { key: null })).body, { needed: false });
+    assert.equal((await t.request('GET', '/api/v1/@cms/user')).body.results.length, 1);
+  });
+});
+
+describe('setup code throttle and existing users', () => {
+  it('locks the setup code after 3 wrong codes, the right one included, with 429', async () => {
+    const { t, lines } = await startListening();
+    try {
+      const code = loggedCode(lines);
+      for (let i = 0; i < 3; i++) {
+        assert.equal((await post(t, { code: 'AAAA-BBBB-CCCC', username: 'root', password: 'root-password-1' }, { address: `10.0.1.${i}` })).status, 403);
+      }
+      const locked = await post(t, { code, username: 'root', password: 'root-password-1' });
+      assert.equal(locked.status, 429);
+      assert.equal(locked.body.name, 'toomany');
+      assert.deepEqual((await t.request('GET', setupUrl, { key: null })).body, { needed: true });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('logs no code and offers no setup when a user exists at start', async () => {
+    const lines: string[] = [];
+    const first = await startTestApp(testConfig(), {}, { passwordHasher: cheapHasher() });
+    const created = await first.request('POST', '/api/v1/@cms/user', { body: { title: 'ada', username: 'ada', password: 'ada-password-1', role: 'admin' } });
+    assert.equal(created.status, 200);
+    // A second start on the same store finds the user.
+    const { loadAppConfig } = await import('../../src/load-app-config.js');
+    const { buildApp } = await import('../../src/app.js');
+    const config = await loadAppConfig({ config: testConfig(), env: { CMS_DATA_DIR: first.dataDir, CMS_LOG_LEVEL: 'warn', CMS_DATABASE_URL: first.databaseUrl }, cwd: first.dataDir });
+    const again = await buildApp(config, { logStream: { write: (line) => void lines.push(line) } });
+    try {
+      await again.listen({ port: 0, host: '127.0.0.1' });
+      assert.ok(!lines.some((line) => /setup code/.test(line)), lines.join(''));
+      const needed = await again.inject({ method: 'GET', url: setupUrl });
+      assert.deepEqual(needed.json(), { needed: false });
+      const refused = await again.inject({ method: 'POST', url: setupUrl, payload: { code: 'AAAA-BBBB-CCCC', username: 'x', password: 'x-password-12' } });
+      assert.equal(refused.statusCode, 409);
+    } finally {
+      await again.close();
+      await first.close();
+    }
+  });
+});
