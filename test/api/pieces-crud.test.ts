@@ -1,5 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestApp, docIdPattern, isoDate, type TestApp } from '../helpers/test-app.js';
 
 describe('piece endpoints: insert, get, list, replace', () => {
@@ -94,7 +95,11 @@ describe('piece endpoints: insert, get, list, replace', () => {
   });
 
   it('lists with pages/currentPage/results, 10 a page by default, newest update first', async () => {
-    for (let i = 0; i < 12; i++) await t.request('POST', '/api/v1/note', { body: { title: `Note ${i}` } });
+    for (let i = 0; i < 12; i++) {
+      await t.request('POST', '/api/v1/note', { body: { title: `Note ${i}` } });
+      // Two inserts in one millisecond share updatedAt, and their order is then the id tie-break's.
+      await sleep(2);
+    }
     const first = await t.request('GET', '/api/v1/note');
     assert.equal(first.status, 200);
     assert.deepEqual(Object.keys(first.body).sort(), ['currentPage', 'pages', 'results']);
