@@ -136,10 +136,10 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerNosniff(app);
   // The largest body this server takes at all, JSON or upload, is worth reading to deliver a refusal.
   registerBodyDrain(app, { maxBytes: Math.max(config.bodyLimit, config.uploadLimit), timeout: config.limits.drainTimeout });
-  const { jsonDepth, arrayItems, objectKeys, bodyNodes } = config.limits;
+  const { jsonDepth, arrayItems, objectKeys, bodyNodes, stringLength } = config.limits;
   registerJsonBody(app, {
     bodyLimit: config.bodyLimit,
-    shape: { maxDepth: jsonDepth, maxArrayItems: arrayItems, maxObjectKeys: objectKeys, maxNodes: bodyNodes },
+    shape: { maxDepth: jsonDepth, maxArrayItems: arrayItems, maxObjectKeys: objectKeys, maxNodes: bodyNodes, maxStringLength: stringLength },
   });
   // Front ends on any origin may read and write (the original mounts cors() on the API).
   // Not strict: an OPTIONS request without Origin gets the same 204, not a text/plain 400 outside the error shape.

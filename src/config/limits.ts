@@ -13,6 +13,8 @@ export const limitDefinitions = {
   // enough that no request can make the server walk millions of values.
   arrayItems: { env: 'CMS_LIMIT_ARRAY_ITEMS', default: 10_000, min: 1, max: 1_000_000, unit: 'items', about: 'items of one array in a JSON body' },
   objectKeys: { env: 'CMS_LIMIT_OBJECT_KEYS', default: 1_000, min: 1, max: 1_000_000, unit: 'keys', about: 'keys of one object in a JSON body' },
+  // Every text is sanitized, slugified or indexed on the event loop (about 1 s per MB of rich text).
+  stringLength: { env: 'CMS_LIMIT_STRING_LENGTH', default: 500_000, min: 1, max: 100_000_000, unit: 'characters', about: 'one string (or key) in a JSON body: a field value, rich-text HTML' },
   bodyNodes: { env: 'CMS_LIMIT_BODY_NODES', default: 200_000, min: 1, max: 10_000_000, unit: 'values', about: 'values in one JSON body, all levels' },
   // Every widget is converted and its rich text sanitized: a page's worth, not a database's.
   areaWidgets: { env: 'CMS_LIMIT_AREA_WIDGETS', default: 1_000, min: 1, max: 100_000, unit: 'widgets', about: 'widgets in one area' },

@@ -96,6 +96,14 @@ describe('limits on the shape of a JSON body and on areas (defaults)', () => {
     assert.ok(locale.text.length < 2048, `${locale.text.length} bytes`);
   });
 
+  it('refuses a string longer than limits.stringLength (sanitizing rich text costs about 1 s per MB)', async () => {
+    const html = '<p>word</p>'.repeat(50_000);
+    await refused('POST', '/api/v1/article', { title: 'Long', body: { items: [{ type: '@cms/rich-text', content: html }] } }, 'body.items.0.content');
+    await refused('PATCH', `/api/v1/article/${existingId}`, { category: 'x'.repeat(500_001) }, 'category');
+    const longest = await t.request('POST', '/api/v1/article', { body: { title: 'Longest', category: 'x'.repeat(500_000) } });
+    assert.equal(longest.status, 200, longest.text.slice(0, 300));
+  });
+
   it('accepts what a real editor sends: an array of 1,500 items', async () => {
     const links = Array.from({ length: 1500 }, (_, index) => ({ label: `Link ${index}`, url: `https://example.com/${index}` }));
     const res = await t.request('POST', '/api/v1/article', { body: { title: 'Long list', links } });

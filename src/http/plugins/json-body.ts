@@ -3,9 +3,11 @@ import { InvalidRequestError, ValidationError } from '../../errors/app-error.js'
 
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** How much structure a JSON body may have (`limits.ts`: jsonDepth, arrayItems, objectKeys, bodyNodes). */
+/** How much structure a JSON body may have (`limits.ts`: jsonDepth, arrayItems, objectKeys, bodyNodes, stringLength). */
 export interface JsonShapeLimits {
   readonly maxDepth: number;
+  /** Characters in one string value or key. */
+  readonly maxStringLength: number;
   readonly maxArrayItems: number;
   readonly maxObjectKeys: number;
   /** Values of any kind in the whole body, containers included. */
@@ -48,6 +50,9 @@ interface Walk {
 function checkShape(value: unknown, path: string, depth: number, walk: Walk): void {
   walk.nodes += 1;
   if (walk.nodes > walk.limits.maxNodes) refuse(path, `The body has more than ${walk.limits.maxNodes} values`);
+  if (typeof value === 'string' && value.length > walk.limits.maxStringLength) {
+    refuse(path, `A string may have at most ${walk.limits.maxStringLength} characters`);
+  }
   if (typeof value !== 'object' || value === null) return;
   if (depth > walk.limits.maxDepth) refuse(path, `The body is nested more than ${walk.limits.maxDepth} levels deep`);
   if (Array.isArray(value)) {
@@ -58,6 +63,7 @@ function checkShape(value: unknown, path: string, depth: number, walk: Walk): vo
   const keys = Object.keys(value);
   if (keys.length > walk.limits.maxObjectKeys) refuse(path, `An object may have at most ${walk.limits.maxObjectKeys} keys`);
   for (const key of keys) {
+    if (key.length > walk.limits.maxStringLength) refuse(path, `A key may have at most ${walk.limits.maxStringLength} characters`);
     const keyPath = join(path, key);
     if (forbiddenKeys.has(key) || key.split('.').some((segment) => forbiddenKeys.has(segment))) {
       refuse(keyPath, `The key "${key}" is not allowed`);
