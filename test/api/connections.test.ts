@@ -2,7 +2,6 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { keys, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { countAttachments, listFiles, makeImage, multipartBody, uploadsDir } from '../helpers/media.js';
@@ -62,17 +61,12 @@ async function trickle(client: Client, chunk: string | Buffer, every: number, ti
   }
 }
 
-function portOf(t: TestApp): number {
-  return (t.app.server.address() as AddressInfo).port;
-}
-
 describe('connection timeouts', () => {
   let t: TestApp;
   let port: number;
   before(async () => {
     t = await startTestApp({ ...testConfig(), limits });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = portOf(t);
+    port = await t.listen();
   });
   after(() => t.close());
 
@@ -147,8 +141,7 @@ describe('kept-alive connections', () => {
   let port: number;
   before(async () => {
     t = await startTestApp({ ...testConfig(), limits: { ...limits, requestsPerConnection: 2 } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = portOf(t);
+    port = await t.listen();
   });
   after(() => t.close());
 
@@ -179,8 +172,7 @@ describe('the connection cap', () => {
   const cap = 5;
   before(async () => {
     t = await startTestApp({ ...testConfig(), limits: { ...limits, connections: cap } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = portOf(t);
+    port = await t.listen();
   });
   after(() => t.close());
 

@@ -1,7 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { keys, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 
 interface Exchange {
@@ -67,8 +66,7 @@ describe('a refusal sent before the body is read reaches the client', () => {
   let port: number;
   before(async () => {
     t = await startTestApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as AddressInfo).port;
+    port = await t.listen();
   });
   after(() => t.close());
 
@@ -96,8 +94,7 @@ describe('draining is bounded', () => {
   let port: number;
   before(async () => {
     t = await startTestApp({ ...testConfig(), bodyLimit: 1024 * 1024, uploadLimit: 1024 * 1024, limits: { drainTimeout: 300 } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as AddressInfo).port;
+    port = await t.listen();
   });
   after(() => t.close());
 

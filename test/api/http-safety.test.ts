@@ -1,7 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { keys, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 
 describe('request logs never hold a credential, however its name is spelled', () => {
@@ -83,8 +82,7 @@ describe('HTTP that Node refuses before any route: the one JSON error shape', ()
   let port: number;
   before(async () => {
     t = await startTestApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as AddressInfo).port;
+    port = await t.listen();
   });
   after(() => t.close());
 

@@ -1,7 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { keys, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -105,8 +104,7 @@ describe('upload budget per caller: uploads at a time', () => {
   let port: number;
   before(async () => {
     t = await startTestApp(undefined, { CMS_LIMIT_UPLOADS_IN_FLIGHT: '1' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as AddressInfo).port;
+    port = await t.listen();
   });
   after(() => t.close());
 

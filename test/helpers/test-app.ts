@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { loadAppConfig } from '../../src/load-app-config.js';
@@ -89,6 +90,8 @@ export interface TestApp {
     url: string,
     options?: { body?: unknown; key?: keyof typeof keys | null; headers?: Record<string, string>; payload?: string },
   ): Promise<TestResponse>;
+  /** Listens on a free loopback port, for tests about sockets; returns the port. */
+  listen(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -149,6 +152,10 @@ export async function startTestApp(
         body = undefined;
       }
       return { status: response.statusCode, headers: response.headers, text: response.body, body };
+    },
+    async listen() {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      return (app.server.address() as AddressInfo).port;
     },
     async close() {
       await app.close();
