@@ -1,0 +1,99 @@
+import { request, type Query } from './client';
+import type { ListAnswer, Mode, PieceDocument } from './types';
+
+/**
+ * The piece endpoints of the interface, one function each. Every call names its locale and mode
+ * explicitly, so the admin never depends on the server's defaults.
+ */
+export interface Scope {
+  readonly locale: string;
+  readonly mode?: Mode;
+}
+
+function scopeQuery(scope: Scope, extra: Query = {}): Query {
+  return { cmsLocale: scope.locale, cmsMode: scope.mode ?? 'draft', ...extra };
+}
+
+function path(type: string, id?: string, action?: string): string {
+  return `/${type}${id ? `/${encodeURIComponent(id)}` : ''}${action ? `/${action}` : ''}`;
+}
+
+export function listPieces(type: string, scope: Scope, query: Query = {}, signal?: AbortSignal) {
+  return request<ListAnswer>(path(type), { query: scopeQuery(scope, query), signal });
+}
+
+export function getPiece(type: string, id: string, scope: Scope, query: Query = {}) {
+  return request<PieceDocument>(path(type, id), { query: scopeQuery(scope, query) });
+}
+
+/** Schema defaults for a new document (`_newInstance`), saving nothing. */
+export function newPiece(type: string, scope: Scope) {
+  return request<PieceDocument>(path(type), { method: 'POST', query: scopeQuery(scope), body: { _newInstance: true } });
+}
+
+export function insertPiece(type: string, scope: Scope, body: Record<string, unknown>) {
+  return request<PieceDocument>(path(type), { method: 'POST', query: scopeQuery(scope), body });
+}
+
+/** PUT: the whole document (what an editor form saves). */
+export function replacePiece(type: string, id: string, body: Record<string, unknown>) {
+  return request<PieceDocument>(path(type, id), { method: 'PUT', body });
+}
+
+export function patchPiece(type: string, id: string, body: Record<string, unknown>) {
+  return request<PieceDocument>(path(type, id), { method: 'PATCH', body });
+}
+
+export function deletePiece(type: string, id: string) {
+  return request<void>(path(type, id), { method: 'DELETE' });
+}
+
+export function publishPiece(type: string, id: string) {
+  return request<PieceDocument>(path(type, id, 'publish'), { method: 'POST' });
+}
+
+export function unpublishPiece(type: string, id: string) {
+  return request<PieceDocument>(path(type, id, 'unpublish'), { method: 'POST' });
+}
+
+/** Discard draft changes. Answers `false` when there is nothing to revert. */
+export function revertDraftToPublished(type: string, id: string) {
+  return request<PieceDocument | false>(path(type, id, 'revert-draft-to-published'), { method: 'POST' });
+}
+
+/** Undo the last publish. */
+export function revertPublishedToPrevious(type: string, id: string) {
+  return request<PieceDocument>(path(type, id, 'revert-published-to-previous'), { method: 'POST' });
+}
+
+export function localizePiece(type: string, id: string, toLocale: string, update = false) {
+  return request<PieceDocument>(path(type, id, 'localize'), { method: 'POST', body: { toLocale, update } });
+}
+
+/** Every version of the document set: `{ _id, cmsLocale }` with cmsLocale like `en:draft`. */
+export function pieceLocales(type: string, id: string) {
+  return request<{ results: { _id: string; cmsLocale: string }[] }>(path(type, id, 'locales'));
+}
+
+export function setArchived(type: string, id: string, archived: boolean) {
+  return patchPiece(type, id, { archived });
+}
+
+/** Where a draft stands against its published version, as the list and the editor show it. */
+export type DocumentStatus = 'draft' | 'published' | 'modified';
+
+export function documentStatus(draft: Pick<PieceDocument, 'modified' | 'lastPublishedAt'>): DocumentStatus {
+  if (!draft.lastPublishedAt) return 'draft';
+  return draft.modified ? 'modified' : 'published';
+}
+
+export const statusLabels: Readonly<Record<DocumentStatus, string>> = {
+  draft: 'Draft only',
+  published: 'Published',
+  modified: 'Modified since published',
+};
+
+/** The full `_id` of one version of a document. */
+export function versionId(docId: string, locale: string, mode: Mode): string {
+  return `${docId}:${locale}:${mode}`;
+}

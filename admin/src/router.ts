@@ -1,0 +1,39 @@
+import { createRouter, createWebHistory, type RouteLocationNormalized } from 'vue-router';
+import SignIn from './screens/SignIn.vue';
+import { loadSession, session } from './session';
+
+/**
+ * Every screen but sign-in is its own chunk, fetched when first shown (the first load of /admin
+ * carries only the shell). `meta.public` screens need no user.
+ */
+export const router = createRouter({
+  history: createWebHistory('/admin/'),
+  routes: [
+    { path: '/sign-in', name: 'sign-in', component: SignIn, meta: { public: true, title: 'Sign in' } },
+    { path: '/setup', name: 'setup', component: () => import('./screens/FirstRun.vue'), meta: { public: true, title: 'Create the first admin' } },
+    { path: '/', name: 'home', component: () => import('./screens/HomeScreen.vue'), meta: { title: 'Content' } },
+    { path: '/types/:type', name: 'list', component: () => import('./screens/ListScreen.vue'), props: true },
+    { path: '/types/:type/new', name: 'new', component: () => import('./screens/EditorScreen.vue'), props: true },
+    { path: '/types/:type/:docId', name: 'edit', component: () => import('./screens/EditorScreen.vue'), props: true },
+    { path: '/media', name: 'media', component: () => import('./screens/MediaScreen.vue'), meta: { title: 'Media' } },
+    { path: '/users', name: 'users', component: () => import('./screens/UsersScreen.vue'), meta: { title: 'Users', role: 'admin' } },
+    { path: '/:unknown(.*)*', name: 'not-found', component: () => import('./screens/NotFound.vue'), meta: { public: true, title: 'Not found' } },
+  ],
+});
+
+function applyLocale(to: RouteLocationNormalized): void {
+  const wanted = to.query.locale;
+  if (typeof wanted === 'string' && session.schema?.locales.some((locale) => locale.name === wanted)) session.locale = wanted;
+}
+
+router.beforeEach(async (to) => {
+  if (!session.loaded) await loadSession();
+  applyLocale(to);
+  if (to.meta.public || session.user) return true;
+  return { name: 'sign-in', query: to.fullPath === '/' ? {} : { next: to.fullPath } };
+});
+
+router.afterEach((to) => {
+  const title = typeof to.meta.title === 'string' ? to.meta.title : '';
+  document.title = title ? `${title} · CMS admin` : 'CMS admin';
+});

@@ -1,0 +1,88 @@
+import { computed, reactive } from 'vue';
+import { ApiError, request, setCsrfToken } from './api/client';
+import type { PieceTypeSchema, Role, Schema, SignedInUser } from './api/types';
+
+/**
+ * Who is signed in and what they may see (the schema is per role), shared by every screen.
+ * Both come from one round trip of two parallel requests when the admin opens.
+ */
+export const session = reactive({
+  user: undefined as SignedInUser | undefined,
+  schema: undefined as Schema | undefined,
+  /** The locale the editor works in; screens read it from here and the shell's switcher sets it. */
+  locale: '',
+  loaded: false,
+});
+
+const roleRank: Readonly<Record<Role, number>> = { guest: 0, contributor: 1, editor: 2, admin: 3 };
+
+export function hasRole(role: Role): boolean {
+  return session.user !== undefined && roleRank[session.user.role] >= roleRank[role];
+}
+
+export const isAdmin = computed(() => hasRole('admin'));
+
+/** Piece types the admin lists: those the role may read with drafts, users and media kept apart. */
+export const editableTypes = computed(() =>
+  Object.entries(session.schema?.types ?? {})
+    .filter(([name, type]) => type.can.viewDrafts && !name.startsWith('@cms/'))
+    .map(([name, type]) => ({ name, ...type })),
+);
+
+export function pieceType(name: string): PieceTypeSchema | undefined {
+  return session.schema?.types[name];
+}
+
+function defaultLocale(schema: Schema): string {
+  return (schema.locales.find((locale) => locale.default) ?? schema.locales[0])?.name ?? 'en';
+}
+
+async function whoami(): Promise<SignedInUser | undefined> {
+  try {
+    return await request<SignedInUser>('/@cms/login/whoami');
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+/** Loads (or reloads) the signed-in user and the schema their role sees. */
+export async function loadSession(): Promise<void> {
+  const [user, schema] = await Promise.all([whoami(), request<Schema>('/@cms/schema')]);
+  session.user = user;
+  session.schema = schema;
+  setCsrfToken(user?.csrfToken);
+  const known = schema.locales.some((locale) => locale.name === session.locale);
+  if (!known) session.locale = defaultLocale(schema);
+  session.loaded = true;
+}
+
+export async function signIn(username: string, password: string): Promise<void> {
+  const { csrfToken } = await request<{ csrfToken: string }>('/@cms/login/login', {
+    method: 'POST',
+    body: { username, password, session: true },
+  });
+  setCsrfToken(csrfToken);
+  await loadSession();
+}
+
+export async function signOut(): Promise<void> {
+  try {
+    await request<void>('/@cms/login/logout', { method: 'POST' });
+  } finally {
+    setCsrfToken(undefined);
+    session.user = undefined;
+    await loadSession();
+  }
+}
+
+/** First run: is a setup code needed to create the first admin? */
+export async function setupNeeded(): Promise<boolean> {
+  const { needed } = await request<{ needed: boolean }>('/@cms/setup');
+  return needed;
+}
+
+export async function createFirstAdmin(input: { code: string; username: string; password: string; title?: string; email?: string }) {
+  await request<unknown>('/@cms/setup', { method: 'POST', body: input });
+  await signIn(input.username, input.password);
+}

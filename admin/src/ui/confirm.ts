@@ -1,0 +1,28 @@
+import { shallowRef } from 'vue';
+
+/** One question at a time, answered in ConfirmDialog.vue (a native <dialog>: focus trapped, Esc cancels). */
+export interface Question {
+  readonly title: string;
+  readonly message: string;
+  readonly confirmLabel: string;
+  readonly danger: boolean;
+  readonly answer: (confirmed: boolean) => void;
+}
+
+export const currentQuestion = shallowRef<Question | undefined>();
+
+export function confirmAction(options: { title: string; message: string; confirmLabel?: string; danger?: boolean }): Promise<boolean> {
+  currentQuestion.value?.answer(false);
+  return new Promise((resolve) => {
+    currentQuestion.value = {
+      title: options.title,
+      message: options.message,
+      confirmLabel: options.confirmLabel ?? 'Confirm',
+      danger: options.danger ?? false,
+      answer: (confirmed) => {
+        currentQuestion.value = undefined;
+        resolve(confirmed);
+      },
+    };
+  });
+}
