@@ -75,8 +75,14 @@ export function pieceLocales(type: string, id: string) {
   return request<{ results: { _id: string; cmsLocale: string }[] }>(path(type, id, 'locales'));
 }
 
-export function setArchived(type: string, id: string, archived: boolean) {
-  return patchPiece(type, id, { archived });
+/**
+ * Archives or restores a document in one locale: through its published version when it has one
+ * (a published-mode PATCH also reaches the draft), else through the draft.
+ */
+export function setArchived(type: string, draft: Pick<PieceDocument, 'cmsDocId' | 'cmsLocale' | 'lastPublishedAt'>, archived: boolean) {
+  const locale = draft.cmsLocale.split(':')[0]!;
+  const mode: Mode = draft.lastPublishedAt ? 'published' : 'draft';
+  return patchPiece(type, versionId(draft.cmsDocId, locale, mode), { archived });
 }
 
 /** Where a draft stands against its published version, as the list and the editor show it. */
