@@ -108,3 +108,36 @@ test('imports follow the layers: storage, config and the core leaf know no servi
   assert.deepEqual(broken.filter((arrow) => !knownExceptions.has(arrow)), []);
   assert.deepEqual([...knownExceptions].filter((arrow) => !broken.includes(arrow)), [], 'a known exception no longer occurs: remove it');
 });
+
+/** The script blocks of a Vue single-file component, or the whole file for TypeScript. */
+function scriptOf(file: string, text: string): string {
+  if (!file.endsWith('.vue')) return text;
+  return [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]).join('\n');
+}
+
+async function adminFiles(): Promise<string[]> {
+  const names = await readdir(posix.join(root, 'admin'), { recursive: true });
+  return names
+    .map((name) => posix.join('admin', name.split('\\').join('/')))
+    .filter((name) => /\.(ts|vue)$/.test(name) && !name.includes('node_modules'))
+    .sort();
+}
+
+test('the admin talks to the server only through the public API: it imports nothing of src/, and src/ nothing of it', async () => {
+  const broken: string[] = [];
+  for (const file of await adminFiles()) {
+    const text = scriptOf(file, await readFile(posix.join(root, file), 'utf8'));
+    for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
+      if (!fileName.startsWith('.')) continue;
+      const target = posix.normalize(posix.join(posix.dirname(file), fileName));
+      if (!target.startsWith('admin/')) broken.push(`${file} -> ${target}`);
+    }
+  }
+  for (const file of await sourceFiles()) {
+    for (const specifier of await specifiersOf(file)) {
+      if (specifier.startsWith('.') && resolveRelative(file, specifier).startsWith('admin/')) broken.push(`${file} -> ${specifier}`);
+    }
+  }
+  assert.ok((await adminFiles()).length > 10, 'the admin sources were found');
+  assert.deepEqual(broken, []);
+});
