@@ -59,12 +59,41 @@ describe('signing in with a session cookie', () => {
     assert.equal(csrf, `cms.csrf=${session.csrfToken}; Max-Age=1209600; Path=/; SameSite=Strict`);
   });
 
-  it('marks the cookies Secure when baseUrl is https', async () => {
+  it('names the cookies with the __Host- prefix and marks them Secure when baseUrl is https', async () => {
     const secure = await startTestApp({ ...testConfig(), baseUrl: 'https://cms.test' }, {}, { passwordHasher: cheapHasher() });
     try {
       await secure.request('POST', '/api/v1/@cms/user', { body: { title: 'ada', username: 'ada', password: 'ada-password-1', role: 'editor' } });
       const session = await signIn(secure);
-      for (const line of session.setCookies) assert.match(line, /; Secure/);
+      const [sid, csrf] = session.setCookies;
+      assert.match(sid!, /^__Host-cms\.sid=[A-Za-z0-9_-]{43}; Max-Age=1209600; Path=\/; HttpOnly; Secure; SameSite=Strict$/);
+      assert.equal(csrf, `__Host-cms.csrf=${session.csrfToken}; Max-Age=1209600; Path=/; Secure; SameSite=Strict`);
+      const who = await asBrowser(secure, session, 'GET', '/api/v1/@cms/login/whoami');
+      assert.equal(who.body.username, 'ada');
+      const out = await asBrowser(secure, session, 'POST', '/api/v1/@cms/login/logout', { headers: { 'x-csrf-token': session.csrfToken } });
+      assert.equal(out.status, 200, out.text);
+      assert.deepEqual(setCookiesOf(out), [
+        '__Host-cms.sid=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Strict',
+        '__Host-cms.csrf=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Secure; SameSite=Strict',
+      ]);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('still reads a plain cms.sid cookie over https, and expires it with the __Host- ones when it has ended', async () => {
+    const secure = await startTestApp({ ...testConfig(), baseUrl: 'https://cms.test' }, {}, { passwordHasher: cheapHasher() });
+    try {
+      await secure.request('POST', '/api/v1/@cms/user', { body: { title: 'ada', username: 'ada', password: 'ada-password-1', role: 'editor' } });
+      const session = await signIn(secure);
+      // As a browser still holding the cookie from before the server was reached over https.
+      const plain = { ...session, cookie: session.cookie.replaceAll('__Host-', '') };
+      const who = await asBrowser(secure, plain, 'GET', '/api/v1/@cms/login/whoami');
+      assert.equal(who.status, 200, who.text);
+      assert.equal(who.body.username, 'ada');
+      await asBrowser(secure, session, 'POST', '/api/v1/@cms/login/logout', { headers: { 'x-csrf-token': session.csrfToken } });
+      const ended = await asBrowser(secure, plain, 'GET', '/api/v1/@cms/login/whoami');
+      assert.equal(ended.status, 404);
+      assert.deepEqual(setCookiesOf(ended).map((line) => line.split('=')[0]), ['__Host-cms.sid', '__Host-cms.csrf', 'cms.sid', 'cms.csrf']);
     } finally {
       await secure.close();
     }

@@ -5,7 +5,7 @@ import type { ApiKeys } from '../../auth/api-keys.js';
 import type { Credential, TokenService } from '../../auth/token-service.js';
 import { ForbiddenError, UnauthorizedError } from '../../errors/app-error.js';
 import { isUnsafe, refuseForeignOrigin, refuseMissingCsrfToken } from '../cross-site.js';
-import { clearSessionCookies, sessionCookie } from '../session-cookies.js';
+import { clearSessionCookies, sessionIdOf } from '../session-cookies.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -101,6 +101,6 @@ function credentialsOf(request: FastifyRequest): { apiKey?: string; bearer?: str
   const scheme = match?.[1]!.toLowerCase();
   if (scheme === 'apikey') return { apiKey: match![2]! };
   if (scheme === 'bearer') return { bearer: match![2]! };
-  const session = request.cookies[sessionCookie];
+  const session = sessionIdOf(request);
   return session ? { session } : {};
 }
