@@ -1,6 +1,7 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before, after, afterEach, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { ScryptPasswordHasher } from '../../src/auth/passwords.js';
+import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
 
 const loginUrl = '/api/v1/@cms/login/login';
@@ -243,5 +244,73 @@ describe('signing in with a session cookie', () => {
     const sessionId = session.cookie.split('; ')[0]!.slice('cms.sid='.length);
     const res = await t.request('GET', '/api/v1/@cms/login/whoami', { key: null, headers: { authorization: `Bearer ${sessionId}` } });
     assert.equal(res.status, 401);
+  });
+});
+
+describe('sliding session renewal', () => {
+  const day = 24 * 3600 * 1000;
+  let t: TestApp;
+  let tokenWrites = 0;
+  // Counts the writes to the token table: a renewal is one, whatever the requests.
+  const countTokenWrites = (adapter: StorageAdapter): StorageAdapter => ({
+    ...adapter,
+    transaction: (work) =>
+      adapter.transaction((tx) => work({ ...tx, tokens: { ...tx.tokens, put: (token) => ((tokenWrites += 1), tx.tokens.put(token)) } })),
+  });
+  before(async () => {
+    t = await startTestApp(testConfig(), {}, { passwordHasher: cheapHasher(), wrapStorage: countTokenWrites });
+    await t.request('POST', '/api/v1/@cms/user', { body: { title: 'ada', username: 'ada', password: 'ada-password-1', role: 'editor', email: 'ada@example.com' } });
+  });
+  after(() => t.close());
+  afterEach(() => mock.timers.reset());
+
+  /** The server's clock (Date only: timers keep running) at `time`. */
+  function clockAt(time: number): void {
+    mock.timers.reset();
+    mock.timers.enable({ apis: ['Date'], now: time });
+  }
+
+  async function whoami(session: Session): Promise<TestResponse> {
+    const res = await asBrowser(t, session, 'GET', '/api/v1/@cms/login/whoami');
+    assert.equal(res.status, 200, res.text);
+    return res;
+  }
+
+  it('extends a session used after half its life to 14 days from then, with one write, and sets its cookies again', async () => {
+    const start = Date.now();
+    const session = await signIn(t);
+    tokenWrites = 0;
+    clockAt(start + 6 * day);
+    assert.deepEqual(setCookiesOf(await whoami(session)), [], 'before half its life: nothing to renew');
+    assert.equal(tokenWrites, 0);
+    clockAt(start + 8 * day);
+    const renewed = await whoami(session);
+    assert.deepEqual(setCookiesOf(renewed), session.setCookies, 'the same session and token, for a whole life again');
+    assert.equal(tokenWrites, 1);
+    for (let i = 0; i < 3; i++) assert.deepEqual(setCookiesOf(await whoami(session)), []);
+    assert.equal(tokenWrites, 1, 'renewed once, not per request');
+    clockAt(start + 14.5 * day);
+    const later = await whoami(session);
+    assert.equal(later.body.username, 'ada', 'alive past the 14 days it first had');
+    assert.equal(tokenWrites, 1);
+  });
+
+  it('ends a session nobody used for 14 days', async () => {
+    const start = Date.now();
+    const session = await signIn(t);
+    clockAt(start + 14 * day + 60_000);
+    const res = await asBrowser(t, session, 'GET', '/api/v1/@cms/login/whoami');
+    assert.equal(res.status, 404);
+  });
+
+  it('renews nothing on a request it refuses', async () => {
+    const start = Date.now();
+    const session = await signIn(t);
+    tokenWrites = 0;
+    clockAt(start + 8 * day);
+    const forged = await asBrowser(t, session, 'POST', '/api/v1/note', { body: { title: 'No token' } });
+    assert.equal(forged.status, 403);
+    assert.deepEqual(setCookiesOf(forged), []);
+    assert.equal(tokenWrites, 0);
   });
 });
