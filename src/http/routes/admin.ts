@@ -22,7 +22,7 @@ export interface AdminDeps {
 /**
  * The browser admin, a single-page app: its hashed assets under `/admin/assets/`, and its shell
  * (`index.html`) for `/admin` and every other path under it, which are the app's own routes.
- * Files `vite build` compressed ahead (`.br`, `.gz`) are sent to clients that accept them.
+ * Copies compressed at build time (`.br`, `.gz`, scripts/compress-admin.mjs) go to clients that accept them.
  */
 export async function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): Promise<void> {
   // In a scope of its own: the plugin's reply decorators stay here.
@@ -34,18 +34,9 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps)
       exposeHeadRoute: false,
       handler: async (request, reply) => reply.sendFile(assetPathOf(request.url), join(deps.dir, 'assets'), assetOptions),
     });
-    scope.route({
-      method: ['GET', 'HEAD'],
-      url: prefix,
-      exposeHeadRoute: false,
-      handler: (request, reply) => sendShell(request, reply, deps),
-    });
-    scope.route({
-      method: ['GET', 'HEAD'],
-      url: `${prefix}/*`,
-      exposeHeadRoute: false,
-      handler: (request, reply) => sendShell(request, reply, deps),
-    });
+    for (const url of [prefix, `${prefix}/*`]) {
+      scope.route({ method: ['GET', 'HEAD'], url, exposeHeadRoute: false, handler: (request, reply) => sendShell(request, reply, deps) });
+    }
   });
 }
 
