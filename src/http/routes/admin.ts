@@ -50,11 +50,11 @@ async function sendShell(request: FastifyRequest, reply: FastifyReply, deps: Adm
     .sendFile('index.html', deps.dir, shellOptions);
 }
 
-/** 503 while `npm run build` has not made the admin: the API works without it. */
+/** 503 while `npm run build` has not made the admin (checked per request: a build needs no restart); the API works without it. */
 async function refuseUnbuilt(dir: string): Promise<void> {
   const shell = await stat(join(dir, 'index.html')).catch(() => null);
   if (!shell?.isFile()) {
-    throw new AppError('unavailable', 'The admin is not built: run `npm run build`, then start the server again.');
+    throw new AppError('unavailable', 'The admin is not built: run `npm run build`.');
   }
 }
 
