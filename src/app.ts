@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import cookie from '@fastify/cookie';
@@ -27,6 +28,7 @@ import { FirstRunSetup } from './auth/first-run-setup.js';
 import { registerHealthRoute } from './http/routes/health.js';
 import { registerMediaRoutes } from './http/routes/media.js';
 import { registerSchemaRoute } from './http/routes/schema.js';
+import { registerAdminRoutes } from './http/routes/admin.js';
 import { SchemaDescriber } from './content/schema/describe-schema.js';
 import { MediaService } from './media/media-service.js';
 import { createLocalFileStorage } from './media/local-file-storage.js';
@@ -46,7 +48,12 @@ export interface AppOptions {
   readonly passwordHasher?: PasswordVerifier;
   /** Where log lines go instead of stdout (tests read them), at `config.logLevel`. */
   readonly logStream?: { write(line: string): void };
+  /** The admin's build to serve at `/admin` instead of `dist/admin` (tests use a fake one). */
+  readonly adminDir?: string;
 }
+
+/** `npm run build` writes the admin beside the compiled server: `dist/admin` next to `dist/src`. */
+const builtAdminDir = fileURLToPath(new URL('../admin', import.meta.url));
 
 function loggerOptions(config: AppConfig, stream: AppOptions['logStream']) {
   if (config.logLevel === 'silent') return false;
@@ -153,6 +160,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerSchemaRoute(app, { schema: new SchemaDescriber(config) });
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys() });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
+  await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, baseUrl: config.baseUrl });
   app.addHook('onClose', async () => {
     if (!options.storage) await storage.close();
   });

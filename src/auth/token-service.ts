@@ -11,6 +11,25 @@ import { userTypeName } from '../content/documents/user-logins.js';
 export const credentialLifetimeSeconds = 14 * 24 * 3600;
 const lifetimeMs = credentialLifetimeSeconds * 1000;
 
+/**
+ * A session used after half its life is extended to a whole one again, so someone who works in
+ * the admin every week stays signed in, while a session left alone still ends 14 days after its
+ * last renewal. Half a life between renewals makes it one write a week, not one per request.
+ */
+const renewalDueMs = lifetimeMs / 2;
+
+function expiryFromNow(): string {
+  return new Date(Date.now() + lifetimeMs).toISOString();
+}
+
+function isExpired(expiresAt: string): boolean {
+  return expiresAt < new Date().toISOString();
+}
+
+function isRenewalDue(expiresAt: string): boolean {
+  return Date.parse(expiresAt) - Date.now() < lifetimeMs - renewalDueMs;
+}
+
 /** How a user proves who they are after logging in: a bearer token, or a session id in a cookie. */
 export type CredentialKind = 'bearer' | 'session';
 
@@ -43,6 +62,13 @@ export function csrfTokenFor(sessionId: string): string {
 export interface StartedSession {
   readonly sessionId: string;
   readonly csrfToken: string;
+}
+
+/** A session a request came with that is still valid. */
+export interface ResumedSession {
+  readonly principal: Principal;
+  /** More than half of its life is over: `renewSession` extends it. */
+  readonly renewalDue: boolean;
 }
 
 /** What logging in needs of the password hasher (`ScryptPasswordHasher`). */
@@ -87,8 +113,7 @@ export class TokenService {
   }
 
   async #store(credential: Credential, userId: string): Promise<void> {
-    const expiresAt = new Date(Date.now() + lifetimeMs).toISOString();
-    await this.#storage.transaction((tx) => tx.tokens.put({ token: credentialDigest(credential), userId, expiresAt }));
+    await this.#storage.transaction((tx) => tx.tokens.put({ token: credentialDigest(credential), userId, expiresAt: expiryFromNow() }));
   }
 
   /**
@@ -148,12 +173,39 @@ export class TokenService {
 
   /** The principal a credential stands for, or null when it is unknown, expired or its user is gone. */
   async principalFor(credential: Credential): Promise<Principal | null> {
+    return (await this.#lookup(credential))?.principal ?? null;
+  }
+
+  /** The session of a session id, or null as for `principalFor`; says whether it is due for renewal. */
+  async resumeSession(sessionId: string): Promise<ResumedSession | null> {
+    const found = await this.#lookup({ kind: 'session', secret: sessionId });
+    return found && { principal: found.principal, renewalDue: isRenewalDue(found.expiresAt) };
+  }
+
+  /**
+   * Extends a session due for renewal to a whole life from now. Null when it has ended, or when
+   * a request that came at the same time renewed it first: the check and the write are one
+   * transaction, so that is one write whatever arrives at once.
+   */
+  async renewSession(sessionId: string): Promise<StartedSession | null> {
+    const token = credentialDigest({ kind: 'session', secret: sessionId });
+    const renewed = await this.#storage.transaction(async (tx) => {
+      const stored = await tx.tokens.get(token);
+      if (!stored || isExpired(stored.expiresAt) || !isRenewalDue(stored.expiresAt)) return false;
+      await tx.tokens.put({ ...stored, expiresAt: expiryFromNow() });
+      return true;
+    });
+    return renewed ? { sessionId, csrfToken: csrfTokenFor(sessionId) } : null;
+  }
+
+  async #lookup(credential: Credential): Promise<{ principal: Principal; expiresAt: string } | null> {
     const stored = await this.#storage.tokens.get(credentialDigest(credential));
-    if (!stored || stored.expiresAt < new Date().toISOString()) return null;
+    if (!stored || isExpired(stored.expiresAt)) return null;
     const user = await this.#user(stored.userId);
     if (!user || user.disabled === true || user.archived === true) return null;
     const role = (roles as readonly string[]).includes(String(user.role)) ? (user.role as Role) : 'guest';
-    return { kind: 'user', role, userId: user._id, title: String(user.title ?? ''), username: String(user.username ?? '') };
+    const principal: Principal = { kind: 'user', role, userId: user._id, title: String(user.title ?? ''), username: String(user.username ?? '') };
+    return { principal, expiresAt: stored.expiresAt };
   }
 
   async #user(userId: string) {

@@ -1,6 +1,7 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before, after, afterEach, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { ScryptPasswordHasher } from '../../src/auth/passwords.js';
+import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
 
 const loginUrl = '/api/v1/@cms/login/login';
@@ -59,12 +60,41 @@ describe('signing in with a session cookie', () => {
     assert.equal(csrf, `cms.csrf=${session.csrfToken}; Max-Age=1209600; Path=/; SameSite=Strict`);
   });
 
-  it('marks the cookies Secure when baseUrl is https', async () => {
+  it('names the cookies with the __Host- prefix and marks them Secure when baseUrl is https', async () => {
     const secure = await startTestApp({ ...testConfig(), baseUrl: 'https://cms.test' }, {}, { passwordHasher: cheapHasher() });
     try {
       await secure.request('POST', '/api/v1/@cms/user', { body: { title: 'ada', username: 'ada', password: 'ada-password-1', role: 'editor' } });
       const session = await signIn(secure);
-      for (const line of session.setCookies) assert.match(line, /; Secure/);
+      const [sid, csrf] = session.setCookies;
+      assert.match(sid!, /^__Host-cms\.sid=[A-Za-z0-9_-]{43}; Max-Age=1209600; Path=\/; HttpOnly; Secure; SameSite=Strict$/);
+      assert.equal(csrf, `__Host-cms.csrf=${session.csrfToken}; Max-Age=1209600; Path=/; Secure; SameSite=Strict`);
+      const who = await asBrowser(secure, session, 'GET', '/api/v1/@cms/login/whoami');
+      assert.equal(who.body.username, 'ada');
+      const out = await asBrowser(secure, session, 'POST', '/api/v1/@cms/login/logout', { headers: { 'x-csrf-token': session.csrfToken } });
+      assert.equal(out.status, 200, out.text);
+      assert.deepEqual(setCookiesOf(out), [
+        '__Host-cms.sid=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Strict',
+        '__Host-cms.csrf=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Secure; SameSite=Strict',
+      ]);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('still reads a plain cms.sid cookie over https, and expires it with the __Host- ones when it has ended', async () => {
+    const secure = await startTestApp({ ...testConfig(), baseUrl: 'https://cms.test' }, {}, { passwordHasher: cheapHasher() });
+    try {
+      await secure.request('POST', '/api/v1/@cms/user', { body: { title: 'ada', username: 'ada', password: 'ada-password-1', role: 'editor' } });
+      const session = await signIn(secure);
+      // As a browser still holding the cookie from before the server was reached over https.
+      const plain = { ...session, cookie: session.cookie.replaceAll('__Host-', '') };
+      const who = await asBrowser(secure, plain, 'GET', '/api/v1/@cms/login/whoami');
+      assert.equal(who.status, 200, who.text);
+      assert.equal(who.body.username, 'ada');
+      await asBrowser(secure, session, 'POST', '/api/v1/@cms/login/logout', { headers: { 'x-csrf-token': session.csrfToken } });
+      const ended = await asBrowser(secure, plain, 'GET', '/api/v1/@cms/login/whoami');
+      assert.equal(ended.status, 404);
+      assert.deepEqual(setCookiesOf(ended).map((line) => line.split('=')[0]), ['__Host-cms.sid', '__Host-cms.csrf', 'cms.sid', 'cms.csrf']);
     } finally {
       await secure.close();
     }
@@ -214,5 +244,73 @@ describe('signing in with a session cookie', () => {
     const sessionId = session.cookie.split('; ')[0]!.slice('cms.sid='.length);
     const res = await t.request('GET', '/api/v1/@cms/login/whoami', { key: null, headers: { authorization: `Bearer ${sessionId}` } });
     assert.equal(res.status, 401);
+  });
+});
+
+describe('sliding session renewal', () => {
+  const day = 24 * 3600 * 1000;
+  let t: TestApp;
+  let tokenWrites = 0;
+  // Counts the writes to the token table: a renewal is one, whatever the requests.
+  const countTokenWrites = (adapter: StorageAdapter): StorageAdapter => ({
+    ...adapter,
+    transaction: (work) =>
+      adapter.transaction((tx) => work({ ...tx, tokens: { ...tx.tokens, put: (token) => ((tokenWrites += 1), tx.tokens.put(token)) } })),
+  });
+  before(async () => {
+    t = await startTestApp(testConfig(), {}, { passwordHasher: cheapHasher(), wrapStorage: countTokenWrites });
+    await t.request('POST', '/api/v1/@cms/user', { body: { title: 'ada', username: 'ada', password: 'ada-password-1', role: 'editor', email: 'ada@example.com' } });
+  });
+  after(() => t.close());
+  afterEach(() => mock.timers.reset());
+
+  /** The server's clock (Date only: timers keep running) at `time`. */
+  function clockAt(time: number): void {
+    mock.timers.reset();
+    mock.timers.enable({ apis: ['Date'], now: time });
+  }
+
+  async function whoami(session: Session): Promise<TestResponse> {
+    const res = await asBrowser(t, session, 'GET', '/api/v1/@cms/login/whoami');
+    assert.equal(res.status, 200, res.text);
+    return res;
+  }
+
+  it('extends a session used after half its life to 14 days from then, with one write, and sets its cookies again', async () => {
+    const start = Date.now();
+    const session = await signIn(t);
+    tokenWrites = 0;
+    clockAt(start + 6 * day);
+    assert.deepEqual(setCookiesOf(await whoami(session)), [], 'before half its life: nothing to renew');
+    assert.equal(tokenWrites, 0);
+    clockAt(start + 8 * day);
+    const renewed = await whoami(session);
+    assert.deepEqual(setCookiesOf(renewed), session.setCookies, 'the same session and token, for a whole life again');
+    assert.equal(tokenWrites, 1);
+    for (let i = 0; i < 3; i++) assert.deepEqual(setCookiesOf(await whoami(session)), []);
+    assert.equal(tokenWrites, 1, 'renewed once, not per request');
+    clockAt(start + 14.5 * day);
+    const later = await whoami(session);
+    assert.equal(later.body.username, 'ada', 'alive past the 14 days it first had');
+    assert.equal(tokenWrites, 1);
+  });
+
+  it('ends a session nobody used for 14 days', async () => {
+    const start = Date.now();
+    const session = await signIn(t);
+    clockAt(start + 14 * day + 60_000);
+    const res = await asBrowser(t, session, 'GET', '/api/v1/@cms/login/whoami');
+    assert.equal(res.status, 404);
+  });
+
+  it('renews nothing on a request it refuses', async () => {
+    const start = Date.now();
+    const session = await signIn(t);
+    tokenWrites = 0;
+    clockAt(start + 8 * day);
+    const forged = await asBrowser(t, session, 'POST', '/api/v1/note', { body: { title: 'No token' } });
+    assert.equal(forged.status, 403);
+    assert.deepEqual(setCookiesOf(forged), []);
+    assert.equal(tokenWrites, 0);
   });
 });

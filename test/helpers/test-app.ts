@@ -119,6 +119,7 @@ export async function startTestApp(
     wrapStorage?(adapter: StorageAdapter): StorageAdapter;
     passwordHasher?: AppOptions['passwordHasher'];
     logStream?: { write(line: string): void };
+    adminDir?: string;
   } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-test-'));
@@ -130,7 +131,7 @@ export async function startTestApp(
   });
   // A wrapped store (tests counting queries) is the test's to close: the app closes only its own.
   const storage = options.wrapStorage?.(createStorage(loaded.databaseUrl));
-  const app = await buildApp(loaded, { storage, passwordHasher: options.passwordHasher, logStream: options.logStream });
+  const app = await buildApp(loaded, { storage, passwordHasher: options.passwordHasher, logStream: options.logStream, adminDir: options.adminDir });
   return {
     app,
     dataDir,

@@ -5,7 +5,7 @@ import type { ApiKeys } from '../../auth/api-keys.js';
 import type { Credential, TokenService } from '../../auth/token-service.js';
 import { ForbiddenError, UnauthorizedError } from '../../errors/app-error.js';
 import { isUnsafe, refuseForeignOrigin, refuseMissingCsrfToken } from '../cross-site.js';
-import { clearSessionCookies, sessionCookie } from '../session-cookies.js';
+import { clearSessionCookies, sessionIdOf, setSessionCookies } from '../session-cookies.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -75,12 +75,12 @@ function actAs(request: FastifyRequest, principal: Principal, credential: Creden
  * A session that ended (signed out, expired, user disabled) leaves the request anonymous and
  * the cookies expired, rather than refusing it: browsers send the cookie with every request,
  * public reads included, and `whoami` answering 404 tells the admin it is signed out.
- * A write on a live session must come from this origin and carry the CSRF token.
+ * A write on a live session must come from this origin and carry the CSRF token. A session past
+ * half its life is renewed, and its cookies set again for a whole life.
  */
 async function resolveSession(request: FastifyRequest, reply: FastifyReply, sessionId: string, deps: AuthDeps): Promise<void> {
-  const credential: Credential = { kind: 'session', secret: sessionId };
-  const principal = await deps.tokens.principalFor(credential);
-  if (!principal) {
+  const session = await deps.tokens.resumeSession(sessionId);
+  if (!session) {
     clearSessionCookies(reply, deps.baseUrl);
     return;
   }
@@ -88,7 +88,10 @@ async function resolveSession(request: FastifyRequest, reply: FastifyReply, sess
     refuseForeignOrigin(request, deps.baseUrl);
     if (request.routeOptions.config.csrfToken !== false) refuseMissingCsrfToken(request, sessionId);
   }
-  actAs(request, principal, credential);
+  actAs(request, session.principal, { kind: 'session', secret: sessionId });
+  // After the checks, so that a refused request extends nothing.
+  const renewed = session.renewalDue ? await deps.tokens.renewSession(sessionId) : null;
+  if (renewed) setSessionCookies(reply, renewed, deps.baseUrl);
 }
 
 function credentialsOf(request: FastifyRequest): { apiKey?: string; bearer?: string; session?: string } {
@@ -101,6 +104,6 @@ function credentialsOf(request: FastifyRequest): { apiKey?: string; bearer?: str
   const scheme = match?.[1]!.toLowerCase();
   if (scheme === 'apikey') return { apiKey: match![2]! };
   if (scheme === 'bearer') return { bearer: match![2]! };
-  const session = request.cookies[sessionCookie];
+  const session = sessionIdOf(request);
   return session ? { session } : {};
 }
