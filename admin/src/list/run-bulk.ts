@@ -1,0 +1,38 @@
+import { errorMessage } from '../ui/notify';
+
+export interface BulkOutcome<T> {
+  readonly done: T[];
+  readonly failed: { readonly item: T; readonly message: string }[];
+}
+
+/**
+ * Runs one call per item, at most `concurrency` at a time (a bulk action on 100 documents must
+ * not open 100 connections at once), and collects what succeeded and what the server refused.
+ */
+export async function runBulk<T>(items: readonly T[], call: (item: T) => Promise<unknown>, concurrency = 4): Promise<BulkOutcome<T>> {
+  const done: T[] = [];
+  const failed: { item: T; message: string }[] = [];
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < items.length) {
+      const item = items[next++]!;
+      try {
+        await call(item);
+        done.push(item);
+      } catch (error) {
+        failed.push({ item, message: errorMessage(error) });
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return { done, failed };
+}
+
+/** "Archived 3 articles." or "Archived 2 of 3 articles. 1 failed: <the server's messages>". */
+export function bulkSummary(outcome: BulkOutcome<unknown>, verb: string, label: string, pluralLabel: string): string {
+  const total = outcome.done.length + outcome.failed.length;
+  const noun = total === 1 ? label.toLowerCase() : pluralLabel.toLowerCase();
+  if (outcome.failed.length === 0) return `${verb} ${total} ${noun}.`;
+  const messages = [...new Set(outcome.failed.map((failure) => failure.message))].join(' ');
+  return `${verb} ${outcome.done.length} of ${total} ${noun}. ${outcome.failed.length} failed: ${messages}`;
+}
