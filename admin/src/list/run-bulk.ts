@@ -28,11 +28,19 @@ export async function runBulk<T>(items: readonly T[], call: (item: T) => Promise
   return { done, failed };
 }
 
-/** "Archived 3 articles." or "Archived 2 of 3 articles. 1 failed: <the server's messages>". */
-export function bulkSummary(outcome: BulkOutcome<unknown>, verb: string, label: string, pluralLabel: string): string {
+/**
+ * "Archived 3 articles." or "Archived 2 of 3 articles. 1 failed: “Title” (forbidden)": each of the
+ * server's messages once, with the titles it refused (the first three).
+ */
+export function bulkSummary<T>(outcome: BulkOutcome<T>, words: { verb: string; label: string; pluralLabel: string }, titleOf: (item: T) => string): string {
   const total = outcome.done.length + outcome.failed.length;
-  const noun = total === 1 ? label.toLowerCase() : pluralLabel.toLowerCase();
-  if (outcome.failed.length === 0) return `${verb} ${total} ${noun}.`;
-  const messages = [...new Set(outcome.failed.map((failure) => failure.message))].join(' ');
-  return `${verb} ${outcome.done.length} of ${total} ${noun}. ${outcome.failed.length} failed: ${messages}`;
+  const noun = total === 1 ? words.label.toLowerCase() : words.pluralLabel.toLowerCase();
+  if (outcome.failed.length === 0) return `${words.verb} ${total} ${noun}.`;
+  const titlesByMessage = new Map<string, string[]>();
+  for (const { item, message } of outcome.failed) titlesByMessage.set(message, [...(titlesByMessage.get(message) ?? []), titleOf(item)]);
+  const reasons = [...titlesByMessage].map(([message, titles]) => {
+    const named = titles.slice(0, 3).map((title) => `“${title}”`).join(', ');
+    return `${named}${titles.length > 3 ? ` and ${titles.length - 3} more` : ''} (${message})`;
+  });
+  return `${words.verb} ${outcome.done.length} of ${total} ${noun}. ${outcome.failed.length} failed: ${reasons.join('; ')}.`;
 }

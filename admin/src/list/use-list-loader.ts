@@ -1,6 +1,14 @@
 import { shallowRef, watch, type WatchSource } from 'vue';
 import type { ListAnswer } from '../api/types';
+import { ApiError } from '../api/client';
 import { errorMessage } from '../ui/notify';
+
+/** The server's message, with the parameter it refused when it names one ("tags: … is not one of the choices"). */
+function listErrorMessage(error: unknown): string {
+  const details = error instanceof ApiError ? (error.body.data?.errors ?? []) : [];
+  const detail = details.map((item) => (item.path ? `${item.path}: ${item.message}` : item.message)).join('; ');
+  return detail ? `${errorMessage(error)} (${detail})` : errorMessage(error);
+}
 
 /**
  * Loads the list whenever its request changes (`key` names the request, '' for none; `load` makes
@@ -26,7 +34,7 @@ export function useListLoader(key: WatchSource<string>, load: (signal: AbortSign
       error.value = '';
     } catch (caught) {
       if (controller.signal.aborted) return;
-      error.value = errorMessage(caught);
+      error.value = listErrorMessage(caught);
     } finally {
       if (inFlight === controller) {
         loading.value = false;

@@ -210,3 +210,42 @@ export async function listOpensWithAtMostTwoApiRequests(page: Page, ctx: FlowCon
   const listOwn = seen.filter((url) => !/\/@cms\/(schema|login\/whoami)/.test(url));
   assert.ok(listOwn.length <= 2, `a fresh list page: ${listOwn.length} API requests besides the shell's\n${seen.join('\n')}`);
 }
+
+/** The shell's locale switcher reloads the list in that locale; title links carry the locale. */
+export async function localeSwitchReloadsList(page: Page, ctx: FlowContext): Promise<void> {
+  const word = uniqueWord('llocale');
+  const doc = await seed(ctx, 'article', { title: `${word} English only` }, false);
+
+  await openList(page, ctx, 'article');
+  await search(page, word);
+  const link = page.getByRole('link', { name: doc.title, exact: true });
+  await link.waitFor();
+  assert.match((await link.getAttribute('href')) ?? '', new RegExp(`/admin/types/article/${doc.cmsDocId}\\?locale=en$`));
+  assert.match(await row(page, doc.title).innerText(), /\ben\b/);
+
+  await page.getByRole('combobox', { name: /^Locale/ }).selectOption('es');
+  await page.getByText(/No articles match/).waitFor();
+  assert.equal(new URL(page.url()).searchParams.get('locale'), 'es');
+  assert.equal(new URL(page.url()).searchParams.get('q'), word, 'the search survives the locale switch');
+
+  await page.getByRole('combobox', { name: /^Locale/ }).selectOption('en');
+  await link.waitFor();
+}
+
+/** Typing a search sends one list request after the pause, not one per key. */
+export async function searchTypingIsDebounced(page: Page, ctx: FlowContext): Promise<void> {
+  const word = uniqueWord('ldebounce');
+  await seed(ctx, 'article', { title: `${word} Found` }, false);
+  await openList(page, ctx, 'article');
+  await page.getByRole('table').or(page.getByText(/No articles/)).first().waitFor();
+
+  const listRequests: string[] = [];
+  page.on('request', (request) => {
+    if (/\/api\/v1\/article\?/.test(request.url())) listRequests.push(request.url());
+  });
+  await page.getByRole('searchbox', { name: 'Search' }).pressSequentially(word, { delay: 20 });
+  await page.getByRole('link', { name: `${word} Found` }).waitFor();
+  await page.waitForTimeout(400);
+  assert.equal(listRequests.length, 1, `one request for ${word.length} keys:\n${listRequests.join('\n')}`);
+  assert.match(listRequests[0]!, new RegExp(`search=${word}`));
+}
