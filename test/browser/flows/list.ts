@@ -249,3 +249,23 @@ export async function searchTypingIsDebounced(page: Page, ctx: FlowContext): Pro
   assert.equal(listRequests.length, 1, `one request for ${word.length} keys:\n${listRequests.join('\n')}`);
   assert.match(listRequests[0]!, new RegExp(`search=${word}`));
 }
+
+/** Page links and the page size live in the URL too. */
+export async function paginationAndPageSize(page: Page, ctx: FlowContext): Promise<void> {
+  const word = uniqueWord('lpages');
+  await Promise.all(Array.from({ length: 12 }, (_, index) => seed(ctx, 'article', { title: `${word} ${index + 1}` }, false)));
+
+  await openList(page, ctx, 'article', '?perPage=10');
+  await search(page, word);
+  await eventually(async () => assert.equal((await titlesShown(page, word)).length, 10));
+  const pagination = page.getByRole('navigation', { name: 'Pagination' });
+  assert.equal(await pagination.getByRole('link', { name: 'Page 1' }).getAttribute('aria-current'), 'page');
+  await pagination.getByRole('link', { name: 'Next' }).click();
+  await eventually(async () => assert.equal((await titlesShown(page, word)).length, 2));
+  assert.equal(new URL(page.url()).searchParams.get('page'), '2');
+
+  await page.getByLabel('Per page').selectOption('25');
+  await eventually(async () => assert.equal((await titlesShown(page, word)).length, 12));
+  assert.equal(new URL(page.url()).searchParams.get('page'), null, 'a new page size starts at page 1');
+  assert.equal(await pagination.count(), 0, 'one page needs no pagination');
+}
