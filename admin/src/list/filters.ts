@@ -1,0 +1,90 @@
+import type { FieldSchema, ListAnswer, PieceTypeSchema } from '../api/types';
+
+/**
+ * The list's filters, built from the type's schema: one per top-level field the server can filter
+ * on and the list can offer cheaply. `choice` filters get their options from the list answer
+ * (`choices=`), so they show only values some document holds.
+ */
+export type FilterKind = 'choice' | 'boolean' | 'dateRange';
+
+export interface FilterDef {
+  readonly name: string;
+  readonly label: string;
+  readonly kind: FilterKind;
+  readonly field: FieldSchema;
+}
+
+/** A filter's value as the URL and the controls hold it: '' means no filter. */
+export interface FilterValue {
+  value: string;
+  from: string;
+  to: string;
+}
+
+export interface FilterOption {
+  readonly value: string;
+  readonly label: string;
+}
+
+const kindByFieldType: Readonly<Record<string, FilterKind>> = {
+  select: 'choice',
+  checkboxes: 'choice',
+  relationship: 'choice',
+  boolean: 'boolean',
+  date: 'dateRange',
+  dateAndTime: 'dateRange',
+};
+
+/** `archived` has its own view (live / archived), so it is never a filter. */
+const notFilters = new Set(['archived']);
+
+export function filterDefsFor(type: PieceTypeSchema): FilterDef[] {
+  return type.fields.flatMap((field) => {
+    const kind = kindByFieldType[field.type];
+    return kind && !notFilters.has(field.name) ? [{ name: field.name, label: field.label, kind, field }] : [];
+  });
+}
+
+export function emptyFilterValue(): FilterValue {
+  return { value: '', from: '', to: '' };
+}
+
+export function isActive(filter: FilterValue): boolean {
+  return filter.value !== '' || filter.from !== '' || filter.to !== '';
+}
+
+/** A date input's day as the bound a `dateAndTime` field compares with (local day, in UTC). */
+function dayBound(day: string, end: boolean): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const local = end ? new Date(year, month - 1, date, 23, 59, 59, 999) : new Date(year, month - 1, date);
+  return local.toISOString();
+}
+
+/** The API parameters of one filter (`tags[]=tech`, `startDate[min]=…`, `flag=true`), or none. */
+export function filterParam(def: FilterDef, filter: FilterValue): string | readonly string[] | Record<string, string> | undefined {
+  if (def.kind === 'dateRange') {
+    if (!filter.from && !filter.to) return undefined;
+    const bound = (day: string, end: boolean) => (def.field.type === 'dateAndTime' ? dayBound(day, end) : day);
+    const range: Record<string, string> = {};
+    if (filter.from) range.min = bound(filter.from, false);
+    if (filter.to) range.max = bound(filter.to, true);
+    return range;
+  }
+  if (!filter.value) return undefined;
+  return def.kind === 'choice' ? [filter.value] : filter.value;
+}
+
+/**
+ * The options of a choice filter: the values the matching documents hold, labelled by the server
+ * (choice labels, related titles). The chosen value stays listed even when no document holds it,
+ * so the control never silently shows "Any" while a filter applies.
+ */
+export function filterOptions(def: FilterDef, answer: ListAnswer | undefined, chosen: string): FilterOption[] {
+  const held = (answer?.choices?.[def.name] ?? []).map((choice) => ({ value: String(choice.value), label: choice.label }));
+  if (def.field.type === 'relationship') held.push({ value: 'none', label: `No ${def.label.toLowerCase()}` });
+  if (chosen && !held.some((option) => option.value === chosen)) {
+    const known = def.field.choices?.find((choice) => String(choice.value) === chosen);
+    held.unshift({ value: chosen, label: known?.label ?? chosen });
+  }
+  return held;
+}
