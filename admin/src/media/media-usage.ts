@@ -1,5 +1,5 @@
 import { listPieces } from '../api/pieces';
-import type { FieldSchema, Schema } from '../api/types';
+import type { FieldSchema, PieceDocument, Schema } from '../api/types';
 import type { MediaPiece } from './media-api';
 
 /** A document that uses a library piece, linkable to its editor. */
@@ -33,19 +33,24 @@ export async function findUsages(piece: MediaPiece, schema: Schema, locale: stri
       const filter = `_${field.name.replace(/^_/, '')}`;
       requests.push(
         listPieces(type, scope, { [filter]: [piece.cmsDocId], perPage: 50, project: { title: 1 } }).then((answer) =>
-          answer.results.map((doc) => ({ type, typeLabel: typeSchema.label, docId: doc.cmsDocId, title: doc.title, how: field.label })),
+          answer.results.map((doc) => usage(type, typeSchema.label, doc, field.label)),
         ),
       );
     }
     if (holders.length && hasAttachmentField(typeSchema.fields, schema)) {
       requests.push(
         listPieces(type, scope, { _ids: holders, perPage: 50, project: { title: 1 } }).then((answer) =>
-          answer.results.map((doc) => ({ type, typeLabel: typeSchema.label, docId: doc.cmsDocId, title: doc.title, how: 'holds the same file' })),
+          answer.results.map((doc) => usage(type, typeSchema.label, doc, 'holds the same file')),
         ),
       );
     }
   }
   return (await Promise.all(requests)).flat();
+}
+
+/** A projected list answer keeps `_id` but not `cmsDocId`: the id's first part is the document's. */
+function usage(type: string, typeLabel: string, doc: PieceDocument, how: string): Usage {
+  return { type, typeLabel, docId: doc._id.split(':')[0]!, title: doc.title, how };
 }
 
 /** The other documents holding the piece's attachment (its own versions left out), by cmsDocId. */
