@@ -54,6 +54,11 @@ export function useUploads<T>() {
     for (let index = items.length - 1; index >= 0; index--) if (items[index]!.status === 'done') items.splice(index, 1);
   }
 
+  /** Forgets every upload row, failures included (the field's value was replaced by hand). */
+  function clearAll(): void {
+    items.splice(0, items.length);
+  }
+
   /** A file refused before sending (wrong kind), listed with the others so its reason shows. */
   function refuse(name: string, error: string): void {
     items.push({ id: nextId++, name, progress: 0, status: 'failed', error });
@@ -64,5 +69,5 @@ export function useUploads<T>() {
     if (index >= 0) items.splice(index, 1);
   }
 
-  return { items, start, clearFinished, refuse, dismiss };
+  return { items, start, clearFinished, clearAll, refuse, dismiss };
 }
