@@ -111,3 +111,32 @@ export async function searchImages(page: Page, ctx: FlowContext): Promise<void> 
   await eventually(async () => assert.equal(await page.locator('.media-item').count(), 2));
   assert.equal(lists.length, 1, `one list request for the search, not one per keystroke: ${lists.join(', ')}`);
 }
+
+/** Archives one image and deletes another from the details panel, each after a confirmation. */
+export async function archiveAndDeleteImages(page: Page, ctx: FlowContext): Promise<void> {
+  const word = uniqueWord('flowgone');
+  const made: ImagePiece[] = [];
+  for (const name of ['kept', 'erased']) {
+    const upload = new FormData();
+    upload.append('file', new Blob([new Uint8Array(await png(80, 60, '#6b21a8'))], { type: 'image/png' }), `${word}-${name}.png`);
+    const response = await fetch(`${ctx.baseUrl}/api/v1/@cms/attachment/upload`, { method: 'POST', headers: { Authorization: `ApiKey ${ctx.apiKey}` }, body: upload });
+    const attachment = (await response.json()) as { _id: string };
+    made.push(await api<ImagePiece>(ctx, '/@cms/image?cmsLocale=en', { method: 'POST', body: { title: `${word} ${name}`, attachment: { _id: attachment._id } } }));
+  }
+  await page.goto(`${ctx.baseUrl}/admin/media`);
+  await page.getByRole('searchbox', { name: 'Search images' }).fill(word);
+
+  await page.getByRole('button', { name: `${word} kept` }).click();
+  await page.getByRole('button', { name: 'Archive', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
+  await page.getByRole('button', { name: `${word} kept` }).waitFor({ state: 'detached' });
+  const archived = await api<ImagePiece & { archived: boolean }>(ctx, `/@cms/image/${made[0]!.cmsDocId}?cmsLocale=en&cmsMode=published&archived=any`);
+  assert.equal(archived.archived, true);
+
+  await page.getByRole('button', { name: `${word} erased` }).click();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: `${word} erased` }).waitFor({ state: 'detached' });
+  const gone = await fetch(`${ctx.baseUrl}/api/v1/@cms/image/${made[1]!.cmsDocId}?cmsLocale=en&cmsMode=draft&archived=any`, { headers: { Authorization: `ApiKey ${ctx.apiKey}` } });
+  assert.equal(gone.status, 404);
+}
