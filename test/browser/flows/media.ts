@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { api, eventually, uniqueWord, type FlowContext } from './api-checks.js';
+import { api, eventually, uniqueWord, type FlowContext } from '../flow-support.js';
 
 /**
  * End-to-end flows of the media library (admin/src/screens/MediaScreen.vue and admin/src/media/).

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { api, eventually, uniqueWord, type FlowContext } from './api-checks.js';
+import { api, eventually, uniqueWord, type FlowContext } from '../flow-support.js';
 
 /**
  * End-to-end flow of the users screen (admin/src/screens/UsersScreen.vue, admin/src/users/),

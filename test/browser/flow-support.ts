@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 
-/** What the media and users flows share: the server's state over the API, and waiting for the UI. */
+/**
+ * What the media and users flows share: the server's state over the API, and waiting for the UI.
+ * Kept outside flows/ so that every export of a file there is a flow.
+ */
 export interface FlowContext {
   readonly baseUrl: string;
   readonly apiKey: string;
