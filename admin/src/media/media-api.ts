@@ -1,0 +1,121 @@
+import { request, uploadFile } from '../api/client';
+import { insertPiece, listPieces } from '../api/pieces';
+import type { Attachment, PieceDocument } from '../api/types';
+
+/**
+ * The media library over the public interface: images are `@cms/image` pieces, files `@cms/file`
+ * pieces, each holding one uploaded attachment. Both types autopublish, so one write is enough.
+ */
+export type MediaKind = 'image' | 'file';
+
+export const mediaTypes: Readonly<Record<MediaKind, string>> = { image: '@cms/image', file: '@cms/file' };
+
+/** Whole pixels of the upright image, as `POST /@cms/attachment/crop` takes them. */
+export interface Crop {
+  top: number;
+  left: number;
+  width: number;
+  height: number;
+}
+
+/** An attachment as a document holds it: the stored record plus the crop chosen for this use. */
+export type HeldAttachment = Attachment & { crop?: Crop | null };
+
+export interface MediaPiece extends PieceDocument {
+  attachment: HeldAttachment;
+  alt?: string;
+  credit?: string;
+  creditUrl?: string;
+  description?: string;
+}
+
+/** The server's `images` group (README "Media"); `.jpeg` is stored as `jpg`. */
+export const imageExtensions: readonly string[] = ['gif', 'jpg', 'jpeg', 'png', 'svg', 'webp'];
+
+/** The server's file groups (README "Media"), for what an attachment field's file input accepts. */
+export const groupExtensions: Readonly<Record<string, readonly string[]>> = {
+  images: imageExtensions,
+  office: ['txt', 'rtf', 'pdf', 'xls', 'ppt', 'doc', 'pptx', 'sldx', 'ppsx', 'potx', 'xlsx', 'xltx', 'csv', 'docx', 'dotx'],
+};
+
+/** The extensions a field accepts: its `extensions`, else those of its `fileGroups`, else every group's. */
+export function acceptedExtensions(field: { fileGroups?: readonly string[]; extensions?: readonly string[] }): string[] {
+  if (field.extensions?.length) return field.extensions.map((extension) => extension.toLowerCase());
+  const groups = field.fileGroups?.length ? field.fileGroups : Object.keys(groupExtensions);
+  return groups.flatMap((group) => groupExtensions[group] ?? []);
+}
+
+export function extensionOf(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return dot < 0 ? '' : fileName.slice(dot + 1).toLowerCase();
+}
+
+export function isImageFile(file: File): boolean {
+  return imageExtensions.includes(extensionOf(file.name));
+}
+
+export const perPage = 24;
+
+export function listMedia(kind: MediaKind, locale: string, options: { page: number; search: string }, signal?: AbortSignal) {
+  return listPieces(mediaTypes[kind], { locale }, { page: options.page, perPage, search: options.search.trim() || undefined }, signal) as Promise<{
+    pages: number;
+    currentPage: number;
+    results: MediaPiece[];
+  }>;
+}
+
+/** A piece's title from its file name: "harbour-at-dawn.jpg" becomes "harbour at dawn". */
+export function titleFromFileName(fileName: string): string {
+  const base = fileName.replace(/\.[^.]*$/, '').replace(/[-_]+/g, ' ').trim();
+  return base || fileName;
+}
+
+/**
+ * Uploads one file (with progress) and makes it a library piece: an `@cms/image` when the server
+ * put it in the images group, else an `@cms/file`; `kind: 'file'` keeps everything a file.
+ */
+export async function uploadToLibrary(file: File, options: { locale: string; kind?: MediaKind; onProgress?: (fraction: number) => void }): Promise<MediaPiece> {
+  const attachment = await uploadFile<Attachment>(file, options.onProgress);
+  const kind: MediaKind = options.kind ?? (attachment.group === 'images' ? 'image' : 'file');
+  return (await insertPiece(mediaTypes[kind], { locale: options.locale }, {
+    title: titleFromFileName(file.name),
+    attachment: { _id: attachment._id },
+  })) as MediaPiece;
+}
+
+export function cropImage(attachmentId: string, crop: Crop): Promise<boolean> {
+  return request<boolean>('/@cms/attachment/crop', { method: 'POST', body: { _id: attachmentId, crop } });
+}
+
+function cropSegment(crop: Crop): string {
+  return `.${crop.top}.${crop.left}.${crop.width}.${crop.height}`;
+}
+
+/**
+ * A file URL of an attachment for a size and crop. The server names files
+ * `<_id>-<name>[.<top>.<left>.<width>.<height>][.<size>].<ext>` (README "Media"), and answers URLs
+ * for the crop it holds; the crop dialog needs the whole image and a field previews a crop it has
+ * not saved yet, so both are derived from that documented scheme.
+ */
+export function attachmentUrl(attachment: HeldAttachment, options: { size?: string; crop?: Crop | null } = {}): string {
+  const held = attachment.crop ? cropSegment(attachment.crop) : '';
+  const suffix = `.${attachment.extension}`;
+  let base = attachment._url.endsWith(suffix) ? attachment._url.slice(0, -suffix.length) : attachment._url;
+  if (held && base.endsWith(held)) base = base.slice(0, -held.length);
+  const hasSizes = attachment._urls !== undefined && attachment._urls[options.size ?? ''] !== undefined;
+  return `${base}${options.crop ? cropSegment(options.crop) : ''}${options.size && hasSizes ? `.${options.size}` : ''}${suffix}`;
+}
+
+/** "34 KB", "1.2 MB": file sizes as people read them. */
+export function formatBytes(length: number): string {
+  if (length < 1024) return `${length} bytes`;
+  if (length < 1024 * 1024) return `${Math.round(length / 1024)} KB`;
+  return `${(length / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Width and height of a thumbnail that fits a box, so the grid reserves its space before loading. */
+export function fitInside(attachment: HeldAttachment, box: { width: number; height: number }): { width: number; height: number } {
+  const source = attachment.crop ?? { width: attachment.width ?? box.width, height: attachment.height ?? box.height };
+  const scale = Math.min(1, box.width / source.width, box.height / source.height);
+  return { width: Math.max(1, Math.round(source.width * scale)), height: Math.max(1, Math.round(source.height * scale)) };
+}
