@@ -1,33 +1,13 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { api, eventually, uniqueWord, type FlowContext } from '../flow-support.js';
 
 /**
  * End-to-end flows of the list screen (admin/src/screens/ListScreen.vue). Each starts from a
  * signed-in admin page, seeds its own documents through the API under a unique word, and finds
  * them by searching for that word, so the flows do not depend on each other or on other content.
  */
-interface FlowContext {
-  readonly baseUrl: string;
-  readonly apiKey: string;
-}
-
 type Doc = { _id: string; cmsDocId: string; title: string; archived: boolean; lastPublishedAt?: string | null; modified?: boolean };
-
-async function api<T>(ctx: FlowContext, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const response = await fetch(`${ctx.baseUrl}/api/v1${path}`, {
-    method: init.method ?? 'GET',
-    headers: { Authorization: `ApiKey ${ctx.apiKey}`, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await response.text();
-  assert.ok(response.ok, `${init.method ?? 'GET'} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-/** A word no other document holds, so a search for it lists only this flow's documents. */
-function uniqueWord(prefix: string): string {
-  return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-}
 
 function seed(ctx: FlowContext, type: string, body: Record<string, unknown>, published: boolean): Promise<Doc> {
   return api<Doc>(ctx, `/${type}?cmsLocale=en&cmsMode=${published ? 'published' : 'draft'}`, { method: 'POST', body });
@@ -35,20 +15,6 @@ function seed(ctx: FlowContext, type: string, body: Record<string, unknown>, pub
 
 function draftOf(ctx: FlowContext, type: string, doc: Doc): Promise<Doc> {
   return api<Doc>(ctx, `/${type}/${doc.cmsDocId}?cmsLocale=en&cmsMode=draft&archived=any`);
-}
-
-/** Retries an assertion until it holds (the UI answers asynchronously). */
-async function eventually(check: () => Promise<void> | void, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 }
 
 async function openList(page: Page, ctx: FlowContext, type: string, query = ''): Promise<void> {
