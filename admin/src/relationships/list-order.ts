@@ -23,3 +23,11 @@ export async function refocusMoveButton(entryDomId: string, direction: MoveDirec
   const other = entry?.querySelector<HTMLButtonElement>(`[data-move="${direction === 'up' ? 'down' : 'up'}"]`);
   (same && !same.disabled ? same : other)?.focus();
 }
+
+/** "At most 3 items." and the like, for the help under a list with `min`/`max`; '' without limits. */
+export function countLimits(min: number | undefined, max: number | undefined, noun = 'item'): string {
+  const count = (n: number) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  if (min && max !== undefined) return `Between ${min} and ${count(max)}.`;
+  if (max !== undefined) return `At most ${count(max)}.`;
+  return min ? `At least ${count(min)}.` : '';
+}

@@ -172,7 +172,8 @@ export async function toolbarKeyboardAndLink(page: Page, ctx: FlowContext): Prom
   await openEditor(page, ctx, article);
   await addWidget(page, 'Rich Text');
   await page.keyboard.type('Read the guide');
-  await page.keyboard.press('Shift+Home');
+  // Select-all is the editor's own command (a browser selection change reaches it asynchronously).
+  await page.keyboard.press('Control+A');
 
   // From the editable text, Shift+Tab reaches the toolbar's one tab stop (its first control).
   await page.keyboard.press('Shift+Tab');
