@@ -1,0 +1,33 @@
+import { nextTick } from 'vue';
+
+/**
+ * Moving one entry of an ordered list in place (area widgets, related documents): the list is the
+ * document's own reactive array, so only the moved rows re-render.
+ */
+export function moveEntry<T>(list: T[], from: number, to: number): void {
+  if (to < 0 || to >= list.length || from === to) return;
+  const [entry] = list.splice(from, 1);
+  list.splice(to, 0, entry as T);
+}
+
+export type MoveDirection = 'up' | 'down';
+
+/**
+ * After a move, focus stays on the entry's button that was pressed (`data-move="up|down"` inside the
+ * element `entryDomId`), or goes to the other one once the entry reaches an end of the list.
+ */
+export async function refocusMoveButton(entryDomId: string, direction: MoveDirection): Promise<void> {
+  await nextTick();
+  const entry = document.getElementById(entryDomId);
+  const same = entry?.querySelector<HTMLButtonElement>(`[data-move="${direction}"]`);
+  const other = entry?.querySelector<HTMLButtonElement>(`[data-move="${direction === 'up' ? 'down' : 'up'}"]`);
+  (same && !same.disabled ? same : other)?.focus();
+}
+
+/** "At most 3 items." and the like, for the help under a list with `min`/`max`; '' without limits. */
+export function countLimits(min: number | undefined, max: number | undefined, noun = 'item'): string {
+  const count = (n: number) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  if (min && max !== undefined) return `Between ${min} and ${count(max)}.`;
+  if (max !== undefined) return `At most ${count(max)}.`;
+  return min ? `At least ${count(min)}.` : '';
+}
