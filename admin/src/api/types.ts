@@ -38,9 +38,15 @@ export interface FieldSchema {
   /** attachment */
   readonly fileGroups?: readonly string[];
   readonly extensions?: readonly string[];
-  /** area */
-  readonly options?: { readonly widgets: Readonly<Record<string, AreaWidgetOptions>> };
+  /** area: the accepted widgets, their count and the effective rich-text options */
+  readonly options?: AreaFieldOptions;
+}
+
+export interface AreaFieldOptions {
+  readonly widgets?: Readonly<Record<string, AreaWidgetOptions>>;
   readonly groups?: unknown;
+  readonly min?: number;
+  readonly max?: number;
   readonly toolbar?: readonly string[];
   readonly insert?: readonly string[];
   readonly styles?: readonly RichTextStyle[];

@@ -1,4 +1,4 @@
-import type { AreaWidgetOptions, FieldSchema, RichTextStyle, Schema } from '../api/types';
+import type { AreaFieldOptions, FieldSchema, RichTextStyle, Schema } from '../api/types';
 
 /** The value of an area field as the server reads and answers it. */
 export interface AreaWidget {
@@ -25,18 +25,11 @@ export interface RichTextOptions {
   readonly imageStyles: readonly { readonly label: string; readonly value: string }[];
 }
 
-/**
- * An area field's `options` as GET /@cms/schema describes them: the accepted widget types (groups
- * included) with their options, `min`/`max` widgets, and the effective rich-text options.
- */
-export interface AreaOptions extends Partial<RichTextOptions> {
-  readonly widgets?: Readonly<Record<string, AreaWidgetOptions>>;
-  readonly min?: number;
-  readonly max?: number;
-}
+/** An area field's `options` as GET /@cms/schema describes them (api/types.ts). */
+export type AreaOptions = AreaFieldOptions;
 
 export function areaOptionsOf(field: FieldSchema): AreaOptions {
-  return (field.options ?? {}) as AreaOptions;
+  return field.options ?? {};
 }
 
 export function richTextOptionsOf(field: FieldSchema): RichTextOptions {
