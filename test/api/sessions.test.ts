@@ -1,13 +1,11 @@
 import { describe, it, before, after, afterEach, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { ScryptPasswordHasher } from '../../src/auth/passwords.js';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
-import { startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
+import { cheapPasswordHasher, startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
 
 const loginUrl = '/api/v1/@cms/login/login';
 const ownOrigin = 'http://cms.test';
 // Cheap scrypt: these tests are about cookies, not password hashing.
-const cheapHasher = () => new ScryptPasswordHasher({ concurrency: 2, queueLimit: 100, params: { N: 1024, r: 8, p: 1 } });
 
 interface Session {
   /** The `Cookie` header a browser would send back. */
@@ -42,7 +40,7 @@ async function noteTitles(t: TestApp): Promise<string[]> {
 describe('signing in with a session cookie', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp(testConfig(), {}, { passwordHasher: cheapHasher() });
+    t = await startTestApp(testConfig(), {}, { passwordHasher: cheapPasswordHasher() });
     for (const [username, role] of [['ada', 'editor'], ['bob', 'editor']]) {
       const res = await t.request('POST', '/api/v1/@cms/user', {
         body: { title: username, username, password: `${username}-password-1`, role, email: `${username}@example.com` },
@@ -61,7 +59,7 @@ describe('signing in with a session cookie', () => {
   });
 
   it('names the cookies with the __Host- prefix and marks them Secure when baseUrl is https', async () => {
-    const secure = await startTestApp({ ...testConfig(), baseUrl: 'https://cms.test' }, {}, { passwordHasher: cheapHasher() });
+    const secure = await startTestApp({ ...testConfig(), baseUrl: 'https://cms.test' }, {}, { passwordHasher: cheapPasswordHasher() });
     try {
       await secure.request('POST', '/api/v1/@cms/user', { body: { title: 'ada', username: 'ada', password: 'ada-password-1', role: 'editor' } });
       const session = await signIn(secure);
@@ -82,7 +80,7 @@ describe('signing in with a session cookie', () => {
   });
 
   it('still reads a plain cms.sid cookie over https, and expires it with the __Host- ones when it has ended', async () => {
-    const secure = await startTestApp({ ...testConfig(), baseUrl: 'https://cms.test' }, {}, { passwordHasher: cheapHasher() });
+    const secure = await startTestApp({ ...testConfig(), baseUrl: 'https://cms.test' }, {}, { passwordHasher: cheapPasswordHasher() });
     try {
       await secure.request('POST', '/api/v1/@cms/user', { body: { title: 'ada', username: 'ada', password: 'ada-password-1', role: 'editor' } });
       const session = await signIn(secure);
@@ -172,7 +170,7 @@ describe('signing in with a session cookie', () => {
   });
 
   it('compares with the Host of the request when baseUrl is relative', async () => {
-    const relative = await startTestApp({ ...testConfig(), baseUrl: '' }, {}, { passwordHasher: cheapHasher() });
+    const relative = await startTestApp({ ...testConfig(), baseUrl: '' }, {}, { passwordHasher: cheapPasswordHasher() });
     try {
       await relative.request('POST', '/api/v1/@cms/user', { body: { title: 'ada', username: 'ada', password: 'ada-password-1', role: 'editor' } });
       const session = await signIn(relative);
@@ -258,7 +256,7 @@ describe('sliding session renewal', () => {
       adapter.transaction((tx) => work({ ...tx, tokens: { ...tx.tokens, put: (token) => ((tokenWrites += 1), tx.tokens.put(token)) } })),
   });
   before(async () => {
-    t = await startTestApp(testConfig(), {}, { passwordHasher: cheapHasher(), wrapStorage: countTokenWrites });
+    t = await startTestApp(testConfig(), {}, { passwordHasher: cheapPasswordHasher(), wrapStorage: countTokenWrites });
     await t.request('POST', '/api/v1/@cms/user', { body: { title: 'ada', username: 'ada', password: 'ada-password-1', role: 'editor', email: 'ada@example.com' } });
   });
   after(() => t.close());

@@ -1,15 +1,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ScryptPasswordHasher } from '../../src/auth/passwords.js';
-import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { cheapPasswordHasher, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 
 const setupUrl = '/api/v1/@cms/setup';
-const cheapHasher = () => new ScryptPasswordHasher({ concurrency: 2, queueLimit: 100, params: { N: 1024, r: 8, p: 1 } });
 
 /** A test app that listens (the code is logged then), and the log lines it wrote. */
 async function startListening(): Promise<{ t: TestApp; lines: string[] }> {
   const lines: string[] = [];
-  const t = await startTestApp(testConfig(), { CMS_LOG_LEVEL: 'warn' }, { passwordHasher: cheapHasher(), logStream: { write: (line) => void lines.push(line) } });
+  const t = await startTestApp(testConfig(), { CMS_LOG_LEVEL: 'warn' }, { passwordHasher: cheapPasswordHasher(), logStream: { write: (line) => void lines.push(line) } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   return { t, lines };
 }
@@ -111,7 +109,7 @@ describe('setup code throttle and existing users', () => {
 
   it('logs no code and offers no setup when a user exists at start', async () => {
     const lines: string[] = [];
-    const first = await startTestApp(testConfig(), {}, { passwordHasher: cheapHasher() });
+    const first = await startTestApp(testConfig(), {}, { passwordHasher: cheapPasswordHasher() });
     const created = await first.request('POST', '/api/v1/@cms/user', { body: { title: 'ada', username: 'ada', password: 'ada-password-1', role: 'admin' } });
     assert.equal(created.status, 200);
     // A second start on the same store finds the user.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import axe from 'axe-core';
-import { startTestApp, testConfig, type TestApp } from './test-app.js';
+import { cheapPasswordHasher, startTestApp, testConfig, type TestApp } from './test-app.js';
 
 /**
  * Browser tests drive the Chromium of the Debian package (`apt-get install chromium`), never a
@@ -40,7 +40,10 @@ export interface BrowserApp {
   readonly t: TestApp;
   /** `http://127.0.0.1:<port>`: where pages load from. */
   readonly baseUrl: string;
+  /** The server's log lines (warnings and above), such as the first-run setup code. */
+  readonly logLines: readonly string[];
 }
+
 
 /**
  * A real app listening on loopback, on a fresh store in a temporary directory. Its `baseUrl` is
@@ -48,9 +51,14 @@ export interface BrowserApp {
  */
 export async function startBrowserApp(options: { config?: Record<string, unknown>; adminDir?: string } = {}): Promise<BrowserApp> {
   const config = { ...(options.config ?? testConfig()), baseUrl: '' };
-  const t = await startTestApp(config, {}, { adminDir: options.adminDir });
+  const logLines: string[] = [];
+  const t = await startTestApp(config, { CMS_LOG_LEVEL: 'warn' }, {
+    adminDir: options.adminDir,
+    passwordHasher: cheapPasswordHasher(),
+    logStream: { write: (line) => void logLines.push(line) },
+  });
   const port = await t.listen();
-  return { t, baseUrl: `http://127.0.0.1:${port}` };
+  return { t, baseUrl: `http://127.0.0.1:${port}`, logLines };
 }
 
 /** A page in a context of its own (cookies, storage) whose relative URLs go to `baseUrl`. */

@@ -7,7 +7,11 @@ import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { loadAppConfig } from '../../src/load-app-config.js';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import { createStorage } from '../../src/storage/create-storage.js';
+import { ScryptPasswordHasher } from '../../src/auth/passwords.js';
 import { adminQuery, dropSchema, requirePostgresUrl, uniqueSchemaName } from './postgres.js';
+
+/** scrypt at a test cost: suites that create users and sign in many times stay fast. */
+export const cheapPasswordHasher = () => new ScryptPasswordHasher({ concurrency: 2, queueLimit: 100, params: { N: 1024, r: 8, p: 1 } });
 
 export const keys = {
   admin: 'test-admin-key-0123456789',
