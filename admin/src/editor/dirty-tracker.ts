@@ -18,6 +18,12 @@ export function useDirtyTracker(current: () => unknown, pauseMs = 400) {
     dirty.value = false;
   }
 
+  /** The saved state is `json` (a save that ended while the form kept changing). */
+  function markCleanAs(json: string): void {
+    snapshot = json;
+    check();
+  }
+
   /** Compares now; `dirty` follows. */
   function check(): boolean {
     clearTimeout(timer);
@@ -39,5 +45,5 @@ export function useDirtyTracker(current: () => unknown, pauseMs = 400) {
   }
 
   onBeforeUnmount(() => clearTimeout(timer));
-  return { dirty, markClean, check, noteActivity, forget };
+  return { dirty, markClean, markCleanAs, check, noteActivity, forget };
 }

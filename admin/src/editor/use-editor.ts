@@ -7,6 +7,7 @@ import {
 } from '../api/pieces';
 import type { FieldSchema, PieceDocument, PieceTypeSchema } from '../api/types';
 import { flattenErrors, provideFieldErrors } from '../fields/errors';
+import { inputId } from '../fields/field-props';
 import { preloadAreaEditor } from '../fields/registry';
 import { session } from '../session';
 import { confirmAction } from '../ui/confirm';
@@ -46,6 +47,8 @@ export function useEditor(target: EditorTarget) {
   const form = ref<HTMLElement>();
   const tracker = useDirtyTracker(() => (doc.value ? formPayload(target.type.fields, doc.value) : undefined));
   let loadCount = 0;
+  /** The editor's own move from `new` to `edit` after the first save: nothing is left behind. */
+  let movingToSaved = false;
 
   if (hasArea(target.type.fields)) preloadAreaEditor();
 
@@ -99,13 +102,19 @@ export function useEditor(target: EditorTarget) {
     }
   }
 
-  /** Server errors beside their fields, a notice, and focus on the first field in error. */
+  /**
+   * Server errors beside their fields, a notice, and focus on the first field in error. Errors
+   * no field on screen shows (a path the form does not render) are spelled out in the notice.
+   */
   async function showRefusal(error: unknown): Promise<void> {
     const byPath = error instanceof ApiError && error.status === 400 ? flattenErrors(error.body) : new Map<string, string>();
     if (byPath.size === 0) return notifyError(error);
     errors.value = byPath;
-    notify(`Not saved: ${byPath.size === 1 ? 'one field needs' : `${byPath.size} fields need`} attention.`, 'error', 8000);
     await nextTick();
+    const unseen = [...byPath].filter(([path]) => !document.getElementById(`${inputId(path)}-error`));
+    const count = byPath.size === 1 ? 'one field needs' : `${byPath.size} fields need`;
+    const details = unseen.map(([path, message]) => `${path}: ${message}`).join('; ');
+    notify(`Not saved: ${count} attention.${details ? ` ${details}` : ''}`, 'error', 8000);
     const first = form.value?.querySelector<HTMLElement>(
       '.has-error input, .has-error select, .has-error textarea, .has-error [contenteditable="true"], .has-error button',
     );
@@ -117,21 +126,50 @@ export function useEditor(target: EditorTarget) {
     const current = doc.value;
     if (!current) return undefined;
     const body = formPayload(target.type.fields, current);
+    const sent = JSON.stringify(body);
+    const inserting = !current._id;
     try {
       const saved = current._id
         ? await replacePiece(target.typeName, current._id, body)
         : await insertPiece(target.typeName, { locale: session.locale, mode: 'draft' }, body);
       errors.value = new Map();
-      if (!current._id) versions.value = new Set([saved.cmsLocale]);
-      await show(saved as EditedDocument);
-      if (!current._id) {
-        await router.replace({ name: 'edit', params: { type: target.typeName, docId: saved.cmsDocId }, query: { locale: session.locale } });
+      if (inserting) versions.value = new Set([saved.cmsLocale]);
+      await keepSaved(current, saved as EditedDocument, sent);
+      if (inserting) {
+        movingToSaved = true;
+        try {
+          await router.replace({ name: 'edit', params: { type: target.typeName, docId: saved.cmsDocId }, query: { locale: session.locale } });
+        } finally {
+          movingToSaved = false;
+        }
       }
       return doc.value;
     } catch (error) {
       await showRefusal(error);
       return undefined;
     }
+  }
+
+  /**
+   * Shows the saved draft as the server answered it, unless the user typed on while it saved:
+   * then their form stays, with the saved bookkeeping (`_id`, status, …), and still counts as changed.
+   */
+  async function keepSaved(current: EditedDocument, saved: EditedDocument, sent: string): Promise<void> {
+    if (doc.value !== current || JSON.stringify(formPayload(target.type.fields, current)) === sent) return show(saved);
+    const fieldNames = new Set(target.type.fields.map((field) => field.name));
+    for (const [key, value] of Object.entries(saved)) if (!fieldNames.has(key)) current[key] = value;
+    tracker.markCleanAs(sent);
+  }
+
+  /** Whether the user may leave the form (route change, locale change): asks when it has unsaved changes. */
+  async function mayLeave(): Promise<boolean> {
+    if (movingToSaved || !tracker.check()) return true;
+    return confirmAction({
+      title: 'Leave without saving?',
+      message: 'This document has changes that are not saved. They will be lost.',
+      confirmLabel: 'Leave without saving',
+      danger: true,
+    });
   }
 
   /** Runs one action at a time; its refusal is shown, and the document reloads after it. */
@@ -212,5 +250,5 @@ export function useEditor(target: EditorTarget) {
       }),
   };
 
-  return { doc, phase, loadError, busy, versions, draftLocales, hasPublished, isNew, actions, errors, form, tracker, load, workflow };
+  return { doc, phase, loadError, busy, versions, draftLocales, hasPublished, isNew, actions, errors, form, tracker, load, mayLeave, workflow };
 }
