@@ -240,7 +240,7 @@ export async function largeArrayTyping(page: Page, ctx: FlowContext): Promise<vo
   const playlist = await api<Doc>(ctx, '/playlist?cmsLocale=en&cmsMode=draft', { method: 'POST', body: { title: uniqueWord('long'), tracks } });
   const opening = Date.now();
   await openEditor(page, ctx, 'playlist', playlist.cmsDocId);
-  await page.getByRole('button', { name: '1000. Track 1000' }).waitFor();
+  await page.getByRole('button', { name: '1000. Track 1000', exact: true }).waitFor();
   const openMs = Date.now() - opening;
   assert.ok(openMs < 5000, `opened in ${openMs} ms`);
 
@@ -253,11 +253,11 @@ export async function largeArrayTyping(page: Page, ctx: FlowContext): Promise<vo
   assert.ok(perKeyMs < 50, `${perKeyMs.toFixed(1)} ms per keystroke`);
 
   // One track, opened, edited, and moved up with the keyboard.
-  await page.getByRole('button', { name: '500. Track 500' }).click();
+  await page.getByRole('button', { name: '500. Track 500', exact: true }).click();
   const trackTitle = page.getByRole('group', { name: 'Tracks' }).getByRole('textbox', { name: 'Title', exact: true });
   await trackTitle.fill('Track five hundred');
-  await page.getByRole('button', { name: '500. Track five hundred' }).press('Alt+ArrowUp');
-  await page.getByRole('button', { name: '499. Track five hundred' }).waitFor();
+  await page.getByRole('button', { name: '500. Track five hundred', exact: true }).press('Alt+ArrowUp');
+  await page.getByRole('button', { name: '499. Track five hundred', exact: true }).waitFor();
   await page.keyboard.press('Control+s');
   await page.getByText('Draft saved').first().waitFor();
   const saved = await version(ctx, 'playlist', playlist.cmsDocId, 'draft');
