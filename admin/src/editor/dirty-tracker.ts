@@ -1,0 +1,49 @@
+import { onBeforeUnmount, ref } from 'vue';
+
+/**
+ * Unsaved-changes tracking without deep watchers: the form's saved state is kept as one JSON
+ * snapshot, and the current state is serialised only when it matters (leaving, saving) and once
+ * after each pause in typing, never per keystroke. A 1,000-item array serialises in about a
+ * millisecond, so the pause check stays cheap.
+ */
+export function useDirtyTracker(current: () => unknown, pauseMs = 400) {
+  const dirty = ref(false);
+  let snapshot: string | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** The form's present state is the saved one. */
+  function markClean(): void {
+    clearTimeout(timer);
+    snapshot = JSON.stringify(current());
+    dirty.value = false;
+  }
+
+  /** The saved state is `json` (a save that ended while the form kept changing). */
+  function markCleanAs(json: string): void {
+    snapshot = json;
+    check();
+  }
+
+  /** Compares now; `dirty` follows. */
+  function check(): boolean {
+    clearTimeout(timer);
+    dirty.value = snapshot !== undefined && JSON.stringify(current()) !== snapshot;
+    return dirty.value;
+  }
+
+  /** Called on the form's input, change and click events: checks once the user pauses. */
+  function noteActivity(): void {
+    clearTimeout(timer);
+    timer = setTimeout(check, pauseMs);
+  }
+
+  /** Nothing to compare (no document loaded). */
+  function forget(): void {
+    clearTimeout(timer);
+    snapshot = undefined;
+    dirty.value = false;
+  }
+
+  onBeforeUnmount(() => clearTimeout(timer));
+  return { dirty, markClean, markCleanAs, check, noteActivity, forget };
+}

@@ -1,0 +1,313 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+
+/**
+ * End-to-end flows of the document editor (admin/src/screens/EditorScreen.vue and
+ * admin/src/editor/). Each starts from a signed-in admin page and seeds what it needs through the
+ * API. The demo types are enough, except for `largeArrayTyping`, which needs a `playlist` type
+ * with an array `tracks` of { title (string), seconds (integer) } in the server's configuration.
+ */
+interface FlowContext {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+}
+
+type Doc = {
+  _id: string; cmsDocId: string; title: string; archived: boolean; modified?: boolean; lastPublishedAt?: string | null;
+  [field: string]: unknown;
+};
+
+async function api<T>(ctx: FlowContext, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const response = await fetch(`${ctx.baseUrl}/api/v1${path}`, {
+    method: init.method ?? 'GET',
+    headers: { Authorization: `ApiKey ${ctx.apiKey}`, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await response.text();
+  assert.ok(response.ok, `${init.method ?? 'GET'} ${path}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** The status of a GET, for documents that should be gone. */
+async function statusOf(ctx: FlowContext, path: string): Promise<number> {
+  const response = await fetch(`${ctx.baseUrl}/api/v1${path}`, { headers: { Authorization: `ApiKey ${ctx.apiKey}` } });
+  await response.body?.cancel();
+  return response.status;
+}
+
+function version(ctx: FlowContext, type: string, docId: string, mode: 'draft' | 'published', locale = 'en'): Promise<Doc> {
+  return api<Doc>(ctx, `/${type}/${docId}?cmsLocale=${locale}&cmsMode=${mode}&archived=any`);
+}
+
+function uniqueWord(prefix: string): string {
+  return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
+
+/** Retries an assertion until it holds (the UI and the server answer asynchronously). */
+async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > end) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** The cmsDocId the editor's URL names (…/admin/types/<type>/<docId>). */
+function docIdFromUrl(page: Page): string {
+  const id = new URL(page.url()).pathname.split('/').pop();
+  assert.ok(id && id !== 'new', `no document id in ${page.url()}`);
+  return id;
+}
+
+async function answerDialog(page: Page, button: string): Promise<void> {
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+async function openEditor(page: Page, ctx: FlowContext, type: string, docId = 'new', locale = 'en'): Promise<void> {
+  await page.goto(`${ctx.baseUrl}/admin/types/${type}/${docId}?locale=${locale}`);
+  await page.getByRole('button', { name: 'Save draft' }).waitFor();
+}
+
+/**
+ * An article with several field types: a required title left empty is refused beside its field
+ * (focus goes there), then saving, publishing, discarding draft changes, undoing a publish,
+ * archiving, restoring and deleting, each checked over the API.
+ */
+export async function articleWorkflow(page: Page, ctx: FlowContext): Promise<void> {
+  const word = uniqueWord('wf');
+  await openEditor(page, ctx, 'article');
+  await page.getByLabel('Category', { exact: true }).fill('first');
+  await page.getByLabel('Priority', { exact: true }).fill('3');
+  await page.getByRole('group', { name: 'Tags' }).getByLabel('Tech').check();
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  const title = page.getByRole('textbox', { name: 'Title', exact: true });
+  await eventually(async () => assert.equal(await title.getAttribute('aria-invalid'), 'true'));
+  const describedBy = (await title.getAttribute('aria-describedby')) ?? '';
+  const error = page.locator(`[id="${describedBy.split(' ').find((id) => id.endsWith('-error'))}"]`);
+  assert.match(await error.innerText(), /required/i);
+  assert.equal(await title.evaluate((input) => input === document.activeElement), true, 'focus on the first field in error');
+
+  await title.fill(`Article ${word}`);
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await page.waitForURL((url) => !url.pathname.endsWith('/new'));
+  const docId = docIdFromUrl(page);
+  const draft = await version(ctx, 'article', docId, 'draft');
+  assert.equal(draft.title, `Article ${word}`);
+  assert.equal(draft.category, 'first');
+  assert.equal(draft.priority, 3);
+  assert.deepEqual(draft.tags, ['tech']);
+  assert.equal(await page.getByText('Draft only', { exact: true }).count(), 1);
+
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await page.getByText('Published', { exact: true }).first().waitFor();
+  await eventually(async () => assert.equal((await version(ctx, 'article', docId, 'published')).category, 'first'));
+
+  // A second publish leaves a previous version, which "Undo publish" brings back.
+  await page.getByLabel('Category', { exact: true }).fill('second');
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await eventually(async () => assert.equal((await version(ctx, 'article', docId, 'published')).category, 'second'));
+  await page.getByRole('button', { name: 'Undo publish' }).click();
+  await answerDialog(page, 'Undo publish');
+  await eventually(async () => assert.equal((await version(ctx, 'article', docId, 'published')).category, 'first'));
+
+  // The draft still says "second": discarding its changes copies the published version back.
+  await page.getByText('Modified since published', { exact: true }).waitFor();
+  await page.getByRole('button', { name: 'Discard draft changes' }).click();
+  await answerDialog(page, 'Discard changes');
+  await eventually(async () => assert.equal((await version(ctx, 'article', docId, 'draft')).category, 'first'));
+  await eventually(async () => assert.equal(await page.getByLabel('Category', { exact: true }).inputValue(), 'first'));
+
+  await page.getByRole('button', { name: 'Archive' }).click();
+  await page.getByRole('button', { name: 'Restore' }).waitFor();
+  assert.equal((await version(ctx, 'article', docId, 'draft')).archived, true);
+  await page.getByRole('button', { name: 'Restore' }).click();
+  await page.getByRole('button', { name: 'Archive' }).waitFor();
+  assert.equal((await version(ctx, 'article', docId, 'draft')).archived, false);
+
+  await page.getByRole('button', { name: 'Unpublish' }).click();
+  await eventually(async () => assert.equal(await statusOf(ctx, `/article/${docId}?cmsLocale=en&cmsMode=published`), 404));
+
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await answerDialog(page, 'Delete');
+  await page.waitForURL((url) => url.pathname.endsWith('/types/article'));
+  assert.equal(await statusOf(ctx, `/article/${docId}?cmsLocale=en&cmsMode=draft&archived=any`), 404);
+}
+
+/** An event's capacity of -1 is refused: the server's message shows beside the Capacity field. */
+export async function eventValidationError(page: Page, ctx: FlowContext): Promise<void> {
+  await openEditor(page, ctx, 'event');
+  await page.getByRole('textbox', { name: 'Title', exact: true }).fill(uniqueWord('ev'));
+  await page.getByLabel('Start Date').fill('2026-12-24');
+  const capacity = page.getByLabel('Capacity', { exact: true });
+  await capacity.fill('-1');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await eventually(async () => assert.equal(await capacity.getAttribute('aria-invalid'), 'true'));
+  const field = page.locator('.field.has-error', { has: capacity });
+  assert.match(await field.innerText(), /at least 0/);
+  assert.ok(page.url().endsWith('/new') || page.url().includes('/new?'), 'nothing was saved');
+  await capacity.fill('40');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await page.waitForURL((url) => !url.pathname.endsWith('/new'));
+  assert.equal((await version(ctx, 'event', docIdFromUrl(page), 'draft')).capacity, 40);
+}
+
+/** Leaving with unsaved changes asks first (in the app and on unload); after saving it does not. */
+export async function unsavedChangesWarning(page: Page, ctx: FlowContext): Promise<void> {
+  const note = await api<Doc>(ctx, '/note?cmsLocale=en&cmsMode=draft', { method: 'POST', body: { title: uniqueWord('unsaved') } });
+  await openEditor(page, ctx, 'note', note.cmsDocId);
+  await page.getByLabel('Text', { exact: true }).fill('changed, not saved');
+  const unloadBlocked = () =>
+    page.evaluate(() => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    });
+  assert.equal(await unloadBlocked(), true, 'beforeunload warns');
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Events' }).click();
+  await answerDialog(page, 'Cancel');
+  assert.ok(page.url().includes(`/types/note/${note.cmsDocId}`), 'cancel stays in the editor');
+  assert.equal(await page.getByLabel('Text', { exact: true }).inputValue(), 'changed, not saved');
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Events' }).click();
+  await answerDialog(page, 'Leave without saving');
+  await page.waitForURL((url) => url.pathname.endsWith('/types/event'));
+  assert.equal((await version(ctx, 'note', note.cmsDocId, 'draft')).text, '');
+
+  await openEditor(page, ctx, 'note', note.cmsDocId);
+  assert.equal(await unloadBlocked(), false, 'nothing to warn about');
+}
+
+/** Ctrl+S saves the draft (and the browser's own save dialog does not open). */
+export async function ctrlSSaves(page: Page, ctx: FlowContext): Promise<void> {
+  const note = await api<Doc>(ctx, '/note?cmsLocale=en&cmsMode=draft', { method: 'POST', body: { title: uniqueWord('ctrls') } });
+  await openEditor(page, ctx, 'note', note.cmsDocId);
+  await page.getByLabel('Text', { exact: true }).fill('saved with the keyboard');
+  await page.keyboard.press('Control+s');
+  await page.getByText('Draft saved').first().waitFor();
+  assert.equal((await version(ctx, 'note', note.cmsDocId, 'draft')).text, 'saved with the keyboard');
+}
+
+const onePixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+async function seedImage(ctx: FlowContext, title: string): Promise<Doc> {
+  const form = new FormData();
+  form.append('file', new Blob([Buffer.from(onePixelPng, 'base64')], { type: 'image/png' }), `${title}.png`);
+  const upload = await fetch(`${ctx.baseUrl}/api/v1/@cms/attachment/upload`, { method: 'POST', headers: { Authorization: `ApiKey ${ctx.apiKey}` }, body: form });
+  assert.ok(upload.ok, `upload: ${upload.status}`);
+  const attachment = await upload.json();
+  return api<Doc>(ctx, '/@cms/image?cmsLocale=en', { method: 'POST', body: { title, attachment } });
+}
+
+/**
+ * Localizing to `es`: an article only in English shows "Not yet in Español", lists the image its
+ * body shows (not in Spanish either, unticked), and localizes both when the image is ticked.
+ */
+export async function localizeToSpanish(page: Page, ctx: FlowContext): Promise<void> {
+  const word = uniqueWord('loc');
+  const image = await seedImage(ctx, `Image ${word}`);
+  const article = await api<Doc>(ctx, '/article?cmsLocale=en&cmsMode=draft', {
+    method: 'POST',
+    body: { title: `Article ${word}`, body: { items: [{ type: '@cms/image', _image: [image.cmsDocId] }] } },
+  });
+  await openEditor(page, ctx, 'article', article.cmsDocId);
+  await page.getByLabel('Locale').selectOption('es');
+  await page.getByRole('heading', { name: 'Not yet in Español' }).waitFor();
+  const related = page.getByRole('group', { name: 'Related documents not in Español either' });
+  const imageBox = related.getByLabel(`Image ${word}`);
+  assert.equal(await imageBox.isChecked(), false, 'images do not follow by themselves');
+  await imageBox.check();
+  await page.getByRole('button', { name: 'Localize from English' }).click();
+  await page.getByRole('button', { name: 'Save draft' }).waitFor();
+  assert.equal(await page.getByRole('textbox', { name: 'Title', exact: true }).inputValue(), `Article ${word}`);
+  assert.equal((await version(ctx, 'article', article.cmsDocId, 'draft', 'es')).title, `Article ${word}`);
+  assert.equal((await version(ctx, '@cms/image', image.cmsDocId, 'draft', 'es')).title, `Image ${word}`);
+}
+
+/**
+ * A playlist with 1,000 tracks opens quickly and typing in it stays fast: each keystroke costs
+ * the same as in an empty form. Needs the `playlist` type (array `tracks` of { title, seconds }).
+ */
+export async function largeArrayTyping(page: Page, ctx: FlowContext): Promise<void> {
+  const tracks = Array.from({ length: 1000 }, (_, index) => ({ title: `Track ${index + 1}`, seconds: 180 + (index % 60) }));
+  const playlist = await api<Doc>(ctx, '/playlist?cmsLocale=en&cmsMode=draft', { method: 'POST', body: { title: uniqueWord('long'), tracks } });
+  const opening = Date.now();
+  await openEditor(page, ctx, 'playlist', playlist.cmsDocId);
+  await page.getByRole('button', { name: '1000. Track 1000', exact: true }).waitFor();
+  const openMs = Date.now() - opening;
+  assert.ok(openMs < 5000, `opened in ${openMs} ms`);
+
+  const title = page.getByRole('textbox', { name: 'Title', exact: true }).first();
+  await title.click();
+  const text = ' typed quickly without lag';
+  const typing = Date.now();
+  await page.keyboard.type(text);
+  const perKeyMs = (Date.now() - typing) / text.length;
+  assert.ok(perKeyMs < 50, `${perKeyMs.toFixed(1)} ms per keystroke`);
+
+  // One track, opened, edited, and moved up with the keyboard.
+  await page.getByRole('button', { name: '500. Track 500', exact: true }).click();
+  const trackTitle = page.getByRole('group', { name: 'Tracks' }).getByRole('textbox', { name: 'Title', exact: true });
+  await trackTitle.fill('Track five hundred');
+  await page.getByRole('button', { name: '500. Track five hundred', exact: true }).press('Alt+ArrowUp');
+  await page.getByRole('button', { name: '499. Track five hundred', exact: true }).waitFor();
+  await page.keyboard.press('Control+s');
+  await page.getByText('Draft saved').first().waitFor();
+  const saved = await version(ctx, 'playlist', playlist.cmsDocId, 'draft');
+  const savedTracks = saved.tracks as { title: string }[];
+  assert.equal(savedTracks.length, 1000);
+  assert.equal(savedTracks[498]!.title, 'Track five hundred');
+  assert.equal(savedTracks[499]!.title, 'Track 499');
+  assert.ok(saved.title.endsWith(text));
+}
+
+/** Array items: add, remove and the `max` bound (the playlist's tracks have none; an item is added and removed). */
+export async function arrayAddRemove(page: Page, ctx: FlowContext): Promise<void> {
+  const playlist = await api<Doc>(ctx, '/playlist?cmsLocale=en&cmsMode=draft', {
+    method: 'POST',
+    body: { title: uniqueWord('short'), tracks: [{ title: 'One', seconds: 60 }] },
+  });
+  await openEditor(page, ctx, 'playlist', playlist.cmsDocId);
+  await page.getByRole('button', { name: 'Add item to Tracks' }).click();
+  const tracks = page.getByRole('group', { name: 'Tracks' });
+  await tracks.getByRole('textbox', { name: 'Title', exact: true }).fill('Two');
+  await tracks.getByLabel('Seconds', { exact: true }).fill('75');
+  await page.getByRole('button', { name: 'Remove item 1' }).click();
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await page.getByText('Draft saved').first().waitFor();
+  const saved = (await version(ctx, 'playlist', playlist.cmsDocId, 'draft')).tracks as { title: string; seconds: number }[];
+  assert.deepEqual(saved.map(({ title, seconds }) => ({ title, seconds })), [{ title: 'Two', seconds: 75 }]);
+}
+
+/** A contributor sees Save draft but no Publish button (the server would refuse it anyway). */
+export async function contributorHasNoPublish(page: Page, ctx: FlowContext): Promise<void> {
+  const username = uniqueWord('contrib');
+  const password = 'correct horse battery';
+  await api(ctx, '/@cms/user', { method: 'POST', body: { title: username, username, password, role: 'contributor' } });
+  const context = await page.context().browser()!.newContext();
+  try {
+    const other = await context.newPage();
+    await other.goto(`${ctx.baseUrl}/admin/sign-in`);
+    await other.getByLabel('Username or email').fill(username);
+    await other.getByLabel('Password').fill(password);
+    await other.getByRole('button', { name: 'Sign in' }).click();
+    await other.waitForURL((url) => !url.pathname.endsWith('/sign-in'));
+    await openEditor(other, ctx, 'note');
+    assert.equal(await other.getByRole('button', { name: 'Publish', exact: true }).count(), 0);
+    await other.getByRole('textbox', { name: 'Title', exact: true }).fill(`By ${username}`);
+    await other.getByRole('button', { name: 'Save draft' }).click();
+    await other.waitForURL((url) => !url.pathname.endsWith('/new'));
+    await other.getByText('Draft only', { exact: true }).waitFor();
+    assert.equal(await other.getByRole('button', { name: 'Publish', exact: true }).count(), 0);
+    assert.equal(await other.getByRole('button', { name: 'Unpublish' }).count(), 0);
+  } finally {
+    await context.close();
+  }
+}
