@@ -39,3 +39,16 @@ export async function eventually(check: () => Promise<void> | void, timeoutMs = 
     }
   }
 }
+
+// A 1×1 PNG: enough for an image piece.
+const onePixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/** Uploads a 1×1 PNG and makes an `@cms/image` piece of it (published: images autopublish). */
+export async function seedImage<T = { _id: string; cmsDocId: string; title: string }>(ctx: FlowContext, title: string): Promise<T> {
+  const form = new FormData();
+  form.append('file', new Blob([Buffer.from(onePixelPng, 'base64')], { type: 'image/png' }), 'dot.png');
+  const upload = await fetch(`${ctx.baseUrl}/api/v1/@cms/attachment/upload`, { method: 'POST', headers: { Authorization: `ApiKey ${ctx.apiKey}` }, body: form });
+  assert.ok(upload.ok, `upload: ${upload.status} ${await upload.clone().text()}`);
+  const attachment = (await upload.json()) as { _id: string };
+  return api<T>(ctx, '/@cms/image?cmsLocale=en', { method: 'POST', body: { title, alt: `${title} alt`, attachment: { _id: attachment._id } } });
+}

@@ -1,26 +1,12 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { api, seedImage, type FlowContext } from '../flow-support.js';
 
 /**
  * Areas and relationships in the admin, driven by accessible names: rich text (bold, a heading
  * style), adding and reordering widgets, the image widget, a relationship picked with the search
  * combobox, all saved with the editor's "Save draft" and checked over the API.
  */
-export interface FlowContext {
-  readonly baseUrl: string;
-  readonly apiKey: string;
-}
-
-async function api<T>(ctx: FlowContext, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const response = await fetch(`${ctx.baseUrl}/api/v1${path}`, {
-    method: init.method ?? 'GET',
-    headers: { Authorization: `ApiKey ${ctx.apiKey}`, ...(init.body !== undefined && { 'Content-Type': 'application/json' }) },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  assert.ok(response.ok, `${init.method ?? 'GET'} ${path}: ${response.status} ${await response.clone().text()}`);
-  return (await response.json()) as T;
-}
-
 interface Doc {
   _id: string;
   cmsDocId: string;
@@ -119,29 +105,10 @@ export async function richTextReorderAndRelationship(page: Page, ctx: FlowContex
   assert.deepEqual(related.map((doc) => doc.cmsDocId), [author.cmsDocId]);
 }
 
-// A 1×1 PNG, enough for an image piece.
-const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-
-async function newImage(ctx: FlowContext, title: string): Promise<Doc> {
-  const form = new FormData();
-  form.append('file', new Blob([Buffer.from(tinyPng, 'base64')], { type: 'image/png' }), 'dot.png');
-  const upload = await fetch(`${ctx.baseUrl}/api/v1/@cms/attachment/upload`, {
-    method: 'POST',
-    headers: { Authorization: `ApiKey ${ctx.apiKey}` },
-    body: form,
-  });
-  assert.ok(upload.ok, `upload answered ${upload.status}`);
-  const attachment = (await upload.json()) as { _id: string };
-  return api<Doc>(ctx, '/@cms/image?cmsLocale=en&cmsMode=draft', {
-    method: 'POST',
-    body: { title, alt: `${title} alt`, attachment: { _id: attachment._id } },
-  });
-}
-
 /** The image widget: its image picked by search, a caption, removal of a widget after confirming. */
 export async function imageWidget(page: Page, ctx: FlowContext): Promise<void> {
   const imageTitle = `Flow dot ${unique()}`;
-  const [article, image] = await Promise.all([newArticle(ctx, `Image flow ${unique()}`), newImage(ctx, imageTitle)]);
+  const [article, image] = await Promise.all([newArticle(ctx, `Image flow ${unique()}`), seedImage<Doc>(ctx, imageTitle)]);
   await openEditor(page, ctx, article);
 
   await addWidget(page, 'Rich Text');

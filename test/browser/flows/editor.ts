@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { api, eventually, seedImage, uniqueWord, type FlowContext } from '../flow-support.js';
 
 /**
  * End-to-end flows of the document editor (admin/src/screens/EditorScreen.vue and
@@ -7,26 +8,10 @@ import type { Page } from 'playwright-core';
  * API. The demo types are enough, except for `largeArrayTyping`, which needs a `playlist` type
  * with an array `tracks` of { title (string), seconds (integer) } in the server's configuration.
  */
-interface FlowContext {
-  readonly baseUrl: string;
-  readonly apiKey: string;
-}
-
 type Doc = {
   _id: string; cmsDocId: string; title: string; archived: boolean; modified?: boolean; lastPublishedAt?: string | null;
   [field: string]: unknown;
 };
-
-async function api<T>(ctx: FlowContext, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const response = await fetch(`${ctx.baseUrl}/api/v1${path}`, {
-    method: init.method ?? 'GET',
-    headers: { Authorization: `ApiKey ${ctx.apiKey}`, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await response.text();
-  assert.ok(response.ok, `${init.method ?? 'GET'} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
 
 /** The status of a GET, for documents that should be gone. */
 async function statusOf(ctx: FlowContext, path: string): Promise<number> {
@@ -37,23 +22,6 @@ async function statusOf(ctx: FlowContext, path: string): Promise<number> {
 
 function version(ctx: FlowContext, type: string, docId: string, mode: 'draft' | 'published', locale = 'en'): Promise<Doc> {
   return api<Doc>(ctx, `/${type}/${docId}?cmsLocale=${locale}&cmsMode=${mode}&archived=any`);
-}
-
-function uniqueWord(prefix: string): string {
-  return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-}
-
-/** Retries an assertion until it holds (the UI and the server answer asynchronously). */
-async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > end) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 }
 
 /** The cmsDocId the editor's URL names (…/admin/types/<type>/<docId>). */
@@ -195,24 +163,13 @@ export async function ctrlSSaves(page: Page, ctx: FlowContext): Promise<void> {
   assert.equal((await version(ctx, 'note', note.cmsDocId, 'draft')).text, 'saved with the keyboard');
 }
 
-const onePixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-
-async function seedImage(ctx: FlowContext, title: string): Promise<Doc> {
-  const form = new FormData();
-  form.append('file', new Blob([Buffer.from(onePixelPng, 'base64')], { type: 'image/png' }), `${title}.png`);
-  const upload = await fetch(`${ctx.baseUrl}/api/v1/@cms/attachment/upload`, { method: 'POST', headers: { Authorization: `ApiKey ${ctx.apiKey}` }, body: form });
-  assert.ok(upload.ok, `upload: ${upload.status}`);
-  const attachment = await upload.json();
-  return api<Doc>(ctx, '/@cms/image?cmsLocale=en', { method: 'POST', body: { title, attachment } });
-}
-
 /**
  * Localizing to `es`: an article only in English shows "Not yet in Español", lists the image its
  * body shows (not in Spanish either, unticked), and localizes both when the image is ticked.
  */
 export async function localizeToSpanish(page: Page, ctx: FlowContext): Promise<void> {
   const word = uniqueWord('loc');
-  const image = await seedImage(ctx, `Image ${word}`);
+  const image = await seedImage<Doc>(ctx, `Image ${word}`);
   const article = await api<Doc>(ctx, '/article?cmsLocale=en&cmsMode=draft', {
     method: 'POST',
     body: { title: `Article ${word}`, body: { items: [{ type: '@cms/image', _image: [image.cmsDocId] }] } },
