@@ -1,6 +1,7 @@
 import { createRouter, createWebHistory, type RouteLocationNormalized } from 'vue-router';
 import SignIn from './screens/SignIn.vue';
 import { loadSession, session } from './session';
+import { prefetchDocument, preloadEditorCode } from './editor/open-requests';
 
 /**
  * Every screen but sign-in is its own chunk, fetched when first shown (the first load of /admin
@@ -13,8 +14,24 @@ export const router = createRouter({
     { path: '/setup', name: 'setup', component: () => import('./screens/FirstRun.vue'), meta: { public: true, title: 'Create the first admin' } },
     { path: '/', name: 'home', component: () => import('./screens/HomeScreen.vue'), meta: { title: 'Content' } },
     { path: '/types/:type', name: 'list', component: () => import('./screens/ListScreen.vue'), props: true },
-    { path: '/types/:type/new', name: 'new', component: () => import('./screens/EditorScreen.vue'), props: true },
-    { path: '/types/:type/:docId', name: 'edit', component: () => import('./screens/EditorScreen.vue'), props: true },
+    {
+      path: '/types/:type/new',
+      name: 'new',
+      component: () => import('./screens/EditorScreen.vue'),
+      props: true,
+      beforeEnter: (to) => preloadEditorCode(String(to.params.type)),
+    },
+    {
+      path: '/types/:type/:docId',
+      name: 'edit',
+      component: () => import('./screens/EditorScreen.vue'),
+      props: true,
+      // The document's requests start now, in parallel with the editor's code.
+      beforeEnter: (to) => {
+        preloadEditorCode(String(to.params.type));
+        prefetchDocument(String(to.params.type), String(to.params.docId), session.locale);
+      },
+    },
     { path: '/media', name: 'media', component: () => import('./screens/MediaScreen.vue'), meta: { title: 'Media' } },
     { path: '/users', name: 'users', component: () => import('./screens/UsersScreen.vue'), meta: { title: 'Users', role: 'admin' } },
     { path: '/:unknown(.*)*', name: 'not-found', component: () => import('./screens/NotFound.vue'), meta: { public: true, title: 'Not found' } },

@@ -1,4 +1,5 @@
 import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, expectNoSeriousA11yViolations, launchBrowser, screenshot } from '../helpers/browser.js';
 import { adminApiKey, signedInPage, startAdminSite, type AdminTestSite } from '../helpers/admin-app.js';
@@ -33,6 +34,31 @@ describe('admin: the editor, its fields, areas and relationships', { skip: brows
   it('edits rich text, reorders widgets and picks a relationship', () => areas.richTextReorderAndRelationship(page, ctx()));
   it('edits an image widget', () => areas.imageWidget(page, ctx()));
   it('drives the rich-text toolbar with the keyboard and adds a link', () => areas.toolbarKeyboardAndLink(page, ctx()));
+  it('opens an editor without a waterfall: the document and the rich-text code are requested while the editor code loads', async () => {
+    const article = await site.t.request('POST', '/api/v1/article?cmsMode=draft', { body: { title: 'No waterfall' } });
+    const fresh = await signedInPage(browser, site.baseUrl, 'writer', 'correct horse battery');
+    await fresh.goto('/admin/types/article');
+    await fresh.getByRole('link', { name: 'No waterfall' }).waitFor();
+    const seen: string[] = [];
+    fresh.on('request', (request) => seen.push(new URL(request.url()).pathname));
+    const documentPath = `/api/v1/article/${article.body.cmsDocId}`;
+    // Holds the editor's code back until the document and tiptap's chunk have been asked for: a
+    // waterfall (code, then data) would never ask, and the editor would not open in time.
+    let heldBack = false;
+    await fresh.route(/\/admin\/assets\/EditorScreen-[^/]+\.js$/, async (route) => {
+      const deadline = Date.now() + 3000;
+      while (Date.now() < deadline && !(seen.includes(documentPath) && seen.some((path) => /AreaField-[^/]+\.js$/.test(path)))) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      heldBack = seen.includes(documentPath) && seen.some((path) => /AreaField-[^/]+\.js$/.test(path));
+      await route.continue();
+    });
+    await fresh.getByRole('link', { name: 'No waterfall' }).click();
+    await fresh.getByRole('button', { name: 'Save draft' }).waitFor();
+    assert.equal(heldBack, true, `requests while the editor code was held back: ${seen.join(', ')}`);
+    assert.equal(await fresh.getByRole('textbox', { name: 'Title', exact: true }).inputValue(), 'No waterfall');
+    await fresh.context().close();
+  });
   it('has no serious accessibility violation in the editor, at 1280 and at 360 px wide', async () => {
     await page.goto('/admin/types/article/new');
     await page.getByRole('button', { name: 'Save draft' }).waitFor();

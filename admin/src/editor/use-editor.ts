@@ -2,13 +2,13 @@ import { computed, nextTick, reactive, ref, shallowRef } from 'vue';
 import { useRouter } from 'vue-router';
 import { ApiError } from '../api/client';
 import {
-  deletePiece, getPiece, insertPiece, newPiece, pieceLocales, publishPiece, replacePiece,
+  deletePiece, insertPiece, newPiece, publishPiece, replacePiece,
   revertDraftToPublished, revertPublishedToPrevious, setArchived, unpublishPiece,
 } from '../api/pieces';
 import type { FieldSchema, PieceDocument, PieceTypeSchema } from '../api/types';
 import { flattenErrors, provideFieldErrors } from '../fields/errors';
 import { inputId } from '../fields/field-props';
-import { preloadAreaEditor } from '../fields/registry';
+import { openDocument } from './open-requests';
 import { session } from '../session';
 import { confirmAction } from '../ui/confirm';
 import { errorMessage, notify, notifyError } from '../ui/notify';
@@ -26,9 +26,6 @@ export interface EditorTarget {
   readonly docId: () => string | undefined;
 }
 
-function hasArea(fields: readonly FieldSchema[]): boolean {
-  return fields.some((field) => field.type === 'area' || hasArea(field.fields ?? []));
-}
 
 /**
  * The editor's state and operations: opening a document (new, or the draft in the session's
@@ -50,7 +47,6 @@ export function useEditor(target: EditorTarget) {
   /** The editor's own move from `new` to `edit` after the first save: nothing is left behind. */
   let movingToSaved = false;
 
-  if (hasArea(target.type.fields)) preloadAreaEditor();
 
   const isNew = computed(() => !doc.value?._id);
   const locale = computed(() => session.locale);
@@ -70,8 +66,11 @@ export function useEditor(target: EditorTarget) {
     tracker.markClean();
   }
 
-  /** Opens the document; `quiet` keeps the form on screen while it reloads after an action. */
-  async function load(quiet = false): Promise<void> {
+  /**
+   * Opens the document; `quiet` keeps the form on screen while it reloads after an action, and
+   * `onNavigation` takes the requests the router started for the route (editor/open-requests.ts).
+   */
+  async function load(quiet = false, onNavigation = false): Promise<void> {
     const count = ++loadCount;
     const docId = target.docId();
     const scope = { locale: session.locale, mode: 'draft' as const };
@@ -84,10 +83,8 @@ export function useEditor(target: EditorTarget) {
         versions.value = new Set();
         return await show(fresh as EditedDocument);
       }
-      const [draft, sets] = await Promise.allSettled([
-        getPiece(target.typeName, docId, scope, { archived: 'any' }),
-        target.type.localized ? pieceLocales(target.typeName, docId) : Promise.resolve({ results: [] }),
-      ]);
+      const requests = openDocument(target.typeName, docId, scope.locale, onNavigation);
+      const [draft, sets] = await Promise.allSettled([requests.draft, requests.versions]);
       if (count !== loadCount) return;
       versions.value = new Set(sets.status === 'fulfilled' ? sets.value.results.map((version) => version.cmsLocale) : []);
       if (draft.status === 'fulfilled') return await show(draft.value as EditedDocument);

@@ -14,11 +14,10 @@ import FallbackField from './FallbackField.vue';
 /**
  * One component per field type of the server (the same registry idea as src/content/fields).
  * Areas carry the rich-text editor (tiptap), the heaviest code of the admin, so they come in their
- * own chunk; `preloadAreaEditor` starts fetching it as soon as a form that has an area opens, in
- * parallel with the document, so opening an editor is not a waterfall.
+ * own chunk; the router starts fetching it when it enters an editor whose form has an area
+ * (editor/open-requests.ts), in parallel with the editor's code and the document.
  */
-const loadAreaField = () => import('./AreaField.vue');
-const AreaField = defineAsyncComponent(loadAreaField);
+const AreaField = defineAsyncComponent(() => import('./AreaField.vue'));
 
 const byType: Readonly<Record<string, Component>> = {
   string: StringField,
@@ -44,10 +43,6 @@ const byType: Readonly<Record<string, Component>> = {
 
 export function fieldComponent(type: string): Component {
   return byType[type] ?? FallbackField;
-}
-
-export function preloadAreaEditor(): void {
-  void loadAreaField();
 }
 
 /** Fields the forms never show: bookkeeping the server manages or the workflow buttons change. */
