@@ -15,7 +15,7 @@ export function adminTestConfig(): Record<string, unknown> {
     modules: {
       article: {
         extend: '@cms/piece-type',
-        options: { label: 'Article', perPage: 10, publicApiProjection: { title: 1, slug: 1, category: 1, _url: 1, _author: 1, body: 1 }, pagePath: '/articles' },
+        options: { label: 'Article', perPage: 10, publicApiProjection: { title: 1, slug: 1, category: 1, _url: 1, _author: 1, _heroImage: 1, body: 1 }, pagePath: '/articles' },
         fields: {
           add: {
             category: { type: 'string' },

@@ -75,6 +75,8 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   assert.match(name, /^[\w.-]+$/, 'a screenshot name is a plain file name');
   await mkdir(screenshotDir, { recursive: true });
   const file = join(screenshotDir, `${name}.png`);
+  // From the top, so that sticky headers sit where a reader expects them in a full-page picture.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }

@@ -12,6 +12,8 @@ export const notices = reactive<Notice[]>([]);
 let nextId = 1;
 
 export function notify(text: string, kind: Notice['kind'] = 'success', timeoutMs = 5000): void {
+  // A success is the outcome of the user's next try: the errors before it no longer apply.
+  if (kind === 'success') for (const notice of notices.filter((each) => each.kind === 'error')) dismiss(notice.id);
   const id = nextId++;
   notices.push({ id, text, kind });
   setTimeout(() => dismiss(id), timeoutMs);
