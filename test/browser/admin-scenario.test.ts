@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { browserSkipReason, expectNoSeriousA11yViolations, launchBrowser, openPage, screenshot } from '../helpers/browser.js';
-import { adminApiKey, signedInPage, startAdminSite, type AdminTestSite } from '../helpers/admin-app.js';
+import { adminApiKey, adminPassword as password, signedInPage, startAdminSite, type AdminTestSite } from '../helpers/admin-app.js';
 import { api, eventually } from './flow-support.js';
 
 /**
@@ -16,7 +16,6 @@ import { api, eventually } from './flow-support.js';
 type Crop = { top: number; left: number; width: number; height: number };
 type Doc = { _id: string; cmsDocId: string; title: string; archived: boolean; [field: string]: unknown };
 
-const password = 'correct horse battery';
 const crop: Crop = { top: 60, left: 80, width: 400, height: 300 };
 
 function setupCode(lines: readonly string[]): string {

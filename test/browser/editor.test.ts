@@ -1,42 +1,28 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, expectNoSeriousA11yViolations, launchBrowser, screenshot } from '../helpers/browser.js';
-import { adminApiKey, signedInPage, startAdminSite, type AdminTestSite } from '../helpers/admin-app.js';
+import { browserSkipReason, expectNoSeriousA11yViolations, screenshot } from '../helpers/browser.js';
+import { adminPassword, signedInAdminSuite, signedInPage } from '../helpers/admin-app.js';
 import * as editor from './flows/editor.js';
 import * as areas from './flows/areas.js';
 
 describe('admin: the editor, its fields, areas and relationships', { skip: browserSkipReason }, () => {
-  let site: AdminTestSite;
-  let browser: Browser;
-  let page: Page;
-  const ctx = () => ({ baseUrl: site.baseUrl, apiKey: adminApiKey });
+  const suite = signedInAdminSuite('writer', 'Wendy Writer');
 
-  before(async () => {
-    site = await startAdminSite();
-    browser = await launchBrowser();
-    await site.createUser({ username: 'writer', password: 'correct horse battery', role: 'admin', title: 'Wendy Writer' });
-    page = await signedInPage(browser, site.baseUrl, 'writer', 'correct horse battery');
-  });
-  after(async () => {
-    await browser?.close();
-    await site?.t.close();
-  });
-
-  it('runs the draft workflow of an article: save, publish, discard, undo publish, archive, restore, delete', () => editor.articleWorkflow(page, ctx()));
-  it('shows a server validation error beside its field', () => editor.eventValidationError(page, ctx()));
-  it('warns before leaving with unsaved changes', () => editor.unsavedChangesWarning(page, ctx()));
-  it('saves with Ctrl+S', () => editor.ctrlSSaves(page, ctx()));
-  it('localizes a document and the related documents ticked', () => editor.localizeToSpanish(page, ctx()));
-  it('stays fast typing in a form with a 1,000-item array', () => editor.largeArrayTyping(page, ctx()));
-  it('adds, removes and reorders array items', () => editor.arrayAddRemove(page, ctx()));
-  it('shows a contributor no Publish button', () => editor.contributorHasNoPublish(page, ctx()));
-  it('edits rich text, reorders widgets and picks a relationship', () => areas.richTextReorderAndRelationship(page, ctx()));
-  it('edits an image widget', () => areas.imageWidget(page, ctx()));
-  it('drives the rich-text toolbar with the keyboard and adds a link', () => areas.toolbarKeyboardAndLink(page, ctx()));
+  it('runs the draft workflow of an article: save, publish, discard, undo publish, archive, restore, delete', () => editor.articleWorkflow(suite.page, suite.ctx));
+  it('shows a server validation error beside its field', () => editor.eventValidationError(suite.page, suite.ctx));
+  it('warns before leaving with unsaved changes', () => editor.unsavedChangesWarning(suite.page, suite.ctx));
+  it('saves with Ctrl+S', () => editor.ctrlSSaves(suite.page, suite.ctx));
+  it('localizes a document and the related documents ticked', () => editor.localizeToSpanish(suite.page, suite.ctx));
+  it('stays fast typing in a form with a 1,000-item array', () => editor.largeArrayTyping(suite.page, suite.ctx));
+  it('adds, removes and reorders array items', () => editor.arrayAddRemove(suite.page, suite.ctx));
+  it('shows a contributor no Publish button', () => editor.contributorHasNoPublish(suite.page, suite.ctx));
+  it('edits rich text, reorders widgets and picks a relationship', () => areas.richTextReorderAndRelationship(suite.page, suite.ctx));
+  it('edits an image widget', () => areas.imageWidget(suite.page, suite.ctx));
+  it('drives the rich-text toolbar with the keyboard and adds a link', () => areas.toolbarKeyboardAndLink(suite.page, suite.ctx));
   it('opens an editor without a waterfall: the document and the rich-text code are requested while the editor code loads', async () => {
+    const { site, browser } = suite;
     const article = await site.t.request('POST', '/api/v1/article?cmsMode=draft', { body: { title: 'No waterfall' } });
-    const fresh = await signedInPage(browser, site.baseUrl, 'writer', 'correct horse battery');
+    const fresh = await signedInPage(browser, site.baseUrl, 'writer', adminPassword);
     await fresh.goto('/admin/types/article');
     await fresh.getByRole('link', { name: 'No waterfall' }).waitFor();
     const seen: string[] = [];
@@ -60,6 +46,7 @@ describe('admin: the editor, its fields, areas and relationships', { skip: brows
     await fresh.context().close();
   });
   it('has no serious accessibility violation in the editor, at 1280 and at 360 px wide', async () => {
+    const { page } = suite;
     await page.goto('/admin/types/article/new');
     await page.getByRole('button', { name: 'Save draft' }).waitFor();
     await page.getByRole('button', { name: 'Add content to Body' }).waitFor();

@@ -1,56 +1,33 @@
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { keys, testConfig } from './test-app.js';
-import { openPage, startBrowserApp, type BrowserApp } from './browser.js';
+import { demoConfig } from '../../src/config/demo-config.js';
+import { launchBrowser, openPage, startBrowserApp, type BrowserApp } from './browser.js';
 
 /**
  * The configuration the admin's browser tests run against: the demo's piece types (article with
- * tags, an author, a rich-text and image area; event with a required date; note) plus `playlist`,
- * whose `tracks` array holds a thousand items in the typing-lag test.
+ * tags, an author, a rich-text and image area; event with a required date; note), with articles
+ * also relating to other articles and to a hero image (public, like the body) and a priority of
+ * at most 100, plus `playlist`, whose `tracks` array holds a thousand items in the typing test.
  */
 export function adminTestConfig(): Record<string, unknown> {
-  const base = testConfig();
+  const { article, ...otherTypes } = demoConfig.modules;
   return {
-    ...base,
+    ...testConfig(),
     modules: {
+      ...otherTypes,
       article: {
-        extend: '@cms/piece-type',
-        options: { label: 'Article', perPage: 10, publicApiProjection: { title: 1, slug: 1, category: 1, _url: 1, _author: 1, _heroImage: 1, body: 1 }, pagePath: '/articles' },
+        ...article,
+        options: { ...article.options, publicApiProjection: { ...article.options.publicApiProjection, _heroImage: 1, body: 1 } },
         fields: {
           add: {
-            category: { type: 'string' },
+            ...article.fields.add,
             priority: { type: 'integer', min: 0, max: 100 },
-            tags: {
-              type: 'checkboxes',
-              choices: [
-                { label: 'News', value: 'news' },
-                { label: 'Tech', value: 'tech' },
-                { label: 'Sports', value: 'sports' },
-              ],
-            },
-            _author: { type: 'relationship', withType: '@cms/user' },
             _related: { type: 'relationship', withType: 'article', max: 3 },
             _heroImage: { type: 'relationship', withType: '@cms/image', max: 1 },
-            body: { type: 'area', options: { widgets: { '@cms/rich-text': {}, '@cms/image': {} } } },
           },
         },
-      },
-      event: {
-        extend: '@cms/piece-type',
-        options: { label: 'Event', pagePath: '/events', publicApiProjection: { title: 1, slug: 1, startDate: 1, location: 1, _url: 1 } },
-        fields: {
-          add: {
-            startDate: { type: 'date', required: true },
-            location: { type: 'string' },
-            capacity: { type: 'integer', min: 0 },
-            ticketUrl: { type: 'url' },
-          },
-        },
-      },
-      note: {
-        extend: '@cms/piece-type',
-        options: { label: 'Note' },
-        fields: { add: { text: { type: 'string', textarea: true } } },
       },
       playlist: {
         extend: '@cms/piece-type',
@@ -69,6 +46,8 @@ export function adminTestConfig(): Record<string, unknown> {
 }
 
 export const adminApiKey = keys.admin;
+/** The password of every user the browser tests make. */
+export const adminPassword = 'correct horse battery';
 
 export interface AdminTestSite extends BrowserApp {
   /** Creates a user through the API (admin key); answers its draft `_id`. */
@@ -96,4 +75,39 @@ export async function signedInPage(browser: Browser, baseUrl: string, username: 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Content', level: 1 }).waitFor();
   return page;
+}
+
+/** What a browser suite works with: its site, its browser, a page signed in as an admin, the API context of flows. */
+export interface SignedInSuite {
+  readonly site: AdminTestSite;
+  readonly browser: Browser;
+  readonly page: Page;
+  readonly ctx: { readonly baseUrl: string; readonly apiKey: string };
+}
+
+/**
+ * Registers, in the calling `describe`, a site and a browser started before its tests with an
+ * admin `username` signed in through the form, and both closed after them. Read the answer's
+ * properties inside the tests (they are set by then).
+ */
+export function signedInAdminSuite(username: string, title?: string): SignedInSuite {
+  let site: AdminTestSite;
+  let browser: Browser;
+  let page: Page;
+  before(async () => {
+    site = await startAdminSite();
+    browser = await launchBrowser();
+    await site.createUser({ username, password: adminPassword, role: 'admin', title });
+    page = await signedInPage(browser, site.baseUrl, username, adminPassword);
+  });
+  after(async () => {
+    await browser?.close();
+    await site?.t.close();
+  });
+  return {
+    get site() { return site; },
+    get browser() { return browser; },
+    get page() { return page; },
+    get ctx() { return { baseUrl: site.baseUrl, apiKey: adminApiKey }; },
+  };
 }
