@@ -19,6 +19,23 @@ describe('admin: the editor, its fields, areas and relationships', { skip: brows
   it('edits rich text, reorders widgets and picks a relationship', () => areas.richTextReorderAndRelationship(suite.page, suite.ctx));
   it('edits an image widget', () => areas.imageWidget(suite.page, suite.ctx));
   it('drives the rich-text toolbar with the keyboard and adds a link', () => areas.toolbarKeyboardAndLink(suite.page, suite.ctx));
+  it('edits a colour as text or with the picker, and shows a spelling the server refuses beside the field', async () => {
+    const { page } = suite;
+    await page.goto('/admin/types/article/new');
+    await page.getByRole('textbox', { name: 'Title', exact: true }).fill('Colourful');
+    const accent = page.getByRole('textbox', { name: 'Accent', exact: true });
+    await accent.fill('not a colour');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('must be a color', { exact: false }).waitFor();
+    assert.equal(await accent.getAttribute('aria-invalid'), 'true');
+    await page.getByLabel('Accent: pick a colour').fill('#336699');
+    assert.equal(await accent.inputValue(), '#336699');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.waitForURL((url) => !url.pathname.endsWith('/new'));
+    const docId = new URL(page.url()).pathname.split('/').pop();
+    const saved = await suite.site.t.request('GET', `/api/v1/article/${docId}?cmsMode=draft`);
+    assert.equal(saved.body.accent, '#336699');
+  });
   it('opens an editor without a waterfall: the document and the rich-text code are requested while the editor code loads', async () => {
     const { site, browser } = suite;
     const article = await site.t.request('POST', '/api/v1/article?cmsMode=draft', { body: { title: 'No waterfall' } });

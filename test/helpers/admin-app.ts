@@ -8,8 +8,8 @@ import { launchBrowser, openPage, startBrowserApp, type BrowserApp } from './bro
 /**
  * The configuration the admin's browser tests run against: the demo's piece types (article with
  * tags, an author, a rich-text and image area; event with a required date; note), with articles
- * also relating to other articles and to a hero image (public, like the body) and a priority of
- * at most 100, plus `playlist`, whose `tracks` array holds a thousand items in the typing test.
+ * also relating to other articles and to a hero image (public, like the body), a priority of
+ * at most 100 and an accent colour, plus `playlist`, whose `tracks` array holds a thousand items in the typing test.
  */
 export function adminTestConfig(): Record<string, unknown> {
   const { article, ...otherTypes } = demoConfig.modules;
@@ -24,6 +24,7 @@ export function adminTestConfig(): Record<string, unknown> {
           add: {
             ...article.fields.add,
             priority: { type: 'integer', min: 0, max: 100 },
+            accent: { type: 'color' },
             _related: { type: 'relationship', withType: 'article', max: 3 },
             _heroImage: { type: 'relationship', withType: '@cms/image', max: 1 },
           },

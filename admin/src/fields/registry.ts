@@ -1,5 +1,6 @@
 import { defineAsyncComponent, type Component } from 'vue';
 import StringField from './StringField.vue';
+import ColorField from './ColorField.vue';
 import NumberField from './NumberField.vue';
 import BooleanField from './BooleanField.vue';
 import SelectField from './SelectField.vue';
@@ -25,6 +26,7 @@ const byType: Readonly<Record<string, Component>> = {
   email: StringField,
   url: StringField,
   password: StringField,
+  color: ColorField,
   integer: NumberField,
   float: NumberField,
   boolean: BooleanField,
