@@ -195,6 +195,19 @@ describe('admin: from the first sign-in to a published, localized article', { sk
     await screenshot(page, 'admin-list');
   });
 
+  it('signs out, which ends the session on the server: its cookie no longer works anywhere', async () => {
+    const cookies = await page.context().cookies();
+    const session = cookies.find((cookie) => cookie.name.endsWith('cms.sid'));
+    assert.ok(session, `a session cookie: ${cookies.map((cookie) => cookie.name).join(', ')}`);
+    const whoamiWith = (cookie: string) => fetch(`${site.baseUrl}/api/v1/@cms/login/whoami`, { headers: { cookie } });
+    assert.equal((await whoamiWith(`${session.name}=${session.value}`)).status, 200);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+    assert.equal((await whoamiWith(`${session.name}=${session.value}`)).status, 404, 'a copy of the old cookie is anonymous');
+    await page.goto('/admin/types/article');
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+  });
+
   it('shows a contributor no Publish button, and the server refuses their publish', async () => {
     await site.createUser({ username: 'carl', password, role: 'contributor', title: 'Carl Contributor' });
     const contributor = await signedInPage(browser, site.baseUrl, 'carl', password);
