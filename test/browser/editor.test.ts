@@ -36,6 +36,20 @@ describe('admin: the editor, its fields, areas and relationships', { skip: brows
     const saved = await suite.site.t.request('GET', `/api/v1/article/${docId}?cmsMode=draft`);
     assert.equal(saved.body.accent, '#336699');
   });
+  it('saves the last keystrokes of rich text when Ctrl+S comes right after them', async () => {
+    const { page } = suite;
+    const article = await suite.site.t.request('POST', '/api/v1/article?cmsMode=draft', { body: { title: 'Quick save' } });
+    await page.goto(`/admin/types/article/${article.body.cmsDocId}`);
+    await page.getByRole('button', { name: 'Add content to Body' }).click();
+    await page.getByRole('menuitem', { name: 'Rich Text' }).click();
+    await page.getByRole('textbox', { name: 'Body: Rich Text 1' }).click();
+    // Typed and saved within the rich text's write delay: the save must not miss the end.
+    await page.keyboard.type('written just before saving');
+    await page.keyboard.press('Control+s');
+    await page.getByText('Draft saved').first().waitFor();
+    const saved = await suite.site.t.request('GET', `/api/v1/article/${article.body.cmsDocId}?cmsMode=draft`);
+    assert.match(saved.body.body.items[0].content, /written just before saving/);
+  });
   it('opens an editor without a waterfall: the document and the rich-text code are requested while the editor code loads', async () => {
     const { site, browser } = suite;
     const article = await site.t.request('POST', '/api/v1/article?cmsMode=draft', { body: { title: 'No waterfall' } });

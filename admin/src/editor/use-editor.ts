@@ -9,6 +9,7 @@ import type { FieldSchema, PieceDocument, PieceTypeSchema } from '../api/types';
 import { flattenErrors, provideFieldErrors } from '../fields/errors';
 import { inputId } from '../fields/field-props';
 import { openDocument } from './open-requests';
+import { flushPendingWrites } from '../fields/pending-writes';
 import { session } from '../session';
 import { confirmAction } from '../ui/confirm';
 import { errorMessage, notify, notifyError } from '../ui/notify';
@@ -42,7 +43,10 @@ export function useEditor(target: EditorTarget) {
   /** `cmsLocale` of every version of the set: `en:draft`, `en:published`, `en:previous`, … */
   const versions = ref<ReadonlySet<string>>(new Set());
   const form = ref<HTMLElement>();
-  const tracker = useDirtyTracker(() => (doc.value ? formPayload(target.type.fields, doc.value) : undefined));
+  const tracker = useDirtyTracker(() => {
+    flushPendingWrites();
+    return doc.value ? formPayload(target.type.fields, doc.value) : undefined;
+  });
   let loadCount = 0;
   /** The editor's own move from `new` to `edit` after the first save: nothing is left behind. */
   let movingToSaved = false;
@@ -120,6 +124,7 @@ export function useEditor(target: EditorTarget) {
 
   /** Saves the draft (inserting a new document); answers the saved draft, or undefined when refused. */
   async function save(): Promise<EditedDocument | undefined> {
+    flushPendingWrites();
     const current = doc.value;
     if (!current) return undefined;
     const body = formPayload(target.type.fields, current);
