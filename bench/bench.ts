@@ -60,7 +60,8 @@ async function startCms(env: Record<string, string>): Promise<{ child: ChildProc
   const port = await freePort();
   const child = spawn(process.execPath, [join(repo, 'dist/src/main.js')], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // Its log lines go to stderr with the progress, leaving stdout to the tables.
+    stdio: ['ignore', 2, 2],
   });
   const base = `http://127.0.0.1:${port}`;
   for (let tries = 0; tries < 600; tries++) {
