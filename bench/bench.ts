@@ -56,13 +56,14 @@ async function freePort(): Promise<number> {
 }
 
 /** The server as a user starts it; resolves once /health answers. */
-async function startCms(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+async function startCms(env: Record<string, string>, children: ChildProcess[]): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(repo, 'dist/src/main.js')], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     // Its log lines go to stderr with the progress, leaving stdout to the tables.
     stdio: ['ignore', 2, 2],
   });
+  children.push(child);
   const base = `http://127.0.0.1:${port}`;
   for (let tries = 0; tries < 600; tries++) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
@@ -73,8 +74,9 @@ async function startCms(env: Record<string, string>): Promise<{ child: ChildProc
   throw new Error('the server did not answer /health within 60 s');
 }
 
-async function startBare(): Promise<{ child: ChildProcess; base: string; serve(captured: Captured): Promise<void> }> {
+async function startBare(children: ChildProcess[]): Promise<{ child: ChildProcess; base: string; serve(captured: Captured): Promise<void> }> {
   const child = fork(join(here, 'bare-server.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  children.push(child);
   const [{ address }] = (await once(child, 'message')) as [{ address: string }];
   return {
     child,
@@ -137,22 +139,23 @@ async function makeUpload(dir: string): Promise<{ file: string; contentType: str
 
 async function runSize(docs: number): Promise<{ rows: Row[]; seedSeconds: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'cms-bench-'));
-  const env = { CMS_DATA_DIR: join(dir, 'data'), CMS_CONFIG: join(dir, 'cms.config.json'), CMS_API_KEYS: `${adminKey}:admin`, CMS_LOG_LEVEL: 'warn' };
-  await writeFile(env.CMS_CONFIG, JSON.stringify(benchConfig()));
-  log(`seeding ${docs} articles…`);
-  const seeded = await seed(env, docs, (done) => log(`  ${done} articles`));
-  log(`seeded in ${seeded.seconds.toFixed(0)} s (${Math.round(docs / seeded.seconds)} articles/s)`);
-  const upload = await makeUpload(dir);
-  const cms = await startCms(env);
-  const bare = await startBare();
+  const children: ChildProcess[] = [];
   try {
+    const env = { CMS_DATA_DIR: join(dir, 'data'), CMS_CONFIG: join(dir, 'cms.config.json'), CMS_API_KEYS: `${adminKey}:admin`, CMS_LOG_LEVEL: 'warn' };
+    await writeFile(env.CMS_CONFIG, JSON.stringify(benchConfig()));
+    log(`seeding ${docs} articles…`);
+    const seeded = await seed(env, docs, (done) => log(`  ${done} articles`));
+    log(`seeded in ${seeded.seconds.toFixed(0)} s (${Math.round(docs / seeded.seconds)} articles/s)`);
+    const upload = await makeUpload(dir);
+    const cms = await startCms(env, children);
+    const bare = await startBare(children);
     const etag = (await fetch(cms.base + getOnePath(seeded.articleIds))).headers.get('etag') ?? undefined;
     const selected = scenarios({ articleIds: seeded.articleIds, etag, upload }).filter((s) => !settings.only || settings.only.includes(s.key));
     const rows: Row[] = [];
     for (const scenario of selected) rows.push(await measure(scenario, { cms, bare, dir }));
     return { rows, seedSeconds: seeded.seconds };
   } finally {
-    await Promise.all([stop(cms.child), stop(bare.child)]);
+    await Promise.all(children.map(stop));
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -214,6 +217,9 @@ function machine() {
 }
 
 async function main(): Promise<void> {
+  const known = scenarios({ articleIds: ['x'], etag: undefined, upload: { file: '', contentType: '' } }).map((s) => s.key);
+  const unknown = settings.only?.filter((key) => !known.includes(key)) ?? [];
+  if (unknown.length) throw new Error(`BENCH_SCENARIOS: unknown ${unknown.join(', ')}; scenarios are ${known.join(', ')}`);
   await mkdir(join(repo, 'bench/results'), { recursive: true });
   for (const docs of settings.docs) {
     const before = machine();
