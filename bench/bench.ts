@@ -1,140 +1,238 @@
 /**
- * Load benchmark of the read paths: `npm run bench` (after `npm run build`, which it runs).
+ * Load benchmark: `npm run bench` (it builds first). See bench/NOTES.md.
  *
- * Starts the real app on a fresh SQLite file, seeds it through the REST interface, then drives
- * each scenario with autocannon over a real TCP port. BENCH_DOCS (default 5000), BENCH_SECONDS
- * (default 10) and BENCH_CONNECTIONS (default 10) tune it. Numbers depend on the machine: compare
- * runs on the same one.
+ * For each store size: seeds a fresh SQLite store through the DocumentService (seed.ts), starts
+ * the server as a user does (`node dist/src/main.js`) and a bare Fastify server (bare-server.ts),
+ * then runs each scenario with autocannon in its own process (load.ts), against the CMS and then
+ * against the bare server answering the bytes the CMS answered. Prints one Markdown table per
+ * size and writes it as JSON to bench/results/.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import type { FastifyInstance } from 'fastify';
-import { loadAppConfig } from '../src/load-app-config.js';
-import { buildApp } from '../src/app.js';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { adminKey, benchConfig } from './corpus.js';
+import { seed } from './seed.js';
+import { getOnePath, scenarios, type Scenario } from './scenarios.js';
+import { requestAt, type LoadResult, type LoadSpec } from './load.js';
+import type { Captured } from './bare-server.js';
 
-const adminKey = 'bench-admin-key-0123456789';
-const docCount = positive('BENCH_DOCS', 5000);
-const seconds = positive('BENCH_SECONDS', 10);
-const connections = positive('BENCH_CONNECTIONS', 10);
+const here = fileURLToPath(new URL('.', import.meta.url));
+const repo = join(here, '..', '..');
+const settings = {
+  docs: (process.env.BENCH_DOCS ?? '10000').split(',').map((value) => positive('BENCH_DOCS', value)),
+  seconds: positive('BENCH_SECONDS', process.env.BENCH_SECONDS ?? '10'),
+  connections: positive('BENCH_CONNECTIONS', process.env.BENCH_CONNECTIONS ?? '50'),
+  only: process.env.BENCH_SCENARIOS?.split(',').map((key) => key.trim()),
+};
 
-function positive(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+function positive(name: string, raw: string): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must hold positive integers, not "${raw}"`);
   return value;
 }
 
-const categories = ['news', 'sports', 'culture', 'science', 'travel'];
-const words = 'garden river market winter castle harbor engine planet forest violin lantern meadow'.split(' ');
+interface Row {
+  readonly scenario: string;
+  readonly request: string;
+  readonly status: number;
+  readonly cms: LoadResult;
+  readonly bare: LoadResult;
+  /** VmHWM of the CMS process after this scenario, in MiB. */
+  readonly peakRssMiB: number;
+  readonly ratio: number;
+}
 
-function benchConfig(): Record<string, unknown> {
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+/** The server as a user starts it; resolves once /health answers. */
+async function startCms(env: Record<string, string>, children: ChildProcess[]): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(repo, 'dist/src/main.js')], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // Its log lines go to stderr with the progress, leaving stdout to the tables.
+    stdio: ['ignore', 2, 2],
+  });
+  children.push(child);
+  const base = `http://127.0.0.1:${port}`;
+  for (let tries = 0; tries < 600; tries++) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const ok = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+    if (ok) return { child, base };
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error('the server did not answer /health within 60 s');
+}
+
+async function startBare(children: ChildProcess[]): Promise<{ child: ChildProcess; base: string; serve(captured: Captured): Promise<void> }> {
+  const child = fork(join(here, 'bare-server.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  children.push(child);
+  const [{ address }] = (await once(child, 'message')) as [{ address: string }];
   return {
-    baseUrl: 'http://bench.test',
-    locales: { en: { label: 'English' } },
-    apiKeys: { [adminKey]: { role: 'admin' } },
-    modules: {
-      author: {
-        extend: '@cms/piece-type',
-        options: { label: 'Author', publicApiProjection: { title: 1, slug: 1 } },
-        fields: { add: { bio: { type: 'string', textarea: true } } },
-      },
-      article: {
-        extend: '@cms/piece-type',
-        options: {
-          label: 'Article',
-          pagePath: '/articles',
-          publicApiProjection: { title: 1, slug: 1, category: 1, priority: 1, body: 1, _authors: 1, _url: 1 },
-        },
-        fields: {
-          add: {
-            category: { type: 'select', choices: categories.map((value) => ({ label: value, value })) },
-            priority: { type: 'integer', min: 0, max: 100 },
-            _authors: { type: 'relationship', withType: 'author' },
-            body: { type: 'area', options: { widgets: { '@cms/rich-text': {} } } },
-          },
-        },
-      },
+    child,
+    base: address,
+    async serve(captured) {
+      child.send(captured);
+      await once(child, 'message');
     },
   };
 }
 
-async function post(app: FastifyInstance, type: string, body: Record<string, unknown>): Promise<{ _id: string }> {
-  const response = await app.inject({
-    method: 'POST',
-    url: `/api/v1/${type}`,
-    headers: { authorization: `ApiKey ${adminKey}`, 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-  });
-  if (response.statusCode !== 200) throw new Error(`seeding ${type}: ${response.statusCode} ${response.body}`);
-  return response.json();
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
 }
 
-async function seed(app: FastifyInstance): Promise<string> {
-  const authors = [];
-  for (let n = 0; n < 50; n++) authors.push(await post(app, 'author', { title: `Author ${n}`, bio: words[n % words.length] }));
-  let sampleId = '';
-  for (let n = 0; n < docCount; n++) {
-    const text = [0, 3, 7].map((k) => words[(n + k) % words.length]).join(' ');
-    const doc = await post(app, 'article', {
-      title: `Article ${n} ${text}`,
-      category: categories[n % categories.length],
-      priority: n % 100,
-      _authors: [authors[n % authors.length]._id, authors[(n + 1) % authors.length]._id],
-      body: `<p>${text} ${n}</p>`,
-    });
-    if (n === Math.floor(docCount / 2)) sampleId = doc._id;
+function specFor(base: string, scenario: Scenario): LoadSpec {
+  const { method, paths, headers, bodyTemplate, bodyFile } = scenario;
+  const connections = Math.min(scenario.connections ?? settings.connections, settings.connections);
+  return { base, method, paths, headers, bodyTemplate, bodyFile, connections, seconds: settings.seconds };
+}
+
+/** One request as the load generator's first one, its answer kept for the bare server. */
+async function capture(spec: LoadSpec): Promise<Captured> {
+  const { path, body } = requestAt(spec, 0);
+  const payload = spec.bodyFile ? await readFile(spec.bodyFile) : body;
+  const response = await fetch(spec.base + path, { method: spec.method, headers: spec.headers, body: payload });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, headers: Object.fromEntries(response.headers), body: bytes.toString('base64') };
+}
+
+/** autocannon in its own process; the spec goes through a file (PATCH lists every document). */
+async function load(spec: LoadSpec, dir: string): Promise<LoadResult> {
+  const file = join(dir, 'load-spec.json');
+  await writeFile(file, JSON.stringify(spec));
+  const child = spawn(process.execPath, [join(here, 'load.js'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk));
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`the load generator exited with ${code}`);
+  return JSON.parse(out) as LoadResult;
+}
+
+async function peakRssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+/** A 12-megapixel JPEG (smooth noise, about a photo's size) as one multipart body. */
+async function makeUpload(dir: string): Promise<{ file: string; contentType: string }> {
+  const noise = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
+  const jpeg = await sharp(noise).resize(4000, 3000).jpeg({ quality: 90 }).toBuffer();
+  const boundary = 'bench-boundary-7d1f';
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`;
+  const file = join(dir, 'upload.bin');
+  await writeFile(file, Buffer.concat([Buffer.from(head), jpeg, Buffer.from(`\r\n--${boundary}--\r\n`)]));
+  return { file, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function runSize(docs: number): Promise<{ rows: Row[]; seedSeconds: number }> {
+  const dir = await mkdtemp(join(tmpdir(), 'cms-bench-'));
+  const children: ChildProcess[] = [];
+  try {
+    const env = { CMS_DATA_DIR: join(dir, 'data'), CMS_CONFIG: join(dir, 'cms.config.json'), CMS_API_KEYS: `${adminKey}:admin`, CMS_LOG_LEVEL: 'warn' };
+    await writeFile(env.CMS_CONFIG, JSON.stringify(benchConfig()));
+    log(`seeding ${docs} articles…`);
+    const seeded = await seed(env, docs, (done) => log(`  ${done} articles`));
+    log(`seeded in ${seeded.seconds.toFixed(0)} s (${Math.round(docs / seeded.seconds)} articles/s)`);
+    const upload = await makeUpload(dir);
+    const cms = await startCms(env, children);
+    const bare = await startBare(children);
+    const etag = (await fetch(cms.base + getOnePath(seeded.articleIds))).headers.get('etag') ?? undefined;
+    const selected = scenarios({ articleIds: seeded.articleIds, etag, upload }).filter((s) => !settings.only || settings.only.includes(s.key));
+    const rows: Row[] = [];
+    for (const scenario of selected) rows.push(await measure(scenario, { cms, bare, dir }));
+    return { rows, seedSeconds: seeded.seconds };
+  } finally {
+    await Promise.all(children.map(stop));
+    await rm(dir, { recursive: true, force: true });
   }
-  return sampleId;
 }
 
-interface Scenario {
-  readonly name: string;
-  readonly path: string;
-  readonly admin?: boolean;
+async function measure(
+  scenario: Scenario,
+  servers: { cms: { child: ChildProcess; base: string }; bare: Awaited<ReturnType<typeof startBare>>; dir: string },
+): Promise<Row> {
+  const { cms, bare, dir } = servers;
+  const captured = await capture(specFor(cms.base, scenario));
+  const cmsResult = await load(specFor(cms.base, scenario), dir);
+  const peak = await peakRssMiB(cms.child.pid!);
+  await bare.serve(captured);
+  const bareResult = await load(specFor(bare.base, scenario), dir);
+  const row = {
+    scenario: scenario.key,
+    request: describe(scenario),
+    status: captured.status,
+    cms: cmsResult,
+    bare: bareResult,
+    peakRssMiB: peak,
+    ratio: cmsResult.rps / bareResult.rps,
+  };
+  log(tableRow(row));
+  return row;
 }
 
-async function run(base: string, scenario: Scenario): Promise<string> {
-  const result = await autocannon({
-    url: base + scenario.path,
-    connections,
-    duration: seconds,
-    headers: scenario.admin ? { authorization: `ApiKey ${adminKey}` } : {},
-  });
-  const failed = result.non2xx + result.errors;
-  if (failed > 0) throw new Error(`${scenario.name}: ${failed} failed requests`);
-  const { latency, requests } = result;
-  return `| ${scenario.name} | \`${scenario.path}\` | ${Math.round(requests.average)} | ${latency.p50} | ${latency.p99} |`;
+/** What the table shows of a request: its first path, ids elided, and what else sets it apart. */
+function describe(scenario: Scenario): string {
+  const notes = [
+    scenario.headers.authorization ? 'admin' : 'anonymous',
+    scenario.headers['if-none-match'] ? 'If-None-Match' : '',
+    scenario.paths.length > 1 ? `${scenario.paths.length} documents in turn` : '',
+    scenario.bodyTemplate ? 'a distinct body each' : '',
+    scenario.connections ? `${Math.min(scenario.connections, settings.connections)} connections` : '',
+  ];
+  const path = scenario.paths[0].replace(/\/[0-9a-z]{20,}/g, '/<id>');
+  return `\`${scenario.method} ${path}\` (${notes.filter(Boolean).join(', ')})`;
+}
+
+function log(line: string): void {
+  process.stderr.write(line + '\n');
+}
+
+const header = '| scenario | request | status | req/s | p50 ms | p99 ms | errors | peak RSS MiB | bare req/s | ratio |\n|---|---|---|---|---|---|---|---|---|---|';
+
+function tableRow(row: Row): string {
+  const { cms, bare } = row;
+  const cells = [row.scenario, row.request, row.status, rate(cms.rps), cms.p50, cms.p99, cms.errors, row.peakRssMiB, rate(bare.rps), `${(row.ratio * 100).toFixed(1)}%`];
+  return `| ${cells.join(' | ')} |`;
+}
+
+function rate(rps: number): string {
+  return rps < 100 ? rps.toFixed(1) : String(Math.round(rps));
+}
+
+function machine() {
+  return { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, date: new Date().toISOString(), loadAverage: loadavg() };
 }
 
 async function main(): Promise<void> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'cms-bench-'));
-  const config = await loadAppConfig({ config: benchConfig(), env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent' }, cwd: dataDir });
-  const app = await buildApp(config);
-  try {
-    process.stdout.write(`seeding ${docCount} articles (each a draft and a published version)…\n`);
-    const sampleId = await seed(app);
-    const base = await app.listen({ port: 0, host: '127.0.0.1' });
-    const scenarios: Scenario[] = [
-      { name: 'list, anonymous (10 per page, 2 relationships each)', path: '/api/v1/article' },
-      { name: 'list, admin, 100 per page', path: '/api/v1/article?perPage=100', admin: true },
-      { name: 'list, filtered and sorted', path: '/api/v1/article?category=culture&priority[min]=10&priority[max]=60&sort[title]=1' },
-      { name: 'list, full-text search', path: '/api/v1/article?search=harbor%20violin' },
-      { name: 'list, deep page', path: `/api/v1/article?page=${Math.max(1, Math.floor(docCount / 20))}` },
-      { name: 'get one', path: `/api/v1/article/${sampleId}` },
-      { name: 'get one, areas rendered', path: `/api/v1/article/${sampleId}?renderAreas=true` },
-    ];
-    const rows = [];
-    for (const scenario of scenarios) rows.push(await run(base, scenario));
-    process.stdout.write(
-      `\n${docCount} articles, ${connections} connections, ${seconds} s per scenario, Node ${process.version}\n\n` +
-        '| scenario | request | req/s | p50 ms | p99 ms |\n|---|---|---|---|---|\n' +
-        rows.join('\n') +
-        '\n',
-    );
-  } finally {
-    await app.close();
-    await rm(dataDir, { recursive: true, force: true });
+  const known = scenarios({ articleIds: ['x'], etag: undefined, upload: { file: '', contentType: '' } }).map((s) => s.key);
+  const unknown = settings.only?.filter((key) => !known.includes(key)) ?? [];
+  if (unknown.length) throw new Error(`BENCH_SCENARIOS: unknown ${unknown.join(', ')}; scenarios are ${known.join(', ')}`);
+  await mkdir(join(repo, 'bench/results'), { recursive: true });
+  for (const docs of settings.docs) {
+    const before = machine();
+    const { rows, seedSeconds } = await runSize(docs);
+    const after = { loadAverage: loadavg() };
+    const title =
+      `${docs} articles, ${settings.connections} connections, ${settings.seconds} s per scenario; ` +
+      `${before.cpu} × ${before.cores}, Node ${before.node}, ${before.date.slice(0, 16)} UTC, ` +
+      `load average ${before.loadAverage[0].toFixed(1)} before, ${after.loadAverage[0].toFixed(1)} after`;
+    process.stdout.write(`\n${title}\n\n${header}\n${rows.map(tableRow).join('\n')}\n`);
+    const file = join(repo, 'bench/results', `${before.date.slice(0, 10)}-${docs}.json`);
+    await writeFile(file, JSON.stringify({ machine: before, after, settings: { ...settings, docs }, seedSeconds, rows }, null, 2) + '\n');
+    log(`written ${file}`);
   }
 }
 

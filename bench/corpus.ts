@@ -1,0 +1,73 @@
+/**
+ * What the bench stores: its configuration file and the seeded articles. Deterministic, so two
+ * runs at the same size hold the same texts.
+ */
+export const adminKey = 'bench-admin-key-0123456789';
+export const categories = ['news', 'sports', 'culture', 'science', 'travel'];
+export const tags = ['local', 'world', 'opinion', 'review', 'guide', 'interview', 'video', 'photo', 'data', 'live'];
+/** Occurs in every hundredth article's body and in no other text: the 1% search. */
+export const rareWord = 'zephyr';
+
+const words = (
+  'garden river market winter castle harbor engine planet forest violin lantern meadow silver ' +
+  'bridge candle desert island mirror orchard pepper quarry ribbon saddle thunder valley window ' +
+  'anchor basket canyon dragon feather glacier hammer jungle kettle ladder magnet needle ocean ' +
+  'pillow rocket shadow ticket umbrella velvet wagon yellow zebra almond bamboo cobalt dune ember'
+).split(' ');
+
+export function benchConfig(): Record<string, unknown> {
+  return {
+    baseUrl: 'http://bench.test',
+    locales: { en: { label: 'English' } },
+    // 50 connections uploading at once: the default budget (3 at a time) would refuse most.
+    limits: { uploadsInFlight: 100, uploadBytesPerMinute: 1024 ** 4 },
+    modules: {
+      author: {
+        extend: '@cms/piece-type',
+        options: { label: 'Author', publicApiProjection: { title: 1, slug: 1 } },
+        fields: { add: { bio: { type: 'string', textarea: true } } },
+      },
+      article: {
+        extend: '@cms/piece-type',
+        options: {
+          label: 'Article',
+          pagePath: '/articles',
+          publicApiProjection: { title: 1, slug: 1, category: 1, priority: 1, tags: 1, body: 1, _authors: 1, _url: 1 },
+        },
+        fields: {
+          add: {
+            category: { type: 'select', choices: categories.map((value) => ({ label: value, value })) },
+            priority: { type: 'integer', min: 0, max: 100 },
+            tags: { type: 'checkboxes', choices: tags.map((value) => ({ label: value, value })) },
+            _authors: { type: 'relationship', withType: 'author' },
+            body: { type: 'area', options: { widgets: { '@cms/rich-text': {} } } },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** A few words picked by a small linear congruential generator seeded with `n`. */
+function sentence(n: number, length: number): string {
+  let state = (n * 2654435761) >>> 0;
+  const out: string[] = [];
+  for (let i = 0; i < length; i++) {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    out.push(words[state % words.length]);
+  }
+  return out.join(' ');
+}
+
+/** Article `n` as the insert body: three paragraphs, two authors, 1% of them with the rare word. */
+export function articleBody(n: number, authorIds: readonly string[]): Record<string, unknown> {
+  const paragraphs = [0, 1, 2].map((p) => `<p>${sentence(n * 3 + p, 40)}${p === 2 && n % 100 === 0 ? ` ${rareWord}` : ''}.</p>`);
+  return {
+    title: `Article ${n} ${sentence(n, 3)}`,
+    category: categories[n % categories.length],
+    priority: n % 100,
+    tags: [tags[n % tags.length], tags[(n * 7 + 3) % tags.length]],
+    _authors: [authorIds[n % authorIds.length], authorIds[(n + 1) % authorIds.length]],
+    body: paragraphs.join(''),
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The preparation step: fills a fresh store through the project's own DocumentService, in the
+ * bench's process, without HTTP. Two shortcuts, both outside the service's rules: inserts join
+ * one transaction per batch of 500 (the service opens one per insert; here its `transaction`
+ * joins the batch's), and the slug uniqueness scan answers "none taken" because every seeded
+ * title, so every slug, is distinct. Everything else (conversion, filter index, search texts,
+ * draft and published versions) is the service's own insert.
+ */
+import { loadAppConfig } from '../src/load-app-config.js';
+import { createStorage } from '../src/storage/create-storage.js';
+import { createFieldTypeRegistry } from '../src/content/fields/registry.js';
+import { DocumentService } from '../src/content/documents/document-service.js';
+import type { RequestScope } from '../src/content/documents/scope.js';
+import type { DocumentStore, StorageAdapter, StorageSession } from '../src/storage/storage-adapter.js';
+import { articleBody } from './corpus.js';
+
+const admin: RequestScope = { principal: { kind: 'apiKey', role: 'admin', userId: null, title: null, username: null } };
+// The seed holds no attachments and no passwords.
+const noAttachments = { present: () => ({}) };
+const noPasswords = { hash: async () => Promise.reject(new Error('the bench seeds no passwords')) };
+const batchSize = 500;
+
+export interface Seeded {
+  /** cmsDocIds of the articles, in insert order. */
+  readonly articleIds: string[];
+  readonly seconds: number;
+}
+
+/** The store as the service sees it while seeding: every read and write goes to the batch's transaction. */
+function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; batch<T>(work: () => Promise<T>): Promise<T> } {
+  let tx: StorageSession | undefined;
+  const current = () => tx ?? storage;
+  const documents = (): DocumentStore => {
+    const store = current().documents;
+    return new Proxy(store, {
+      get: (target, key) => (key === 'slugsLike' ? async () => [] : (Reflect.get(target, key) as () => unknown).bind(target)),
+    });
+  };
+  const session: StorageSession = {
+    get documents() {
+      return documents();
+    },
+    get logins() {
+      return current().logins;
+    },
+    get tokens() {
+      return current().tokens;
+    },
+    get attachments() {
+      return current().attachments;
+    },
+    get loginThrottle() {
+      return current().loginThrottle;
+    },
+  };
+  const adapter: StorageAdapter = Object.assign(Object.create(session) as StorageSession, {
+    capabilities: storage.capabilities,
+    migrate: () => storage.migrate(),
+    transaction: <T>(work: (tx: StorageSession) => Promise<T>) => work(session),
+    ping: () => storage.ping(),
+    close: () => storage.close(),
+  });
+  return {
+    adapter,
+    batch: (work) =>
+      storage.transaction(async (batchTx) => {
+        tx = batchTx;
+        try {
+          return await work();
+        } finally {
+          tx = undefined;
+        }
+      }),
+  };
+}
+
+/** Inserts 50 authors and `count` articles into the store that `env` names. */
+export async function seed(env: Record<string, string>, count: number, progress: (done: number) => void): Promise<Seeded> {
+  const started = performance.now();
+  const config = await loadAppConfig({ env, cwd: env.CMS_DATA_DIR });
+  const storage = createStorage(config.databaseUrl, { poolSize: config.databasePoolSize });
+  await storage.migrate();
+  try {
+    const { adapter, batch } = batchedStorage(storage);
+    const service = new DocumentService({ config, storage: adapter, fieldTypes: createFieldTypeRegistry(), attachments: noAttachments, passwordHasher: noPasswords });
+    const insert = async (type: string, body: Record<string, unknown>) => String((await service.insert(admin, type, body))._id).split(':')[0];
+    const authorIds: string[] = [];
+    await batch(async () => {
+      for (let n = 0; n < 50; n++) authorIds.push(await insert('author', { title: `Author ${n}`, bio: `Writes about ${n}` }));
+    });
+    const articleIds: string[] = [];
+    for (let from = 0; from < count; from += batchSize) {
+      await batch(async () => {
+        for (let n = from; n < Math.min(count, from + batchSize); n++) articleIds.push(await insert('article', articleBody(n, authorIds)));
+      });
+      if ((from + batchSize) % 10_000 === 0) progress(from + batchSize);
+    }
+    return { articleIds, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    await storage.close();
+  }
+}
