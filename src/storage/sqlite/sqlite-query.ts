@@ -214,8 +214,18 @@ function compileOrder(query: DocumentQuery, selection: Selection): OrderTerm[] {
   const sort = query.sort ?? [];
   for (const { field, direction } of sort) terms.push({ expression: sortExpression(field), keyword: sortKeyword(direction) });
   // `id` is unique, so ending on it makes the order total and pages stable.
-  if (!sort.some(({ field }) => field === '_id')) terms.push({ expression: 'documents.id', keyword: 'ASC' });
+  if (!sort.some(({ field }) => field === '_id')) terms.push({ expression: 'documents.id', keyword: tieBreakKeyword(sort) });
   return terms;
+}
+
+/**
+ * The id tie-break runs the way the last sort key does: the list indexes hold (…, key, id), so
+ * `updated_at DESC, id DESC` walks one backwards, where `updated_at DESC, id ASC` made SQLite
+ * sort every skipped row of a deep page in a temporary b-tree.
+ */
+function tieBreakKeyword(sort: NonNullable<DocumentQuery['sort']>): OrderTerm['keyword'] {
+  const last = sort.at(-1);
+  return last === undefined ? 'ASC' : sortKeyword(last.direction);
 }
 
 function sortExpression(field: string): string {
