@@ -160,6 +160,23 @@ describe('sqlite query plans on 50,000 documents', () => {
     });
   }
 
+  it('pages a filter by testing each entry of the list index walk, from indexes and with the same results', () => {
+    const filtered = cases.filter(({ query }) => (query.conditions?.length ?? 0) > 0 && query.search === undefined);
+    assert.ok(filtered.length >= 4);
+    for (const { name, query, expected } of filtered) {
+      const probing = compileFindQuery(query, { probeConditions: true });
+      const steps = plan(probing);
+      assertIndexed(steps);
+      assert.doesNotMatch(steps, /TEMP B-TREE/, `${name}\n${steps}`);
+      const ids = (compiled: CompiledQuery) =>
+        (inspector.prepare(compiled.sql).pluck().all(...compiled.params) as string[]).map((data) => (JSON.parse(data) as StoredDocument)._id);
+      const probed = ids(probing);
+      assert.deepEqual(probed, ids(compileFindQuery(query)), name);
+      const byId = new Map(articles.map((article) => [article.doc._id, article]));
+      for (const id of probed) assert.ok(expected(byId.get(id)!), `${name}: ${id} matches`);
+    }
+  });
+
   it('counts and pages what an anonymous caller may see without reading a document', async () => {
     const publicOnly: DocumentQuery = { ...list, visibility: ['public'] };
     assert.match(plan(compileCountQuery(publicOnly)), /USING COVERING INDEX documents_list_/);

@@ -1,4 +1,4 @@
-import type { DocumentQuery, DocumentStore } from '../storage-adapter.js';
+import type { DocumentQuery } from '../storage-adapter.js';
 import { compileCountQuery } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
 
@@ -56,11 +56,6 @@ export class CountCache {
   #dataVersion(): number {
     return this.#statements.statement('PRAGMA data_version').pluck().get() as number;
   }
-}
-
-/** The read connection's document store, counting through `cache`. */
-export function withCachedCounts(store: DocumentStore, cache: CountCache): DocumentStore {
-  return { ...store, count: async (query) => cache.count(query) };
 }
 
 /** The parameters as a key: numbers are tagged, since JSON writes Infinity (an open range bound) as null. */
