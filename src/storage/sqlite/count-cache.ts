@@ -20,8 +20,6 @@ export class CountCache {
   readonly #statements: StatementSource;
   readonly #counts = new Map<string, number>();
   #version: number | undefined;
-  #hits = 0;
-  #misses = 0;
 
   constructor(statements: StatementSource) {
     this.#statements = statements;
@@ -36,21 +34,12 @@ export class CountCache {
     }
     const key = `${sql}\n${cacheKeyOf(params)}`;
     const known = this.#counts.get(key);
-    if (known !== undefined) {
-      this.#hits++;
-      return known;
-    }
-    this.#misses++;
+    if (known !== undefined) return known;
     const counted = this.#statements.statement(sql).pluck().get(...params) as number;
     if (this.#dataVersion() !== version) return counted;
     if (this.#counts.size >= maxCounts) this.#counts.delete(this.#counts.keys().next().value!);
     this.#counts.set(key, counted);
     return counted;
-  }
-
-  /** How many counts were answered from the cache and how many were read (for tests). */
-  get stats(): { hits: number; misses: number } {
-    return { hits: this.#hits, misses: this.#misses };
   }
 
   #dataVersion(): number {
