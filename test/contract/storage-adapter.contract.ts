@@ -166,13 +166,17 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
         assert.deepEqual(docIdsOf(docs), ['c', 'a', 'b']);
       });
 
-      it('breaks ties by _id ascending whatever the direction', async () => {
+      it('breaks ties by _id in the direction of the last sort key, so a list index serves both', async () => {
         const updatedAt = '2024-05-05T00:00:00.000Z';
-        await insertAll(['d', 'b', 'c', 'a'].map((docId) => makeDoc({ docId, updatedAt })));
-        for (const direction of [1, -1] as const) {
-          const docs = await adapter.documents.find({ sort: [{ field: 'updatedAt', direction }] });
-          assert.deepEqual(docIdsOf(docs), ['a', 'b', 'c', 'd']);
-        }
+        await insertAll(['d', 'b', 'c', 'a'].map((docId) => makeDoc({ docId, updatedAt, priority: 1 })));
+        const byUpdated = (direction: 1 | -1) => adapter.documents.find({ sort: [{ field: 'updatedAt', direction }] }).then(docIdsOf);
+        assert.deepEqual(await byUpdated(1), ['a', 'b', 'c', 'd']);
+        assert.deepEqual(await byUpdated(-1), ['d', 'c', 'b', 'a']);
+        const mixed = await adapter.documents.find({
+          sort: [{ field: 'updatedAt', direction: -1 }, { field: 'priority', direction: 1 }],
+        });
+        assert.deepEqual(docIdsOf(mixed), ['a', 'b', 'c', 'd']);
+        assert.deepEqual(docIdsOf(await adapter.documents.find({})), ['a', 'b', 'c', 'd']);
       });
 
       it('pages with skip and limit without gaps or repeats', async () => {
@@ -180,10 +184,10 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
         await insertAll(['e', 'b', 'd', 'a', 'c'].map((docId) => makeDoc({ docId, updatedAt })));
         const page = (skip: number | undefined, limit: number | undefined) =>
           adapter.documents.find({ sort: [{ field: 'updatedAt', direction: -1 }], skip, limit }).then(docIdsOf);
-        assert.deepEqual(await page(undefined, 2), ['a', 'b']);
-        assert.deepEqual(await page(2, 2), ['c', 'd']);
-        assert.deepEqual(await page(4, 2), ['e']);
-        assert.deepEqual(await page(3, undefined), ['d', 'e']);
+        assert.deepEqual(await page(undefined, 2), ['e', 'd']);
+        assert.deepEqual(await page(2, 2), ['c', 'b']);
+        assert.deepEqual(await page(4, 2), ['a']);
+        assert.deepEqual(await page(3, undefined), ['b', 'a']);
         assert.deepEqual(await page(9, 2), []);
         assert.deepEqual(await page(0, 0), []);
       });

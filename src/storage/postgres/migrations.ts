@@ -161,6 +161,14 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX login_throttle_period_ends ON login_throttle (period_ends);
   `,
+  // 3 (reads): the id tie-break now runs the way the sort does, so the lists newest first order
+  // by (updated_at DESC, id DESC): the index holds that order and a deep page walks it.
+  `
+  DROP INDEX documents_list_updated;
+  DROP INDEX documents_list_created;
+  CREATE INDEX documents_list_updated ON documents (type, locale, mode, archived, updated_at DESC, id DESC) INCLUDE (visibility, seq);
+  CREATE INDEX documents_list_created ON documents (type, locale, mode, archived, created_at DESC, id DESC) INCLUDE (visibility, seq);
+  `,
 ];
 
 // Advisory lock keys (first half): one for migrations, one for writers; the second half is the

@@ -171,7 +171,12 @@ function compileOrder(query: DocumentQuery, selection: Selection, params: Params
   const sort = query.sort ?? [];
   for (const { field, direction } of sort) terms.push(...sortTerms(field, direction, params));
   // `id` is unique, so ending on it makes the order total and pages stable.
-  if (!sort.some(({ field }) => field === '_id')) terms.push({ expression: 'documents.id', keyword: 'ASC' });
+  // It runs the way the last sort key does, so that one list index, read forwards or
+  // backwards, yields the whole order and a deep page walks it instead of sorting.
+  if (!sort.some(({ field }) => field === '_id')) {
+    const last = sort.at(-1);
+    terms.push({ expression: 'documents.id', keyword: last === undefined ? 'ASC' : sortKeyword(last.direction) });
+  }
   return terms;
 }
 

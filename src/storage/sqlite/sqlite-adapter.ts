@@ -8,6 +8,8 @@ import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
 import { createSqliteLoginThrottleStore } from './sqlite-login-throttle-store.js';
 import { StatementCache, type StatementSource } from './statement-cache.js';
+import { CountCache } from './count-cache.js';
+import { withListReads } from './sqlite-list-reads.js';
 
 /**
  * The embedded store: one SQLite file in WAL mode, for a single server process.
@@ -47,8 +49,13 @@ export function createSqliteAdapter(options: { filename: string }): StorageAdapt
     }
   }
 
+  // Counts outside transactions are kept until the next write to the file; see CountCache.
+  const readSession = createSession(readStatements);
+  const counts = new CountCache(readStatements);
+  const reads = { ...readSession, documents: withListReads(readSession.documents, readStatements, counts) };
+
   return {
-    ...autoCommittingSession(createSession(readStatements), transaction),
+    ...autoCommittingSession(reads, transaction),
     capabilities: { sharedAcrossProcesses: false },
     transaction,
 

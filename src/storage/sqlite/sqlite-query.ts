@@ -35,8 +35,12 @@ interface Selection {
  * is chosen first from the sort keys alone, which the list indexes hold, and only its rows'
  * data are read: skipping to page 250 then walks index entries, not 2,500 documents.
  */
-export function compileFindQuery(query: DocumentQuery): CompiledQuery {
-  const selection = compileSelection(query, { orderByIds: query.order === 'ids', rank: query.order === 'relevance' });
+export function compileFindQuery(query: DocumentQuery, options: FindOptions = {}): CompiledQuery {
+  const selection = compileSelection(query, {
+    orderByIds: query.order === 'ids',
+    rank: query.order === 'relevance',
+    probe: options.probeConditions === true,
+  });
   const page = compilePage(query);
   const order = compileOrder(query, selection);
   const keys = order.map((term, n) => `${term.expression} AS k${n}`).join(', ');
@@ -85,10 +89,22 @@ export function jsonList(values: readonly (string | number)[]): string {
   return JSON.stringify(values);
 }
 
+export interface FindOptions {
+  /**
+   * Test each document the list index walk reaches against the filter values of that document,
+   * instead of gathering every document each condition selects first. Cheaper when the page is
+   * reached after few index entries (broad filters, early pages), dearer when the filters are
+   * narrow: the walk then reads most of the list. See `listReadPlan`.
+   */
+  readonly probeConditions?: boolean;
+}
+
 /** What the order needs joined in: the positions of an id list, the search ranking. */
 interface SelectionOptions {
   readonly orderByIds: boolean;
   readonly rank: boolean;
+  /** Conditions as per-document tests (FindOptions.probeConditions). */
+  readonly probe?: boolean;
 }
 
 const unordered: SelectionOptions = { orderByIds: false, rank: false };
@@ -101,7 +117,7 @@ function selectionParams({ from, where }: Selection): unknown[] {
   return [...from.params, ...where.params];
 }
 
-function compileSelection(query: DocumentQuery, { orderByIds, rank }: SelectionOptions): Selection {
+function compileSelection(query: DocumentQuery, { orderByIds, rank, probe = false }: SelectionOptions): Selection {
   const positions = orderByIds ? positionList(query) : undefined;
   const search = query.search === undefined ? undefined : compileSearch(query.search);
   const ranked = rank && search ? search : undefined;
@@ -118,7 +134,7 @@ function compileSelection(query: DocumentQuery, { orderByIds, rank }: SelectionO
   if (ranked) from.push(`JOIN ${ranked.table} ON ${ranked.table}.rowid = documents.seq`);
   const filters = [
     ...compileColumnFilters(query, positions?.column),
-    ...compileIndexFilters(query, search, ranked !== undefined),
+    ...compileIndexFilters(query, search, { joined: ranked !== undefined, probe }),
   ];
   return {
     from: { sql: from.join(' '), params: fromParams },
@@ -165,11 +181,14 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
   return filters;
 }
 
-/** The conditions on index values and the search; `joined`: the search table is in the FROM clause. */
+/**
+ * The conditions on index values and the search; `joined`: the search table is in the FROM
+ * clause; `probe`: conditions test each document's own values (FindOptions.probeConditions).
+ */
 function compileIndexFilters(
   query: DocumentQuery,
   search: CompiledSearch | null | undefined,
-  joined: boolean,
+  { joined, probe }: { joined: boolean; probe: boolean },
 ): CompiledQuery[] {
   // Left to itself, the planner fetches every document a condition or search selects by seq,
   // then sorts them all: 35 ms for a page of a category holding 14,000 of 50,000 documents, and
@@ -179,7 +198,7 @@ function compileIndexFilters(
   // needs the list index, so only when the type is known.
   const seq = query.type !== undefined && !byIds(query) ? '+documents.seq' : 'documents.seq';
   const filters: CompiledQuery[] = [];
-  const scope = valueScope(query);
+  const scope = probe ? undefined : valueScope(query);
   for (const condition of query.conditions ?? []) {
     const compiled = compileCondition(condition, seq, scope);
     if (compiled !== null) filters.push(compiled);
@@ -214,8 +233,18 @@ function compileOrder(query: DocumentQuery, selection: Selection): OrderTerm[] {
   const sort = query.sort ?? [];
   for (const { field, direction } of sort) terms.push({ expression: sortExpression(field), keyword: sortKeyword(direction) });
   // `id` is unique, so ending on it makes the order total and pages stable.
-  if (!sort.some(({ field }) => field === '_id')) terms.push({ expression: 'documents.id', keyword: 'ASC' });
+  if (!sort.some(({ field }) => field === '_id')) terms.push({ expression: 'documents.id', keyword: tieBreakKeyword(sort) });
   return terms;
+}
+
+/**
+ * The id tie-break runs the way the last sort key does: the list indexes hold (…, key, id), so
+ * `updated_at DESC, id DESC` walks one backwards, where `updated_at DESC, id ASC` made SQLite
+ * sort every skipped row of a deep page in a temporary b-tree.
+ */
+function tieBreakKeyword(sort: NonNullable<DocumentQuery['sort']>): OrderTerm['keyword'] {
+  const last = sort.at(-1);
+  return last === undefined ? 'ASC' : sortKeyword(last.direction);
 }
 
 function sortExpression(field: string): string {

@@ -1,0 +1,50 @@
+import type { DocumentQuery, DocumentStore, StoredDocument } from '../storage-adapter.js';
+import type { CountCache } from './count-cache.js';
+import { compileFindQuery } from './sqlite-query.js';
+import type { StatementSource } from './statement-cache.js';
+
+// The sorts a list index holds in order, after type, locale, mode and archived.
+const indexedSorts = new Set(['updatedAt', 'createdAt', 'titleSortified']);
+
+/**
+ * The read connection's document store with counts kept until the next write (CountCache) and
+ * filtered pages read the cheaper of two ways, chosen from those counts.
+ */
+export function withListReads(store: DocumentStore, statements: StatementSource, counts: CountCache): DocumentStore {
+  return {
+    ...store,
+    count: async (query) => counts.count(query),
+    async find(query) {
+      if (!probesConditions(query, counts)) return store.find(query);
+      const { sql, params } = compileFindQuery(query, { probeConditions: true });
+      const rows = statements.statement(sql).pluck().all(...params) as string[];
+      return rows.map((data) => JSON.parse(data) as StoredDocument);
+    },
+  };
+}
+
+/**
+ * Whether a filtered page is read by testing each entry the list index walk reaches against its
+ * document's values, rather than by gathering first every document each condition selects.
+ *
+ * Gathering reads at least `matched` filter entries per condition, however early the page;
+ * testing reads about `(skip + limit) × total / matched` list entries, each tested against each
+ * condition. So testing wins when that walk is no longer than `matched`: a broad filter's first
+ * pages (a fifth of 10,000 documents: 0.7 ms instead of 8 ms). A narrow filter or a deep page
+ * gathers, whose cost does not depend on how far the walk goes. Both counts are kept until the
+ * next write, and the list counts its selection anyway.
+ */
+function probesConditions(query: DocumentQuery, counts: CountCache): boolean {
+  const { conditions, sort, limit } = query;
+  if (conditions === undefined || conditions.length === 0 || limit === undefined) return false;
+  // Only a walk of a list index in sort order: known type and archived state, one indexed sort
+  // key, no id list, no search.
+  if (query.type === undefined || query.locale === undefined || query.mode === undefined || query.archived === undefined) return false;
+  if (query.ids !== undefined || query.docIds !== undefined || query.search !== undefined) return false;
+  if ((query.order ?? 'sort') !== 'sort' || sort?.length !== 1 || !indexedSorts.has(sort[0]!.field)) return false;
+  const matched = counts.count(query);
+  if (matched === 0) return false;
+  const total = counts.count({ ...query, conditions: undefined });
+  const walk = ((query.skip ?? 0) + limit) * (total / matched);
+  return walk <= matched;
+}
