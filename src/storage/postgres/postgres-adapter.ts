@@ -106,6 +106,15 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
 
     migrate: () => runExclusive(() => runMigrations(pool, schema)),
 
+    // A snapshot (xmin:xmax:in-progress ids) decides what every read sees: the same snapshot, the
+    // same committed data. Any commit changes it (its id leaves the in-progress list, or xmax
+    // moves past it), and neither xmax nor a finished id ever goes back. Cluster-wide, so writes
+    // to other databases also change it: a cache only rebuilds more often.
+    async generation() {
+      const { rows } = await pool.query<{ snapshot: string }>('SELECT pg_current_snapshot()::text AS snapshot');
+      return rows[0]!.snapshot;
+    },
+
     async ping() {
       try {
         const { rows } = await pool.query<{ ok: number }>('SELECT 1 AS ok');
