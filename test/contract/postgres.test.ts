@@ -28,7 +28,7 @@ if (!skipWithoutPostgres) {
   describeGenerationContract('postgres', async () => {
     const { adapter, schema, cleanup } = await makePostgresAdapter();
     return { adapter, other: createPostgresAdapter({ connectionString: requirePostgresUrl(), schema }), cleanup };
-  }, { stableWhenIdle: 'the snapshot moves with writes anywhere on the server, and other test runs may share it' });
+  });
 }
 
 // These need no database server.

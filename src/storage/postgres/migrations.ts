@@ -161,6 +161,15 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX login_throttle_period_ends ON login_throttle (period_ends);
   `,
+  // 3: the store's generation, one row that every write transaction counts up before it commits
+  // (StorageAdapter.generation): caches of answers compare it instead of rereading the data.
+  `
+  CREATE TABLE store_generation (
+    single boolean PRIMARY KEY DEFAULT true CHECK (single),
+    value bigint NOT NULL
+  );
+  INSERT INTO store_generation (value) VALUES (0);
+  `,
 ];
 
 // Advisory lock keys (first half): one for migrations, one for writers; the second half is the
