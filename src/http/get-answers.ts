@@ -68,7 +68,8 @@ export class GetAnswers {
     // A public answer may be stored anywhere but revalidated on every use: any write may change it.
     // One that depends on who asks keeps the auth hook's `no-store` (a key may sit in the URL); its
     // client can still send If-None-Match itself.
-    if (request.principal.kind === 'anonymous') void reply.header('cache-control', 'no-cache');
+    // (An anonymous answer that expires a stale session cookie is kept out of shared caches.)
+    if (request.principal.kind === 'anonymous') void reply.header('cache-control', reply.hasHeader('set-cookie') ? 'private, no-cache' : 'no-cache');
     if (matchesNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
     void reply.type('application/json; charset=utf-8');
     if (encoding === null) return reply.send(answer.body);

@@ -63,9 +63,10 @@ export class ResponseCache {
   }
 
   set(key: string, generation: string, answer: Answer): void {
-    if (!this.enabled) return;
     this.#remove(key);
     const entry: Entry = { answer, generation, bytes: key.length + answer.body.length };
+    // One large answer (a page of 100 documents for an admin key) must not push out all the others.
+    if (!this.enabled || entry.bytes > this.#maxBytes / 4) return;
     this.#entries.set(key, entry);
     this.#bytes += entry.bytes;
     this.#evict();

@@ -22,18 +22,19 @@ test('the response cache drops the least recently used answers past its entries 
   assert.equal(byEntries.get('b', 'g'), undefined);
   assert.ok(byEntries.get('a', 'g') && byEntries.get('c', 'g'));
 
-  const byBytes = new ResponseCache({ maxEntries: 100, maxBytes: 250 });
-  const big = 'x'.repeat(100);
-  byBytes.set('a', 'g', answerOf(big));
-  byBytes.set('b', 'g', answerOf(big));
-  assert.equal(byBytes.size.entries, 2);
-  const c = answerOf(big);
-  byBytes.set('c', 'g', c);
+  const byBytes = new ResponseCache({ maxEntries: 100, maxBytes: 1000 });
+  const big = () => answerOf('x'.repeat(200));
+  for (const key of ['a', 'b', 'c', 'd']) byBytes.set(key, 'g', big());
+  assert.equal(byBytes.size.entries, 4);
+  const e = big();
+  byBytes.set('e', 'g', e);
   assert.equal(byBytes.get('a', 'g'), undefined);
-  byBytes.grew('c', c, 100);
-  assert.deepEqual([byBytes.get('b', 'g'), byBytes.size.entries], [undefined, 1], 'compressed copies count too');
-  byBytes.set('huge', 'g', answerOf('y'.repeat(300)));
-  assert.deepEqual(byBytes.size, { entries: 0, bytes: 0 }, 'an answer larger than the bound is not kept');
+  assert.equal(byBytes.size.entries, 4);
+  byBytes.grew('e', e, 250);
+  assert.deepEqual([byBytes.get('b', 'g'), byBytes.size.entries], [undefined, 3], 'compressed copies count too');
+  byBytes.set('large', 'g', answerOf('y'.repeat(260)));
+  assert.equal(byBytes.get('large', 'g'), undefined, 'an answer over a quarter of the bytes is not kept');
+  assert.equal(byBytes.size.entries, 3, 'and pushes nothing out');
 
   const off = new ResponseCache({ maxEntries: 0, maxBytes: 1000 });
   assert.equal(off.enabled, false);
