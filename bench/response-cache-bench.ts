@@ -50,7 +50,9 @@ function benchConfig(): Record<string, unknown> {
 
 /** `server <dataDir> <seed>`: the app on the store in dataDir; prints `ready <port> <sampleId>`. */
 async function serveApp(dataDir: string, seedCount: number): Promise<void> {
-  const config = await loadAppConfig({ config: benchConfig(), env: { ...process.env, CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent' }, cwd: dataDir });
+  // autocannon keeps its connections: the default 1,000 requests per connection would end them in 503s.
+  const env = { CMS_LIMIT_REQUESTS_PER_CONNECTION: '1000000', ...process.env, CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent' };
+  const config = await loadAppConfig({ config: benchConfig(), env, cwd: dataDir });
   const app = await buildApp(config);
   const post = async (type: string, body: Record<string, unknown>) => {
     const res = await app.inject({ method: 'POST', url: `/api/v1/${type}`, headers: { authorization: `ApiKey ${adminKey}` }, payload: body });
@@ -99,7 +101,12 @@ function start(args: string[], env: Record<string, string> = {}): Promise<{ chil
 }
 
 async function measure(port: string, path: string, headers: Record<string, string> = {}) {
-  const result = await autocannon({ url: `http://127.0.0.1:${port}${path}`, connections, duration: seconds, headers });
+  const statuses = new Map<number, number>();
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${path}`, connections, duration: seconds, headers,
+    setupClient: (client) => client.on('response', (status: number) => void statuses.set(status, (statuses.get(status) ?? 0) + 1)),
+  } as autocannon.Options);
+  if (process.env.BENCH_DEBUG) process.stdout.write(`${port} ${path} ${JSON.stringify([...statuses])}\n`);
   if (result.errors > 0 || result.non2xx > 0 && !headers['if-none-match']) throw new Error(`${path}: ${result.errors} errors, ${result.non2xx} non-2xx`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
