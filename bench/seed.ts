@@ -58,6 +58,7 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     migrate: () => storage.migrate(),
     transaction: <T>(work: (tx: StorageSession) => Promise<T>) => work(session),
     ping: () => storage.ping(),
+    generation: () => storage.generation(),
     close: () => storage.close(),
   });
   return {

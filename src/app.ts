@@ -22,6 +22,8 @@ import { registerBodyDrain } from './http/plugins/drain-body.js';
 import { answerClientError } from './http/client-errors.js';
 import { redactUrl } from './http/redact-url.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
+import { GetAnswers } from './http/get-answers.js';
+import { ResponseCache } from './http/response-cache.js';
 import { registerAuthRoutes } from './http/routes/auth.js';
 import { registerSetupRoutes } from './http/routes/setup.js';
 import { FirstRunSetup } from './auth/first-run-setup.js';
@@ -158,7 +160,11 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerAuthRoutes(app, { tokens, baseUrl: config.baseUrl });
   registerSetupRoutes(app, { setup, code: setupCode, baseUrl: config.baseUrl });
   registerSchemaRoute(app, { schema: new SchemaDescriber(config) });
-  registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys() });
+  const answers = new GetAnswers({
+    cache: new ResponseCache({ maxEntries: limits.responseCacheEntries, maxBytes: limits.responseCacheBytes }),
+    generation: () => storage.generation(),
+  });
+  registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
   await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, baseUrl: config.baseUrl });
   app.addHook('onClose', async () => {

@@ -44,6 +44,10 @@ export const limitDefinitions = {
   // at a time; four full-size (50 MB) files a minute, more than any editor sends by hand.
   uploadBytesPerMinute: { env: 'CMS_LIMIT_UPLOAD_BYTES_PER_MINUTE', default: 200 * 1024 * 1024, min: 1024, max: 1024 ** 4, unit: 'bytes', about: 'bytes one caller may upload per minute' },
   uploadsInFlight: { env: 'CMS_LIMIT_UPLOADS_IN_FLIGHT', default: 3, min: 1, max: 100, unit: 'uploads', about: 'uploads one caller may run at once' },
+  // GET answers of the piece routes, kept as bytes for anonymous callers and API keys until a write
+  // commits; 0 entries turns the cache off.
+  responseCacheEntries: { env: 'CMS_LIMIT_RESPONSE_CACHE_ENTRIES', default: 2_000, min: 0, max: 1_000_000, unit: 'answers', about: 'GET answers kept in memory for anonymous callers and API keys (0: no cache)' },
+  responseCacheBytes: { env: 'CMS_LIMIT_RESPONSE_CACHE_BYTES', default: 64 * 1024 * 1024, min: 0, max: 16 * 1024 ** 3, unit: 'bytes', about: 'bytes of the GET answers kept in memory, compressed copies included' },
 } as const satisfies Record<string, LimitDefinition>;
 
 export interface LimitDefinition {

@@ -268,6 +268,14 @@ export interface StorageAdapter extends StorageSession {
    * see only committed data.
    */
   transaction<T>(work: (tx: StorageSession) => Promise<T>): Promise<T>;
+  /**
+   * A token of the store's committed data, for caches of answers built from it: it changes
+   * whenever a write commits, from this process or from another sharing the store, and never
+   * comes back to an earlier value. Equal tokens mean the same committed data. Read it before
+   * the data it is to vouch for: an answer built after a write it missed is then merely refreshed
+   * once more than needed. Cheap: one small query at most.
+   */
+  generation(): Promise<string>;
   /** True while the store answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

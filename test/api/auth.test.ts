@@ -57,7 +57,7 @@ describe('authentication, roles and the public projection', () => {
     const one = await t.request('GET', `/api/v1/article/${published._id}`, { key: null });
     assert.equal(one.status, 200);
     assert.equal(one.body.priority, undefined);
-    assert.equal(one.headers['cache-control'], undefined);
+    assert.equal(one.headers['cache-control'], 'no-cache', 'stored anywhere, revalidated on every use');
     assert.equal((await t.request('GET', `/api/v1/article/${hidden._id}`, { key: null })).status, 404);
   });
 

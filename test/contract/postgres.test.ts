@@ -19,10 +19,17 @@ import {
 } from '../helpers/postgres.js';
 import { docIdsOf, emptyIndex, idsOf, makeDoc, makeIndex } from './contract-helpers.js';
 import { runStorageContract } from './storage-adapter.contract.js';
+import { describeGenerationContract } from './generation.contract.js';
 
 // Every test of the contract gets an adapter on a schema of its own, dropped afterwards.
 if (skipWithoutPostgres) describeOnPostgres('storage contract: postgres', () => undefined);
 else runStorageContract('postgres', makePostgresAdapter);
+if (!skipWithoutPostgres) {
+  describeGenerationContract('postgres', async () => {
+    const { adapter, schema, cleanup } = await makePostgresAdapter();
+    return { adapter, other: createPostgresAdapter({ connectionString: requirePostgresUrl(), schema }), cleanup };
+  });
+}
 
 // These need no database server.
 describe('postgres adapter without a server', () => {

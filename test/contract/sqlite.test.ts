@@ -10,6 +10,7 @@ import { migrations } from '../../src/storage/sqlite/migrations.js';
 import type { DocumentQuery, StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { emptyIndex, makeDoc, makeIndex } from './contract-helpers.js';
 import { runStorageContract } from './storage-adapter.contract.js';
+import { describeGenerationContract } from './generation.contract.js';
 
 interface TempAdapter {
   adapter: StorageAdapter;
@@ -26,6 +27,10 @@ async function makeTempAdapter(): Promise<TempAdapter> {
 }
 
 runStorageContract('sqlite', makeTempAdapter);
+describeGenerationContract('sqlite', async () => {
+  const { adapter, filename, cleanup } = await makeTempAdapter();
+  return { adapter, other: createSqliteAdapter({ filename }), cleanup };
+});
 
 describe('sqlite adapter specifics', () => {
   let adapter: StorageAdapter;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DocumentService } from '../../content/documents/document-service.js';
 import { idParams, listQuery, objectBody, versionQuery } from '../schemas.js';
 import { idOf, scopeOf } from '../request-scope.js';
+import type { GetAnswers } from '../get-answers.js';
 
 type Body = Record<string, unknown>;
 
@@ -9,21 +10,26 @@ type Body = Record<string, unknown>;
  * The REST routes of every piece type, `/api/v1/<type>[/:_id[/<action>]]`. Each handler only
  * translates the request into one DocumentService call.
  */
-export function registerPieceRoutes(app: FastifyInstance, deps: { documents: DocumentService; typeNames: Iterable<string> }): void {
-  const { documents } = deps;
+export function registerPieceRoutes(
+  app: FastifyInstance,
+  deps: { documents: DocumentService; typeNames: Iterable<string>; answers: GetAnswers },
+): void {
+  const { documents, answers } = deps;
   for (const type of deps.typeNames) {
     const base = `/api/v1/${type}`;
     const one = { schema: { params: idParams, querystring: versionQuery } };
     const write = { schema: { params: idParams, querystring: versionQuery, body: objectBody } };
 
-    app.get(base, { schema: { querystring: listQuery } }, (request) =>
-      documents.list(scopeOf(request), type, request.query as Record<string, unknown>),
+    app.get(base, { schema: { querystring: listQuery } }, (request, reply) =>
+      answers.send(request, reply, type, () => documents.list(scopeOf(request), type, request.query as Record<string, unknown>)),
     );
     app.post(base, { schema: { querystring: versionQuery, body: objectBody } }, (request) =>
       documents.insert(scopeOf(request), type, request.body as Body),
     );
-    app.get(`${base}/:_id`, one, (request) =>
-      documents.getOne(scopeOf(request), type, idOf(request), request.query as Record<string, unknown>),
+    app.get(`${base}/:_id`, one, (request, reply) =>
+      answers.send(request, reply, `${type}/${idOf(request)}`, () =>
+        documents.getOne(scopeOf(request), type, idOf(request), request.query as Record<string, unknown>),
+      ),
     );
     app.put(`${base}/:_id`, write, (request) => documents.replace(scopeOf(request), type, idOf(request), request.body as Body));
     app.patch(`${base}/:_id`, write, (request) => documents.patch(scopeOf(request), type, idOf(request), request.body as Body));
@@ -43,6 +49,8 @@ export function registerPieceRoutes(app: FastifyInstance, deps: { documents: Doc
     app.post(`${base}/:_id/revert-published-to-previous`, one, (request) =>
       documents.revertPublishedToPrevious(scopeOf(request), type, idOf(request)),
     );
-    app.get(`${base}/:_id/locales`, one, (request) => documents.locales(scopeOf(request), type, idOf(request)));
+    app.get(`${base}/:_id/locales`, one, (request, reply) =>
+      answers.send(request, reply, `${type}/${idOf(request)}/locales`, () => documents.locales(scopeOf(request), type, idOf(request))),
+    );
   }
 }

@@ -161,13 +161,22 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX login_throttle_period_ends ON login_throttle (period_ends);
   `,
-  // 3 (reads): the id tie-break now runs the way the sort does, so the lists newest first order
+  // 3: the id tie-break now runs the way the sort does, so the lists newest first order
   // by (updated_at DESC, id DESC): the index holds that order and a deep page walks it.
   `
   DROP INDEX documents_list_updated;
   DROP INDEX documents_list_created;
   CREATE INDEX documents_list_updated ON documents (type, locale, mode, archived, updated_at DESC, id DESC) INCLUDE (visibility, seq);
   CREATE INDEX documents_list_created ON documents (type, locale, mode, archived, created_at DESC, id DESC) INCLUDE (visibility, seq);
+  `,
+  // 4: the store's generation, one row that every write transaction counts up before it commits
+  // (StorageAdapter.generation): caches of answers compare it instead of rereading the data.
+  `
+  CREATE TABLE store_generation (
+    single boolean PRIMARY KEY DEFAULT true CHECK (single),
+    value bigint NOT NULL
+  );
+  INSERT INTO store_generation (value) VALUES (0);
   `,
 ];
 

@@ -29,6 +29,9 @@ export const defaultPoolSize = 10;
 // Begins a write transaction and waits for the writer lock of the schema: one round trip.
 const beginSql = `BEGIN; SELECT pg_advisory_xact_lock(${writerLockKey}, hashtext(coalesce(current_schema(), '')))`;
 
+const bumpGenerationSql = 'UPDATE store_generation SET value = value + 1';
+const generationSql = 'SELECT value::text AS value FROM store_generation';
+
 /**
  * The shared store: a PostgreSQL database, which several server processes may use at once.
  *
@@ -83,6 +86,9 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
       }));
       try {
         const result = await work(session);
+        // In the transaction, so the count moves exactly when its writes become visible. Should it
+        // fail, the transaction is aborted and commit() reports it rolled back.
+        await client.query(bumpGenerationSql).catch(() => undefined);
         await commit(client);
         return result;
       } catch (error) {
@@ -105,6 +111,11 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
     transaction,
 
     migrate: () => runExclusive(() => runMigrations(pool, schema)),
+
+    async generation() {
+      const { rows } = await pool.query<{ value: string }>(generationSql);
+      return rows[0]!.value;
+    },
 
     async ping() {
       try {

@@ -61,6 +61,11 @@ export function createSqliteAdapter(options: { filename: string }): StorageAdapt
 
     migrate: () => runExclusive(async () => runMigrations(writeConnection)),
 
+    // The read connection never writes, so its data_version moves with every commit made on the
+    // file: by the write connection of this process as by any other process (SQLite "PRAGMA
+    // data_version": it changes when another connection commits).
+    generation: async () => String(readStatements.statement('PRAGMA data_version').pluck().get()),
+
     async ping() {
       try {
         return readStatements.statement('SELECT 1').pluck().get() === 1;

@@ -1,0 +1,125 @@
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { matchesNoneMatch } from './etag.js';
+import { answerOf, canonicalQuery, type Answer, type Encoding, type ResponseCache } from './response-cache.js';
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/** Below this many bytes an answer is sent as is: compressing it would save less than it costs. */
+export const minCompressedBytes = 1024;
+
+/** Credentials in the query string: the audience stands for them in a cache key. */
+const credentialParams = ['apikey', 'apiKey'];
+
+export interface GetAnswersDeps {
+  readonly cache: ResponseCache;
+  /** The store's generation (`StorageAdapter.generation`). */
+  readonly generation: () => Promise<string>;
+}
+
+/**
+ * Sends the JSON answers of GET routes: with a strong ETag (a matching `If-None-Match` is
+ * answered 304), `Cache-Control` for a shared or a private answer, compressed as the client
+ * accepts when large enough, and kept as bytes in the response cache for callers whose answers
+ * are the same for everyone in their audience.
+ */
+export class GetAnswers {
+  readonly #cache: ResponseCache;
+  readonly #generation: () => Promise<string>;
+
+  constructor(deps: GetAnswersDeps) {
+    this.#cache = deps.cache;
+    this.#generation = deps.generation;
+  }
+
+  /**
+   * Answers with what `build` returns, or with the cached bytes of an earlier answer for the
+   * same resource, audience and query when no write has committed since that one was built.
+   * `resource` names what the route reads (`article`, `article/<id>`); the query and the caller
+   * are added here.
+   */
+  async send(request: FastifyRequest, reply: FastifyReply, resource: string, build: () => Promise<unknown>): Promise<FastifyReply> {
+    const audience = this.#cache.enabled ? audienceOf(request) : null;
+    let answer: Answer | undefined;
+    let stored: { key: string; generation: string } | undefined;
+    if (audience !== null) {
+      // Read before the data: a write committing while the answer is built moves the generation,
+      // and the answer is then rebuilt on the next request instead of being trusted.
+      const generation = await this.#generation();
+      const key = `${audience}\n${resource}\n${canonicalQuery(request.query as Record<string, unknown>, credentialParams)}`;
+      answer = this.#cache.get(key, generation);
+      stored = { key, generation };
+    }
+    if (!answer) {
+      answer = answerOf(JSON.stringify(await build()));
+      if (stored) this.#cache.set(stored.key, stored.generation, answer);
+    }
+    return this.#deliver(request, reply, answer, stored?.key);
+  }
+
+  async #deliver(request: FastifyRequest, reply: FastifyReply, answer: Answer, key: string | undefined): Promise<FastifyReply> {
+    const compressible = answer.body.length >= minCompressedBytes;
+    const encoding = compressible ? preferredEncoding(request.headers['accept-encoding']) : null;
+    // Each coding is another representation, so another strong validator.
+    const etag = encoding === null ? answer.etag : `${answer.etag.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"`;
+    void reply.header('etag', etag).header('vary', compressible ? 'Authorization, Cookie, Accept-Encoding' : 'Authorization, Cookie');
+    // A public answer may be stored anywhere but revalidated on every use: any write may change it.
+    // One that depends on who asks keeps the auth hook's `no-store` (a key may sit in the URL); its
+    // client can still send If-None-Match itself.
+    // (An anonymous answer that expires a stale session cookie is kept out of shared caches.)
+    if (request.principal.kind === 'anonymous') void reply.header('cache-control', reply.hasHeader('set-cookie') ? 'private, no-cache' : 'no-cache');
+    if (matchesNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    void reply.type('application/json; charset=utf-8');
+    if (encoding === null) return reply.send(answer.body);
+    const bytes = await this.#encoded(answer, encoding, key);
+    return reply.header('content-encoding', encoding).send(bytes);
+  }
+
+  #encoded(answer: Answer, encoding: Encoding, key: string | undefined): Promise<Buffer> {
+    let bytes = answer.encoded.get(encoding);
+    if (!bytes) {
+      bytes = compress(answer.body, encoding);
+      answer.encoded.set(encoding, bytes);
+      bytes.then(
+        (done) => key !== undefined && this.#cache.grew(key, answer, done.length),
+        () => answer.encoded.delete(encoding),
+      );
+    }
+    return bytes;
+  }
+}
+
+/**
+ * Whose answers are alike, as part of a cache key; null when the answer may differ by user
+ * (`_edit` flags, drafts one may see): such answers are not cached. An API key's audience is the
+ * key itself (a digest of it), not its role: keys are few, and nothing is assumed about them.
+ */
+function audienceOf(request: FastifyRequest): string | null {
+  const { principal } = request;
+  if (principal.kind === 'anonymous') return 'anonymous';
+  if (principal.kind === 'apiKey' && request.callerId !== null) return request.callerId;
+  return null;
+}
+
+function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  if (encoding === 'gzip') return gzipped(body, { level: 6 });
+  return brotli(body, {
+    params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+  });
+}
+
+/** `br` over `gzip` when the client accepts both (q > 0); `*` accepts gzip; null: send as is. */
+export function preferredEncoding(header: string | string[] | undefined): Encoding | null {
+  if (typeof header !== 'string') return null;
+  let gzipOk = false;
+  for (const item of header.toLowerCase().split(',')) {
+    const [name = '', ...params] = item.split(';').map((part) => part.trim());
+    const q = params.find((param) => param.startsWith('q='));
+    if (q !== undefined && !(Number(q.slice(2)) > 0)) continue;
+    if (name === 'br') return 'br';
+    if (name === 'gzip' || name === 'x-gzip' || name === '*') gzipOk = true;
+  }
+  return gzipOk ? 'gzip' : null;
+}

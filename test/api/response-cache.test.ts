@@ -1,0 +1,284 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { DocumentStore, StorageAdapter } from '../../src/storage/storage-adapter.js';
+import { keys, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { makeImage, uploaded } from '../helpers/media.js';
+
+type Key = keyof typeof keys | null;
+
+/** `person` is shown inside `article` through `_authors`: a write to one changes the other's answers. */
+function cacheConfig(): Record<string, unknown> {
+  const config = testConfig();
+  const modules = config.modules as Record<string, any>;
+  modules.person = { extend: '@cms/piece-type', options: { publicApiProjection: { title: 1, slug: 1 } }, fields: { add: { bio: { type: 'string' } } } };
+  modules.article.fields.add._authors = { type: 'relationship', withType: 'person' };
+  modules.article.options.publicApiProjection._authors = 1;
+  return config;
+}
+
+/** Counts `documents.find` on the adapter: a cached answer reads nothing. */
+function countFinds(counter: { finds: number }) {
+  return (adapter: StorageAdapter): StorageAdapter => {
+    const documents: DocumentStore = { ...bindAll(adapter.documents), find: (query) => (counter.finds++, adapter.documents.find(query)) };
+    return new Proxy(adapter, { get: (target, prop) => (prop === 'documents' ? documents : bindOne(target, prop)) });
+  };
+}
+function bindOne<T extends object>(target: T, prop: string | symbol) {
+  const value = Reflect.get(target, prop, target);
+  return typeof value === 'function' ? value.bind(target) : value;
+}
+function bindAll<T extends object>(target: T): T {
+  return Object.fromEntries(Object.keys(target).map((name) => [name, bindOne(target, name)])) as T;
+}
+
+describe('response cache: ETag, 304, Cache-Control, compression', () => {
+  const counter = { finds: 0 };
+  let t: TestApp;
+  let doc: Record<string, any>;
+  before(async () => {
+    t = await startTestApp(cacheConfig(), {}, { wrapStorage: countFinds(counter) });
+    doc = (await t.request('POST', '/api/v1/article', { body: { title: 'Hello', category: 'x'.repeat(3000) } })).body;
+  });
+  after(() => t.close());
+
+  it('answers a second anonymous or API-key read from memory, without reading the store', async () => {
+    for (const key of [null, 'guest'] as Key[]) {
+      for (const url of ['/api/v1/article', `/api/v1/article/${doc._id}`]) {
+        const first = await t.request('GET', url, { key });
+        const finds = counter.finds;
+        const second = await t.request('GET', url, { key });
+        assert.equal(counter.finds, finds, `${url} as ${key}: no read the second time`);
+        assert.equal(second.text, first.text);
+        assert.equal(second.headers.etag, first.headers.etag);
+      }
+    }
+  });
+
+  it('keys by the parsed query, not the URL text; by type and id', async () => {
+    const a = await t.request('GET', '/api/v1/article?perPage=5&page=1', { key: null });
+    const finds = counter.finds;
+    const b = await t.request('GET', '/api/v1/article?page=1&perPage=5', { key: null });
+    assert.equal(counter.finds, finds, 'the same parameters in another order share the answer');
+    assert.equal(b.text, a.text);
+    const c = await t.request('GET', '/api/v1/article?page=1&perPage=6', { key: null });
+    assert.ok(counter.finds > finds, 'other parameters are another answer');
+    assert.equal(c.status, 200);
+    assert.equal((await t.request('GET', '/api/v1/note', { key: null })).status, 404, 'notes have no public API');
+  });
+
+  it('answers If-None-Match with 304 and no body, for every caller', async () => {
+    for (const key of [null, 'guest', 'admin'] as Key[]) {
+      const first = await t.request('GET', `/api/v1/article/${doc._id}`, { key });
+      const etag = first.headers.etag as string;
+      assert.match(etag, /^"[\w-]{27}"$/, 'a strong ETag');
+      const again = await t.request('GET', `/api/v1/article/${doc._id}`, { key, headers: { 'if-none-match': etag } });
+      assert.equal(again.status, 304);
+      assert.equal(again.text, '');
+      assert.equal(again.headers.etag, etag);
+      const weak = await t.request('GET', `/api/v1/article/${doc._id}`, { key, headers: { 'if-none-match': `"other", W/${etag}` } });
+      assert.equal(weak.status, 304, 'If-None-Match compares weakly');
+      const stale = await t.request('GET', `/api/v1/article/${doc._id}`, { key, headers: { 'if-none-match': '"other"' } });
+      assert.equal(stale.status, 200);
+    }
+  });
+
+  it('says anonymous answers may be stored but revalidated; answers that depend on the caller are not stored', async () => {
+    const anonymous = await t.request('GET', '/api/v1/article', { key: null });
+    assert.equal(anonymous.headers['cache-control'], 'no-cache');
+    assert.match(String(anonymous.headers.vary), /Authorization, Cookie/);
+    const keyed = await t.request('GET', '/api/v1/article', { key: 'guest' });
+    assert.equal(keyed.headers['cache-control'], 'no-store');
+  });
+
+  it('compresses large answers as the client accepts (br, gzip), with an ETag per coding; small ones never', async () => {
+    const url = `/api/v1/article/${doc._id}`;
+    const plain = await t.request('GET', url, { key: null });
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.match(String(plain.headers.vary), /Accept-Encoding/);
+    for (const [accept, coding, decode] of [
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['gzip;q=1, br;q=0', 'gzip', gunzipSync],
+      ['*', 'gzip', gunzipSync],
+    ] as const) {
+      for (let i = 0; i < 2; i++) {
+        const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': accept } });
+        assert.equal(res.headers['content-encoding'], coding, accept);
+        assert.equal(decode(res.rawPayload).toString('utf8'), plain.text);
+        assert.equal(res.headers.etag, `${(plain.headers.etag as string).slice(0, -1)}-${coding === 'br' ? 'br' : 'gz'}"`);
+        const revalidated = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': accept, 'if-none-match': res.headers.etag as string } });
+        assert.equal(revalidated.statusCode, 304);
+      }
+    }
+    const none = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity, br;q=0' } });
+    assert.equal(none.headers['content-encoding'], undefined);
+    const small = await t.app.inject({ method: 'GET', url: '/api/v1/person', headers: { 'accept-encoding': 'br' } });
+    assert.equal(small.statusCode, 200);
+    assert.equal(small.headers['content-encoding'], undefined, `${small.rawPayload.length} bytes are sent as they are`);
+    assert.equal(small.headers.vary, 'Authorization, Cookie');
+  });
+});
+
+describe('response cache: every write is seen by the next read, audiences never mix', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp(cacheConfig());
+  });
+  after(() => t.close());
+
+  /** Reads `url` twice as each caller (filling the cache), then returns the answers' texts. */
+  async function readAll(url: string, callers: Key[] = [null, 'guest', 'editor']): Promise<Map<Key, string>> {
+    const texts = new Map<Key, string>();
+    for (const key of callers) {
+      await t.request('GET', url, { key });
+      const res = await t.request('GET', url, { key });
+      texts.set(key, `${res.status} ${res.text}`);
+    }
+    return texts;
+  }
+
+  /** After `write`, each caller's next read of `url` answers as a fresh app would, and differs from before. */
+  async function assertSeen(url: string, what: string, write: () => Promise<unknown>, callers?: Key[]): Promise<void> {
+    const before = await readAll(url, callers);
+    await write();
+    const after = await readAll(url, callers);
+    const changed = [...after].filter(([key, text]) => before.get(key) !== text);
+    assert.ok(changed.length > 0, `${what}: some caller's answer to ${url} changed`);
+  }
+
+  const post = async (url: string, body: unknown = {}) => {
+    const res = await t.request('POST', url, { body });
+    assert.equal(res.status, 200, `${url}: ${res.text}`);
+    return res.body;
+  };
+
+  it('insert, PUT, PATCH, publish, unpublish, archive, restore, localize, reverts, delete', async () => {
+    let doc: Record<string, any> = {};
+    await assertSeen('/api/v1/article', 'insert', async () => {
+      doc = await post('/api/v1/article', { title: 'First' });
+    });
+    const one = () => `/api/v1/article/${doc._id}`;
+    await assertSeen(one(), 'PUT', () => t.request('PUT', one(), { body: { title: 'Put' } }));
+    await assertSeen(one(), 'PATCH', () => t.request('PATCH', one(), { body: { title: 'Patched' } }));
+    const draft = `/api/v1/article/${doc.cmsDocId}:en:draft`;
+    await assertSeen(draft, 'draft PATCH', () => t.request('PATCH', draft, { body: { title: 'Draft edit' } }), ['editor']);
+    await assertSeen(one(), 'publish', () => post(`${draft}/publish`));
+    await assertSeen('/api/v1/article', 'unpublish', () => post(`${one()}/unpublish`));
+    await post(`${draft}/publish`);
+    await assertSeen('/api/v1/article', 'archive', () => t.request('PATCH', one(), { body: { archived: true } }));
+    await assertSeen('/api/v1/article?archived=any', 'restore', () => t.request('PATCH', one(), { body: { archived: false } }));
+    await assertSeen('/api/v1/article?cmsLocale=es&cmsMode=draft', 'localize', () => post(`${draft}/localize`, { toLocale: 'es' }), ['editor']);
+    await t.request('PATCH', draft, { body: { title: 'Unpublished change' } });
+    await assertSeen(`${draft}`, 'revert draft to published', () => post(`${draft}/revert-draft-to-published`), ['editor']);
+    await t.request('PATCH', draft, { body: { title: 'Second published' } });
+    await post(`${draft}/publish`);
+    await assertSeen(one(), 'revert published to previous', () => post(`${one()}/revert-published-to-previous`));
+    await assertSeen(one(), 'delete', () => t.request('DELETE', one()));
+    assert.equal((await t.request('GET', one(), { key: null })).status, 404);
+  });
+
+  it('sees a write to a related document of another type through the expanded relationship', async () => {
+    const person = await post('/api/v1/person', { title: 'Ada' });
+    const article = await post('/api/v1/article', { title: 'By Ada', _authors: [person._id] });
+    const url = `/api/v1/article/${article._id}`;
+    await assertSeen(url, 'a PATCH of the related person', () => t.request('PATCH', `/api/v1/person/${person._id}`, { body: { title: 'Ada Lovelace' } }));
+    assert.equal((await t.request('GET', url, { key: null })).body._authors[0].title, 'Ada Lovelace');
+    await assertSeen('/api/v1/article', 'unpublishing the related person', () => post(`/api/v1/person/${person._id}/unpublish`));
+    assert.deepEqual((await t.request('GET', url, { key: null })).body._authors, []);
+  });
+
+  it('sees an upload used and an attachment cropped through the image piece that holds it', async () => {
+    const file = await uploaded(t, 'square.png', await makeImage('png', 64, 64));
+    const image = await post('/api/v1/@cms/image', { title: 'Square', attachment: { _id: file._id } });
+    const url = `/api/v1/@cms/image/${image._id}`;
+    const other = await uploaded(t, 'other.png', await makeImage('png', 32, 32));
+    await assertSeen(url, 'another upload put in', () => t.request('PATCH', url, { body: { attachment: { _id: other._id } } }));
+    const box = { top: 0, left: 0, width: 16, height: 16 };
+    await assertSeen(url, 'a crop', () => post('/api/v1/@cms/attachment/crop', { _id: other._id, crop: box }));
+    assert.deepEqual((await t.request('GET', url, { key: null })).body.attachment.crops, [box]);
+  });
+
+  it('gives each audience its own answer: anonymous, each role, each key', async () => {
+    await post('/api/v1/article', { title: 'Members', visibility: 'loginRequired' });
+    await post('/api/v1/article?cmsMode=draft', { title: 'Only a draft' });
+    const titles = async (key: Key, query = '') =>
+      ((await t.request('GET', `/api/v1/article?perPage=100${query}`, { key })).body.results ?? []).map((d: any) => d.title).sort();
+    for (let round = 0; round < 2; round++) {
+      assert.ok(!(await titles(null)).includes('Members'), 'anonymous callers never get the members-only answer');
+      assert.ok((await titles('guest')).includes('Members'));
+      assert.ok(!(await titles(null)).includes('Members'), 'not even right after a guest filled the cache');
+      assert.ok((await titles('editor', '&cmsMode=draft')).includes('Only a draft'));
+      assert.equal((await t.request('GET', '/api/v1/article?perPage=100&cmsMode=draft', { key: 'guest' })).status, 403);
+      assert.equal((await t.request('GET', '/api/v1/article?perPage=100&cmsMode=draft', { key: null })).status, 403);
+      const anonymous = await t.request('GET', '/api/v1/article?perPage=100', { key: null });
+      const admin = await t.request('GET', '/api/v1/article?perPage=100', { key: 'admin' });
+      assert.notEqual(anonymous.text, admin.text, 'the admin sees more properties');
+      const byHeader = await t.app.inject({ method: 'GET', url: '/api/v1/article?perPage=100', headers: { authorization: `ApiKey ${keys.admin}` } });
+      const byQuery = await t.app.inject({ method: 'GET', url: `/api/v1/article?perPage=100&apikey=${keys.admin}` });
+      assert.equal(byQuery.body, byHeader.body, 'the key in the query string is the same audience');
+    }
+  });
+
+  it('never serves a cached answer past a permission change: visibility, a user\'s role', async () => {
+    const doc = await post('/api/v1/article', { title: 'Soon private' });
+    const url = `/api/v1/article/${doc._id}`;
+    assert.equal((await t.request('GET', url, { key: null })).status, 200);
+    await t.request('PATCH', url, { body: { visibility: 'loginRequired' } });
+    assert.equal((await t.request('GET', url, { key: null })).status, 404);
+    const password = 'grace-password-123';
+    const user = await post('/api/v1/@cms/user', { title: 'Grace', username: 'grace', password, role: 'guest' });
+    const login = await t.request('POST', '/api/v1/@cms/login/login', { key: null, body: { username: 'grace', password } });
+    const bearer = { authorization: `Bearer ${login.body.token}` };
+    const drafts = () => t.app.inject({ method: 'GET', url: '/api/v1/article?cmsMode=draft', headers: bearer });
+    assert.equal((await drafts()).statusCode, 403);
+    await t.request('PATCH', `/api/v1/@cms/user/${user._id}`, { body: { role: 'editor' } });
+    assert.equal((await drafts()).statusCode, 200, 'the new role holds at once');
+    await t.request('PATCH', `/api/v1/@cms/user/${user._id}`, { body: { role: 'guest' } });
+    assert.equal((await drafts()).statusCode, 403, 'and so does taking it back');
+  });
+});
+
+describe('response cache: a write from another process on the same store', () => {
+  let a: TestApp;
+  let b: TestApp;
+  before(async () => {
+    a = await startTestApp(cacheConfig());
+    b = await startTestApp(cacheConfig(), { CMS_DATABASE_URL: a.databaseUrl });
+  });
+  after(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it('is seen by the next read in this one, directly and through a relationship', async () => {
+    const person = (await a.request('POST', '/api/v1/person', { body: { title: 'Ada' } })).body;
+    const article = (await a.request('POST', '/api/v1/article', { body: { title: 'By Ada', _authors: [person._id] } })).body;
+    const list = () => a.request('GET', '/api/v1/article', { key: null });
+    const one = () => a.request('GET', `/api/v1/article/${article._id}`, { key: null });
+    for (const read of [list, one]) await read();
+    assert.equal((await list()).body.results.length, 1);
+    await b.request('POST', '/api/v1/article', { body: { title: 'From the other process' } });
+    assert.equal((await list()).body.results.length, 2);
+    assert.equal((await one()).body._authors[0].title, 'Ada');
+    await b.request('PATCH', `/api/v1/person/${person._id}`, { body: { title: 'Ada Lovelace' } });
+    assert.equal((await one()).body._authors[0].title, 'Ada Lovelace');
+  });
+});
+
+describe('response cache off (CMS_LIMIT_RESPONSE_CACHE_ENTRIES=0)', () => {
+  const counter = { finds: 0 };
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp(cacheConfig(), { CMS_LIMIT_RESPONSE_CACHE_ENTRIES: '0' }, { wrapStorage: countFinds(counter) });
+    await t.request('POST', '/api/v1/article', { body: { title: 'Hello' } });
+  });
+  after(() => t.close());
+
+  it('reads the store for every answer, still with an ETag and 304', async () => {
+    const first = await t.request('GET', '/api/v1/article', { key: null });
+    const finds = counter.finds;
+    const again = await t.request('GET', '/api/v1/article', { key: null, headers: { 'if-none-match': first.headers.etag as string } });
+    assert.equal(again.status, 304);
+    assert.ok(counter.finds > finds);
+  });
+});

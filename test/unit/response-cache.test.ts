@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { answerOf, canonicalQuery, ResponseCache } from '../../src/http/response-cache.js';
+import { preferredEncoding } from '../../src/http/get-answers.js';
+
+test('the response cache keeps an answer while its generation stands, and drops it once it moved', () => {
+  const cache = new ResponseCache({ maxEntries: 10, maxBytes: 1_000_000 });
+  const answer = answerOf('{"a":1}');
+  cache.set('k', '1', answer);
+  assert.equal(cache.get('k', '1'), answer);
+  assert.equal(cache.get('k', '2'), undefined);
+  assert.equal(cache.get('k', '1'), undefined, 'a stale answer is gone for good');
+  assert.deepEqual(cache.size, { entries: 0, bytes: 0 });
+});
+
+test('the response cache drops the least recently used answers past its entries or bytes', () => {
+  const byEntries = new ResponseCache({ maxEntries: 2, maxBytes: 1_000_000 });
+  byEntries.set('a', 'g', answerOf('1'));
+  byEntries.set('b', 'g', answerOf('2'));
+  assert.ok(byEntries.get('a', 'g'), 'a is now the most recently used');
+  byEntries.set('c', 'g', answerOf('3'));
+  assert.equal(byEntries.get('b', 'g'), undefined);
+  assert.ok(byEntries.get('a', 'g') && byEntries.get('c', 'g'));
+
+  const byBytes = new ResponseCache({ maxEntries: 100, maxBytes: 1000 });
+  const big = () => answerOf('x'.repeat(200));
+  for (const key of ['a', 'b', 'c', 'd']) byBytes.set(key, 'g', big());
+  assert.equal(byBytes.size.entries, 4);
+  const e = big();
+  byBytes.set('e', 'g', e);
+  assert.equal(byBytes.get('a', 'g'), undefined);
+  assert.equal(byBytes.size.entries, 4);
+  byBytes.grew('e', e, 250);
+  assert.deepEqual([byBytes.get('b', 'g'), byBytes.size.entries], [undefined, 3], 'compressed copies count too');
+  byBytes.set('large', 'g', answerOf('y'.repeat(260)));
+  assert.equal(byBytes.get('large', 'g'), undefined, 'an answer over a quarter of the bytes is not kept');
+  assert.equal(byBytes.size.entries, 3, 'and pushes nothing out');
+
+  const off = new ResponseCache({ maxEntries: 0, maxBytes: 1000 });
+  assert.equal(off.enabled, false);
+  off.set('a', 'g', answerOf('1'));
+  assert.equal(off.get('a', 'g'), undefined);
+});
+
+test('the canonical query orders parameters, keeps the order inside each, and leaves out credentials', () => {
+  assert.equal(canonicalQuery({ b: '2', a: '1' }), canonicalQuery({ a: '1', b: '2' }));
+  assert.notEqual(canonicalQuery({ sort: { x: '1', y: '-1' } }), canonicalQuery({ sort: { y: '-1', x: '1' } }));
+  assert.notEqual(canonicalQuery({ _ids: ['a', 'b'] }), canonicalQuery({ _ids: ['b', 'a'] }));
+  assert.equal(canonicalQuery({ apikey: 'secret', page: '1' }, ['apikey']), canonicalQuery({ page: '1' }));
+  assert.notEqual(canonicalQuery({ a: '1' }), canonicalQuery({ a: ['1'] }));
+});
+
+test('the preferred coding: br, then gzip, nothing refused with q=0', () => {
+  assert.equal(preferredEncoding('gzip, deflate, br'), 'br');
+  assert.equal(preferredEncoding('gzip'), 'gzip');
+  assert.equal(preferredEncoding('br;q=0, gzip;q=0.5'), 'gzip');
+  assert.equal(preferredEncoding('*'), 'gzip');
+  assert.equal(preferredEncoding('identity'), null);
+  assert.equal(preferredEncoding('gzip;q=0'), null);
+  assert.equal(preferredEncoding(undefined), null);
+});
