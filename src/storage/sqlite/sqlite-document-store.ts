@@ -19,10 +19,14 @@ const updateSql = `UPDATE documents SET doc_id = @docId, type = @type, locale = 
 // the search rows, which a foreign key cannot reach.
 const removeSql = 'DELETE FROM documents WHERE id IN (SELECT value FROM json_each(?)) RETURNING seq';
 
-// "<base>-..." as a range of the slug index ('.' follows '-'; the column compares bytes): exact,
-// where LIKE ignores ASCII case, and free of LIKE's 50,000-byte pattern limit, which a long title passes.
+// One range of the slug index, from "<base>" to "<base>." ('.' follows '-'; the column compares
+// bytes): it holds "<base>" and every "<base>-...", and only the slugs between them besides, so the
+// cost follows the slugs that share the base, never the locale's size. An OR of the exact slug and
+// the range would make SQLite walk every slug of the locale and mode instead. Exact, where LIKE
+// ignores ASCII case, and free of LIKE's 50,000-byte pattern limit, which a long title passes.
 const slugsLikeSql = `SELECT slug FROM documents
-  WHERE locale = @locale AND mode = @mode AND (slug = @base OR (slug >= @base || '-' AND slug < @base || '.'))
+  WHERE locale = @locale AND mode = @mode AND slug >= @base AND slug < @base || '.'
+    AND (slug = @base OR slug >= @base || '-')
     AND (@exceptDocId IS NULL OR doc_id <> @exceptDocId)
   ORDER BY slug`;
 
