@@ -19,8 +19,16 @@ import { withListReads } from './sqlite-list-reads.js';
  * connection. WAL gives that connection the last committed snapshot, so a request never sees
  * another request's half-done transaction, and reads never wait for writes.
  */
-export function createSqliteAdapter(options: { filename: string }): StorageAdapter {
-  const { writeConnection, readConnection } = openConnections(options.filename);
+export interface SqliteAdapterOptions {
+  readonly filename: string;
+  /** Called with every statement either connection runs, parameters filled in (tests count them). */
+  readonly onStatement?: (sql: string) => void;
+  /** False: pages are read through the page cache, one read call each, never memory-mapped (tests count them). */
+  readonly memoryMapped?: boolean;
+}
+
+export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapter {
+  const { writeConnection, readConnection } = openConnections(options);
   const writeStatements = new StatementCache(writeConnection);
   const readStatements = new StatementCache(readConnection);
   const runExclusive = createMutex();
@@ -89,14 +97,15 @@ export function createSqliteAdapter(options: { filename: string }): StorageAdapt
   };
 }
 
-function openConnections(filename: string) {
+function openConnections(options: SqliteAdapterOptions) {
+  const { filename } = options;
   if (filename === '' || filename === ':memory:' || filename.startsWith('file::memory:')) {
     // Each connection to an in-memory database would get its own, empty database.
     throw new Error('The SQLite adapter needs a database file; in-memory databases are not supported');
   }
-  const writeConnection = openConnection(filename);
+  const writeConnection = openConnection(options);
   try {
-    const readConnection = openConnection(filename);
+    const readConnection = openConnection(options);
     readConnection.pragma('query_only = ON');
     return { writeConnection, readConnection };
   } catch (error) {
@@ -105,8 +114,9 @@ function openConnections(filename: string) {
   }
 }
 
-function openConnection(filename: string): BetterSqlite3.Database {
-  const connection = new Database(filename);
+function openConnection(options: SqliteAdapterOptions): BetterSqlite3.Database {
+  const { onStatement } = options;
+  const connection = new Database(options.filename, onStatement ? { verbose: (sql?: unknown) => onStatement(String(sql)) } : {});
   connection.pragma('journal_mode = WAL');
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
@@ -114,7 +124,7 @@ function openConnection(filename: string): BetterSqlite3.Database {
   // The default page cache is 2 MiB: a list over a few thousand documents would reread most of
   // its pages from the OS on every request. Memory-mapped reads skip the copy into the cache.
   connection.pragma('cache_size = -65536');
-  connection.pragma('mmap_size = 268435456');
+  if (options.memoryMapped !== false) connection.pragma('mmap_size = 268435456');
   connection.pragma('temp_store = MEMORY');
   return connection;
 }
