@@ -88,7 +88,8 @@ async function seedStore(count: number): Promise<Store> {
     for (let n = 0; n < count; n++) {
       for (const mode of ['draft', 'published'] as const) {
         const doc = article(n, mode);
-        await tx.documents.insert(doc, indexer.index(type, doc));
+        const { index, properties } = indexer.index(type, doc);
+        await tx.documents.insert({ ...doc, ...properties }, index);
       }
     }
   });

@@ -254,9 +254,9 @@ export class DocumentContext {
   }
 
   #indexed(doc: StoredDocument) {
-    const type = this.pieceType(doc.type);
-    Object.assign(doc, this.indexer.searchProperties(type, doc));
-    return this.indexer.index(type, doc);
+    const { index, properties } = this.indexer.index(this.pieceType(doc.type), doc);
+    Object.assign(doc, properties);
+    return index;
   }
 
   async readVersion(session: StorageSession, id: string): Promise<StoredDocument | null> {

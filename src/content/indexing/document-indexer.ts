@@ -1,7 +1,7 @@
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
-import type { SearchText } from '../fields/field-type.js';
+import type { FieldType, SearchText } from '../fields/field-type.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
-import type { DocumentIndex, IndexEntry, StoredDocument } from '../../storage/storage-adapter.js';
+import type { DocumentIndex, IndexEntry, SearchTexts, StoredDocument } from '../../storage/storage-adapter.js';
 import { sortify } from '../text.js';
 
 /** What the original stores on every document for its own search; kept for clients that read it. */
@@ -12,13 +12,39 @@ export interface SearchProperties {
   searchSummary: string;
 }
 
+/** What the indexer needs of one field, looked up once per piece type. */
+interface IndexedField {
+  readonly field: SanitizedField;
+  readonly fieldType: FieldType;
+}
+
+interface TextField extends IndexedField {
+  /** The public projection shows the field: its texts go into the public texts too. */
+  readonly shown: boolean;
+  /** The title: a text of its own in the index, one text among the others in the search properties. */
+  readonly isTitle: boolean;
+}
+
+/** Which fields of a type give filter values and which give search texts: a schema walk per type, not per document. */
+interface IndexPlan {
+  readonly values: readonly (IndexedField & { readonly key: string })[];
+  /** In the type's order, the title included. */
+  readonly texts: readonly TextField[];
+  /** Whether the type has a `title` field, and whether the public projection shows it. */
+  readonly title: { readonly present: boolean; readonly shown: boolean };
+}
+
+const noSearchTexts: SearchTexts = Object.freeze({ title: '', high: '', low: '', publicTitle: '', publicHigh: '', publicLow: '' });
+
 /**
  * Derives from a stored document what the store indexes with it: each top-level field's filter
  * values (through its field type) and the search texts, in full and as the public projection
- * shows them.
+ * shows them, plus the original's search properties. Each field's texts are extracted once per
+ * write, and which fields to read is worked out once per type.
  */
 export class DocumentIndexer {
   readonly #registry: FieldTypeLookup;
+  readonly #plans = new WeakMap<SanitizedPieceType, IndexPlan>();
 
   constructor(registry: FieldTypeLookup) {
     this.#registry = registry;
@@ -29,73 +55,91 @@ export class DocumentIndexer {
     return this.#registry.get(field.type)?.storageKeys?.(field)[0] ?? field.name;
   }
 
-  index(type: SanitizedPieceType, doc: StoredDocument): DocumentIndex {
+  /** The document's index and its search properties, from one reading of its texts. */
+  index(type: SanitizedPieceType, doc: StoredDocument): { index: DocumentIndex; properties: SearchProperties } {
+    const plan = this.#plan(type);
     const values: IndexEntry[] = [];
-    for (const field of type.fields) {
-      const fieldType = this.#registry.get(field.type);
-      if (!fieldType?.indexValues) continue;
-      const key = this.indexKey(field);
-      for (const value of fieldType.indexValues(doc, field)) values.push({ key, value });
+    for (const { field, fieldType, key } of plan.values) {
+      for (const value of fieldType.indexValues!(doc, field)) values.push({ key, value });
     }
-    const all = this.#texts(type, doc, () => true);
-    const projection = type.options.publicApiProjection;
-    const shown = this.#texts(type, doc, (field) => projection !== null && isProjected(projection, field));
-    return {
-      values,
-      search: {
-        title: all.title,
-        high: all.high,
-        low: all.low,
-        publicTitle: shown.title,
-        publicHigh: shown.high,
-        publicLow: shown.low,
-      },
-    };
+    const texts = this.#texts(plan, doc);
+    // A previous version only waits to be reverted to: no search reads it, so it has no texts.
+    const search = doc.cmsMode === 'previous' ? noSearchTexts : searchTextsOf(plan, doc, texts);
+    return { index: { values, search }, properties: searchPropertiesOf(texts) };
   }
 
-  /** The original's search properties, from the same texts the index gets. */
-  searchProperties(type: SanitizedPieceType, doc: StoredDocument): SearchProperties {
-    const texts = this.#fieldTexts(type, doc, () => true);
-    const high = texts.filter((t) => t.weight === 'high').map((t) => sortify(t.text));
-    const highSearchText = high.join(' ');
-    return {
-      highSearchText,
-      highSearchWords: [...new Set(highSearchText.split(' ').filter(Boolean))],
-      lowSearchText: texts.map((t) => sortify(t.text)).join(' '),
-      searchSummary: texts
-        .filter((t) => t.weight === 'low')
-        .map((t) => t.text)
-        .join('\n'),
-    };
-  }
-
-  #texts(type: SanitizedPieceType, doc: StoredDocument, include: (field: SanitizedField) => boolean) {
-    const titleField = type.fieldsByName.get('title');
-    const title = titleField && include(titleField) ? String(doc.title ?? '') : '';
-    const texts = this.#fieldTexts(type, doc, (field) => field.name !== 'title' && include(field));
-    return {
-      title,
-      high: joinTexts(texts.filter((t) => t.weight === 'high')),
-      low: joinTexts(texts.filter((t) => t.weight === 'low')),
-    };
-  }
-
-  #fieldTexts(type: SanitizedPieceType, doc: StoredDocument, include: (field: SanitizedField) => boolean): SearchText[] {
-    const texts: SearchText[] = [];
-    for (const field of type.fields) {
-      const fieldType = this.#registry.get(field.type);
-      if (!fieldType?.searchTexts || !include(field) || field.options.searchable === false) continue;
+  /** Every non-empty text of the document's searchable fields, in the type's order, each read once. */
+  #texts(plan: IndexPlan, doc: StoredDocument): { readonly text: SearchText; readonly from: TextField }[] {
+    const texts: { text: SearchText; from: TextField }[] = [];
+    for (const from of plan.texts) {
+      const { field, fieldType } = from;
       const value = fieldType.read ? fieldType.read(doc, field) : doc[field.name];
       if (value === undefined || value === null) continue;
       // A loop, not push(...): one text per widget or item, as many as the client sent.
-      for (const text of fieldType.searchTexts(value, field)) if (text.text.trim() !== '') texts.push(text);
+      for (const text of fieldType.searchTexts!(value, field)) if (text.text.trim() !== '') texts.push({ text, from });
     }
     return texts;
   }
+
+  #plan(type: SanitizedPieceType): IndexPlan {
+    let plan = this.#plans.get(type);
+    if (plan) return plan;
+    const projection = type.options.publicApiProjection;
+    const isShown = (field: SanitizedField) => projection !== null && isProjected(projection, field);
+    const values: (IndexedField & { key: string })[] = [];
+    const texts: TextField[] = [];
+    for (const field of type.fields) {
+      const fieldType = this.#registry.get(field.type);
+      if (!fieldType) continue;
+      if (fieldType.indexValues) values.push({ field, fieldType, key: this.indexKey(field) });
+      if (fieldType.searchTexts && field.options.searchable !== false) {
+        texts.push({ field, fieldType, shown: isShown(field), isTitle: field.name === 'title' });
+      }
+    }
+    const titleField = type.fieldsByName.get('title');
+    plan = { values, texts, title: { present: titleField !== undefined, shown: titleField !== undefined && isShown(titleField) } };
+    this.#plans.set(type, plan);
+    return plan;
+  }
 }
 
-function joinTexts(texts: readonly SearchText[]): string {
-  return texts.map((t) => t.text).join('\n');
+/** The index's texts: the title apart (searchable whatever its options say), the others by weight. */
+function searchTextsOf(plan: IndexPlan, doc: StoredDocument, texts: readonly { text: SearchText; from: TextField }[]): SearchTexts {
+  const title = plan.title.present ? String(doc.title ?? '') : '';
+  const high: string[] = [];
+  const low: string[] = [];
+  const publicHigh: string[] = [];
+  const publicLow: string[] = [];
+  for (const { text, from } of texts) {
+    if (from.isTitle) continue;
+    (text.weight === 'high' ? high : low).push(text.text);
+    if (from.shown) (text.weight === 'high' ? publicHigh : publicLow).push(text.text);
+  }
+  return {
+    title,
+    high: high.join('\n'),
+    low: low.join('\n'),
+    publicTitle: plan.title.shown ? title : '',
+    publicHigh: publicHigh.join('\n'),
+    publicLow: publicLow.join('\n'),
+  };
+}
+
+/** The original's search properties (facts 2.6), the title among the texts. */
+function searchPropertiesOf(texts: readonly { text: SearchText }[]): SearchProperties {
+  const highSearchText = texts
+    .filter(({ text }) => text.weight === 'high')
+    .map(({ text }) => sortify(text.text))
+    .join(' ');
+  return {
+    highSearchText,
+    highSearchWords: [...new Set(highSearchText.split(' ').filter(Boolean))],
+    lowSearchText: texts.map(({ text }) => sortify(text.text)).join(' '),
+    searchSummary: texts
+      .filter(({ text }) => text.weight === 'low')
+      .map(({ text }) => text.text)
+      .join('\n'),
+  };
 }
 
 /** A field the public projection shows: by its name, or a relationship by either spelling. */

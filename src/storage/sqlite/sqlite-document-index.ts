@@ -27,13 +27,15 @@ export function assertDocumentIndex(index: DocumentIndex): void {
 
 /**
  * Writes the filter values (in the scope of their document's row) and search texts (checked by
- * assertDocumentIndex) stored under `seq`.
+ * assertDocumentIndex) stored under `seq`; no search row when every text is empty.
  */
 export function writeIndex(statements: StatementSource, seq: number, scope: ValueScope, index: DocumentIndex): void {
   const insertValue = statements.statement(insertValueSql);
   const scopeValues = scopeParams(scope);
   for (const { key, value } of index.values) insertValue.run(...scopeValues, key, value, seq);
   const { title, high, low, publicTitle, publicHigh, publicLow } = index.search;
+  // No text, no row: no search can match it (a previous version, a document without texts).
+  if (searchTextNames.every((name) => index.search[name] === '')) return;
   for (const table of searchTables) {
     statements.statement(insertTextsSql(table)).run(seq, title, high, low, publicTitle, publicHigh, publicLow);
   }
