@@ -20,8 +20,8 @@ export function benchConfig(): Record<string, unknown> {
     baseUrl: 'http://bench.test',
     locales: { en: { label: 'English' } },
     // 50 connections uploading at once: the default budget (3 at a time) would refuse most. The
-    // load generator keeps its connections for the whole run, as a proxy in front would: past the
-    // default 1,000 requests on one connection the server would answer 503 and close it.
+    // load generator keeps sending on a connection after the server's `Connection: close` (Node
+    // marks the 1,000th answer so by default), and Node answers what follows with 503.
     limits: { uploadsInFlight: 100, uploadBytesPerMinute: 1024 ** 4, requestsPerConnection: 1_000_000 },
     modules: {
       author: {
