@@ -28,6 +28,8 @@ const settings = {
   seconds: positive('BENCH_SECONDS', process.env.BENCH_SECONDS ?? '10'),
   connections: positive('BENCH_CONNECTIONS', process.env.BENCH_CONNECTIONS ?? '50'),
   only: process.env.BENCH_SCENARIOS?.split(',').map((key) => key.trim()),
+  /** Node flags for the CMS process only, such as `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+  cmsNodeArgs: process.env.BENCH_CMS_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
 };
 
 function positive(name: string, raw: string): number {
@@ -58,7 +60,7 @@ async function freePort(): Promise<number> {
 /** The server as a user starts it; resolves once /health answers. */
 async function startCms(env: Record<string, string>, children: ChildProcess[]): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(repo, 'dist/src/main.js')], {
+  const child = spawn(process.execPath, [...settings.cmsNodeArgs, join(repo, 'dist/src/main.js')], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     // Its log lines go to stderr with the progress, leaving stdout to the tables.
     stdio: ['ignore', 2, 2],
