@@ -58,7 +58,7 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     migrate: () => storage.migrate(),
     transaction: <T>(work: (tx: StorageSession) => Promise<T>) => work(session),
     ping: () => storage.ping(),
-    generation: () => storage.generation(),
+    generation: (scopes: readonly string[]) => storage.generation(scopes),
     close: () => storage.close(),
   });
   return {

@@ -162,7 +162,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerSchemaRoute(app, { schema: new SchemaDescriber(config) });
   const answers = new GetAnswers({
     cache: new ResponseCache({ maxEntries: limits.responseCacheEntries, maxBytes: limits.responseCacheBytes }),
-    generation: () => storage.generation(),
+    generation: (scopes) => storage.generation(scopes),
   });
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });

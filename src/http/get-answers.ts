@@ -15,8 +15,8 @@ const credentialParams = ['apikey', 'apiKey'];
 
 export interface GetAnswersDeps {
   readonly cache: ResponseCache;
-  /** The store's generation (`StorageAdapter.generation`). */
-  readonly generation: () => Promise<string>;
+  /** The generation of storage scopes (`StorageAdapter.generation`). */
+  readonly generation: (scopes: readonly string[]) => Promise<string>;
 }
 
 /**
@@ -27,7 +27,7 @@ export interface GetAnswersDeps {
  */
 export class GetAnswers {
   readonly #cache: ResponseCache;
-  readonly #generation: () => Promise<string>;
+  readonly #generation: (scopes: readonly string[]) => Promise<string>;
 
   constructor(deps: GetAnswersDeps) {
     this.#cache = deps.cache;
@@ -36,19 +36,25 @@ export class GetAnswers {
 
   /**
    * Answers with what `build` returns, or with the cached bytes of an earlier answer for the
-   * same resource, audience and query when no write has committed since that one was built.
-   * `resource` names what the route reads (`article`, `article/<id>`); the query and the caller
+   * same resource, audience and query when no write to the resource's scopes has committed since
+   * that one was built. `resource.name` names what the route reads (`article`, `article/<id>`),
+   * `resource.scopes` the storage scopes its answers are built from; the query and the caller
    * are added here.
    */
-  async send(request: FastifyRequest, reply: FastifyReply, resource: string, build: () => Promise<unknown>): Promise<FastifyReply> {
+  async send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    resource: { readonly name: string; readonly scopes: readonly string[] },
+    build: () => Promise<unknown>,
+  ): Promise<FastifyReply> {
     const audience = this.#cache.enabled ? audienceOf(request) : null;
     let answer: Answer | undefined;
     let stored: { key: string; generation: string } | undefined;
     if (audience !== null) {
       // Read before the data: a write committing while the answer is built moves the generation,
       // and the answer is then rebuilt on the next request instead of being trusted.
-      const generation = await this.#generation();
-      const key = `${audience}\n${resource}\n${canonicalQuery(request.query as Record<string, unknown>, credentialParams)}`;
+      const generation = await this.#generation(resource.scopes);
+      const key = `${audience}\n${resource.name}\n${canonicalQuery(request.query as Record<string, unknown>, credentialParams)}`;
       answer = this.#cache.get(key, generation);
       stored = { key, generation };
     }

@@ -269,14 +269,21 @@ export interface StorageAdapter extends StorageSession {
    */
   transaction<T>(work: (tx: StorageSession) => Promise<T>): Promise<T>;
   /**
-   * A token of the store's committed data, for caches of answers built from it: it changes
-   * whenever a write commits, from this process or from another sharing the store, and never
-   * comes back to an earlier value. Equal tokens mean the same committed data. Read it before
-   * the data it is to vouch for: an answer built after a write it missed is then merely refreshed
-   * once more than needed. Cheap: one small query at most.
+   * A token of the committed data of `scopes` (piece type names, and `attachmentsScope`), for
+   * caches of answers built from them: it changes whenever a write to one of them commits, from
+   * this process or from another sharing the store, and never comes back to an earlier value.
+   * Writes to other scopes leave it as it was. Read it before the data it is to vouch for: an
+   * answer built after a write it missed is then merely refreshed once more than needed. Cheap:
+   * one small query at most.
    */
-  generation(): Promise<string>;
+  generation(scopes: readonly string[]): Promise<string>;
   /** True while the store answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/**
+ * The generation scope of the attachment records and of which document versions use them
+ * (`StorageAdapter.generation`); the parentheses keep it apart from every piece type name.
+ */
+export const attachmentsScope = '(attachments)';

@@ -67,6 +67,26 @@ describe('response cache: ETag, 304, Cache-Control, compression', () => {
     assert.equal((await t.request('GET', '/api/v1/note', { key: null })).status, 404, 'notes have no public API');
   });
 
+  it('keeps answers while only types they do not read are written', async () => {
+    const read = async (url: string) => {
+      const finds = counter.finds;
+      const answer = await t.request('GET', url, { key: null });
+      assert.equal(answer.status, 200);
+      return { text: answer.text, read: counter.finds > finds };
+    };
+    await read('/api/v1/article');
+    await read('/api/v1/person');
+    assert.equal((await t.request('POST', '/api/v1/note', { body: { title: 'Unrelated' } })).status, 200);
+    assert.equal((await read('/api/v1/article')).read, false, 'a note leaves the articles');
+    assert.equal((await t.request('POST', '/api/v1/article', { body: { title: 'Another' } })).status, 200);
+    assert.equal((await read('/api/v1/person')).read, false, 'an article leaves the people it relates to');
+    const articles = await read('/api/v1/article');
+    assert.equal(articles.read, true, 'an article is seen in the next article list');
+    assert.match(articles.text, /Another/);
+    assert.equal((await t.request('POST', '/api/v1/person', { body: { title: 'Ada' } })).status, 200);
+    assert.equal((await read('/api/v1/article')).read, true, 'a person may be shown in the articles: they are read again');
+  });
+
   it('answers If-None-Match with 304 and no body, for every caller', async () => {
     for (const key of [null, 'guest', 'admin'] as Key[]) {
       const first = await t.request('GET', `/api/v1/article/${doc._id}`, { key });

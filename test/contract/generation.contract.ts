@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
+import { attachmentsScope, type StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { emptyIndex, makeDoc } from './contract-helpers.js';
+import { makeAttachment } from './attachment-store.contract.js';
+
+const both = ['article', attachmentsScope];
 
 /**
  * Two adapters on one new, migrated store, as two server processes would have them; `cleanup`
@@ -33,17 +36,18 @@ export function describeGenerationContract(
     });
 
     it('stays the same while nothing is written, reads included', { skip: options.stableWhenIdle ?? false }, async () => {
-      const before = await adapter.generation();
+      const before = await adapter.generation(both);
       await adapter.documents.find({});
       await adapter.documents.count({ type: 'article' });
+      await adapter.attachments.find(['a1']);
       await other.documents.find({});
-      assert.equal(await adapter.generation(), before);
+      assert.equal(await adapter.generation(both), before);
     });
 
-    it('moves with every committed write, top-level or in a transaction, and never comes back', async () => {
-      const seen = new Set([await adapter.generation()]);
+    it('moves with every committed write to its scopes, top-level or in a transaction, and never comes back', async () => {
+      const seen = new Set([await adapter.generation(both)]);
       const expectNew = async (what: string) => {
-        const now = await adapter.generation();
+        const now = await adapter.generation(both);
         assert.ok(!seen.has(now), `${what} moves the generation`);
         seen.add(now);
       };
@@ -55,19 +59,44 @@ export function describeGenerationContract(
       await expectNew('a transaction');
       await adapter.documents.remove([makeDoc({ docId: 'a' })._id]);
       await expectNew('a removal');
+      await adapter.attachments.insert(makeAttachment('a1'));
+      await expectNew('an attachment');
+      await adapter.attachments.update({ ...makeAttachment('a1'), title: 'renamed' });
+      await expectNew('an attachment update');
+      await adapter.documents.insert(makeDoc({ docId: 'b' }), emptyIndex());
+      const beforeUsage = await adapter.generation([attachmentsScope]);
+      await adapter.attachments.setUsage(makeDoc({ docId: 'b' })._id, ['a1'], false);
+      assert.notEqual(await adapter.generation([attachmentsScope]), beforeUsage, 'which versions use an attachment moves it');
+    });
+
+    it('stays where only other scopes were written', async () => {
+      const article = await adapter.generation(['article']);
+      const attachments = await adapter.generation([attachmentsScope]);
+      const author = await adapter.generation(['author']);
+      await adapter.documents.insert({ ...makeDoc({ docId: 'x' }), type: 'author' }, emptyIndex());
       await adapter.tokens.put({ token: 't', userId: 'u', expiresAt: new Date(Date.now() + 60_000).toISOString() });
-      await expectNew('a token');
+      await adapter.attachments.insert(makeAttachment('a2'));
+      assert.equal(await adapter.generation(['article']), article, 'an author, a token and an attachment leave the articles');
+      assert.notEqual(await adapter.generation(['author']), author);
+      assert.notEqual(await adapter.generation([attachmentsScope]), attachments);
+      const attachmentsThen = await adapter.generation([attachmentsScope]);
+      await adapter.documents.insert(makeDoc({ docId: 'y' }), emptyIndex());
+      assert.equal(await adapter.generation([attachmentsScope]), attachmentsThen, 'an article without attachments leaves them');
+      assert.notEqual(await adapter.generation(['article']), article);
     });
 
     it('moves with a write committed by another process on the same store, both ways', async () => {
-      const mine = await adapter.generation();
-      const theirs = await other.generation();
+      const mine = await adapter.generation(both);
+      const theirs = await other.generation(both);
       await other.documents.insert(makeDoc({ docId: 'b' }), emptyIndex());
-      assert.notEqual(await adapter.generation(), mine, "the other process's write is seen");
-      const afterTheirs = await other.generation();
+      assert.notEqual(await adapter.generation(both), mine, "the other process's write is seen");
+      const afterTheirs = await other.generation(both);
       assert.notEqual(afterTheirs, theirs, 'the writer sees its own write');
       await adapter.documents.insert(makeDoc({ docId: 'c' }), emptyIndex());
-      assert.notEqual(await other.generation(), afterTheirs);
+      assert.notEqual(await other.generation(both), afterTheirs);
+      const attachments = await other.generation([attachmentsScope]);
+      await adapter.attachments.insert(makeAttachment('a3'));
+      assert.notEqual(await other.generation([attachmentsScope]), attachments, "the other process's attachment is seen");
     });
   });
 }

@@ -1,4 +1,5 @@
 import type { Principal } from '../../core/principal.js';
+import { answerScopes } from './answer-scopes.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentQuery, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import type { Choice } from '../fields/field-type.js';
@@ -45,6 +46,14 @@ export class DocumentService extends Publishing {
     this.#fieldTypes = deps.fieldTypes;
     this.#queries = new ListQueries({ config: deps.config, registry: deps.fieldTypes });
     this.#areas = new AreaRenderer(deps.config.widgetTypes, builtInWidgetRenderers(deps.imageSizes));
+  }
+
+  /**
+   * The storage scopes the answers about a type are read from (list, get-one, locales): a cache
+   * of those answers holds while `StorageAdapter.generation` of these scopes stands.
+   */
+  answerScopes(typeName: string): readonly string[] {
+    return answerScopes(this.ctx.config, this.ctx.pieceType(typeName).name);
   }
 
   /**

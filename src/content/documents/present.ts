@@ -9,7 +9,7 @@ import { RelatedLoader } from './related-loader.js';
 import { includeOnly } from '../query/projection.js';
 import type { AttachmentAnnotator } from './attachment-refs.js';
 import { fileTypeName } from '../types/builtin-types.js';
-import { walkFields } from '../fields/walk-fields.js';
+import { schemasBelow, walkFieldDefinitions, walkFields } from '../fields/walk-fields.js';
 
 export interface PresentOptions {
   readonly type: SanitizedPieceType;
@@ -102,18 +102,11 @@ export class DocumentPresenter {
   #holdsNestedPassword(type: SanitizedPieceType): boolean {
     let holds = this.#nestedPasswords.get(type);
     if (holds === undefined) {
-      const widgetSchemas = [...this.#config.widgetTypes.values()].map((widget) => widget.fields);
-      // The schemas one level down: a field's own (array, object, relationship fields), or every widget type's for an area.
-      const below = (fields: readonly SanitizedField[]) =>
-        fields.flatMap((field) => (field.type === 'area' ? widgetSchemas : [field.fields]));
-      const seen = new Set<readonly SanitizedField[]>();
-      const anyPassword = (schemas: (readonly SanitizedField[])[]): boolean =>
-        schemas.some((fields) => {
-          if (seen.has(fields)) return false;
-          seen.add(fields);
-          return fields.some((field) => field.type === 'password') || anyPassword(below(fields));
-        });
-      holds = anyPassword(below(type.fields));
+      holds = false;
+      const { widgetTypes } = this.#config;
+      walkFieldDefinitions(type.fields.flatMap((field) => schemasBelow(field, widgetTypes)), widgetTypes, (field) => {
+        if (field.type === 'password') holds = true;
+      });
       this.#nestedPasswords.set(type, holds);
     }
     return holds;

@@ -25,3 +25,30 @@ export function walkFields(
     }
   }
 }
+
+/** The schemas one level below a field: its own nested fields, or every widget type's for an area. */
+export function schemasBelow(field: SanitizedField, widgetTypes: WidgetTypes): (readonly SanitizedField[])[] {
+  return field.type === 'area' ? [...widgetTypes.values()].map((widget) => widget.fields) : [field.fields];
+}
+
+/**
+ * Visits every field definition of `schemas` and of every schema below them at any depth
+ * (arrays, objects, relationship fields, every widget type below an area). Each schema is
+ * visited once, so widgets that hold areas do not loop.
+ */
+export function walkFieldDefinitions(
+  schemas: readonly (readonly SanitizedField[])[],
+  widgetTypes: WidgetTypes,
+  visit: (field: SanitizedField) => void,
+): void {
+  const seen = new Set<readonly SanitizedField[]>();
+  const pending = [...schemas];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (seen.has(next)) continue;
+    seen.add(next);
+    for (const field of next) {
+      visit(field);
+      for (const below of schemasBelow(field, widgetTypes)) pending.push(below);
+    }
+  }
+}

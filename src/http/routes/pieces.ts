@@ -19,15 +19,17 @@ export function registerPieceRoutes(
     const base = `/api/v1/${type}`;
     const one = { schema: { params: idParams, querystring: versionQuery } };
     const write = { schema: { params: idParams, querystring: versionQuery, body: objectBody } };
+    const scopes = documents.answerScopes(type);
+    const resource = (name: string) => ({ name, scopes });
 
     app.get(base, { schema: { querystring: listQuery } }, (request, reply) =>
-      answers.send(request, reply, type, () => documents.list(scopeOf(request), type, request.query as Record<string, unknown>)),
+      answers.send(request, reply, resource(type), () => documents.list(scopeOf(request), type, request.query as Record<string, unknown>)),
     );
     app.post(base, { schema: { querystring: versionQuery, body: objectBody } }, (request) =>
       documents.insert(scopeOf(request), type, request.body as Body),
     );
     app.get(`${base}/:_id`, one, (request, reply) =>
-      answers.send(request, reply, `${type}/${idOf(request)}`, () =>
+      answers.send(request, reply, resource(`${type}/${idOf(request)}`), () =>
         documents.getOne(scopeOf(request), type, idOf(request), request.query as Record<string, unknown>),
       ),
     );
@@ -50,7 +52,7 @@ export function registerPieceRoutes(
       documents.revertPublishedToPrevious(scopeOf(request), type, idOf(request)),
     );
     app.get(`${base}/:_id/locales`, one, (request, reply) =>
-      answers.send(request, reply, `${type}/${idOf(request)}/locales`, () => documents.locales(scopeOf(request), type, idOf(request))),
+      answers.send(request, reply, resource(`${type}/${idOf(request)}/locales`), () => documents.locales(scopeOf(request), type, idOf(request))),
     );
   }
 }

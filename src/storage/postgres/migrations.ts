@@ -178,6 +178,40 @@ export const migrations: readonly string[] = [
   );
   INSERT INTO store_generation (value) VALUES (0);
   `,
+  // 5: a generation per scope (a piece type, or '(attachments)' for the attachments and their
+  // uses) instead of one for the store, counted up by triggers in the transaction of every write
+  // to it: a cached answer stays valid while the scopes it was built from stand, whatever else is
+  // written (StorageAdapter.generation).
+  `
+  DROP TABLE store_generation;
+  CREATE TABLE generations (
+    scope text COLLATE "C" CONSTRAINT generations_scope PRIMARY KEY,
+    value bigint NOT NULL
+  );
+  CREATE FUNCTION count_up_generation(counted text) RETURNS void LANGUAGE sql AS $$
+    INSERT INTO generations (scope, value) VALUES (counted, 1)
+      ON CONFLICT (scope) DO UPDATE SET value = generations.value + 1;
+  $$;
+  -- The documents' scope is their type; a version never changes type.
+  CREATE FUNCTION count_up_document_generation() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP = 'DELETE' THEN PERFORM count_up_generation(OLD.type); ELSE PERFORM count_up_generation(NEW.type); END IF;
+    RETURN NULL;
+  END;
+  $$;
+  CREATE FUNCTION count_up_attachments_generation() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM count_up_generation('(attachments)');
+    RETURN NULL;
+  END;
+  $$;
+  CREATE TRIGGER documents_generation AFTER INSERT OR UPDATE OR DELETE ON documents
+    FOR EACH ROW EXECUTE FUNCTION count_up_document_generation();
+  CREATE TRIGGER attachments_generation AFTER INSERT OR UPDATE OR DELETE ON attachments
+    FOR EACH ROW EXECUTE FUNCTION count_up_attachments_generation();
+  CREATE TRIGGER attachment_uses_generation AFTER INSERT OR UPDATE OR DELETE ON attachment_uses
+    FOR EACH ROW EXECUTE FUNCTION count_up_attachments_generation();
+  `,
 ];
 
 // Advisory lock keys (first half): one for migrations, one for writers; the second half is the

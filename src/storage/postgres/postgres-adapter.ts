@@ -29,8 +29,7 @@ export const defaultPoolSize = 10;
 // Begins a write transaction and waits for the writer lock of the schema: one round trip.
 const beginSql = `BEGIN; SELECT pg_advisory_xact_lock(${writerLockKey}, hashtext(coalesce(current_schema(), '')))`;
 
-const bumpGenerationSql = 'UPDATE store_generation SET value = value + 1';
-const generationSql = 'SELECT value::text AS value FROM store_generation';
+const generationsSql = 'SELECT scope, value::text AS value FROM generations WHERE scope = ANY($1::text[])';
 
 /**
  * The shared store: a PostgreSQL database, which several server processes may use at once.
@@ -86,9 +85,6 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
       }));
       try {
         const result = await work(session);
-        // In the transaction, so the count moves exactly when its writes become visible. Should it
-        // fail, the transaction is aborted and commit() reports it rolled back.
-        await client.query(bumpGenerationSql).catch(() => undefined);
         await commit(client);
         return result;
       } catch (error) {
@@ -112,9 +108,12 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
 
     migrate: () => runExclusive(() => runMigrations(pool, schema)),
 
-    async generation() {
-      const { rows } = await pool.query<{ value: string }>(generationSql);
-      return rows[0]!.value;
+    // Counted up by triggers in the transaction of each write (migration 5), so a value moves
+    // exactly when the write becomes visible.
+    async generation(scopes) {
+      const { rows } = await pool.query<{ scope: string; value: string }>(generationsSql, [scopes]);
+      const values = new Map(rows.map((row) => [row.scope, row.value]));
+      return scopes.map((scope) => values.get(scope) ?? '0').join(' ');
     },
 
     async ping() {

@@ -1,6 +1,7 @@
 import type { DocumentQuery } from '../storage-adapter.js';
 import { compileCountQuery } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
+import { readDataVersion } from './data-version.js';
 
 // Each entry is one filter shape with its values (a few hundred bytes); past this many the
 // oldest goes, so callers varying a filter value cannot grow the cache without end.
@@ -43,7 +44,7 @@ export class CountCache {
   }
 
   #dataVersion(): number {
-    return this.#statements.statement('PRAGMA data_version').pluck().get() as number;
+    return readDataVersion(this.#statements);
   }
 }
 

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
+
 /**
  * The schema, one entry per version: entry `i` upgrades a database at `PRAGMA user_version = i`
  * to `i + 1`. Append new entries; never edit one that has shipped.
@@ -159,6 +160,43 @@ export const migrations: readonly string[] = [
     locked_until INTEGER NOT NULL
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX login_throttle_period_ends ON login_throttle (period_ends);
+  `,
+  // 7: a generation per scope (a piece type, or '(attachments)' for the attachments and their
+  // uses), counted up by triggers in the transaction of every write to it: a cached answer stays
+  // valid while the scopes it was built from stand (StorageAdapter.generation), whatever else is
+  // written. A version never changes type, so an update counts up its type once.
+  `
+  CREATE TABLE generations (
+    scope TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+  ) STRICT, WITHOUT ROWID;
+  CREATE TRIGGER documents_insert_generation AFTER INSERT ON documents BEGIN
+    INSERT INTO generations (scope, value) VALUES (NEW.type, 1) ON CONFLICT (scope) DO UPDATE SET value = value + 1;
+  END;
+  CREATE TRIGGER documents_update_generation AFTER UPDATE ON documents BEGIN
+    INSERT INTO generations (scope, value) VALUES (NEW.type, 1) ON CONFLICT (scope) DO UPDATE SET value = value + 1;
+  END;
+  CREATE TRIGGER documents_delete_generation AFTER DELETE ON documents BEGIN
+    INSERT INTO generations (scope, value) VALUES (OLD.type, 1) ON CONFLICT (scope) DO UPDATE SET value = value + 1;
+  END;
+  CREATE TRIGGER attachments_insert_generation AFTER INSERT ON attachments BEGIN
+    INSERT INTO generations (scope, value) VALUES ('(attachments)', 1) ON CONFLICT (scope) DO UPDATE SET value = value + 1;
+  END;
+  CREATE TRIGGER attachments_update_generation AFTER UPDATE ON attachments BEGIN
+    INSERT INTO generations (scope, value) VALUES ('(attachments)', 1) ON CONFLICT (scope) DO UPDATE SET value = value + 1;
+  END;
+  CREATE TRIGGER attachments_delete_generation AFTER DELETE ON attachments BEGIN
+    INSERT INTO generations (scope, value) VALUES ('(attachments)', 1) ON CONFLICT (scope) DO UPDATE SET value = value + 1;
+  END;
+  CREATE TRIGGER attachment_uses_insert_generation AFTER INSERT ON attachment_uses BEGIN
+    INSERT INTO generations (scope, value) VALUES ('(attachments)', 1) ON CONFLICT (scope) DO UPDATE SET value = value + 1;
+  END;
+  CREATE TRIGGER attachment_uses_update_generation AFTER UPDATE ON attachment_uses BEGIN
+    INSERT INTO generations (scope, value) VALUES ('(attachments)', 1) ON CONFLICT (scope) DO UPDATE SET value = value + 1;
+  END;
+  CREATE TRIGGER attachment_uses_delete_generation AFTER DELETE ON attachment_uses BEGIN
+    INSERT INTO generations (scope, value) VALUES ('(attachments)', 1) ON CONFLICT (scope) DO UPDATE SET value = value + 1;
+  END;
   `,
 ];
 

@@ -9,6 +9,7 @@ import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-s
 import { createSqliteLoginThrottleStore } from './sqlite-login-throttle-store.js';
 import { StatementCache, type StatementSource } from './statement-cache.js';
 import { CountCache } from './count-cache.js';
+import { ScopeGenerations } from './scope-generations.js';
 import { withListReads } from './sqlite-list-reads.js';
 
 /**
@@ -60,6 +61,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   // Counts outside transactions are kept until the next write to the file; see CountCache.
   const readSession = createSession(readStatements);
   const counts = new CountCache(readStatements);
+  const generations = new ScopeGenerations(readStatements);
   const reads = { ...readSession, documents: withListReads(readSession.documents, readStatements, counts) };
 
   return {
@@ -69,10 +71,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
 
     migrate: () => runExclusive(async () => runMigrations(writeConnection)),
 
-    // The read connection never writes, so its data_version moves with every commit made on the
-    // file: by the write connection of this process as by any other process (SQLite "PRAGMA
-    // data_version": it changes when another connection commits).
-    generation: async () => String(readStatements.statement('PRAGMA data_version').pluck().get()),
+    generation: async (scopes) => generations.of(scopes),
 
     async ping() {
       try {
