@@ -179,7 +179,8 @@ describe('sqlite query plans on 50,000 documents', () => {
 
   it('counts and pages what an anonymous caller may see without reading a document', async () => {
     const publicOnly: DocumentQuery = { ...list, visibility: ['public'] };
-    assert.match(plan(compileCountQuery(publicOnly)), /USING COVERING INDEX documents_list_/);
+    // The count of a whole list scope reads the kept counts (migration 8), not the list.
+    assert.match(plan(compileCountQuery(publicOnly)), /SEARCH document_counts USING PRIMARY KEY/);
     const sorts = (['updatedAt', 'createdAt', 'titleSortified'] as const).flatMap((field) =>
       ([1, -1] as const).map((direction) => [{ field, direction }] as const),
     );

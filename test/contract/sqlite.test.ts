@@ -129,6 +129,51 @@ describe('sqlite adapter specifics', () => {
       inspector.close();
     }
   });
+
+  it('keeps the count of each list scope right through inserts, updates and removals, in and out of transactions', async () => {
+    const scopes = { types: ['article', 'author'], modes: ['draft', 'published'] as const };
+    for (let n = 0; n < 40; n++) {
+      const doc = makeDoc({ docId: `count-${n}`, type: scopes.types[n % 2], mode: scopes.modes[n % 3 === 0 ? 1 : 0] });
+      await adapter.documents.insert(doc, emptyIndex());
+    }
+    await adapter.transaction(async (tx) => {
+      for (let n = 0; n < 40; n += 3) {
+        const doc = makeDoc({ docId: `count-${n}`, type: scopes.types[n % 2], mode: scopes.modes[n % 3 === 0 ? 1 : 0] });
+        await tx.documents.update({ ...doc, archived: n % 2 === 0, visibility: n % 5 === 0 ? 'loginRequired' : 'public' }, emptyIndex());
+      }
+    });
+    await adapter.documents.remove([makeDoc({ docId: 'count-4' })._id, makeDoc({ docId: 'count-9', mode: 'published' })._id]);
+    await assert.rejects(adapter.transaction(async (tx) => {
+      await tx.documents.remove([makeDoc({ docId: 'count-5' })._id]);
+      throw new Error('rolled back');
+    }));
+    const inspector = new Database(filename, { readonly: true });
+    try {
+      const scanned = (query: DocumentQuery) => {
+        const where = Object.entries({ type: query.type, mode: query.mode, archived: query.archived === undefined ? undefined : Number(query.archived) })
+          .filter(([, value]) => value !== undefined);
+        const visibility = query.visibility ? ` AND visibility IN (${query.visibility.map(() => '?').join(', ')})` : '';
+        const sql = `SELECT COUNT(*) FROM documents WHERE locale = 'en'${where.map(([column]) => ` AND ${column} = ?`).join('')}${visibility}`;
+        return inspector.prepare(sql).pluck().get(...where.map(([, value]) => value), ...(query.visibility ?? [])) as number;
+      };
+      let checked = 0;
+      for (const type of scopes.types) {
+        for (const mode of scopes.modes) {
+          for (const archived of [undefined, false, true]) {
+            for (const visibility of [undefined, ['public'], ['public', 'loginRequired']]) {
+              const query: DocumentQuery = { type, locale: 'en', mode, archived, visibility };
+              assert.match(compileCountQuery(query).sql, /document_counts/, 'counted from the kept counts');
+              assert.equal(await adapter.documents.count(query), scanned(query), JSON.stringify(query));
+              checked += scanned(query) > 0 ? 1 : 0;
+            }
+          }
+        }
+      }
+      assert.ok(checked > 20, 'most scopes hold documents');
+    } finally {
+      inspector.close();
+    }
+  });
 });
 
 describe('sqlite migrations', () => {

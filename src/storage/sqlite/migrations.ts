@@ -198,6 +198,37 @@ export const migrations: readonly string[] = [
     INSERT INTO generations (scope, value) VALUES ('(attachments)', 1) ON CONFLICT (scope) DO UPDATE SET value = value + 1;
   END;
   `,
+  // 8: how many versions each list scope holds (type, locale, mode, archived, visibility), kept
+  // by triggers in the transaction of every write: an unfiltered list counts its page total from
+  // a few rows of this table instead of every index entry of the type.
+  `
+  CREATE TABLE document_counts (
+    type TEXT NOT NULL,
+    locale TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    archived INTEGER NOT NULL,
+    visibility TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (type, locale, mode, archived, visibility)
+  ) STRICT, WITHOUT ROWID;
+  INSERT INTO document_counts (type, locale, mode, archived, visibility, count)
+    SELECT type, locale, mode, archived, visibility, COUNT(*) FROM documents GROUP BY type, locale, mode, archived, visibility;
+  CREATE TRIGGER documents_insert_count AFTER INSERT ON documents BEGIN
+    INSERT INTO document_counts (type, locale, mode, archived, visibility, count) VALUES (NEW.type, NEW.locale, NEW.mode, NEW.archived, NEW.visibility, 1)
+      ON CONFLICT (type, locale, mode, archived, visibility) DO UPDATE SET count = count + 1;
+  END;
+  CREATE TRIGGER documents_delete_count AFTER DELETE ON documents BEGIN
+    UPDATE document_counts SET count = count - 1 WHERE type = OLD.type AND locale = OLD.locale AND mode = OLD.mode AND archived = OLD.archived AND visibility = OLD.visibility;
+  END;
+  CREATE TRIGGER documents_update_count AFTER UPDATE OF type, locale, mode, archived, visibility ON documents
+    WHEN OLD.type IS NOT NEW.type OR OLD.locale IS NOT NEW.locale OR OLD.mode IS NOT NEW.mode
+      OR OLD.archived IS NOT NEW.archived OR OLD.visibility IS NOT NEW.visibility
+  BEGIN
+    UPDATE document_counts SET count = count - 1 WHERE type = OLD.type AND locale = OLD.locale AND mode = OLD.mode AND archived = OLD.archived AND visibility = OLD.visibility;
+    INSERT INTO document_counts (type, locale, mode, archived, visibility, count) VALUES (NEW.type, NEW.locale, NEW.mode, NEW.archived, NEW.visibility, 1)
+      ON CONFLICT (type, locale, mode, archived, visibility) DO UPDATE SET count = count + 1;
+  END;
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */

@@ -66,8 +66,32 @@ export function compileFindQuery(query: DocumentQuery, options: FindOptions = {}
 
 /** Compiles the filters of a DocumentQuery into one `SELECT COUNT(*)`; sort and paging are ignored. */
 export function compileCountQuery(query: DocumentQuery): CompiledQuery {
+  if (selectsWholeScopes(query)) return compileScopeCount(query);
   const selection = compileSelection(query, unordered);
   return { sql: `SELECT COUNT(*)${selectFrom(selection)}`, params: selectionParams(selection) };
+}
+
+/** Whether a query selects by list scope columns only: no id list, slug, condition or search. */
+function selectsWholeScopes(query: DocumentQuery): boolean {
+  return query.ids === undefined && query.docIds === undefined && query.slug === undefined
+    && (query.conditions === undefined || query.conditions.length === 0) && query.search === undefined;
+}
+
+/** The count of whole list scopes, from the counts the triggers of migration 8 keep. */
+function compileScopeCount(query: DocumentQuery): CompiledQuery {
+  const filters: string[] = [];
+  const params: unknown[] = [];
+  const where = (sql: string, param: unknown): void => {
+    filters.push(sql);
+    params.push(param);
+  };
+  if (query.type !== undefined) where('type = ?', query.type);
+  if (query.locale !== undefined) where('locale = ?', query.locale ?? '');
+  if (query.mode !== undefined) where('mode = ?', query.mode ?? '');
+  if (query.archived !== undefined) where('archived = ?', query.archived ? 1 : 0);
+  if (query.visibility !== undefined) where('visibility IN (SELECT value FROM json_each(?))', jsonList(query.visibility));
+  const clause = filters.length > 0 ? ` WHERE ${filters.join(' AND ')}` : '';
+  return { sql: `SELECT COALESCE(SUM(count), 0) FROM document_counts${clause}`, params };
 }
 
 /** Distinct values of `key` with their document counts among what the query selects, by value. */
