@@ -46,6 +46,9 @@ export const limitDefinitions = {
   uploadsInFlight: { env: 'CMS_LIMIT_UPLOADS_IN_FLIGHT', default: 3, min: 1, max: 100, unit: 'uploads', about: 'uploads one caller may run at once' },
   // GET answers of the piece routes, kept as bytes for anonymous callers and API keys until a write
   // commits; 0 entries turns the cache off.
+  // Searches and sorts on a stored property read every document they select: at 100,000 that is
+  // hundreds of milliseconds, which must not hold the event loop (and so every other answer).
+  readThreads: { env: 'CMS_LIMIT_READ_THREADS', default: 2, min: 0, max: 64, unit: 'threads', about: 'SQLite: worker threads that run searches and sorts on stored properties off the event loop (0: on it)' },
   responseCacheEntries: { env: 'CMS_LIMIT_RESPONSE_CACHE_ENTRIES', default: 2_000, min: 0, max: 1_000_000, unit: 'answers', about: 'GET answers kept in memory for anonymous callers and API keys (0: no cache)' },
   responseCacheBytes: { env: 'CMS_LIMIT_RESPONSE_CACHE_BYTES', default: 64 * 1024 * 1024, min: 0, max: 16 * 1024 ** 3, unit: 'bytes', about: 'bytes of the GET answers kept in memory, compressed copies included' },
 } as const satisfies Record<string, LimitDefinition>;

@@ -2,6 +2,7 @@ import type { DocumentQuery } from '../storage-adapter.js';
 import { compileCountQuery } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
 import { readDataVersion } from './data-version.js';
+import type { ReadThreads } from './read-threads.js';
 
 // Each entry is one filter shape with its values (a few hundred bytes); past this many the
 // oldest goes, so callers varying a filter value cannot grow the cache without end.
@@ -26,7 +27,8 @@ export class CountCache {
     this.#statements = statements;
   }
 
-  count(query: DocumentQuery): number {
+  /** `threads`: where the count runs when it is not kept; on the read connection without. */
+  async count(query: DocumentQuery, threads?: ReadThreads): Promise<number> {
     const { sql, params } = compileCountQuery(query);
     const version = this.#dataVersion();
     if (version !== this.#version) {
@@ -36,7 +38,7 @@ export class CountCache {
     const key = `${sql}\n${cacheKeyOf(params)}`;
     const known = this.#counts.get(key);
     if (known !== undefined) return known;
-    const counted = this.#statements.statement(sql).pluck().get(...params) as number;
+    const counted = (threads ? await threads.run(sql, params, 'value') : this.#statements.statement(sql).pluck().get(...params)) as number;
     if (this.#dataVersion() !== version) return counted;
     if (this.#counts.size >= maxCounts) this.#counts.delete(this.#counts.keys().next().value!);
     this.#counts.set(key, counted);

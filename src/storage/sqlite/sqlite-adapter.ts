@@ -1,8 +1,8 @@
-import Database from './driver.js';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageAdapter, StorageSession } from '../storage-adapter.js';
 import { autoCommittingSession, createMutex, queuedTransactions, type TransactionScope } from '../adapter-kit.js';
 import { runMigrations } from './migrations.js';
+import { openConnection } from './connection.js';
 import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
@@ -11,6 +11,7 @@ import { StatementCache, type StatementSource } from './statement-cache.js';
 import { CountCache } from './count-cache.js';
 import { ScopeGenerations } from './scope-generations.js';
 import { withListReads } from './sqlite-list-reads.js';
+import { ReadThreads } from './read-threads.js';
 
 /**
  * The embedded store: one SQLite file in WAL mode, for a single server process.
@@ -26,6 +27,11 @@ export interface SqliteAdapterOptions {
   readonly onStatement?: (sql: string) => void;
   /** False: pages are read through the page cache, one read call each, never memory-mapped (tests count them). */
   readonly memoryMapped?: boolean;
+  /**
+   * Worker threads for the reads whose cost grows with what they select (ReadThreads); 0, the
+   * default, runs them on the read connection like every other read.
+   */
+  readonly readThreads?: number;
 }
 
 export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapter {
@@ -62,7 +68,11 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   const readSession = createSession(readStatements);
   const counts = new CountCache(readStatements);
   const generations = new ScopeGenerations(readStatements);
-  const reads = { ...readSession, documents: withListReads(readSession.documents, readStatements, counts) };
+  const { readThreads = 0 } = options;
+  const threads = readThreads > 0
+    ? new ReadThreads({ filename: options.filename, memoryMapped: options.memoryMapped !== false, size: readThreads })
+    : undefined;
+  const reads = { ...readSession, documents: withListReads(readSession.documents, readStatements, counts, threads) };
 
   return {
     ...autoCommittingSession(reads, transaction),
@@ -87,6 +97,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
           // Refreshes the planner's statistics where they went stale, as SQLite advises on close.
           writeConnection.pragma('optimize');
         } finally {
+          await threads?.close();
           readConnection.close();
           writeConnection.close();
         }
@@ -104,28 +115,12 @@ function openConnections(options: SqliteAdapterOptions) {
   }
   const writeConnection = openConnection(options);
   try {
-    const readConnection = openConnection(options);
-    readConnection.pragma('query_only = ON');
+    const readConnection = openConnection({ ...options, readOnly: true });
     return { writeConnection, readConnection };
   } catch (error) {
     writeConnection.close();
     throw error;
   }
-}
-
-function openConnection(options: SqliteAdapterOptions): BetterSqlite3.Database {
-  const { onStatement } = options;
-  const connection = new Database(options.filename, onStatement ? { verbose: (sql?: unknown) => onStatement(String(sql)) } : {});
-  connection.pragma('journal_mode = WAL');
-  connection.pragma('synchronous = NORMAL');
-  connection.pragma('foreign_keys = ON');
-  connection.pragma('busy_timeout = 5000');
-  // The default page cache is 2 MiB: a list over a few thousand documents would reread most of
-  // its pages from the OS on every request. Memory-mapped reads skip the copy into the cache.
-  connection.pragma('cache_size = -65536');
-  if (options.memoryMapped !== false) connection.pragma('mmap_size = 268435456');
-  connection.pragma('temp_store = MEMORY');
-  return connection;
 }
 
 function createSession(statements: StatementSource): StorageSession {

@@ -1,6 +1,7 @@
 import type { DocumentQuery, DocumentStore, StoredDocument } from '../storage-adapter.js';
 import type { CountCache } from './count-cache.js';
-import { compileFindQuery } from './sqlite-query.js';
+import { compileFindQuery, costGrowsWithSelection } from './sqlite-query.js';
+import type { ReadThreads } from './read-threads.js';
 import type { StatementSource } from './statement-cache.js';
 
 // The sorts a list index holds in order, after type, locale, mode and archived.
@@ -10,14 +11,22 @@ const indexedSorts = new Set(['updatedAt', 'createdAt', 'titleSortified']);
  * The read connection's document store with counts kept until the next write (CountCache) and
  * filtered pages read the cheaper of two ways, chosen from those counts.
  */
-export function withListReads(store: DocumentStore, statements: StatementSource, counts: CountCache): DocumentStore {
+export function withListReads(
+  store: DocumentStore,
+  statements: StatementSource,
+  counts: CountCache,
+  threads: ReadThreads | undefined,
+): DocumentStore {
+  const offLoop = (query: DocumentQuery) => (threads !== undefined && costGrowsWithSelection(query) ? threads : undefined);
   return {
     ...store,
-    count: async (query) => counts.count(query),
+    count: async (query) => counts.count(query, offLoop(query)),
     async find(query) {
-      if (!probesConditions(query, counts)) return store.find(query);
-      const { sql, params } = compileFindQuery(query, { probeConditions: true });
-      const rows = statements.statement(sql).pluck().all(...params) as string[];
+      const probe = await probesConditions(query, counts);
+      const away = offLoop(query);
+      if (!probe && !away) return store.find(query);
+      const { sql, params } = compileFindQuery(query, { probeConditions: probe });
+      const rows = (away ? await away.run(sql, params, 'column') : statements.statement(sql).pluck().all(...params)) as string[];
       return rows.map((data) => JSON.parse(data) as StoredDocument);
     },
   };
@@ -34,7 +43,7 @@ export function withListReads(store: DocumentStore, statements: StatementSource,
  * gathers, whose cost does not depend on how far the walk goes. Both counts are kept until the
  * next write, and the list counts its selection anyway.
  */
-function probesConditions(query: DocumentQuery, counts: CountCache): boolean {
+async function probesConditions(query: DocumentQuery, counts: CountCache): Promise<boolean> {
   const { conditions, sort, limit } = query;
   if (conditions === undefined || conditions.length === 0 || limit === undefined) return false;
   // Only a walk of a list index in sort order: known type and archived state, one indexed sort
@@ -42,9 +51,9 @@ function probesConditions(query: DocumentQuery, counts: CountCache): boolean {
   if (query.type === undefined || query.locale === undefined || query.mode === undefined || query.archived === undefined) return false;
   if (query.ids !== undefined || query.docIds !== undefined || query.search !== undefined) return false;
   if ((query.order ?? 'sort') !== 'sort' || sort?.length !== 1 || !indexedSorts.has(sort[0]!.field)) return false;
-  const matched = counts.count(query);
+  const matched = await counts.count(query);
   if (matched === 0) return false;
-  const total = counts.count({ ...query, conditions: undefined });
+  const total = await counts.count({ ...query, conditions: undefined });
   const walk = ((query.skip ?? 0) + limit) * (total / matched);
   return walk <= matched;
 }

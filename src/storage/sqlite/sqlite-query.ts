@@ -71,6 +71,17 @@ export function compileCountQuery(query: DocumentQuery): CompiledQuery {
   return { sql: `SELECT COUNT(*)${selectFrom(selection)}`, params: selectionParams(selection) };
 }
 
+/**
+ * Whether reading the query's page costs in proportion to all it selects, not to the page: a
+ * full-text search (every match is ranked or tested), or a sort that no list index holds (a
+ * property of the stored JSON, read from every selected document). Such reads run off the event
+ * loop (ReadThreads).
+ */
+export function costGrowsWithSelection(query: DocumentQuery): boolean {
+  if (query.search !== undefined) return true;
+  return (query.sort ?? []).some(({ field }) => sortExpression(field).startsWith('json_extract('));
+}
+
 /** Whether a query selects by list scope columns only: no id list, slug, condition or search. */
 function selectsWholeScopes(query: DocumentQuery): boolean {
   return query.ids === undefined && query.docIds === undefined && query.slug === undefined
