@@ -30,7 +30,12 @@ const settings = {
   only: process.env.BENCH_SCENARIOS?.split(',').map((key) => key.trim()),
   /** Node flags for the CMS process only, such as `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
   cmsNodeArgs: process.env.BENCH_CMS_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
+  /** Also measure the floor server (floor-server.ts) on the scenarios it answers. */
+  floor: process.env.BENCH_FLOOR === '1',
 };
+
+/** The scenarios the floor server answers. */
+const floorScenarios = new Set(['list', 'list-page-500', 'get-one']);
 
 function positive(name: string, raw: string): number {
   const value = Number(raw);
@@ -47,6 +52,8 @@ interface Row {
   /** VmHWM of the CMS process after this scenario, in MiB. */
   readonly peakRssMiB: number;
   readonly ratio: number;
+  /** The floor server's run, when measured (BENCH_FLOOR). */
+  readonly floor?: LoadResult;
 }
 
 async function freePort(): Promise<number> {
@@ -76,13 +83,19 @@ async function startCms(env: Record<string, string>, children: ChildProcess[]): 
   throw new Error('the server did not answer /health within 60 s');
 }
 
-async function startBare(children: ChildProcess[]): Promise<{ child: ChildProcess; base: string; serve(captured: Captured): Promise<void> }> {
-  const child = fork(join(here, 'bare-server.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** A forked server of the bench's own (bare, floor): resolves with its address once it listens. */
+async function startForked(script: string, args: string[], children: ChildProcess[]): Promise<{ child: ChildProcess; base: string }> {
+  const child = fork(join(here, script), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.push(child);
   const [{ address }] = (await once(child, 'message')) as [{ address: string }];
+  return { child, base: address };
+}
+
+async function startBare(children: ChildProcess[]): Promise<{ child: ChildProcess; base: string; serve(captured: Captured): Promise<void> }> {
+  const { child, base } = await startForked('bare-server.js', [], children);
   return {
     child,
-    base: address,
+    base,
     async serve(captured) {
       child.send(captured);
       await once(child, 'message');
@@ -151,10 +164,11 @@ async function runSize(docs: number): Promise<{ rows: Row[]; seedSeconds: number
     const upload = await makeUpload(dir);
     const cms = await startCms(env, children);
     const bare = await startBare(children);
+    const floor = settings.floor ? await startForked('floor-server.js', [join(env.CMS_DATA_DIR, 'cms.sqlite')], children) : undefined;
     const etag = (await fetch(cms.base + getOnePath(seeded.articleIds))).headers.get('etag') ?? undefined;
     const selected = scenarios({ articleIds: seeded.articleIds, etag, upload }).filter((s) => !settings.only || settings.only.includes(s.key));
     const rows: Row[] = [];
-    for (const scenario of selected) rows.push(await measure(scenario, { cms, bare, dir }));
+    for (const scenario of selected) rows.push(await measure(scenario, { cms, bare, floor, dir }));
     return { rows, seedSeconds: seeded.seconds };
   } finally {
     await Promise.all(children.map(stop));
@@ -164,14 +178,20 @@ async function runSize(docs: number): Promise<{ rows: Row[]; seedSeconds: number
 
 async function measure(
   scenario: Scenario,
-  servers: { cms: { child: ChildProcess; base: string }; bare: Awaited<ReturnType<typeof startBare>>; dir: string },
+  servers: {
+    cms: { child: ChildProcess; base: string };
+    bare: Awaited<ReturnType<typeof startBare>>;
+    floor: { base: string } | undefined;
+    dir: string;
+  },
 ): Promise<Row> {
-  const { cms, bare, dir } = servers;
+  const { cms, bare, floor, dir } = servers;
   const captured = await capture(specFor(cms.base, scenario));
   const cmsResult = await load(specFor(cms.base, scenario), dir);
   const peak = await peakRssMiB(cms.child.pid!);
   await bare.serve(captured);
   const bareResult = await load(specFor(bare.base, scenario), dir);
+  const floorResult = floor && floorScenarios.has(scenario.key) ? await load(specFor(floor.base, scenario), dir) : undefined;
   const row = {
     scenario: scenario.key,
     request: describe(scenario),
@@ -180,6 +200,7 @@ async function measure(
     bare: bareResult,
     peakRssMiB: peak,
     ratio: cmsResult.rps / bareResult.rps,
+    floor: floorResult,
   };
   log(tableRow(row));
   return row;
@@ -206,8 +227,20 @@ const header = '| scenario | request | status | req/s | p50 ms | p99 ms | errors
 
 function tableRow(row: Row): string {
   const { cms, bare } = row;
-  const cells = [row.scenario, row.request, row.status, rate(cms.rps), cms.p50, cms.p99, cms.errors, row.peakRssMiB, rate(bare.rps), `${(row.ratio * 100).toFixed(1)}%`];
+  const cells = [row.scenario, row.request, row.status, rate(cms.rps), cms.p50, cms.p99, cms.errors, row.peakRssMiB, rate(bare.rps), percent(row.ratio)];
   return `| ${cells.join(' | ')} |`;
+}
+
+const floorHeader = '| scenario | floor req/s | floor p99 ms | floor / bare | CMS / floor |\n|---|---|---|---|---|';
+
+function floorRow(row: Row): string {
+  const floor = row.floor!;
+  const cells = [row.scenario, rate(floor.rps), floor.p99, percent(floor.rps / row.bare.rps), percent(row.cms.rps / floor.rps)];
+  return `| ${cells.join(' | ')} |`;
+}
+
+function percent(ratio: number): string {
+  return `${(ratio * 100).toFixed(1)}%`;
 }
 
 function rate(rps: number): string {
@@ -232,6 +265,8 @@ async function main(): Promise<void> {
       `${before.cpu} × ${before.cores}, Node ${before.node}, ${before.date.slice(0, 16)} UTC, ` +
       `load average ${before.loadAverage[0].toFixed(1)} before, ${after.loadAverage[0].toFixed(1)} after`;
     process.stdout.write(`\n${title}\n\n${header}\n${rows.map(tableRow).join('\n')}\n`);
+    const floors = rows.filter((row) => row.floor);
+    if (floors.length > 0) process.stdout.write(`\nThe floor server (bench/floor-server.ts), same run:\n\n${floorHeader}\n${floors.map(floorRow).join('\n')}\n`);
     const file = join(repo, 'bench/results', `${before.date.slice(0, 10)}-${docs}.json`);
     await writeFile(file, JSON.stringify({ machine: before, after, settings: { ...settings, docs }, seedSeconds, rows }, null, 2) + '\n');
     log(`written ${file}`);
