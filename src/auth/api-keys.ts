@@ -17,13 +17,18 @@ export class ApiKeys {
     this.#entries = [...keys].map(([key, { role }]) => ({ digest: digest(key), role }));
   }
 
-  principalFor(key: string): Principal | null {
+  /**
+   * The principal of a configured key, with a caller id made from the key's digest (the key
+   * itself never sits in memory longer than the request needs it); null for any other key.
+   */
+  identify(key: string): { principal: Principal; callerId: string } | null {
     const presented = digest(key);
     let role: Role | null = null;
     for (const entry of this.#entries) {
       if (timingSafeEqual(entry.digest, presented)) role = entry.role;
     }
     if (role === null) return null;
-    return { kind: 'apiKey', role, userId: null, title: 'System Task', username: null };
+    const principal: Principal = { kind: 'apiKey', role, userId: null, title: 'System Task', username: null };
+    return { principal, callerId: `key:${presented.toString('hex')}` };
   }
 }

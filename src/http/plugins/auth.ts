@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { anonymous, type Principal } from '../../core/principal.js';
 import type { ApiKeys } from '../../auth/api-keys.js';
@@ -43,11 +42,10 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     request.callerId = null;
     const credentials = credentialsOf(request);
     if (credentials.apiKey !== undefined) {
-      const principal = deps.apiKeys.principalFor(credentials.apiKey);
-      if (!principal) throw new ForbiddenError('invalid api key');
-      request.principal = principal;
-      // A digest: the key itself never sits in memory longer than the request needs it.
-      request.callerId = `key:${createHash('sha256').update(credentials.apiKey).digest('hex')}`;
+      const known = deps.apiKeys.identify(credentials.apiKey);
+      if (!known) throw new ForbiddenError('invalid api key');
+      request.principal = known.principal;
+      request.callerId = known.callerId;
     } else if (credentials.bearer !== undefined) {
       const credential: Credential = { kind: 'bearer', secret: credentials.bearer };
       const principal = await deps.tokens.principalFor(credential);
