@@ -76,6 +76,21 @@ describeOnPostgres('postgres adapter specifics', () => {
     await cleanup();
   });
 
+  it('keeps a type\'s counts while its generation stands, and counts again after a write to it from any process', async () => {
+    const list: DocumentQuery = { type: 'article', locale: 'en', mode: 'draft', archived: false };
+    for (const docId of ['a', 'b']) await adapter.documents.insert(makeDoc({ docId }), emptyIndex());
+    assert.equal(await adapter.documents.count(list), 2);
+    // A row the triggers do not see leaves the generation where it was: the kept count answers.
+    await adminQuery(`ALTER TABLE ${schema}.documents DISABLE TRIGGER documents_generation`);
+    await otherProcess().documents.insert(makeDoc({ docId: 'unseen' }), emptyIndex());
+    await adminQuery(`ALTER TABLE ${schema}.documents ENABLE TRIGGER documents_generation`);
+    assert.equal(await adapter.documents.count(list), 2, 'kept');
+    await otherProcess().documents.insert({ ...makeDoc({ docId: 'x' }), type: 'author' }, emptyIndex());
+    assert.equal(await adapter.documents.count(list), 2, 'a write to another type leaves it kept');
+    await otherProcess().documents.insert(makeDoc({ docId: 'c' }), emptyIndex());
+    assert.equal(await adapter.documents.count(list), 4, 'a write to the type from another process counts again');
+  });
+
   it('may be shared by several processes', () => {
     assert.equal(adapter.capabilities.sharedAcrossProcesses, true);
   });

@@ -1,10 +1,12 @@
 import pg from 'pg';
 import type { PoolClient } from 'pg';
-import type { StorageAdapter, StorageSession } from '../storage-adapter.js';
+import type { DocumentStore, StorageAdapter, StorageSession } from '../storage-adapter.js';
+import { KeptCounts } from '../kept-counts.js';
 import { autoCommittingSession, createMutex, queuedTransactions, type TransactionScope } from '../adapter-kit.js';
 import { assertSchemaName, runMigrations, writerLockKey } from './migrations.js';
 import { createPostgresAttachmentStore } from './postgres-attachment-store.js';
 import { createPostgresDocumentStore } from './postgres-document-store.js';
+import { compileCountQuery } from './postgres-query.js';
 import { createPostgresLoginStore, createPostgresTokenStore } from './postgres-login-store.js';
 import { createPostgresLoginThrottleStore } from './postgres-login-throttle-store.js';
 import { statementSource, type StatementSource } from './statements.js';
@@ -100,9 +102,16 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   }
 
   const readStatements = statementSource(pool);
+  const reads = createSession(readStatements);
+
+  async function generation(scopes: readonly string[]): Promise<string> {
+    const { rows } = await pool.query<{ scope: string; value: string }>(generationsSql, [scopes]);
+    const values = new Map(rows.map((row) => [row.scope, row.value]));
+    return scopes.map((scope) => values.get(scope) ?? '0').join(' ');
+  }
 
   return {
-    ...autoCommittingSession(createSession(readStatements), transaction),
+    ...autoCommittingSession({ ...reads, documents: keepingCounts(reads.documents, generation) }, transaction),
     capabilities: { sharedAcrossProcesses: true },
     transaction,
 
@@ -110,11 +119,7 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
 
     // Counted up by triggers in the transaction of each write (migration 5), so a value moves
     // exactly when the write becomes visible.
-    async generation(scopes) {
-      const { rows } = await pool.query<{ scope: string; value: string }>(generationsSql, [scopes]);
-      const values = new Map(rows.map((row) => [row.scope, row.value]));
-      return scopes.map((scope) => values.get(scope) ?? '0').join(' ');
-    },
+    generation,
 
     async ping() {
       try {
@@ -132,6 +137,29 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
         await pool.end();
       });
       return closing;
+    },
+  };
+}
+
+/**
+ * The documents read through the pool, with each count of a type kept while the type's
+ * generation stands: a list's total is counted once per write to its type, not per request, for
+ * one small read of the generation. The generation is read before the count, so a write landing
+ * between them leaves the kept count at the older generation, and the next call counts again.
+ */
+function keepingCounts(documents: DocumentStore, generation: (scopes: readonly string[]) => Promise<string>): DocumentStore {
+  const kept = new KeptCounts();
+  return {
+    ...documents,
+    async count(query) {
+      if (query.type === undefined) return documents.count(query);
+      const { sql, params } = compileCountQuery(query);
+      const version = await generation([query.type]);
+      const known = kept.get(sql, params, version);
+      if (known !== undefined) return known;
+      const counted = await documents.count(query);
+      kept.set(sql, params, version, counted);
+      return counted;
     },
   };
 }
