@@ -4,7 +4,7 @@ import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { AttachmentCrop, AttachmentRecord, AttachmentStore, StoredAttachment } from '../../storage/storage-adapter.js';
 import { attachmentField } from '../fields/attachment.js';
 import { isPlainObject } from '../fields/nested.js';
-import { walkFields } from '../fields/walk-fields.js';
+import { schemasHold, walkFields } from '../fields/walk-fields.js';
 import { isValidId } from '../text.js';
 
 /** Gives an attachment its response form (URLs); the media module provides it. */
@@ -31,12 +31,15 @@ export function recordOf(attachment: StoredAttachment): AttachmentRecord {
  */
 export class AttachmentRefs {
   readonly #deps: { readonly registry: FieldTypeLookup; readonly widgetTypes: WidgetTypes };
+  /** Per type: whether its schema has an attachment field at any depth (else no walk is needed). */
+  readonly #holdsAttachments = new WeakMap<SanitizedPieceType, boolean>();
 
   constructor(deps: { registry: FieldTypeLookup; widgetTypes: WidgetTypes }) {
     this.#deps = deps;
   }
 
   slots(type: SanitizedPieceType, doc: Record<string, unknown>): Slot[] {
+    if (!this.#holds(type)) return [];
     const slots: Slot[] = [];
     walkFields({ fields: type.fields, values: doc }, this.#deps, (field, container) => {
       const value = container[field.name];
@@ -45,6 +48,15 @@ export class AttachmentRefs {
       }
     });
     return slots;
+  }
+
+  #holds(type: SanitizedPieceType): boolean {
+    let holds = this.#holdsAttachments.get(type);
+    if (holds === undefined) {
+      holds = schemasHold([type.fields], this.#deps.widgetTypes, attachmentField.name);
+      this.#holdsAttachments.set(type, holds);
+    }
+    return holds;
   }
 
   /** Every attachment id the document holds, once each. */

@@ -9,7 +9,7 @@ import { RelatedLoader } from './related-loader.js';
 import { includeOnly } from '../query/projection.js';
 import type { AttachmentAnnotator } from './attachment-refs.js';
 import { fileTypeName } from '../types/builtin-types.js';
-import { schemasBelow, walkFieldDefinitions, walkFields } from '../fields/walk-fields.js';
+import { schemasBelow, schemasHold, walkFields } from '../fields/walk-fields.js';
 
 export interface PresentOptions {
   readonly type: SanitizedPieceType;
@@ -102,11 +102,8 @@ export class DocumentPresenter {
   #holdsNestedPassword(type: SanitizedPieceType): boolean {
     let holds = this.#nestedPasswords.get(type);
     if (holds === undefined) {
-      holds = false;
       const { widgetTypes } = this.#config;
-      walkFieldDefinitions(type.fields.flatMap((field) => schemasBelow(field, widgetTypes)), widgetTypes, (field) => {
-        if (field.type === 'password') holds = true;
-      });
+      holds = schemasHold(type.fields.flatMap((field) => schemasBelow(field, widgetTypes)), widgetTypes, 'password');
       this.#nestedPasswords.set(type, holds);
     }
     return holds;

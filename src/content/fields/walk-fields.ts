@@ -52,3 +52,12 @@ export function walkFieldDefinitions(
     }
   }
 }
+
+/** Whether any field definition of `schemas`, at any depth (walkFieldDefinitions), is of `fieldType`. */
+export function schemasHold(schemas: readonly (readonly SanitizedField[])[], widgetTypes: WidgetTypes, fieldType: string): boolean {
+  let holds = false;
+  walkFieldDefinitions(schemas, widgetTypes, (field) => {
+    if (field.type === fieldType) holds = true;
+  });
+  return holds;
+}
