@@ -79,6 +79,18 @@ describe('CMS_WORKERS=2: one port, two processes (SQLite)', () => {
     await writesAreReadEverywhere(server);
   });
 
+  it('takes concurrent writes through both workers: each waits for the other process's write lock', async () => {
+    const before = await server.request('GET', '/api/v1/article?perPage=1', { headers: admin });
+    const writes = await Promise.all(
+      // A URL of its own each: the log tells which worker took which.
+      Array.from({ length: 40 }, (_, i) => server.request('POST', `/api/v1/article?write=${i}`, { headers: admin, body: { title: `Concurrent ${i}` } })),
+    );
+    for (const write of writes) assert.equal(write.status, 200, write.text);
+    assert.equal(new Set(writes.map((write) => write.pid)).size, 2, 'both workers wrote');
+    const after = await server.request('GET', '/api/v1/article?perPage=1', { headers: admin });
+    assert.equal(after.body.pages, before.body.pages + 40, 'one page of one per article');
+  });
+
   it('honours a session made through one worker on the other, and its sign-out too', async () => {
     const login = await server.request('POST', '/api/v1/@cms/login/login', { body: { username: 'root', password: 'root-password-1', session: true } });
     assert.equal(login.status, 200, login.text);

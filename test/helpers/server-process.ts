@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childrenOf } from '../../bench/process-tree.js';
 
 const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -35,7 +35,10 @@ export interface ServerProcess {
   lines(): LogLine[];
   /** Resolves with the first line (already written or to come) that passes `test`. */
   waitForLine(test: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
-  /** One request on a connection of its own: the primary hands each connection to the next worker. */
+  /**
+   * One request on a connection of its own: the primary hands each connection to the next worker.
+   * Requests sent at the same time need URLs of their own, or the log cannot tell them apart.
+   */
   request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }): Promise<ProcessResponse>;
   /** The process's children (the workers of a primary), read from /proc. */
   childPids(): number[];
@@ -54,18 +57,6 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-export function childrenOf(pid: number): number[] {
-  const tasks = `/proc/${pid}/task`;
-  if (!existsSync(tasks)) return [];
-  return readdirSync(tasks).flatMap((task) => {
-    try {
-      return readFileSync(join(tasks, task, 'children'), 'utf8').split(/\s+/).filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  });
 }
 
 /**
