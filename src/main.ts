@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { loadAppConfig } from './load-app-config.js';
-import { buildApp, type AppOptions } from './app.js';
+import type { AppOptions } from './app.js';
 import type { AppConfig } from './content/app-config.js';
 import { runPrimary, setupDigestVariable } from './cluster/primary.js';
 
@@ -23,6 +23,8 @@ async function main(): Promise<void> {
 
 /** Builds the app, listens, and closes cleanly on SIGINT or SIGTERM: requests in flight finish. */
 async function serve(config: AppConfig, options: AppOptions, warnings: readonly string[]): Promise<void> {
+  // Loaded here, not at the top: a primary serves nothing and need not hold Fastify, sharp and the routes.
+  const { buildApp } = await import('./app.js');
   const app = await buildApp(config, options);
   let closing = false;
   const close = async (signal: string) => {

@@ -79,7 +79,7 @@ describe('CMS_WORKERS=2: one port, two processes (SQLite)', () => {
     await writesAreReadEverywhere(server);
   });
 
-  it('takes concurrent writes through both workers: each waits for the other process's write lock', async () => {
+  it('takes concurrent writes through both workers: each waits for the write lock the other holds', async () => {
     const before = await server.request('GET', '/api/v1/article?perPage=1', { headers: admin });
     const writes = await Promise.all(
       // A URL of its own each: the log tells which worker took which.

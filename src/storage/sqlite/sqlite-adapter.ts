@@ -12,12 +12,15 @@ import { CountCache } from './count-cache.js';
 import { withListReads } from './sqlite-list-reads.js';
 
 /**
- * The embedded store: one SQLite file in WAL mode, for a single server process.
+ * The embedded store: one SQLite file in WAL mode, for the server processes of one machine.
  *
  * Two connections share the file. Every write runs on the write connection inside a transaction
  * that holds an in-process lock; reads made through the adapter itself run on the read
  * connection. WAL gives that connection the last committed snapshot, so a request never sees
- * another request's half-done transaction, and reads never wait for writes.
+ * another request's half-done transaction, and reads never wait for writes. Several processes
+ * (`CMS_WORKERS`) each open their own two: SQLite's file lock serialises their write
+ * transactions (`BEGIN IMMEDIATE` waits up to `busy_timeout` for another process's to end,
+ * blocking this process meanwhile, which is why transactions never wait on slow work).
  */
 export interface SqliteAdapterOptions {
   readonly filename: string;
