@@ -47,7 +47,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
         return writeStatements.statement(sql);
       },
     });
-    writeConnection.exec('BEGIN IMMEDIATE');
+    await beginImmediate(writeConnection);
     try {
       const result = await work(session);
       writeConnection.exec('COMMIT');
@@ -100,6 +100,30 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   };
 }
 
+/** How long a statement waits for another connection's lock (another process's write) before failing. */
+const busyTimeoutMs = 5000;
+
+/**
+ * Takes the file's write lock. Another process (`CMS_WORKERS`) may hold it: SQLite's own busy
+ * wait would sleep with this whole process stopped, reads included, so BEGIN does not wait
+ * (`busy_timeout` 0 for it) and the wait happens here, on timers.
+ */
+async function beginImmediate(connection: BetterSqlite3.Database): Promise<void> {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 8)) {
+    connection.pragma('busy_timeout = 0');
+    try {
+      connection.exec('BEGIN IMMEDIATE');
+      return;
+    } catch (error) {
+      if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw error;
+    } finally {
+      connection.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
 function openConnections(options: SqliteAdapterOptions) {
   const { filename } = options;
   if (filename === '' || filename === ':memory:' || filename.startsWith('file::memory:')) {
@@ -123,7 +147,7 @@ function openConnection(options: SqliteAdapterOptions): BetterSqlite3.Database {
   connection.pragma('journal_mode = WAL');
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
-  connection.pragma('busy_timeout = 5000');
+  connection.pragma(`busy_timeout = ${busyTimeoutMs}`);
   // The default page cache is 2 MiB: a list over a few thousand documents would reread most of
   // its pages from the OS on every request. Memory-mapped reads skip the copy into the cache.
   connection.pragma('cache_size = -65536');
