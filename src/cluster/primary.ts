@@ -6,7 +6,6 @@ import { createStorage } from '../storage/create-storage.js';
 import { newSetupCode, setupCodeDigest, setupCodeNotice } from '../auth/first-run-setup.js';
 import { RestartPolicy, defaultRestartLimits } from './restart-policy.js';
 
-
 /** How a worker learns the digest of its primary's setup code ('' when users exist). */
 export const setupDigestVariable = 'CMS_PRIMARY_SETUP_CODE_DIGEST';
 
