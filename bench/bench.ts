@@ -20,6 +20,8 @@ import { seed } from './seed.js';
 import { getOnePath, scenarios, type Scenario } from './scenarios.js';
 import { requestAt, type LoadResult, type LoadSpec } from './load.js';
 import type { Captured } from './bare-server.js';
+import { childrenOf, peakRssKiB } from './process-tree.js';
+import { readEnvironment } from '../src/config/env.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = join(here, '..', '..');
@@ -32,6 +34,8 @@ const settings = {
   cmsNodeArgs: process.env.BENCH_CMS_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
   /** Also measure the floor server (floor-server.ts) on the scenarios it answers. */
   floor: process.env.BENCH_FLOOR === '1',
+  /** Server processes (CMS_WORKERS, passed through to the server like every CMS_* variable). */
+  workers: readEnvironment(process.env, process.cwd()).workers,
 };
 
 /** The scenarios the floor server answers. */
@@ -77,6 +81,8 @@ async function startCms(env: Record<string, string>, children: ChildProcess[]): 
   for (let tries = 0; tries < 600; tries++) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
     const ok = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+    // With CMS_WORKERS, the first worker may answer before the others listen: a second for them.
+    if (ok && settings.workers > 1) await new Promise((done) => setTimeout(done, 1000));
     if (ok) return { child, base };
     await new Promise((done) => setTimeout(done, 100));
   }
@@ -136,9 +142,10 @@ async function load(spec: LoadSpec, dir: string): Promise<LoadResult> {
   return JSON.parse(out) as LoadResult;
 }
 
-async function peakRssMiB(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+/** The CMS's peak RSS, summed over the primary and its workers with CMS_WORKERS (each its own peak). */
+function peakRssMiB(pid: number): number {
+  const kib = [pid, ...childrenOf(pid)].reduce((sum, each) => sum + peakRssKiB(each), 0);
+  return Math.round(kib / 1024);
 }
 
 /** A 12-megapixel JPEG (smooth noise, about a photo's size) as one multipart body. */
@@ -188,7 +195,7 @@ async function measure(
   const { cms, bare, floor, dir } = servers;
   const captured = await capture(specFor(cms.base, scenario));
   const cmsResult = await load(specFor(cms.base, scenario), dir);
-  const peak = await peakRssMiB(cms.child.pid!);
+  const peak = peakRssMiB(cms.child.pid!);
   await bare.serve(captured);
   const bareResult = await load(specFor(bare.base, scenario), dir);
   const floorResult = floor && floorScenarios.has(scenario.key) ? await load(specFor(floor.base, scenario), dir) : undefined;
@@ -261,7 +268,8 @@ async function main(): Promise<void> {
     const { rows, seedSeconds } = await runSize(docs);
     const after = { loadAverage: loadavg() };
     const title =
-      `${docs} articles, ${settings.connections} connections, ${settings.seconds} s per scenario; ` +
+      `${docs} articles, ${settings.connections} connections, ${settings.seconds} s per scenario, ` +
+      `${settings.workers === 1 ? 'one server process' : `CMS_WORKERS=${settings.workers} (peak RSS: primary and workers)`}; ` +
       `${before.cpu} × ${before.cores}, Node ${before.node}, ${before.date.slice(0, 16)} UTC, ` +
       `load average ${before.loadAverage[0].toFixed(1)} before, ${after.loadAverage[0].toFixed(1)} after`;
     process.stdout.write(`\n${title}\n\n${header}\n${rows.map(tableRow).join('\n')}\n`);

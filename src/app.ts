@@ -52,6 +52,11 @@ export interface AppOptions {
   readonly logStream?: { write(line: string): void };
   /** The admin's build to serve at `/admin` instead of `dist/admin` (tests use a fake one). */
   readonly adminDir?: string;
+  /**
+   * Set in a worker of several (`CMS_WORKERS`): its primary migrated the store and made the
+   * first-run setup code, logged it, and passes its digest (null when users exist).
+   */
+  readonly preparedByPrimary?: { readonly setupCodeDigest: string | null };
 }
 
 /** `npm run build` writes the admin beside the compiled server: `dist/admin` next to `dist/src`. */
@@ -107,7 +112,8 @@ function createMediaService(config: AppConfig, storage: StorageAdapter): MediaSe
  */
 export async function buildApp(config: AppConfig, options: AppOptions = {}): Promise<FastifyInstance> {
   const storage = options.storage ?? createStorage(config.databaseUrl, { poolSize: config.databasePoolSize, readThreads: config.limits.readThreads });
-  await storage.migrate();
+  // Workers of one primary never race on migrations: it ran them before forking them.
+  if (!options.preparedByPrimary) await storage.migrate();
   const media = createMediaService(config, storage);
   await media.start();
   const { limits } = config;
@@ -121,7 +127,10 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   });
   const tokens = new TokenService({ storage, passwords: passwordHasher, throttle });
   const setup = new FirstRunSetup({ storage, documents, throttle });
-  const setupCode = await setup.prepare();
+  // Only a process that makes its own code logs it.
+  let setupCode: string | null = null;
+  if (options.preparedByPrimary) setup.expect(options.preparedByPrimary.setupCodeDigest);
+  else setupCode = await setup.prepare();
 
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),

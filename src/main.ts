@@ -1,11 +1,36 @@
+import cluster from 'node:cluster';
 import { loadAppConfig } from './load-app-config.js';
-import { buildApp } from './app.js';
+import type { AppOptions } from './app.js';
+import type { AppConfig } from './content/app-config.js';
+import { runPrimary, setupDigestVariable } from './cluster/primary.js';
 
-/** Process entry: load the configuration, build the app, listen, close cleanly on signals. */
+/**
+ * Process entry: load the configuration, then serve alone (`CMS_WORKERS=1`, the default), or
+ * start the primary of several workers, or serve as one of its workers.
+ */
 async function main(): Promise<void> {
   const config = await loadAppConfig({ env: process.env, cwd: process.cwd() });
-  const app = await buildApp(config);
+  if (cluster.isWorker) {
+    // The primary migrated the store, made the setup code and logs what is said once at start.
+    const setupCodeDigest = process.env[setupDigestVariable] || null;
+    await serve(config, { preparedByPrimary: { setupCodeDigest } }, []);
+  } else if (config.workers > 1) {
+    await runPrimary(config, { startWarnings: startWarnings(config) });
+  } else {
+    await serve(config, {}, startWarnings(config));
+  }
+}
+
+/** Builds the app, listens, and closes cleanly on SIGINT or SIGTERM: requests in flight finish. */
+async function serve(config: AppConfig, options: AppOptions, warnings: readonly string[]): Promise<void> {
+  // Loaded here, not at the top: a primary serves nothing and need not hold Fastify, sharp and the routes.
+  const { buildApp } = await import('./app.js');
+  const app = await buildApp(config, options);
+  let closing = false;
   const close = async (signal: string) => {
+    // A worker gets SIGINT from the terminal and SIGTERM from its primary: one close is enough.
+    if (closing) return;
+    closing = true;
     app.log.info({ signal }, 'shutting down');
     await app.close();
     process.exit(0);
@@ -13,7 +38,11 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void close('SIGINT'));
   process.once('SIGTERM', () => void close('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
-  if (config.publicDemoKeys) app.log.warn(demoWarning(config.host));
+  for (const warning of warnings) app.log.warn(warning);
+}
+
+function startWarnings(config: AppConfig): string[] {
+  return config.publicDemoKeys ? [demoWarning(config.host)] : [];
 }
 
 function demoWarning(host: string): string {

@@ -20,6 +20,26 @@ function digest(code: string): Buffer {
   return createHash('sha256').update(normalized(code), 'utf8').digest();
 }
 
+/** What a process keeps of a code, hex: the primary of several workers hands it to each of them. */
+export function setupCodeDigest(code: string): string {
+  return digest(code).toString('hex');
+}
+
+/** The line the operator reads the code from, logged at warn once the server listens. */
+export function setupCodeNotice(code: string): string {
+  return `First run: no user exists yet. Create the first admin at /admin with the one-time setup code ${code}`;
+}
+
+/** At start: a new code when the store has no user, to be logged once; null when there are users. */
+export async function newSetupCode(storage: StorageAdapter): Promise<string | null> {
+  return (await anyUser(storage)) ? null : newCode();
+}
+
+async function anyUser(storage: StorageAdapter): Promise<boolean> {
+  const users = await storage.documents.find({ type: userTypeName, limit: 1 });
+  return users.length > 0;
+}
+
 /** 12 characters of 30 (about 59 bits), shown as `XXXX-XXXX-XXXX`. */
 function newCode(): string {
   const characters = Array.from({ length: groups * groupLength }, () => alphabet[randomInt(alphabet.length)]);
@@ -38,8 +58,9 @@ export interface FirstRunSetupDeps {
 
 /**
  * The first admin of an empty store, created by whoever holds the one-time code the server
- * logged at start. Only the code's digest is kept, in this process's memory: with several
- * processes, each logs and accepts its own code.
+ * logged at start. Only the code's digest is kept, in process memory: a single process makes
+ * its own code (`prepare`); with several workers the primary makes one, logs it, and each worker
+ * `expect`s its digest, so the code works whichever worker answers.
  */
 export class FirstRunSetup {
   readonly #deps: FirstRunSetupDeps;
@@ -51,10 +72,16 @@ export class FirstRunSetup {
 
   /** At start: a new code when no user exists, to be logged; null when there are users. */
   async prepare(): Promise<string | null> {
-    if (await this.#anyUser()) return null;
-    const code = newCode();
-    this.#pending = digest(code);
+    const code = await newSetupCode(this.#deps.storage);
+    this.#pending = code === null ? null : digest(code);
     return code;
+  }
+
+  /** Accepts the code another process made and logged (`setupCodeDigest`); null: none. */
+  expect(codeDigest: string | null): void {
+    const pending = codeDigest === null ? null : Buffer.from(codeDigest, 'hex');
+    if (pending !== null && pending.length !== 32) throw new Error('A setup code digest is 64 hexadecimal digits');
+    this.#pending = pending;
   }
 
   /** Whether the first admin may be created now: a code is pending and still no user exists. */
@@ -94,8 +121,7 @@ export class FirstRunSetup {
     }
   }
 
-  async #anyUser(): Promise<boolean> {
-    const users = await this.#deps.storage.documents.find({ type: userTypeName, limit: 1 });
-    return users.length > 0;
+  #anyUser(): Promise<boolean> {
+    return anyUser(this.#deps.storage);
   }
 }

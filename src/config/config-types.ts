@@ -39,4 +39,6 @@ export interface LoadedConfig {
   /** Proxies whose `X-Forwarded-For` names the client (CMS_TRUST_PROXY); `false`: the socket's address is the client's. */
   readonly trustProxy: TrustProxy;
   readonly logLevel: string;
+  /** Server processes sharing the port (CMS_WORKERS): above 1, `main.ts` starts a primary that forks them. */
+  readonly workers: number;
 }

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { roles, type Role } from '../core/principal.js';
 import { ConfigError } from '../errors/app-error.js';
@@ -22,6 +23,8 @@ export interface EnvironmentSettings {
   readonly bodyLimit: number | undefined;
   readonly uploadLimit: number | undefined;
   readonly trustProxy: TrustProxy | undefined;
+  /** Server processes sharing the port (CMS_WORKERS); 1: this process serves alone. */
+  readonly workers: number;
 }
 
 /**
@@ -85,6 +88,20 @@ function readPoolSize(value: string | undefined): number | undefined {
     throw new ConfigError('CMS_DATABASE_POOL_SIZE', `must be an integer from 2 to 1000, not "${value}"`);
   }
   return size;
+}
+
+/** Most worker processes: far more than any machine has cores, few enough to catch a typo. */
+export const maxWorkers = 256;
+
+/** `auto` is one process per core the system gives this process. */
+function readWorkers(value: string | undefined): number {
+  if (value === undefined) return 1;
+  if (value === 'auto') return Math.min(availableParallelism(), maxWorkers);
+  const workers = Number(value);
+  if (!/^\d+$/.test(value) || workers < 1 || workers > maxWorkers) {
+    throw new ConfigError('CMS_WORKERS', `must be "auto" or an integer from 1 to ${maxWorkers}, not "${value}"`);
+  }
+  return workers;
 }
 
 function readLogLevel(value: string | undefined): string {
@@ -169,5 +186,6 @@ export function readEnvironment(env: Environment, cwd: string): EnvironmentSetti
     bodyLimit: readByteLimit('CMS_BODY_LIMIT', valueOf(env, 'CMS_BODY_LIMIT')),
     trustProxy: readTrustProxy('CMS_TRUST_PROXY', valueOf(env, 'CMS_TRUST_PROXY')),
     uploadLimit: readByteLimit('CMS_UPLOAD_LIMIT', valueOf(env, 'CMS_UPLOAD_LIMIT')),
+    workers: readWorkers(valueOf(env, 'CMS_WORKERS')),
   };
 }

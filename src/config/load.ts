@@ -166,5 +166,6 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     publicDemoKeys,
     trustProxy: settings.trustProxy ?? trustProxyOf(raw.trustProxy),
     logLevel: settings.logLevel,
+    workers: settings.workers,
   });
 }

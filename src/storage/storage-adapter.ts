@@ -254,7 +254,7 @@ export interface StorageSession {
 }
 
 export interface StorageCapabilities {
-  /** Several server processes may share the store. */
+  /** Servers on several machines may share the store (SQLite: the processes of one machine only). */
   readonly sharedAcrossProcesses: boolean;
 }
 

@@ -26,6 +26,8 @@ const mayImport: Readonly<Record<string, readonly string[]>> = {
   'src/load-app-config.ts': ['src/config/', 'src/content/'],
   'src/app.ts': ['src/'],
   'src/main.ts': ['src/'],
+  // The primary of several server processes: it prepares the store and the setup code before forking.
+  'src/cluster/': ['src/'],
 };
 
 /** Packages only some areas may import: Fastify stays in http, each driver in its adapter, sharp behind one file. */

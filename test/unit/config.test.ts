@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, writeFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAppConfig } from '../../src/load-app-config.js';
@@ -253,6 +253,19 @@ test('a PostgreSQL database URL is taken as written, with its pool size', async 
     config: {},
   });
   assert.equal(config.databasePoolSize, 25);
+});
+
+test('CMS_WORKERS is 1 by default, a count from 1 to 256, or auto (one per core)', async () => {
+  const workersOf = async (value?: string) =>
+    (await loadAppConfig({ env: value === undefined ? {} : { CMS_WORKERS: value }, cwd: tmpdir(), config: {} })).workers;
+  assert.equal(await workersOf(), 1);
+  assert.equal(await workersOf(''), 1);
+  assert.equal(await workersOf('2'), 2);
+  assert.equal(await workersOf('auto'), Math.min(availableParallelism(), 256));
+  for (const bad of ['0', '257', 'two', '1.5', '-1', 'AUTO']) {
+    const error = await rejectsAt({}, 'CMS_WORKERS', { CMS_WORKERS: bad });
+    assert.match(error.message, /must be "auto" or an integer from 1 to 256/);
+  }
 });
 
 test('CMS_API_KEYS is parsed as key:role pairs', () => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { FirstRunSetup } from '../../auth/first-run-setup.js';
+import { setupCodeNotice, type FirstRunSetup } from '../../auth/first-run-setup.js';
 import { objectBody } from '../schemas.js';
 import { refuseForeignOrigin } from '../cross-site.js';
 
@@ -17,6 +17,6 @@ export function registerSetupRoutes(app: FastifyInstance, deps: { setup: FirstRu
   const { code } = deps;
   if (code === null) return;
   app.addHook('onListen', async () => {
-    app.log.warn(`First run: no user exists yet. Create the first admin at /admin with the one-time setup code ${code}`);
+    app.log.warn(setupCodeNotice(code));
   });
 }

@@ -11,6 +11,9 @@ export interface ConnectionOptions {
   readonly readOnly?: boolean;
 }
 
+/** How long a statement waits for another connection's lock (another process's write) before failing. */
+export const busyTimeoutMs = 5000;
+
 /** A connection to the store's file with the settings every connection of the adapter shares. */
 export function openConnection(options: ConnectionOptions): BetterSqlite3.Database {
   const { onStatement } = options;
@@ -19,7 +22,7 @@ export function openConnection(options: ConnectionOptions): BetterSqlite3.Databa
     connection.pragma('journal_mode = WAL');
     connection.pragma('synchronous = NORMAL');
     connection.pragma('foreign_keys = ON');
-    connection.pragma('busy_timeout = 5000');
+    connection.pragma(`busy_timeout = ${busyTimeoutMs}`);
     // The default page cache is 2 MiB: a list over a few thousand documents would reread most of
     // its pages from the OS on every request. Memory-mapped reads skip the copy into the cache.
     connection.pragma('cache_size = -65536');

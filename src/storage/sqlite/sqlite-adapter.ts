@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageAdapter, StorageSession } from '../storage-adapter.js';
 import { autoCommittingSession, createMutex, queuedTransactions, type TransactionScope } from '../adapter-kit.js';
 import { runMigrations } from './migrations.js';
-import { openConnection } from './connection.js';
+import { busyTimeoutMs, openConnection } from './connection.js';
 import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
@@ -14,12 +14,15 @@ import { withListReads } from './sqlite-list-reads.js';
 import { ReadThreads } from './read-threads.js';
 
 /**
- * The embedded store: one SQLite file in WAL mode, for a single server process.
+ * The embedded store: one SQLite file in WAL mode, for the server processes of one machine.
  *
  * Two connections share the file. Every write runs on the write connection inside a transaction
  * that holds an in-process lock; reads made through the adapter itself run on the read
  * connection. WAL gives that connection the last committed snapshot, so a request never sees
- * another request's half-done transaction, and reads never wait for writes.
+ * another request's half-done transaction, and reads never wait for writes. Several processes
+ * (`CMS_WORKERS`) each open their own two: SQLite's file lock serialises their write
+ * transactions (`BEGIN IMMEDIATE` waits up to `busy_timeout` for another process's to end,
+ * blocking this process meanwhile, which is why transactions never wait on slow work).
  */
 export interface SqliteAdapterOptions {
   readonly filename: string;
@@ -51,7 +54,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
         return writeStatements.statement(sql);
       },
     });
-    writeConnection.exec('BEGIN IMMEDIATE');
+    await beginImmediate(writeConnection);
     try {
       const result = await work(session);
       writeConnection.exec('COMMIT');
@@ -105,6 +108,27 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
       return closing;
     },
   };
+}
+
+/**
+ * Takes the file's write lock. Another process (`CMS_WORKERS`) may hold it: SQLite's own busy
+ * wait would sleep with this whole process stopped, reads included, so BEGIN does not wait
+ * (`busy_timeout` 0 for it) and the wait happens here, on timers.
+ */
+async function beginImmediate(connection: BetterSqlite3.Database): Promise<void> {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 8)) {
+    connection.pragma('busy_timeout = 0');
+    try {
+      connection.exec('BEGIN IMMEDIATE');
+      return;
+    } catch (error) {
+      if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw error;
+    } finally {
+      connection.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
 }
 
 function openConnections(options: SqliteAdapterOptions) {

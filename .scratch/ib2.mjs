@@ -1,0 +1,18 @@
+import { loadAppConfig } from '/work/main/dist/src/load-app-config.js';
+import { buildApp } from '/work/main/dist/src/app.js';
+import Database from 'better-sqlite3-node20';
+import { readFileSync } from 'node:fs';
+const ids = JSON.parse(readFileSync('/tmp/bdb/ids.json', 'utf8'));
+const sql = `SELECT documents.data FROM documents WHERE +documents.type = ? AND documents.id IN (SELECT value FROM json_each(?)) AND +documents.archived = ? AND documents.visibility IN (SELECT value FROM json_each(?)) ORDER BY documents.id ASC LIMIT ? OFFSET ?`;
+const same = JSON.stringify([ids[5000] + ':en:published']);
+const time = (label) => { const c = new Database('/tmp/bdb/data/cms.sqlite'); c.pragma('journal_mode = WAL'); const st = c.prepare(sql).pluck();
+  for (let i = 0; i < 500; i++) st.all('article', same, 0, '["public"]', 1, 0);
+  const t = performance.now(); const N = 10000; for (let i = 0; i < N; i++) st.all('article', same, 0, '["public"]', 1, 0);
+  console.log(label, ((performance.now() - t) / N * 1000).toFixed(1), 'us'); c.close(); };
+time('before app');
+const env = { CMS_DATA_DIR: '/tmp/bdb/data', CMS_CONFIG: '/tmp/bdb/cms.config.json', CMS_API_KEYS: 'bench-admin-key-0123456789:admin', CMS_LOG_LEVEL: 'warn', CMS_LIMIT_RESPONSE_CACHE_ENTRIES: '0' };
+const app = await buildApp(await loadAppConfig({ env, cwd: '/tmp/bdb' }));
+await app.ready();
+time('after app');
+await app.close();
+time('after close');

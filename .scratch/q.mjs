@@ -1,0 +1,14 @@
+import Database from 'better-sqlite3-node20';
+import { compileFindQuery } from '/work/main/dist/src/storage/sqlite/sqlite-query.js';
+const ids = JSON.parse(await (await import('node:fs/promises')).readFile('/tmp/bdb/ids.json','utf8'));
+const db = new Database('/tmp/bdb/data/cms.sqlite', { readonly: true });
+const id = ids[5000] + ':en:published';
+const q = compileFindQuery({ ids: [id], type: 'article', archived: false, visibility: ['public'], limit: 1 });
+console.log(q.sql, q.params);
+console.log(db.prepare('EXPLAIN QUERY PLAN ' + q.sql).all(...q.params).map(r => r.detail).join('\n'));
+const st = db.prepare(q.sql).pluck();
+let t = performance.now(); for (let i = 0; i < 2000; i++) st.all(...q.params); console.log('us/query', (performance.now() - t) / 2000 * 1000);
+const s2 = db.prepare('SELECT data FROM documents WHERE id = ?').pluck();
+t = performance.now(); for (let i = 0; i < 2000; i++) s2.get(id); console.log('us/pk', (performance.now() - t) / 2000 * 1000);
+const row = s2.get(id); console.log('bytes', row.length);
+t = performance.now(); for (let i = 0; i < 2000; i++) JSON.parse(row); console.log('us/parse', (performance.now() - t) / 2000 * 1000);

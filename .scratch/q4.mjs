@@ -1,0 +1,12 @@
+import Database from 'better-sqlite3-node20';
+import { readFileSync } from 'node:fs';
+const ids = JSON.parse(readFileSync('/tmp/bdb/ids.json','utf8'));
+const db = new Database('/tmp/bdb/data/cms.sqlite', { readonly: true });
+db.pragma('mmap_size = 268435456'); db.pragma('cache_size = -65536');
+const idl = JSON.stringify(ids.slice(3000, 3010).map(i => i + ':en:published'));
+const run = (label, sql) => { const st = db.prepare(sql).pluck(); const N = 5000; for (let i = 0; i < 500; i++) st.all(idl).map(JSON.parse);
+  let t = performance.now(); for (let i = 0; i < N; i++) st.all(idl); const q = (performance.now() - t) / N * 1000;
+  t = performance.now(); for (let i = 0; i < N; i++) st.all(idl).map(x => JSON.parse(x)); const qp = (performance.now() - t) / N * 1000;
+  console.log(label.padEnd(12), 'query', q.toFixed(1), 'query+parse', qp.toFixed(1), 'us per 10 docs'); };
+run('plain', `SELECT data FROM documents WHERE id IN (SELECT value FROM json_each(?))`);
+run('json_remove', `SELECT json_remove(data, '$.highSearchText', '$.highSearchWords', '$.lowSearchText', '$.searchSummary') FROM documents WHERE id IN (SELECT value FROM json_each(?))`);
