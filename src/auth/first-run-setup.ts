@@ -1,6 +1,6 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Principal } from '../core/principal.js';
-import type { StorageAdapter } from '../storage/storage-adapter.js';
+import type { StorageAdapter, StorageSession } from '../storage/storage-adapter.js';
 import type { DocumentService } from '../content/documents/document-service.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { userTypeName } from '../content/documents/user-logins.js';
@@ -35,9 +35,16 @@ export async function newSetupCode(storage: StorageAdapter): Promise<string | nu
   return (await anyUser(storage)) ? null : newCode();
 }
 
-async function anyUser(storage: StorageAdapter): Promise<boolean> {
-  const users = await storage.documents.find({ type: userTypeName, limit: 1 });
+async function anyUser(session: Pick<StorageSession, 'documents'>): Promise<boolean> {
+  const users = await session.documents.find({ type: userTypeName, limit: 1 });
   return users.length > 0;
+}
+
+const userExists = 'A user exists already: sign in instead.';
+
+/** Refuses the first admin when a user exists: checked again inside the insert's transaction. */
+async function noUserYet(tx: StorageSession): Promise<void> {
+  if (await anyUser(tx)) throw new ConflictError(userExists);
 }
 
 /** 12 characters of 30 (about 59 bits), shown as `XXXX-XXXX-XXXX`. */
@@ -99,7 +106,7 @@ export class FirstRunSetup {
     if (typeof code !== 'string' || typeof username !== 'string' || typeof password !== 'string') {
       throw new InvalidRequestError('The setup code, the username and the password are required.');
     }
-    if (await this.#anyUser()) throw new ConflictError('A user exists already: sign in instead.');
+    if (await this.#anyUser()) throw new ConflictError(userExists);
     const attempt = { account: 'setup', address: client.address };
     await this.#deps.throttle.refuseIfLocked(attempt);
     const pending = this.#pending;
@@ -112,7 +119,8 @@ export class FirstRunSetup {
     this.#pending = null;
     try {
       const fields = { username, password, title: title ?? username, ...(email === undefined ? {} : { email }), role: 'admin' };
-      const user = await this.#deps.documents.insert({ principal: operator }, userTypeName, fields);
+      // Another process of this server (CMS_WORKERS) holds the same code and may be creating one now.
+      const user = await this.#deps.documents.insert({ principal: operator }, userTypeName, fields, { onlyIf: noUserYet });
       await this.#deps.throttle.succeeded(attempt);
       return { _id: user._id, username: user.username, title: user.title, role: user.role };
     } catch (error) {

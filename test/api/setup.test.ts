@@ -1,6 +1,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cheapPasswordHasher, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { loadAppConfig } from '../../src/load-app-config.js';
+import { buildApp } from '../../src/app.js';
+import { setupCodeDigest } from '../../src/auth/first-run-setup.js';
 
 const setupUrl = '/api/v1/@cms/setup';
 
@@ -126,6 +129,32 @@ describe('setup code throttle and existing users', () => {
       assert.equal(refused.statusCode, 409);
     } finally {
       await again.close();
+      await first.close();
+    }
+  });
+});
+
+describe('one setup code in several processes (CMS_WORKERS)', () => {
+  it('creates one first admin when two processes are given the code at the same moment', async () => {
+    const first = await startTestApp(testConfig(), {}, { passwordHasher: cheapPasswordHasher() });
+    const loaded = await loadAppConfig({
+      config: testConfig(),
+      env: { CMS_DATA_DIR: first.dataDir, CMS_LOG_LEVEL: 'silent', CMS_DATABASE_URL: first.databaseUrl },
+      cwd: first.dataDir,
+    });
+    // What a primary hands its workers: the digest of the one code it logged.
+    const code = 'ABCD-EFGH-JKMN';
+    const worker = () => buildApp(loaded, { preparedByPrimary: { setupCodeDigest: setupCodeDigest(code) }, passwordHasher: cheapPasswordHasher() });
+    const workers = [await worker(), await worker()];
+    try {
+      const answers = await Promise.all(
+        workers.map((app, n) => app.inject({ method: 'POST', url: setupUrl, payload: { code, username: `root${n}`, password: 'root-password-1' } })),
+      );
+      assert.deepEqual(answers.map((answer) => answer.statusCode).sort(), [200, 409], answers.map((answer) => answer.body).join('\n'));
+      const users = await first.request('GET', '/api/v1/@cms/user');
+      assert.equal(users.body.results.length, 1, 'one admin');
+    } finally {
+      for (const app of workers) await app.close();
       await first.close();
     }
   });

@@ -136,13 +136,21 @@ export class DocumentService extends Publishing {
    * Published insert (the default) also creates the draft; a draft insert creates only the draft.
    * `_newInstance` saves nothing and answers what a new document starts as.
    */
-  async insert(scope: RequestScope, typeName: string, body: Record<string, unknown>): Promise<Output> {
+  async insert(
+    scope: RequestScope,
+    typeName: string,
+    body: Record<string, unknown>,
+    options: { readonly onlyIf?: (tx: StorageSession) => Promise<void> } = {},
+  ): Promise<Output> {
     const { principal } = scope;
     const type = this.ctx.pieceType(typeName);
     const { locale, mode } = requestVersion(this.ctx.config, type, scope);
     if (!canWrite(principal, type, mode)) throw new ForbiddenError();
     if (body._newInstance) return this.#newInstance(type, body);
     const saved = await this.ctx.write(async (tx, passwords) => {
+      // A condition on the store, checked in the write's own transaction: no other write, from
+      // this process or another, can come between it and the insert.
+      await options.onlyIf?.(tx);
       const values = await this.ctx.convert({ type, input: body, locale, mode, principal, session: tx, passwords });
       const now = new Date().toISOString();
       const docId = newId();
