@@ -106,7 +106,7 @@ function createMediaService(config: AppConfig, storage: StorageAdapter): MediaSe
  * migrates the store, wires the services and the HTTP layer; `main.ts` only listens.
  */
 export async function buildApp(config: AppConfig, options: AppOptions = {}): Promise<FastifyInstance> {
-  const storage = options.storage ?? createStorage(config.databaseUrl, { poolSize: config.databasePoolSize });
+  const storage = options.storage ?? createStorage(config.databaseUrl, { poolSize: config.databasePoolSize, writesPerCommit: config.limits.writesPerCommit });
   await storage.migrate();
   const media = createMediaService(config, storage);
   await media.start();

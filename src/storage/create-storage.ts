@@ -7,6 +7,8 @@ import { createPostgresAdapter } from './postgres/postgres-adapter.js';
 export interface StorageOptions {
   /** Most connections to PostgreSQL at once; the SQLite adapter has its own two. */
   readonly poolSize?: number;
+  /** Most SQLite transactions committed together; PostgreSQL commits each alone. */
+  readonly writesPerCommit?: number;
 }
 
 /** The adapter a database URL names: `sqlite:<path>` (the default) or `postgres://…` (`postgresql://…`). */
@@ -14,7 +16,7 @@ export function createStorage(databaseUrl: string, options: StorageOptions = {})
   if (databaseUrl.startsWith('sqlite:')) {
     const filename = databaseUrl.slice('sqlite:'.length);
     mkdirSync(dirname(filename), { recursive: true });
-    return createSqliteAdapter({ filename });
+    return createSqliteAdapter({ filename, writesPerCommit: options.writesPerCommit });
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return createPostgresAdapter({ connectionString: databaseUrl, poolSize: options.poolSize });

@@ -1,7 +1,8 @@
 import Database from './driver.js';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageAdapter, StorageSession } from '../storage-adapter.js';
-import { autoCommittingSession, createMutex, queuedTransactions, type TransactionScope } from '../adapter-kit.js';
+import { autoCommittingSession, createMutex } from '../adapter-kit.js';
+import { groupedTransactions } from './write-groups.js';
 import { runMigrations } from './migrations.js';
 import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
@@ -25,6 +26,8 @@ export interface SqliteAdapterOptions {
   readonly onStatement?: (sql: string) => void;
   /** False: pages are read through the page cache, one read call each, never memory-mapped (tests count them). */
   readonly memoryMapped?: boolean;
+  /** Most transactions committed together (see write-groups.ts); 1, the default, commits each alone. */
+  readonly writesPerCommit?: number;
 }
 
 export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapter {
@@ -33,29 +36,31 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   const readStatements = new StatementCache(readConnection);
   const runExclusive = createMutex();
   let closing: Promise<void> | undefined;
+  const totalChanges = writeConnection.prepare('SELECT total_changes()').pluck();
 
-  const transaction = queuedTransactions(runExclusive, runTransaction);
-
-  async function runTransaction<T>(work: (tx: StorageSession) => Promise<T>, scope: TransactionScope): Promise<T> {
-    if (!writeConnection.open) throw new Error('The storage adapter is closed');
-    const session = createSession({
-      statement(sql) {
-        if (!scope.active) throw new Error('The transaction of this storage session has ended');
-        return writeStatements.statement(sql);
+  const transaction = groupedTransactions({
+    runExclusive,
+    maxGroup: options.writesPerCommit ?? 1,
+    connection: {
+      begin() {
+        if (!writeConnection.open) throw new Error('The storage adapter is closed');
+        writeConnection.exec('BEGIN IMMEDIATE');
       },
-    });
-    writeConnection.exec('BEGIN IMMEDIATE');
-    try {
-      const result = await work(session);
-      writeConnection.exec('COMMIT');
-      return result;
-    } catch (error) {
-      if (writeConnection.inTransaction) writeConnection.exec('ROLLBACK');
-      throw error;
-    } finally {
-      scope.active = false;
-    }
-  }
+      commit: () => writeConnection.exec('COMMIT'),
+      rollback: () => writeConnection.exec('ROLLBACK'),
+      get inTransaction() {
+        return writeConnection.inTransaction;
+      },
+      totalChanges: () => totalChanges.get() as number,
+    },
+    sessionFor: (scope) =>
+      createSession({
+        statement(sql) {
+          if (!scope.active) throw new Error('The transaction of this storage session has ended');
+          return writeStatements.statement(sql);
+        },
+      }),
+  });
 
   // Counts outside transactions are kept until the next write to the file; see CountCache.
   const readSession = createSession(readStatements);
