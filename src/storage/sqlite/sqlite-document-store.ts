@@ -64,10 +64,11 @@ export function createSqliteDocumentStore(statements: StatementSource): Document
     },
 
     async update(doc, index) {
-      assertDocumentIndex(index);
+      if (index) assertDocumentIndex(index);
       const row = toRow(doc);
       const updated = runTranslatingErrors(() => statements.statement(updateSql).get(row));
       if (updated === undefined) return false;
+      if (!index) return true;
       const { seq } = updated as { seq: number };
       removeIndex(statements, [seq]);
       writeIndex(statements, seq, scopeOf(row), index);

@@ -57,8 +57,12 @@ export function groupedTransactions(args: {
     scheduled = true;
     setImmediate(() => {
       void runExclusive(async () => {
+        const group = queue.splice(0, maxGroup);
         try {
-          await runGroup(queue.splice(0, maxGroup));
+          await runGroup(group);
+        } catch (error) {
+          // The connection failed to roll back (writes of the group that settled stay settled).
+          for (const write of group) write.reject(error);
         } finally {
           scheduled = false;
           schedule();
