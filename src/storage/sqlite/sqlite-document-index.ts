@@ -3,12 +3,8 @@ import { assertIndexValue, scopeParams, type ValueScope } from './sqlite-conditi
 import { jsonList } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
 
-// All of a document's values in one statement, from a JSON list of [key, value] pairs: a JSON
-// number comes out of json_extract as a number and a JSON string as text, so 3 and '3' stay
-// apart, as the STRICT ANY column keeps them. OR IGNORE: a value a document holds twice is
-// indexed once, as `all` counts on.
-const insertValuesSql = `INSERT OR IGNORE INTO document_values (type, locale, mode, key, value, seq)
-  SELECT ?, ?, ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), ? FROM json_each(?)`;
+// OR IGNORE: a value a document holds twice is indexed once, as `all` counts on.
+const insertValueSql = 'INSERT OR IGNORE INTO document_values (type, locale, mode, key, value, seq) VALUES (?, ?, ?, ?, ?, ?)';
 const removeValuesSql = 'DELETE FROM document_values WHERE seq IN (SELECT value FROM json_each(?))';
 
 /** Both search tables hold the same texts under the same rowid, tokenized differently. */
@@ -34,10 +30,9 @@ export function assertDocumentIndex(index: DocumentIndex): void {
  * assertDocumentIndex) stored under `seq`; no search row when every text is empty.
  */
 export function writeIndex(statements: StatementSource, seq: number, scope: ValueScope, index: DocumentIndex): void {
-  if (index.values.length > 0) {
-    const pairs = JSON.stringify(index.values.map(({ key, value }) => [key, value]));
-    statements.statement(insertValuesSql).run(...scopeParams(scope), seq, pairs);
-  }
+  const insertValue = statements.statement(insertValueSql);
+  const scopeValues = scopeParams(scope);
+  for (const { key, value } of index.values) insertValue.run(...scopeValues, key, value, seq);
   const { title, high, low, publicTitle, publicHigh, publicLow } = index.search;
   // No text, no row: no search can match it (a previous version, a document without texts).
   if (searchTextNames.every((name) => index.search[name] === '')) return;
