@@ -3,6 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageAdapter, StorageSession } from '../storage-adapter.js';
 import { autoCommittingSession, createMutex } from '../adapter-kit.js';
 import { groupedTransactions } from './write-groups.js';
+import { PendingSearchWrites } from './sqlite-document-index.js';
 import { runMigrations } from './migrations.js';
 import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
@@ -37,6 +38,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   const runExclusive = createMutex();
   let closing: Promise<void> | undefined;
   const totalChanges = writeConnection.prepare('SELECT total_changes()').pluck();
+  const pendingSearch = new PendingSearchWrites();
 
   const transaction = groupedTransactions({
     runExclusive,
@@ -46,20 +48,29 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
         if (!writeConnection.open) throw new Error('The storage adapter is closed');
         writeConnection.exec('BEGIN IMMEDIATE');
       },
-      commit: () => writeConnection.exec('COMMIT'),
-      rollback: () => writeConnection.exec('ROLLBACK'),
+      commit() {
+        pendingSearch.flush(writeStatements);
+        writeConnection.exec('COMMIT');
+      },
+      rollback() {
+        pendingSearch.discard();
+        writeConnection.exec('ROLLBACK');
+      },
       get inTransaction() {
         return writeConnection.inTransaction;
       },
       totalChanges: () => totalChanges.get() as number,
     },
     sessionFor: (scope) =>
-      createSession({
-        statement(sql) {
-          if (!scope.active) throw new Error('The transaction of this storage session has ended');
-          return writeStatements.statement(sql);
+      createSession(
+        {
+          statement(sql) {
+            if (!scope.active) throw new Error('The transaction of this storage session has ended');
+            return writeStatements.statement(sql);
+          },
         },
-      }),
+        pendingSearch,
+      ),
   });
 
   // Counts outside transactions are kept until the next write to the file; see CountCache.
@@ -134,9 +145,9 @@ function openConnection(options: SqliteAdapterOptions): BetterSqlite3.Database {
   return connection;
 }
 
-function createSession(statements: StatementSource): StorageSession {
+function createSession(statements: StatementSource, pendingSearch?: PendingSearchWrites): StorageSession {
   return {
-    documents: createSqliteDocumentStore(statements),
+    documents: createSqliteDocumentStore(statements, pendingSearch),
     logins: createSqliteLoginStore(statements),
     tokens: createSqliteTokenStore(statements),
     attachments: createSqliteAttachmentStore(statements),
