@@ -54,7 +54,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
       },
       rollback() {
         pendingSearch.discard();
-        writeConnection.exec('ROLLBACK');
+        if (writeConnection.inTransaction) writeConnection.exec('ROLLBACK');
       },
       get inTransaction() {
         return writeConnection.inTransaction;

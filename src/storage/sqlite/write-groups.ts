@@ -7,6 +7,7 @@ type Transaction = StorageAdapter['transaction'];
 export interface GroupConnection {
   begin(): void;
   commit(): void;
+  /** Undoes the transaction, whether SQLite still has it open or ended it itself. */
   rollback(): void;
   /** False once SQLite itself ended the transaction (some I/O and memory errors do). */
   readonly inTransaction: boolean;
@@ -87,7 +88,7 @@ export function groupedTransactions(args: {
       } catch (error) {
         write.reject(error);
         if (connection.inTransaction && connection.totalChanges() === before) continue;
-        if (connection.inTransaction) connection.rollback();
+        connection.rollback();
         queue.unshift(...done.map((entry) => entry.write), ...group.slice(position + 1));
         return;
       } finally {
@@ -97,7 +98,7 @@ export function groupedTransactions(args: {
     try {
       connection.commit();
     } catch (error) {
-      if (connection.inTransaction) connection.rollback();
+      connection.rollback();
       for (const { write } of done) write.reject(error);
       return;
     }
