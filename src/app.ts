@@ -111,7 +111,13 @@ function createMediaService(config: AppConfig, storage: StorageAdapter): MediaSe
  * migrates the store, wires the services and the HTTP layer; `main.ts` only listens.
  */
 export async function buildApp(config: AppConfig, options: AppOptions = {}): Promise<FastifyInstance> {
-  const storage = options.storage ?? createStorage(config.databaseUrl, { poolSize: config.databasePoolSize, readThreads: config.limits.readThreads });
+  const storage =
+    options.storage ??
+    createStorage(config.databaseUrl, {
+      poolSize: config.databasePoolSize,
+      readThreads: config.limits.readThreads,
+      writesPerCommit: config.limits.writesPerCommit,
+    });
   // Workers of one primary never race on migrations: it ran them before forking them.
   if (!options.preparedByPrimary) await storage.migrate();
   const media = createMediaService(config, storage);

@@ -23,15 +23,32 @@ export type RunTransaction = <T>(work: (tx: StorageSession) => Promise<T>, scope
  * that work holds.
  */
 export function queuedTransactions(runExclusive: Mutex, run: RunTransaction): Transaction {
-  const current = new AsyncLocalStorage<TransactionScope>();
+  const scopes = transactionScopes();
   return async (work) => {
-    if (current.getStore()?.active) {
-      throw new Error('Nested transaction: write through the session given to the transaction');
-    }
+    scopes.refuseNested();
     return runExclusive(() => {
       const scope = { active: true };
-      return current.run(scope, () => run(work, scope));
+      return scopes.run(scope, () => run(work, scope));
     });
+  };
+}
+
+/**
+ * Which transaction's work the current code runs in, so that a transaction started from inside
+ * another's work is refused: it would wait for the lock that work holds.
+ */
+export function transactionScopes(): {
+  run<T>(scope: TransactionScope, work: () => Promise<T>): Promise<T>;
+  refuseNested(): void;
+} {
+  const current = new AsyncLocalStorage<TransactionScope>();
+  return {
+    run: (scope, work) => current.run(scope, work),
+    refuseNested() {
+      if (current.getStore()?.active) {
+        throw new Error('Nested transaction: write through the session given to the transaction');
+      }
+    },
   };
 }
 

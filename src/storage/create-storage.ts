@@ -9,6 +9,8 @@ export interface StorageOptions {
   readonly poolSize?: number;
   /** SQLite: worker threads for the reads whose cost grows with what they select (0: none). */
   readonly readThreads?: number;
+  /** Most SQLite transactions committed together; PostgreSQL commits each alone. */
+  readonly writesPerCommit?: number;
 }
 
 /** The adapter a database URL names: `sqlite:<path>` (the default) or `postgres://…` (`postgresql://…`). */
@@ -16,7 +18,7 @@ export function createStorage(databaseUrl: string, options: StorageOptions = {})
   if (databaseUrl.startsWith('sqlite:')) {
     const filename = databaseUrl.slice('sqlite:'.length);
     mkdirSync(dirname(filename), { recursive: true });
-    return createSqliteAdapter({ filename, readThreads: options.readThreads });
+    return createSqliteAdapter({ filename, readThreads: options.readThreads, writesPerCommit: options.writesPerCommit });
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return createPostgresAdapter({ connectionString: databaseUrl, poolSize: options.poolSize });

@@ -129,9 +129,10 @@ export interface DocumentStore {
   insert(doc: StoredDocument, index: DocumentIndex): Promise<void>;
   /**
    * Replaces the stored version with the same `_id`, its index entries and search texts with it;
-   * false when there is none. Slug conflicts as insert.
+   * false when there is none. Slug conflicts as insert. Without `index` the stored entries and
+   * texts stay: for a change to no field they come from (a draft's `modified` flag, say).
    */
-  update(doc: StoredDocument, index: DocumentIndex): Promise<boolean>;
+  update(doc: StoredDocument, index?: DocumentIndex): Promise<boolean>;
   /** Removes the versions with these `_id`s and their index entries; returns how many there were. */
   remove(ids: readonly string[]): Promise<number>;
   /**

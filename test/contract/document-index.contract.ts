@@ -267,6 +267,16 @@ export function describeIndexContract(store: () => StorageAdapter): void {
       assert.deepEqual(await store().documents.distinctValues({}, 'category'), [{ value: 'arts', count: 1 }]);
     });
 
+    it('keeps the values and texts of a document updated without an index', async () => {
+      const doc = makeDoc({ docId: 'a' });
+      await store().documents.insert(doc, zebra);
+      assert.equal(await store().documents.update({ ...doc, modified: true }), true);
+      assert.deepEqual(await findDocIds(inCategory('news')), ['a']);
+      assert.deepEqual(await findDocIds(words('zebra')), ['a']);
+      assert.equal((await store().documents.find({ ids: [doc._id] }))[0]?.modified, true);
+      assert.equal(await store().documents.update(makeDoc({ docId: 'unknown' })), false);
+    });
+
     it('writes no index for an update of an unknown _id', async () => {
       assert.equal(await store().documents.update(makeDoc({ docId: 'a' }), zebra), false);
       assert.deepEqual(await store().documents.distinctValues({}, 'category'), []);

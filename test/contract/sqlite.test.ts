@@ -7,8 +7,8 @@ import Database from '../../src/storage/sqlite/driver.js';
 import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';
 import { compileCountQuery, compileFindQuery } from '../../src/storage/sqlite/sqlite-query.js';
 import { migrations } from '../../src/storage/sqlite/migrations.js';
-import type { DocumentQuery, StorageAdapter } from '../../src/storage/storage-adapter.js';
-import { emptyIndex, makeDoc, makeIndex } from './contract-helpers.js';
+import type { DocumentQuery, StorageAdapter, StorageSession } from '../../src/storage/storage-adapter.js';
+import { emptyIndex, idsOf, makeDoc, makeIndex } from './contract-helpers.js';
 import { runStorageContract } from './storage-adapter.contract.js';
 import { describeGenerationContract } from './generation.contract.js';
 
@@ -18,17 +18,18 @@ interface TempAdapter {
   cleanup: () => Promise<void>;
 }
 
-async function makeTempAdapter(): Promise<TempAdapter> {
+async function makeTempAdapter(options: { writesPerCommit?: number; onStatement?: (sql: string) => void } = {}): Promise<TempAdapter> {
   const directory = await mkdtemp(join(tmpdir(), 'cms-sqlite-'));
   const filename = join(directory, 'cms.sqlite');
-  const adapter = createSqliteAdapter({ filename });
+  const adapter = createSqliteAdapter({ filename, ...options });
   const cleanup = () => rm(directory, { recursive: true, force: true });
   return { adapter, filename, cleanup };
 }
 
-runStorageContract('sqlite', makeTempAdapter);
+runStorageContract('sqlite', () => makeTempAdapter());
+runStorageContract('sqlite, writes committed in groups', () => makeTempAdapter({ writesPerCommit: 8 }));
 describeGenerationContract('sqlite', async () => {
-  const { adapter, filename, cleanup } = await makeTempAdapter();
+  const { adapter, filename, cleanup } = await makeTempAdapter({ writesPerCommit: 8 });
   return { adapter, other: createSqliteAdapter({ filename }), cleanup };
 });
 
@@ -173,6 +174,92 @@ describe('sqlite adapter specifics', () => {
     } finally {
       inspector.close();
     }
+  });
+});
+
+describe('sqlite writes committed in groups', () => {
+  let adapter: StorageAdapter;
+  let cleanup: () => Promise<void>;
+  let commits = 0;
+  let rollbacks = 0;
+
+  before(async () => {
+    ({ adapter, cleanup } = await makeTempAdapter({
+      writesPerCommit: 4,
+      onStatement: (sql) => {
+        if (sql === 'COMMIT') commits++;
+        if (sql === 'ROLLBACK') rollbacks++;
+      },
+    }));
+    await adapter.migrate();
+  });
+
+  after(async () => {
+    await adapter.close();
+    await cleanup();
+  });
+
+  const insert = (docId: string) => (tx: StorageSession) => tx.documents.insert(makeDoc({ docId }), emptyIndex());
+  const stored = async () => idsOf(await adapter.documents.find({ sort: [{ field: '_id', direction: 1 }] }));
+  const counted = async <T>(work: () => Promise<T>) => {
+    [commits, rollbacks] = [0, 0];
+    const result = await work();
+    return { result, commits, rollbacks };
+  };
+
+  it('commits the writes that wait together, at most writesPerCommit at a time', async () => {
+    const ids = ['g1', 'g2', 'g3', 'g4', 'g5', 'g6'];
+    const { result, commits } = await counted(() => Promise.all(ids.map((id) => adapter.transaction(async (tx) => (await insert(id)(tx), id)))));
+    assert.deepEqual(result, ids);
+    assert.equal(commits, 2);
+    assert.deepEqual(await stored(), ids.map((id) => `${id}:en:draft`));
+    assert.equal(await adapter.documents.remove(ids.map((id) => `${id}:en:draft`)), 6);
+  });
+
+  it('refuses a write that fails before writing alone, and commits the others of its group once', async () => {
+    const failure = new Error('invalid input');
+    let runs = 0;
+    const { result, commits, rollbacks } = await counted(() =>
+      Promise.allSettled([
+        adapter.transaction(async (tx) => (runs++, insert('a')(tx))),
+        adapter.transaction(async () => Promise.reject(failure)),
+        adapter.transaction(insert('b')),
+      ]),
+    );
+    assert.deepEqual(result.map((settled) => settled.status), ['fulfilled', 'rejected', 'fulfilled']);
+    assert.equal((result[1] as PromiseRejectedResult).reason, failure);
+    assert.deepEqual([runs, commits, rollbacks], [1, 1, 0]);
+    assert.deepEqual(await stored(), ['a:en:draft', 'b:en:draft']);
+    assert.equal(await adapter.documents.remove(['a:en:draft', 'b:en:draft']), 2);
+  });
+
+  it('undoes a write that fails after writing, and runs the writes before it again', async () => {
+    const failure = new Error('refused halfway');
+    let runs = 0;
+    const { result, rollbacks } = await counted(() =>
+      Promise.allSettled([
+        adapter.transaction(async (tx) => (runs++, insert('a')(tx))),
+        adapter.transaction(async (tx) => {
+          await insert('half')(tx);
+          throw failure;
+        }),
+        adapter.transaction(insert('b')),
+      ]),
+    );
+    assert.deepEqual(result.map((settled) => settled.status), ['fulfilled', 'rejected', 'fulfilled']);
+    assert.equal((result[1] as PromiseRejectedResult).reason, failure);
+    assert.deepEqual([runs, rollbacks], [2, 1]);
+    assert.deepEqual(await stored(), ['a:en:draft', 'b:en:draft']);
+    assert.equal(await adapter.documents.remove(['a:en:draft', 'b:en:draft']), 2);
+  });
+
+  it('shows each write of a group the writes before it, as one after another would', async () => {
+    const seen = await Promise.all([
+      adapter.transaction(insert('first')),
+      adapter.transaction(async (tx) => idsOf(await tx.documents.find({ docIds: ['first'] }))),
+    ]);
+    assert.deepEqual(seen[1], ['first:en:draft']);
+    assert.equal(await adapter.documents.remove(['first:en:draft']), 1);
   });
 });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { DocumentQuery, StorageAdapter, StoredDocument, UserLogin } from '../../src/storage/storage-adapter.js';
-import { assertConflict, docIdsOf, emptyIndex, idsOf, makeDoc } from './contract-helpers.js';
+import { assertConflict, docIdsOf, emptyIndex, idsOf, makeDoc, makeIndex } from './contract-helpers.js';
 import { describeIndexContract } from './document-index.contract.js';
 import { describeAttachmentContract } from './attachment-store.contract.js';
 import { describeLoginThrottleContract } from './login-throttle.contract.js';
@@ -358,6 +358,24 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
           assert.equal(await adapter.tokens.get('t1'), null);
         });
         assert.deepEqual(await adapter.documents.find({ ids: [doc._id] }), [doc]);
+      });
+
+      it('finds its own texts by search inside the transaction, and nothing of them after a rollback', async () => {
+        const search = { words: ['quokka'], match: 'any', prefix: false, phrases: [], without: [], texts: 'all' } as const;
+        await assert.rejects(
+          adapter.transaction(async (tx) => {
+            await tx.documents.insert(makeDoc({ docId: 'a' }), makeIndex({}, { title: 'quokka' }));
+            await tx.documents.insert(makeDoc({ docId: 'b' }), makeIndex({}, { title: 'quokka' }));
+            assert.equal(await tx.documents.count({ search }), 2);
+            await tx.documents.update(makeDoc({ docId: 'b' }), makeIndex({}, { title: 'wombat' }));
+            assert.deepEqual(idsOf(await tx.documents.find({ search })), ['a:en:draft']);
+            throw new Error('undo');
+          }),
+          /undo/,
+        );
+        assert.equal(await adapter.documents.count({ search }), 0);
+        await adapter.transaction((tx) => tx.documents.insert(makeDoc({ docId: 'c' }), makeIndex({}, { title: 'quokka' })));
+        assert.deepEqual(idsOf(await adapter.documents.find({ search })), ['c:en:draft']);
       });
 
       it('keeps working after a failed transaction', async () => {

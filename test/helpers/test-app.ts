@@ -134,7 +134,7 @@ export async function startTestApp(
     cwd: dataDir,
   });
   // A wrapped store (tests counting queries) is the test's to close: the app closes only its own.
-  const storage = options.wrapStorage?.(createStorage(loaded.databaseUrl));
+  const storage = options.wrapStorage?.(createStorage(loaded.databaseUrl, { writesPerCommit: loaded.limits.writesPerCommit }));
   const app = await buildApp(loaded, { storage, passwordHasher: options.passwordHasher, logStream: options.logStream, adminDir: options.adminDir });
   return {
     app,

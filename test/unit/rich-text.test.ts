@@ -176,6 +176,9 @@ describe('rich text in an area field', () => {
   it('gives the plain text of rich text, blocks and cells kept apart, for low-weight search', () => {
     assert.equal(richTextPlainText('<h2>Title</h2><p>one&amp;two<br />three</p><ul><li>a</li><li>b</li></ul>'), 'Title\none&two\nthree\na\nb');
     assert.equal(richTextPlainText('<table><tr><td>x</td><td>y</td></tr></table>'), 'x y');
+    // Read from the sanitizer's own output: attribute values with `>` in them, entities, links.
+    const sanitized = sanitizeRichText('<p><a href="https://example.com/?a=1&b=2" title="a>b">link</a> 1 &lt; 2 &amp;&amp; "q"</p>').content;
+    assert.equal(richTextPlainText(sanitized), 'link 1 < 2 && "q"');
     const value = {
       metaType: 'area',
       items: [

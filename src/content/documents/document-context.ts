@@ -240,6 +240,14 @@ export class DocumentContext {
     return updated;
   }
 
+  /**
+   * Saves a version whose fields did not change, only its bookkeeping (`modified`,
+   * `lastPublishedAt`): its filter values, search texts and attachments' usage stay as stored.
+   */
+  async updateBookkeeping(session: StorageSession, doc: StoredDocument): Promise<boolean> {
+    return session.documents.update(doc);
+  }
+
   /** Removes versions (missing ones are skipped); returns how many there were. */
   async removeVersions(session: StorageSession, ids: readonly string[]): Promise<number> {
     const removed = await session.documents.remove(ids);

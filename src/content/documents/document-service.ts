@@ -260,8 +260,10 @@ export class DocumentService extends Publishing {
     const saved = await this.ctx.write(async (tx, passwords) => {
       const now = new Date().toISOString();
       const version = await this.ctx.requireVersion(tx, target.id);
-      const draft = target.mode === 'published' ? await this.ctx.readVersion(tx, versionId(target, 'draft')) : null;
-      const changed = [version, ...(draft ? [draft] : [])];
+      const other = target.mode === null ? null : await this.ctx.readVersion(tx, versionId(target, target.mode === 'draft' ? 'published' : 'draft'));
+      const draft = target.mode === 'draft' ? version : other;
+      const published = target.mode === 'published' ? version : other;
+      const changed = [version, ...(target.mode === 'published' && draft ? [draft] : [])];
       const archivedBefore = version.archived;
       const idSource = replayedIds();
       for (const doc of changed) {
@@ -269,6 +271,9 @@ export class DocumentService extends Publishing {
         Object.assign(doc, await valuesFor(tx, type, doc, versionTarget, idSource(), passwords));
         this.ctx.touch(doc, now, principal);
       }
+      // Known before the versions are saved, so the draft is written once (`archived`, which
+      // #spreadArchived may change below, is not compared).
+      if (draft) draft.modified = this.ctx.layout.isModified(type, draft, published);
       // Each version keeps its own slug: a draft's unpublished slug change stays in the draft.
       for (const doc of changed) await this.ctx.assignSlug(tx, type, [doc]);
       if (target.mode === null) await saveLogin(tx, type, version);
@@ -276,11 +281,12 @@ export class DocumentService extends Publishing {
       if (version.archived !== archivedBefore) {
         await this.#spreadArchived(tx, { type, target, archived: version.archived, done: changed, now, principal });
       }
-      if (target.mode !== null) await this.refreshModified(tx, type, target);
       if (target.mode === 'draft' && type.options.autopublish) {
         await this.publishVersion(tx, type, target.docId, target.locale!, principal);
+        // Publishing changed the draft through a copy of its own.
+        return (await this.ctx.readVersion(tx, target.id))!;
       }
-      return (await this.ctx.readVersion(tx, target.id))!;
+      return version;
     });
     return this.ctx.presentOne(saved, type, principal);
   }

@@ -161,7 +161,7 @@ export class Publishing {
     await this.ctx.assignSlug(tx, type, [published]);
     await (current ? this.ctx.updateVersion(tx, published) : this.ctx.insertVersion(tx, published));
     Object.assign(draft, { modified: false, lastPublishedAt: now });
-    await this.ctx.updateVersion(tx, draft);
+    await this.ctx.updateBookkeeping(tx, draft);
     return published;
   }
 
@@ -183,7 +183,7 @@ export class Publishing {
     const draft = await this.ctx.readVersion(tx, versionId(target, 'draft'));
     if (!draft) return null;
     Object.assign(draft, { modified: true, lastPublishedAt: null });
-    await this.ctx.updateVersion(tx, draft);
+    await this.ctx.updateBookkeeping(tx, draft);
     return draft;
   }
 
@@ -195,7 +195,7 @@ export class Publishing {
     const modified = this.ctx.layout.isModified(type, draft, published);
     if (draft.modified !== modified) {
       draft.modified = modified;
-      await this.ctx.updateVersion(tx, draft);
+      await this.ctx.updateBookkeeping(tx, draft);
     }
   }
 

@@ -237,10 +237,16 @@ export function sanitizeRichText(html: string, rules: RichTextRules = defaultRic
 const blockBoundary = /<\/(?:p|h[1-6]|li|blockquote|pre|div|figcaption|tr|ul|ol|table)>|<br \/>|<hr \/>/g;
 const textEntities: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 
+// What the sanitizer writes is regular enough to read without parsing it again: every `<` and
+// `>` of text and of attribute values is escaped, so a tag runs from `<` to the next `>`. The
+// sanitizer keeps no comment; the text of these tags, if an area allows them, is no reading text.
+const tag = /<[^>]*>/g;
+const nonTextElement = /<(script|style|textarea|option|xmp)\b[^>]*>[\s\S]*?<\/\1>/g;
+
 /** The words of sanitized rich text: blocks end lines and cells are spaced, so words never merge. */
 export function richTextPlainText(html: string): string {
   const spaced = html.replace(blockBoundary, '$&\n').replace(/<\/t[dh]>/g, '$& ');
-  const text = sanitizeHtml(spaced, { allowedTags: [], allowedAttributes: {} });
+  const text = spaced.replace(nonTextElement, '').replace(tag, '');
   return text
     .replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => textEntities[entity]!)
     .split('\n')

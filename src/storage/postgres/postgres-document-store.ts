@@ -56,6 +56,14 @@ const updateSql = `WITH doc AS (
   )
   SELECT seq FROM doc`;
 
+// An update that keeps the search vectors and the filter values.
+const updateRowSql = `UPDATE documents SET (${columns}) = ($1::text, $2::text, $3::text, $4::text, $5::text,
+    $6::text, $7::boolean, $8::text, $9::text, $10::text, $11::text, $12::json)
+  WHERE documents.id = $1::text AND NOT EXISTS (
+    SELECT 1 FROM documents AS other
+    WHERE other.locale = $4::text AND other.mode = $5::text AND ${slugIs('other.slug', '$6::text')}
+      AND other.id <> $1::text)`;
+
 const takenSql = `SELECT
     EXISTS (SELECT 1 FROM documents WHERE id = $1::text) AS id,
     EXISTS (SELECT 1 FROM documents WHERE locale = $2::text AND mode = $3::text AND ${slugIs('slug', '$4::text')}) AS slug`;
@@ -111,9 +119,11 @@ export function createPostgresDocumentStore(statements: StatementSource): Docume
     },
 
     async update(doc, index) {
-      assertDocumentIndex(index);
+      if (index) assertDocumentIndex(index);
       const row = toRow(doc);
-      const updated = await translatingErrors(() => statements.prepared(updateSql, writeParams(row, index)));
+      const updated = await translatingErrors(() =>
+        index ? statements.prepared(updateSql, writeParams(row, index)) : statements.prepared(updateRowSql, row),
+      );
       if (updated.rowCount !== 0) return true;
       // Nothing updated: no such document, or its new slug is another's.
       if ((await taken(row)).id) throw conflictError('documents_slug');

@@ -1,6 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageAdapter, StorageSession } from '../storage-adapter.js';
-import { autoCommittingSession, createMutex, queuedTransactions, type TransactionScope } from '../adapter-kit.js';
+import { autoCommittingSession, createMutex } from '../adapter-kit.js';
+import { groupedTransactions } from './write-groups.js';
+import { PendingSearchWrites } from './sqlite-document-index.js';
 import { runMigrations } from './migrations.js';
 import { busyTimeoutMs, openConnection } from './connection.js';
 import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
@@ -35,6 +37,8 @@ export interface SqliteAdapterOptions {
    * default, runs them on the read connection like every other read.
    */
   readonly readThreads?: number;
+  /** Most transactions committed together (see write-groups.ts); 1, the default, commits each alone. */
+  readonly writesPerCommit?: number;
 }
 
 export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapter {
@@ -43,29 +47,41 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   const readStatements = new StatementCache(readConnection);
   const runExclusive = createMutex();
   let closing: Promise<void> | undefined;
+  const totalChanges = writeConnection.prepare('SELECT total_changes()').pluck();
+  const pendingSearch = new PendingSearchWrites();
 
-  const transaction = queuedTransactions(runExclusive, runTransaction);
-
-  async function runTransaction<T>(work: (tx: StorageSession) => Promise<T>, scope: TransactionScope): Promise<T> {
-    if (!writeConnection.open) throw new Error('The storage adapter is closed');
-    const session = createSession({
-      statement(sql) {
-        if (!scope.active) throw new Error('The transaction of this storage session has ended');
-        return writeStatements.statement(sql);
+  const transaction = groupedTransactions({
+    runExclusive,
+    maxGroup: options.writesPerCommit ?? 1,
+    connection: {
+      async begin() {
+        if (!writeConnection.open) throw new Error('The storage adapter is closed');
+        await beginImmediate(writeConnection);
       },
-    });
-    await beginImmediate(writeConnection);
-    try {
-      const result = await work(session);
-      writeConnection.exec('COMMIT');
-      return result;
-    } catch (error) {
-      if (writeConnection.inTransaction) writeConnection.exec('ROLLBACK');
-      throw error;
-    } finally {
-      scope.active = false;
-    }
-  }
+      commit() {
+        pendingSearch.flush(writeStatements);
+        writeConnection.exec('COMMIT');
+      },
+      rollback() {
+        pendingSearch.discard();
+        if (writeConnection.inTransaction) writeConnection.exec('ROLLBACK');
+      },
+      get inTransaction() {
+        return writeConnection.inTransaction;
+      },
+      totalChanges: () => totalChanges.get() as number,
+    },
+    sessionFor: (scope) =>
+      createSession(
+        {
+          statement(sql) {
+            if (!scope.active) throw new Error('The transaction of this storage session has ended');
+            return writeStatements.statement(sql);
+          },
+        },
+        pendingSearch,
+      ),
+  });
 
   // Counts outside transactions are kept until the next write to the file; see CountCache.
   const readSession = createSession(readStatements);
@@ -147,9 +163,9 @@ function openConnections(options: SqliteAdapterOptions) {
   }
 }
 
-function createSession(statements: StatementSource): StorageSession {
+function createSession(statements: StatementSource, pendingSearch?: PendingSearchWrites): StorageSession {
   return {
-    documents: createSqliteDocumentStore(statements),
+    documents: createSqliteDocumentStore(statements, pendingSearch),
     logins: createSqliteLoginStore(statements),
     tokens: createSqliteTokenStore(statements),
     attachments: createSqliteAttachmentStore(statements),

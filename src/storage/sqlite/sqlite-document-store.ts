@@ -2,7 +2,7 @@ import type { DocumentQuery, DocumentStore, IndexValue, StoredDocument } from '.
 import type { ValueScope } from './sqlite-conditions.js';
 import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery, jsonList } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
-import { assertDocumentIndex, removeIndex, writeIndex } from './sqlite-document-index.js';
+import { assertDocumentIndex, removeIndex, writeIndex, type PendingSearchWrites } from './sqlite-document-index.js';
 import { translateSqliteError } from './translate-error.js';
 
 const columnValues = `@id, @docId, @type, @locale, @mode, @slug, @archived, @visibility, @titleSortified,
@@ -30,21 +30,31 @@ const slugsLikeSql = `SELECT slug FROM documents
     AND (@exceptDocId IS NULL OR doc_id <> @exceptDocId)
   ORDER BY slug`;
 
-/** The documents table, read and written through the given connection's statements. */
-export function createSqliteDocumentStore(statements: StatementSource): DocumentStore {
+/**
+ * The documents table, read and written through the given connection's statements; the search
+ * texts of writes go to `pendingSearch` when given (a write transaction's, see PendingSearchWrites).
+ */
+export function createSqliteDocumentStore(statements: StatementSource, pendingSearch?: PendingSearchWrites): DocumentStore {
+  // A search reads the full-text tables: the texts this transaction wrote go there first.
+  const beforeRead = (query: DocumentQuery) => {
+    if (query.search) pendingSearch?.flush(statements);
+  };
   return {
     async find(query: DocumentQuery) {
+      beforeRead(query);
       const { sql, params } = compileFindQuery(query);
       const rows = statements.statement(sql).pluck().all(...params) as string[];
       return rows.map((data) => JSON.parse(data) as StoredDocument);
     },
 
     async count(query: DocumentQuery) {
+      beforeRead(query);
       const { sql, params } = compileCountQuery(query);
       return statements.statement(sql).pluck().get(...params) as number;
     },
 
     async distinctValues(query: DocumentQuery, key: string) {
+      beforeRead(query);
       const { sql, params } = compileDistinctValuesQuery(query, key);
       return statements.statement(sql).all(...params) as { value: IndexValue; count: number }[];
     },
@@ -60,24 +70,25 @@ export function createSqliteDocumentStore(statements: StatementSource): Document
       assertDocumentIndex(index);
       const row = toRow(doc);
       const { lastInsertRowid } = runTranslatingErrors(() => statements.statement(insertSql).run(row));
-      writeIndex(statements, Number(lastInsertRowid), scopeOf(row), index);
+      writeIndex(statements, Number(lastInsertRowid), scopeOf(row), index, pendingSearch);
     },
 
     async update(doc, index) {
-      assertDocumentIndex(index);
+      if (index) assertDocumentIndex(index);
       const row = toRow(doc);
       const updated = runTranslatingErrors(() => statements.statement(updateSql).get(row));
       if (updated === undefined) return false;
+      if (!index) return true;
       const { seq } = updated as { seq: number };
-      removeIndex(statements, [seq]);
-      writeIndex(statements, seq, scopeOf(row), index);
+      removeIndex(statements, [seq], pendingSearch);
+      writeIndex(statements, seq, scopeOf(row), index, pendingSearch);
       return true;
     },
 
     async remove(ids) {
       if (ids.length === 0) return 0;
       const seqs = statements.statement(removeSql).pluck().all(jsonList(ids)) as number[];
-      removeIndex(statements, seqs);
+      removeIndex(statements, seqs, pendingSearch);
       return seqs.length;
     },
 
