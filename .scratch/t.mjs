@@ -1,1 +1,0 @@
-import D from 'better-sqlite3'; const db=new D(':memory:'); console.log(db.prepare('select 1 as x').get());
