@@ -37,29 +37,37 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('principal', null as unknown as Principal);
   app.decorateRequest('credential', null);
   app.decorateRequest('callerId', null);
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: anonymous and API-key requests (no store to ask) cost no promise.
+  app.addHook('onRequest', (request, reply, done) => {
     request.principal = anonymous;
     request.callerId = null;
     const credentials = credentialsOf(request);
     if (credentials.apiKey !== undefined) {
       const known = deps.apiKeys.identify(credentials.apiKey);
-      if (!known) throw new ForbiddenError('invalid api key');
+      if (!known) return done(new ForbiddenError('invalid api key'));
       request.principal = known.principal;
       request.callerId = known.callerId;
-    } else if (credentials.bearer !== undefined) {
-      const credential: Credential = { kind: 'bearer', secret: credentials.bearer };
-      const principal = await deps.tokens.principalFor(credential);
-      if (!principal) throw new UnauthorizedError('bearer token invalid');
-      actAs(request, principal, credential);
-    } else if (credentials.session !== undefined) {
-      await resolveSession(request, reply, credentials.session, deps);
+      return done();
     }
+    if (credentials.bearer !== undefined) {
+      const credential: Credential = { kind: 'bearer', secret: credentials.bearer };
+      return void deps.tokens.principalFor(credential).then((principal) => {
+        if (!principal) return done(new UnauthorizedError('bearer token invalid'));
+        actAs(request, principal, credential);
+        done();
+      }, done);
+    }
+    if (credentials.session !== undefined) {
+      return void resolveSession(request, reply, credentials.session, deps).then(() => done(), done);
+    }
+    done();
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, _payload, done) => {
     // Responses that depend on who asks are not cached; a route that knows better (files) says so itself.
     if (request.method === 'GET' && request.principal.kind !== 'anonymous' && !reply.hasHeader('cache-control')) {
       reply.header('cache-control', 'no-store');
     }
+    done();
   });
 }
 

@@ -11,11 +11,14 @@ import type { FastifyInstance } from 'fastify';
  * is answered with `Connection: close`: the connection is not worth keeping.
  */
 export function registerBodyDrain(app: FastifyInstance, limits: { maxBytes: number; timeout: number }): void {
-  app.addHook('onSend', async (request, reply) => {
+  // A callback hook: the answers whose body has arrived (nearly all) cost no promise.
+  app.addHook('onSend', (request, reply, _payload, done) => {
     const raw = request.raw;
-    if (raw.complete || raw.readableEnded || raw.destroyed) return;
-    const { ended, bytes } = await drain(raw, limits.timeout);
-    if (!ended || bytes > limits.maxBytes) reply.header('connection', 'close');
+    if (raw.complete || raw.readableEnded || raw.destroyed) return done();
+    void drain(raw, limits.timeout).then(({ ended, bytes }) => {
+      if (!ended || bytes > limits.maxBytes) reply.header('connection', 'close');
+      done();
+    });
   });
 }
 
