@@ -50,6 +50,18 @@ describe('PATCH: plain keys, dot and @ notation, operators, published mode', () 
     assert.equal(draft.body.modified, true);
   });
 
+  it('compares the draft with the published version by the slug it is saved with', async () => {
+    await create({ title: 'Taken Slug' });
+    const doc = await create({ title: 'Taken Slug' });
+    assert.equal(doc.slug, 'taken-slug-2');
+    const draftId = `${doc.cmsDocId}:en:draft`;
+    // "taken-slug" belongs to the other document: the draft keeps "taken-slug-2", as published.
+    const res = await t.request('PATCH', `/api/v1/article/${draftId}`, { body: { slug: 'taken-slug' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.slug, 'taken-slug-2');
+    assert.equal(res.body.modified, false);
+  });
+
   it('patches a draft only in draft mode and marks it modified', async () => {
     const doc = await create({ title: 'Draft Patch', category: 'x' });
     const res = await t.request('PATCH', `/api/v1/article/${doc.cmsDocId}?cmsMode=draft`, { body: { category: 'y' } });

@@ -271,11 +271,11 @@ export class DocumentService extends Publishing {
         Object.assign(doc, await valuesFor(tx, type, doc, versionTarget, idSource(), passwords));
         this.ctx.touch(doc, now, principal);
       }
-      // Known before the versions are saved, so the draft is written once (`archived`, which
-      // #spreadArchived may change below, is not compared).
-      if (draft) draft.modified = this.ctx.layout.isModified(type, draft, published);
       // Each version keeps its own slug: a draft's unpublished slug change stays in the draft.
       for (const doc of changed) await this.ctx.assignSlug(tx, type, [doc]);
+      // Known (slugs included) before the versions are saved, so the draft is written once
+      // (`archived`, which #spreadArchived may change below, is not compared).
+      if (draft) draft.modified = this.ctx.layout.isModified(type, draft, published);
       if (target.mode === null) await saveLogin(tx, type, version);
       for (const doc of changed) await this.ctx.updateVersion(tx, doc);
       if (version.archived !== archivedBefore) {
