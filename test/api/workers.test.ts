@@ -135,7 +135,8 @@ describe('CMS_WORKERS=2: stopping', () => {
     socket.end(body.slice(10));
     await closed;
     assert.match(answer, /^HTTP\/1\.1 200 /, answer);
-    assert.deepEqual(await server.exited, { code: 0, signal: null });
+    // The processes' own lines say why, should the primary not end as asked.
+    assert.deepEqual(await server.exited, { code: 0, signal: null }, server.output());
     await server.stop();
     for (const pid of workers) assert.equal(existsSync(`/proc/${pid}`), false, `worker ${pid} is gone`);
   });

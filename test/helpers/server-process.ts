@@ -33,6 +33,8 @@ export interface ServerProcess {
   readonly port: number;
   /** Every log line so far, parsed. */
   lines(): LogLine[];
+  /** Everything the process wrote so far, stdout and stderr: for the message of a failed assertion. */
+  output(): string;
   /** Resolves with the first line (already written or to come) that passes `test`. */
   waitForLine(test: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
   /**
@@ -143,6 +145,7 @@ export async function startServerProcess(options: {
       return { ...response, pid: incoming(method, path)[seen]!.pid };
     },
     childPids: () => childrenOf(child.pid!),
+    output: () => output,
     exited,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
