@@ -10,6 +10,7 @@ import { loadAppConfig } from '../src/load-app-config.js';
 import { createStorage } from '../src/storage/create-storage.js';
 import { createFieldTypeRegistry } from '../src/content/fields/registry.js';
 import { DocumentService } from '../src/content/documents/document-service.js';
+import { reindexStaleTypes } from '../src/content/indexing/reindex.js';
 import type { RequestScope } from '../src/content/documents/scope.js';
 import type { DocumentStore, StorageAdapter, StorageSession } from '../src/storage/storage-adapter.js';
 import { articleBody } from './corpus.js';
@@ -82,6 +83,8 @@ export async function seed(env: Record<string, string>, count: number, progress:
   const storage = createStorage(config.databaseUrl, { poolSize: config.databasePoolSize });
   await storage.migrate();
   try {
+    // The store is empty: this only records the index plans, as the server's first start would.
+    await reindexStaleTypes({ config, storage, fieldTypes: createFieldTypeRegistry() });
     const { adapter, batch } = batchedStorage(storage);
     const service = new DocumentService({ config, storage: adapter, fieldTypes: createFieldTypeRegistry(), attachments: noAttachments, passwordHasher: noPasswords });
     const insert = async (type: string, body: Record<string, unknown>) => String((await service.insert(admin, type, body))._id).split(':')[0];

@@ -10,6 +10,7 @@ import type { StorageAdapter } from './storage/storage-adapter.js';
 import { createStorage } from './storage/create-storage.js';
 import { createFieldTypeRegistry } from './content/fields/registry.js';
 import { DocumentService } from './content/documents/document-service.js';
+import { loggedProgress, reindexStaleTypes } from './content/indexing/reindex.js';
 import { ApiKeys } from './auth/api-keys.js';
 import { TokenService, type PasswordVerifier } from './auth/token-service.js';
 import { ScryptPasswordHasher } from './auth/passwords.js';
@@ -125,7 +126,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   const { limits } = config;
   const passwordHasher =
     options.passwordHasher ?? new ScryptPasswordHasher({ concurrency: limits.passwordHashConcurrency, queueLimit: limits.passwordHashQueue });
-  const documents = new DocumentService({ config, storage, fieldTypes: createFieldTypeRegistry(), attachments: media, passwordHasher, imageSizes });
+  const fieldTypes = createFieldTypeRegistry();
+  const documents = new DocumentService({ config, storage, fieldTypes, attachments: media, passwordHasher, imageSizes });
   const throttle = new LoginThrottle(storage.loginThrottle, {
     perUsername: limits.loginFailuresPerUsername,
     perAddress: limits.loginFailuresPerAddress,
@@ -154,6 +156,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false, removeAdditional: false } },
     frameworkErrors: sendFrameworkError,
   });
+  // The primary of several workers brought the index up to the configuration before forking them.
+  if (!options.preparedByPrimary) await reindexStaleTypes({ config, storage, fieldTypes }, loggedProgress(app.log));
   // More connections than this are closed as soon as they are accepted.
   app.server.maxConnections = config.limits.connections;
   registerErrorHandling(app);

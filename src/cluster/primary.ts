@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { AppConfig } from '../content/app-config.js';
 import { createStorage } from '../storage/create-storage.js';
+import { createFieldTypeRegistry } from '../content/fields/registry.js';
+import { loggedProgress, reindexStaleTypes } from '../content/indexing/reindex.js';
 import { newSetupCode, setupCodeDigest, setupCodeNotice } from '../auth/first-run-setup.js';
 import { RestartPolicy, defaultRestartLimits } from './restart-policy.js';
 
@@ -22,7 +24,7 @@ export interface PrimaryOptions {
  */
 export async function runPrimary(config: AppConfig, options: PrimaryOptions): Promise<void> {
   const log = pino({ level: config.logLevel });
-  const setupCode = await prepareStore(config);
+  const setupCode = await prepareStore(config, log);
   const supervisor = new WorkerSupervisor({
     config,
     log,
@@ -38,11 +40,12 @@ export async function runPrimary(config: AppConfig, options: PrimaryOptions): Pr
   supervisor.start();
 }
 
-/** Migrations and the setup code, with a connection of the primary's own, closed before forking. */
-async function prepareStore(config: AppConfig): Promise<string | null> {
+/** Migrations, the index brought up to the configuration and the setup code, with a connection of the primary's own, closed before forking. */
+async function prepareStore(config: AppConfig, log: Logger): Promise<string | null> {
   const storage = createStorage(config.databaseUrl, { poolSize: config.databasePoolSize });
   try {
     await storage.migrate();
+    await reindexStaleTypes({ config, storage, fieldTypes: createFieldTypeRegistry() }, loggedProgress(log));
     return await newSetupCode(storage);
   } finally {
     await storage.close();

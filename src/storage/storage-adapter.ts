@@ -140,6 +140,12 @@ export interface DocumentStore {
    * `base-`, ignoring the versions of `exceptDocId`: the service picks the next free suffix.
    */
   slugsLike(args: { locale: string | null; mode: Mode | null; base: string; exceptDocId?: string }): Promise<string[]>;
+  /** Up to `limit` versions of `type` whose `_id` sorts after `afterId` (all: null), in `_id` order. */
+  versionsAfter(type: string, afterId: string | null, limit: number): Promise<StoredDocument[]>;
+  /** The digest of the index plan that the type's stored index was last derived by (null: none yet). */
+  indexedBy(type: string): Promise<string | null>;
+  /** Records that the type's stored index now follows the plan with this digest. */
+  markIndexed(type: string, digest: string): Promise<void>;
 }
 
 /** Login data of a user, kept apart from the user document so it is never returned. */

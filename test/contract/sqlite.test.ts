@@ -177,6 +177,82 @@ describe('sqlite adapter specifics', () => {
   });
 });
 
+describe('sqlite full-text tables', () => {
+  let adapter: StorageAdapter;
+  let filename: string;
+  let cleanup: () => Promise<void>;
+
+  before(async () => {
+    ({ adapter, filename, cleanup } = await makeTempAdapter({ writesPerCommit: 8 }));
+    await adapter.migrate();
+  });
+
+  after(async () => {
+    await adapter.close();
+    await cleanup();
+  });
+
+  const found = async (word: string, prefix = false) =>
+    idsOf(await adapter.documents.find({ search: { words: [word], match: 'any', prefix, phrases: [], without: [], texts: 'all' }, sort: [{ field: '_id', direction: 1 }] }));
+  const texts = (n: number, word: string) => makeIndex({}, { title: `Title ${n} ${word}`, high: `high${n}`, low: `body ${word} ${n}` });
+  const segmentBytes = (inspector: InstanceType<typeof Database>, table: string) =>
+    inspector.prepare(`SELECT count(*) || ':' || total(length(block)) FROM ${table}_data`).pluck().get() as string;
+
+  it('holds exactly the texts stored last, through updates, removals, groups and rollbacks', async () => {
+    const docs = Array.from({ length: 30 }, (_, n) => makeDoc({ docId: `fts-${n}` }));
+    await Promise.all(docs.map((doc, n) => adapter.documents.insert(doc, texts(n, 'apple'))));
+    await Promise.all(docs.map((doc, n) => (n % 2 === 0 ? adapter.documents.update(doc, texts(n, 'banana')) : Promise.resolve(true))));
+    await adapter.transaction(async (tx) => {
+      // Changed twice in one transaction, then back to what the tables hold: nothing to write.
+      await tx.documents.update(docs[1]!, texts(1, 'cherry'));
+      await tx.documents.update(docs[1]!, texts(1, 'apple'));
+      await tx.documents.update(docs[3]!, texts(3, 'cherry'));
+      await tx.documents.update(docs[5]!, makeIndex());
+    });
+    await adapter.documents.remove([docs[7]!._id, docs[8]!._id]);
+    await assert.rejects(adapter.transaction(async (tx) => {
+      await tx.documents.update(docs[9]!, texts(9, 'cherry'));
+      await tx.documents.remove([docs[11]!._id]);
+      throw new Error('rolled back');
+    }));
+    const expected = (word: string) => docs
+      .map((doc, n) => ({ id: doc._id, n }))
+      .filter(({ n }) => n !== 7 && n !== 8 && n !== 5)
+      .filter(({ n }) => (n === 3 ? 'cherry' : n % 2 === 0 ? 'banana' : 'apple') === word)
+      .map(({ id }) => id)
+      .sort();
+    for (const word of ['apple', 'banana', 'cherry']) assert.deepEqual(await found(word), expected(word), word);
+    assert.deepEqual(await found('high1', true), [docs[1]!, ...docs.slice(10, 20)].map((doc) => doc._id).sort());
+    const inspector = new Database(filename);
+    try {
+      // FTS5 compares its index with the content table, the texts the 'delete' commands named included.
+      for (const table of ['document_search', 'document_words']) {
+        inspector.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', 1)`).run();
+      }
+      assert.equal(inspector.prepare('SELECT count(*) FROM document_texts').pluck().get(), 27);
+    } finally {
+      inspector.close();
+    }
+  });
+
+  it('leaves the full-text tables alone when a write keeps the texts, and the words table when it keeps the title and high texts', async () => {
+    const doc = makeDoc({ docId: 'fts-kept' });
+    await adapter.documents.insert(doc, texts(0, 'kept'));
+    const inspector = new Database(filename, { readonly: true });
+    try {
+      const before = ['document_search', 'document_words'].map((table) => segmentBytes(inspector, table));
+      await adapter.documents.update({ ...doc, title: 'changed' }, texts(0, 'kept'));
+      assert.deepEqual(['document_search', 'document_words'].map((table) => segmentBytes(inspector, table)), before);
+      await adapter.documents.update(doc, { ...texts(0, 'kept'), search: { ...texts(0, 'kept').search, low: 'another body' } });
+      assert.notEqual(segmentBytes(inspector, 'document_search'), before[0]);
+      assert.equal(segmentBytes(inspector, 'document_words'), before[1]);
+      assert.deepEqual(await found('another'), [doc._id]);
+    } finally {
+      inspector.close();
+    }
+  });
+});
+
 describe('sqlite writes committed in groups', () => {
   let adapter: StorageAdapter;
   let cleanup: () => Promise<void>;
@@ -264,6 +340,33 @@ describe('sqlite writes committed in groups', () => {
 });
 
 describe('sqlite migrations', () => {
+  it('gives a version 8 database empty search texts and no index plans, so that the next start indexes every type again', async () => {
+    const { adapter, filename, cleanup } = await makeTempAdapter();
+    try {
+      const old = new Database(filename);
+      for (const migration of migrations.slice(0, 8)) old.exec(migration);
+      old.pragma('user_version = 8');
+      old.prepare(`INSERT INTO documents (id, doc_id, type, locale, mode, slug, archived, visibility,
+        title_sortified, created_at, updated_at, data) VALUES ('a:en:draft', 'a', 'article', 'en', 'draft', 'a', 0, 'public', '', '', '', ?)`)
+        .run(JSON.stringify(makeDoc({ docId: 'a' })));
+      old.prepare('INSERT INTO document_search (rowid, title) VALUES (1, ?)').run('old words');
+      old.close();
+
+      await adapter.migrate();
+      assert.equal(await adapter.documents.indexedBy('article'), null);
+      assert.deepEqual(idsOf(await adapter.documents.versionsAfter('article', null, 10)), ['a:en:draft']);
+      await adapter.documents.update(makeDoc({ docId: 'a' }), makeIndex({}, { title: 'new words' }));
+      await adapter.documents.markIndexed('article', 'plan-1');
+      assert.equal(await adapter.documents.indexedBy('article'), 'plan-1');
+      const search = (word: string) => adapter.documents.find({ search: { words: [word], match: 'any', prefix: false, phrases: [], without: [], texts: 'all' } });
+      assert.deepEqual(idsOf(await search('new')), ['a:en:draft']);
+      assert.deepEqual(idsOf(await search('old')), []);
+    } finally {
+      await adapter.close();
+      await cleanup();
+    }
+  });
+
   it('moves the filter values of a version 4 database into the scope of their documents', async () => {
     const { adapter, filename, cleanup } = await makeTempAdapter();
     try {

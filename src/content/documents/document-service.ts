@@ -79,7 +79,7 @@ export class DocumentService extends Publishing {
       archived: readableArchived(principal, type, params.archived),
       visibility: visibleValues(principal),
       docIds: params.ids,
-      search: params.search && toTextSearch(params.search.text, { prefix: params.search.prefix, publicOnly: !fullAccess }),
+      search: params.search && toTextSearch(params.search.text, { prefix: params.search.prefix, publicOnly: !fullAccess && this.ctx.indexer.searchedTexts(type) === 'public' }),
     };
     const filtered = { ...base, conditions: [...conditions.values()] };
     if (params.count) return { count: await store.count(filtered) };

@@ -2,7 +2,13 @@ import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { FieldType, SearchText } from '../fields/field-type.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentIndex, IndexEntry, SearchTexts, StoredDocument } from '../../storage/storage-adapter.js';
+import { createHash } from 'node:crypto';
 import { sortify } from '../text.js';
+
+// Counted up whenever what the indexer derives from the same plan changes: every store then
+// indexes its documents again at the next start (reindex.ts). 2: no public texts of their own
+// for types whose projection shows every text.
+const indexFormat = 2;
 
 /** What the original stores on every document for its own search; kept for clients that read it. */
 export interface SearchProperties {
@@ -32,6 +38,13 @@ interface IndexPlan {
   readonly texts: readonly TextField[];
   /** Whether the type has a `title` field, and whether the public projection shows it. */
   readonly title: { readonly present: boolean; readonly shown: boolean };
+  /**
+   * The public projection shows every text: the public texts would repeat the others, so none
+   * are stored and a public search reads all texts (`searchedTexts`).
+   */
+  readonly publicSeesAll: boolean;
+  /** Identifies everything above and the index format: a stored index derived by another plan is stale. */
+  readonly digest: string;
 }
 
 const noSearchTexts: SearchTexts = Object.freeze({ title: '', high: '', low: '', publicTitle: '', publicHigh: '', publicLow: '' });
@@ -68,6 +81,16 @@ export class DocumentIndexer {
     return { index: { values, search }, properties: searchPropertiesOf(texts) };
   }
 
+  /** Which texts a search by someone who sees only the public projection reads. */
+  searchedTexts(type: SanitizedPieceType): 'all' | 'public' {
+    return this.#plan(type).publicSeesAll ? 'all' : 'public';
+  }
+
+  /** The digest of the plan that `index` derives the type's documents by. */
+  planDigest(type: SanitizedPieceType): string {
+    return this.#plan(type).digest;
+  }
+
   /** Every non-empty text of the document's searchable fields, in the type's order, each read once. */
   #texts(plan: IndexPlan, doc: StoredDocument): { readonly text: SearchText; readonly from: TextField }[] {
     const texts: { text: SearchText; from: TextField }[] = [];
@@ -97,7 +120,18 @@ export class DocumentIndexer {
       }
     }
     const titleField = type.fieldsByName.get('title');
-    plan = { values, texts, title: { present: titleField !== undefined, shown: titleField !== undefined && isShown(titleField) } };
+    const title = { present: titleField !== undefined, shown: titleField !== undefined && isShown(titleField) };
+    const publicSeesAll = projection !== null && texts.every((text) => text.shown) && (title.shown || !title.present);
+    const digest = createHash('sha256')
+      .update(JSON.stringify({
+        indexFormat,
+        values: values.map(({ field, key }) => [key, field.name, field.type, field.options]),
+        texts: texts.map(({ field, shown }) => [field.name, field.type, shown, field.options]),
+        title,
+        publicSeesAll,
+      }))
+      .digest('base64url');
+    plan = { values, texts, title, publicSeesAll, digest };
     this.#plans.set(type, plan);
     return plan;
   }
@@ -119,9 +153,9 @@ function searchTextsOf(plan: IndexPlan, doc: StoredDocument, texts: readonly { t
     title,
     high: high.join('\n'),
     low: low.join('\n'),
-    publicTitle: plan.title.shown ? title : '',
-    publicHigh: publicHigh.join('\n'),
-    publicLow: publicLow.join('\n'),
+    publicTitle: plan.title.shown && !plan.publicSeesAll ? title : '',
+    publicHigh: plan.publicSeesAll ? '' : publicHigh.join('\n'),
+    publicLow: plan.publicSeesAll ? '' : publicLow.join('\n'),
   };
 }
 

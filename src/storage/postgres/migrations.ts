@@ -212,6 +212,15 @@ export const migrations: readonly string[] = [
   CREATE TRIGGER attachment_uses_generation AFTER INSERT OR UPDATE OR DELETE ON attachment_uses
     FOR EACH ROW EXECUTE FUNCTION count_up_attachments_generation();
   `,
+  // 6: which index plan (fields, search texts, projection) each type's stored index was derived
+  // by. Empty at first: every type is indexed again at the next start (content/indexing/reindex.ts),
+  // which also fills the prefix vectors from the title and high texts only.
+  `
+  CREATE TABLE index_plans (
+    type text COLLATE "C" CONSTRAINT index_plans_type PRIMARY KEY,
+    digest text NOT NULL
+  );
+  `,
 ];
 
 // Advisory lock keys (first half): one for migrations, one for writers; the second half is the

@@ -67,7 +67,7 @@ export function truncateUtf8(text: string, maxBytes: number): string {
 
 /**
  * The tsvector columns of documents, computed from the bound texts at `$first` onwards (title,
- * high, low, then the public three): stemmed for search, unstemmed for prefixes.
+ * high, low, then the public three): stemmed for search, unstemmed (no low texts) for prefixes.
  */
 export function searchVectors(first: number): { columns: string; values: string[] } {
   const [title, high, low, publicTitle, publicHigh, publicLow] = Array.from({ length: 6 }, (_, n) => `$${first + n}::text`);
@@ -77,8 +77,9 @@ export function searchVectors(first: number): { columns: string; values: string[
     values: [
       vector('cms_english', [title, high, low]),
       vector('cms_english', [publicTitle, publicHigh, publicLow]),
-      vector('simple', [title, high, low]),
-      vector('simple', [publicTitle, publicHigh, publicLow]),
+      // Autocomplete completes the words of the title and high texts (facts 2.6).
+      vector('simple', [title, high, "''"]),
+      vector('simple', [publicTitle, publicHigh, "''"]),
     ],
   };
 }

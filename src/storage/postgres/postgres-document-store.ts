@@ -77,6 +77,11 @@ const slugsLikeSql = `SELECT slug FROM documents
     AND (slug = $4::text OR slug LIKE $5::text ESCAPE '\\') AND ($6::text IS NULL OR doc_id <> $6::text)
   ORDER BY slug`;
 
+const versionsAfterSql = 'SELECT data FROM documents WHERE type = $1::text AND id > $2::text ORDER BY id LIMIT $3::int';
+const indexedBySql = 'SELECT digest FROM index_plans WHERE type = $1::text';
+const markIndexedSql = `INSERT INTO index_plans (type, digest) VALUES ($1::text, $2::text)
+  ON CONFLICT (type) DO UPDATE SET digest = excluded.digest`;
+
 /** The documents table, read and written through the given statements. */
 export function createPostgresDocumentStore(statements: StatementSource): DocumentStore {
   const taken = async (row: readonly unknown[]): Promise<{ id: boolean; slug: boolean }> => {
@@ -146,6 +151,20 @@ export function createPostgresDocumentStore(statements: StatementSource): Docume
         exceptDocId ?? null,
       ]);
       return rows.map((row) => row.slug);
+    },
+
+    async versionsAfter(type, afterId, limit) {
+      const { rows } = await statements.prepared<{ data: StoredDocument }>(versionsAfterSql, [type, afterId ?? '', limit]);
+      return rows.map((row) => row.data);
+    },
+
+    async indexedBy(type) {
+      const { rows } = await statements.prepared<{ digest: string }>(indexedBySql, [type]);
+      return rows[0]?.digest ?? null;
+    },
+
+    async markIndexed(type, digest) {
+      await statements.prepared(markIndexedSql, [type, digest]);
     },
   };
 }

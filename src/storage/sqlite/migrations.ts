@@ -229,6 +229,41 @@ export const migrations: readonly string[] = [
       ON CONFLICT (type, locale, mode, archived, visibility) DO UPDATE SET count = count + 1;
   END;
   `,
+  // 9: the search texts get a table of their own, and both full-text tables index it as their
+  // external content. A changed document's old terms are then removed with FTS5's 'delete'
+  // command, whose cost follows the document's own texts; contentless_delete kept a tombstone
+  // per segment instead, whose pages every delete rewrote, more of them as the store grew. A write
+  // whose texts did not change now leaves the full-text tables alone (PendingSearchWrites). The
+  // prefix table indexes the title and high texts only, the words autocomplete completes in the
+  // original (facts 2.6). The texts cannot be derived in SQL: index_plans starts empty, so every
+  // type is indexed again at the next start (content/indexing/reindex.ts).
+  `
+  DROP TABLE document_search;
+  DROP TABLE document_words;
+  CREATE TABLE document_texts (
+    seq INTEGER PRIMARY KEY,
+    title TEXT NOT NULL,
+    high TEXT NOT NULL,
+    low TEXT NOT NULL,
+    public_title TEXT NOT NULL,
+    public_high TEXT NOT NULL,
+    public_low TEXT NOT NULL
+  ) STRICT;
+  CREATE VIRTUAL TABLE document_search USING fts5 (
+    title, high, low, public_title, public_high, public_low,
+    content = 'document_texts', content_rowid = 'seq',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  CREATE VIRTUAL TABLE document_words USING fts5 (
+    title, high, public_title, public_high,
+    content = 'document_texts', content_rowid = 'seq',
+    tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+  );
+  CREATE TABLE index_plans (
+    type TEXT PRIMARY KEY,
+    digest TEXT NOT NULL
+  ) STRICT;
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */

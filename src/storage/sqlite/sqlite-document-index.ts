@@ -7,15 +7,30 @@ import type { StatementSource } from './statement-cache.js';
 const insertValueSql = 'INSERT OR IGNORE INTO document_values (type, locale, mode, key, value, seq) VALUES (?, ?, ?, ?, ?, ?)';
 const removeValuesSql = 'DELETE FROM document_values WHERE seq IN (SELECT value FROM json_each(?))';
 
-/** Both search tables hold the same texts under the same rowid, tokenized differently. */
-const searchTables = ['document_search', 'document_words'] as const;
+/** The search texts of one document in the column order of document_texts. */
+type Texts = readonly [title: string, high: string, low: string, publicTitle: string, publicHigh: string, publicLow: string];
 
-const insertTextsSql = (table: string): string => `INSERT INTO ${table}
-  (rowid, title, high, low, public_title, public_high, public_low) VALUES (?, ?, ?, ?, ?, ?, ?)`;
-const removeTextsSql = (table: string): string =>
-  `DELETE FROM ${table} WHERE rowid IN (SELECT value FROM json_each(?))`;
-
+const textColumns = ['title', 'high', 'low', 'public_title', 'public_high', 'public_low'] as const;
 const searchTextNames = ['title', 'high', 'low', 'publicTitle', 'publicHigh', 'publicLow'] as const;
+
+/** Both full-text tables index document_texts (migration 9), each some of its columns. */
+const searchTables = [
+  { name: 'document_search', columns: [0, 1, 2, 3, 4, 5] },
+  { name: 'document_words', columns: [0, 1, 3, 4] },
+].map(({ name, columns }) => {
+  const names = columns.map((n) => textColumns[n]).join(', ');
+  const marks = columns.map(() => '?').join(', ');
+  return {
+    columns,
+    insertSql: `INSERT INTO ${name} (rowid, ${names}) VALUES (?, ${marks})`,
+    // External content: FTS5 removes a row's terms when told what they were.
+    deleteSql: `INSERT INTO ${name} (${name}, rowid, ${names}) VALUES ('delete', ?, ${marks})`,
+  };
+});
+
+const readTextsSql = `SELECT ${textColumns.join(', ')} FROM document_texts WHERE seq = ?`;
+const putTextsSql = `INSERT OR REPLACE INTO document_texts (seq, ${textColumns.join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`;
+const removeTextsSql = 'DELETE FROM document_texts WHERE seq = ?';
 
 /** Throws unless every value is a string or a finite number and every search text a string. */
 export function assertDocumentIndex(index: DocumentIndex): void {
@@ -25,39 +40,62 @@ export function assertDocumentIndex(index: DocumentIndex): void {
   }
 }
 
-type SearchWrite = { readonly remove: string } | { readonly insert: readonly [number, ...string[]] };
+/** What the full-text tables hold for a document (null: no row), and what they are to hold. */
+interface TextsChange {
+  readonly before: Texts | null;
+  after: Texts | null;
+}
 
 /**
  * The full-text writes of a write transaction, held until it commits. FTS5 keeps the terms of
  * its writes in memory and writes them out as one new index segment when the transaction
  * commits, or whenever a statement opens a savepoint: and every UPDATE of a documents row does
  * (its statement journal). Written as they came, a group of writes would cost one segment per
- * document; held until the commit, one for the group. Statements run in the order written, so
- * a seq removed and then reused ends up with its new texts. A search through the transaction
- * writes them first (`flush`), so it sees the transaction's own writes.
+ * document; held until the commit, one for the group. Held per document, they also cancel out:
+ * a write that gives a document the texts it had (a change to a field no text comes from, a
+ * publish) leaves both tables alone, and a table whose columns kept their texts is not touched.
+ * A search through the transaction writes them first (`flush`), so it sees the transaction's
+ * own writes.
  */
 export class PendingSearchWrites {
-  #writes: SearchWrite[] = [];
+  #changes = new Map<number, TextsChange>();
 
-  add(write: SearchWrite): void {
-    this.#writes.push(write);
+  /** The document under `seq` is to hold `texts` (null: none) once written. */
+  set(statements: StatementSource, seq: number, texts: Texts | null): void {
+    const change = this.#changes.get(seq);
+    if (change) change.after = texts;
+    else this.#changes.set(seq, { before: this.#stored(statements, seq), after: texts });
   }
 
   flush(statements: StatementSource): void {
-    const writes = this.#writes;
-    this.#writes = [];
-    for (const write of writes) {
+    const changes = this.#changes;
+    this.#changes = new Map();
+    for (const [seq, { before, after }] of changes) {
+      if (sameTexts(before, after, textColumns.map((_, n) => n))) continue;
       for (const table of searchTables) {
-        if ('remove' in write) statements.statement(removeTextsSql(table)).run(write.remove);
-        else statements.statement(insertTextsSql(table)).run(...write.insert);
+        if (sameTexts(before, after, table.columns)) continue;
+        if (before) statements.statement(table.deleteSql).run(seq, ...table.columns.map((n) => before[n]));
+        if (after) statements.statement(table.insertSql).run(seq, ...table.columns.map((n) => after[n]));
       }
+      if (after) statements.statement(putTextsSql).run(seq, ...after);
+      else statements.statement(removeTextsSql).run(seq);
     }
   }
 
   /** The transaction rolled back: what it wrote is gone, and so is what it held. */
   discard(): void {
-    this.#writes = [];
+    this.#changes = new Map();
   }
+
+  /** What the tables hold for `seq` now: document_texts changes only when they do. */
+  #stored(statements: StatementSource, seq: number): Texts | null {
+    return (statements.statement(readTextsSql).raw().get(seq) as Texts | undefined) ?? null;
+  }
+}
+
+function sameTexts(a: Texts | null, b: Texts | null, columns: readonly number[]): boolean {
+  if (a === null || b === null) return a === b;
+  return columns.every((n) => a[n] === b[n]);
 }
 
 /**
@@ -69,26 +107,20 @@ export function writeIndex(statements: StatementSource, seq: number, scope: Valu
   const insertValue = statements.statement(insertValueSql);
   const scopeValues = scopeParams(scope);
   for (const { key, value } of index.values) insertValue.run(...scopeValues, key, value, seq);
-  const { title, high, low, publicTitle, publicHigh, publicLow } = index.search;
+  const texts = searchTextNames.map((name) => index.search[name]) as unknown as Texts;
   // No text, no row: no search can match it (a previous version, a document without texts).
-  if (searchTextNames.every((name) => index.search[name] === '')) return;
-  searchWrite(statements, { insert: [seq, title, high, low, publicTitle, publicHigh, publicLow] }, search);
+  setTexts(statements, [seq], texts.every((text) => text === '') ? null : texts, search);
 }
 
 /** Removes the filter values and search texts of the documents stored under `seqs`; the texts as writeIndex writes them. */
 export function removeIndex(statements: StatementSource, seqs: readonly number[], search?: PendingSearchWrites): void {
   if (seqs.length === 0) return;
-  const list = jsonList(seqs);
-  statements.statement(removeValuesSql).run(list);
-  searchWrite(statements, { remove: list }, search);
+  statements.statement(removeValuesSql).run(jsonList(seqs));
+  setTexts(statements, seqs, null, search);
 }
 
-function searchWrite(statements: StatementSource, write: SearchWrite, pending: PendingSearchWrites | undefined): void {
-  if (pending) {
-    pending.add(write);
-    return;
-  }
-  const now = new PendingSearchWrites();
-  now.add(write);
-  now.flush(statements);
+function setTexts(statements: StatementSource, seqs: readonly number[], texts: Texts | null, pending: PendingSearchWrites | undefined): void {
+  const writes = pending ?? new PendingSearchWrites();
+  for (const seq of seqs) writes.set(statements, seq, texts);
+  if (!pending) writes.flush(statements);
 }

@@ -30,6 +30,10 @@ const slugsLikeSql = `SELECT slug FROM documents
     AND (@exceptDocId IS NULL OR doc_id <> @exceptDocId)
   ORDER BY slug`;
 
+const versionsAfterSql = `SELECT data FROM documents WHERE type = ? AND id > ? ORDER BY id LIMIT ?`;
+const indexedBySql = 'SELECT digest FROM index_plans WHERE type = ?';
+const markIndexedSql = 'INSERT INTO index_plans (type, digest) VALUES (?, ?) ON CONFLICT (type) DO UPDATE SET digest = excluded.digest';
+
 /**
  * The documents table, read and written through the given connection's statements; the search
  * texts of writes go to `pendingSearch` when given (a write transaction's, see PendingSearchWrites).
@@ -99,6 +103,19 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
         base,
         exceptDocId: exceptDocId ?? null,
       }) as string[];
+    },
+
+    async versionsAfter(type, afterId, limit) {
+      const rows = statements.statement(versionsAfterSql).pluck().all(type, afterId ?? '', limit) as string[];
+      return rows.map((data) => JSON.parse(data) as StoredDocument);
+    },
+
+    async indexedBy(type) {
+      return (statements.statement(indexedBySql).pluck().get(type) as string | undefined) ?? null;
+    },
+
+    async markIndexed(type, digest) {
+      statements.statement(markIndexedSql).run(type, digest);
     },
   };
 }

@@ -8,16 +8,27 @@ export interface CompiledSearch {
   readonly relevance: { readonly sql: string; readonly params: readonly string[] };
 }
 
-// bm25 weights per column, in table order: title, high, low, then the same for the public texts
-// (bm25 counts matches in the columns searched only, so only the first three take effect).
-const columnWeights = '100, 10, 2, 100, 10, 2';
+/**
+ * Each table's columns as a search reads them: all texts or the public ones, each with the weight
+ * of a match in it (title outweighs high, high low). The prefix table holds no low texts
+ * (migration 9). bm25 takes a weight per column in table order and counts matches in the columns
+ * searched only, so the public columns' weights take no effect there.
+ */
+const tableColumns = {
+  document_search: {
+    all: [['title', 100], ['high', 10], ['low', 2]],
+    public: [['public_title', 100], ['public_high', 10], ['public_low', 2]],
+  },
+  document_words: {
+    all: [['title', 100], ['high', 10]],
+    public: [['public_title', 100], ['public_high', 10]],
+  },
+} as const;
 
-// The public texts, each with the weight of a match in it: title outweighs high, high low.
-const publicColumns = [
-  ['public_title', 100],
-  ['public_high', 10],
-  ['public_low', 2],
-] as const;
+function bm25Weights(table: CompiledSearch['table']): string {
+  const { all, public: shown } = tableColumns[table];
+  return [...all, ...shown].map(([, weight]) => weight).join(', ');
+}
 
 // What the unicode61 tokenizer keeps by default (categories L*, N* and Co); anything else
 // separates tokens. A word without one of these yields no token at all.
@@ -34,13 +45,13 @@ export function compileSearch(search: TextSearch): CompiledSearch | null {
   let expression = positive.join(' AND ');
   const without = search.without.filter(hasToken).map(ftsString);
   if (without.length > 0) expression = `(${expression}) NOT (${without.join(' OR ')})`;
-  const columns = search.texts === 'public' ? '{public_title public_high public_low}' : '{title high low}';
   // The stemmed table cannot answer prefixes (see migration 2); the other one holds words as written.
   const table = search.prefix ? 'document_words' : 'document_search';
+  const columns = tableColumns[table][search.texts];
   return {
     table,
-    match: `${columns} : (${expression})`,
-    relevance: search.texts === 'public' ? publicRelevance(table, expression) : { sql: `bm25(${table}, ${columnWeights})`, params: [] },
+    match: `{${columns.map(([name]) => name).join(' ')}} : (${expression})`,
+    relevance: search.texts === 'public' ? publicRelevance(table, expression) : { sql: `bm25(${table}, ${bm25Weights(table)})`, params: [] },
   };
 }
 
@@ -51,8 +62,9 @@ export function compileSearch(search: TextSearch): CompiledSearch | null {
  * of the public columns it matches in, highest first. Each column is one subquery, run once.
  */
 function publicRelevance(table: CompiledSearch['table'], expression: string): CompiledSearch['relevance'] {
-  const terms = publicColumns.map(([, weight]) => `(documents.seq IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)) * ${weight}`);
-  return { sql: `-(${terms.join(' + ')})`, params: publicColumns.map(([column]) => `{${column}} : (${expression})`) };
+  const columns = tableColumns[table].public;
+  const terms = columns.map(([, weight]) => `(documents.seq IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)) * ${weight}`);
+  return { sql: `-(${terms.join(' + ')})`, params: columns.map(([column]) => `{${column}} : (${expression})`) };
 }
 
 /** The words (joined as `match` says) and each phrase: all of them must match. */

@@ -1,0 +1,60 @@
+import type { AppConfig } from '../app-config.js';
+import type { FieldTypeLookup } from '../fields/convert-schema.js';
+import type { StorageAdapter } from '../../storage/storage-adapter.js';
+import { DocumentIndexer } from './document-indexer.js';
+
+// Versions rewritten per transaction: long enough to amortize the commit, short enough that
+// writes of other processes are not held up for long.
+const batchSize = 200;
+
+export interface ReindexProgress {
+  /** A type's stored index is stale: it is being derived again. */
+  started(type: string): void;
+  finished(type: string, versions: number, seconds: number): void;
+}
+
+/**
+ * Brings each type's stored index up to the plan its configuration gives now: when the type's
+ * filterable fields, searchable texts or public projection changed since its index was stored
+ * (or the index format did, see indexFormat), the filter values, search texts and search
+ * properties of every version are derived again, and the documents are otherwise left as they
+ * are. Each batch reads the versions it rewrites in a transaction of its own. A start that stops
+ * half way starts again at the next one: the plan is recorded only at the end.
+ */
+export async function reindexStaleTypes(
+  deps: { readonly config: AppConfig; readonly storage: StorageAdapter; readonly fieldTypes: FieldTypeLookup },
+  progress?: ReindexProgress,
+): Promise<void> {
+  const indexer = new DocumentIndexer(deps.fieldTypes);
+  const { storage } = deps;
+  for (const type of deps.config.pieceTypes.values()) {
+    const digest = indexer.planDigest(type);
+    if ((await storage.documents.indexedBy(type.name)) === digest) continue;
+    progress?.started(type.name);
+    const started = performance.now();
+    let versions = 0;
+    for (let afterId: string | null = null; ; ) {
+      const batch = await storage.transaction(async (tx) => {
+        const docs = await tx.documents.versionsAfter(type.name, afterId, batchSize);
+        for (const doc of docs) {
+          const { index, properties } = indexer.index(type, doc);
+          await tx.documents.update({ ...doc, ...properties }, index);
+        }
+        return docs;
+      });
+      if (batch.length === 0) break;
+      versions += batch.length;
+      afterId = batch.at(-1)!._id;
+    }
+    await storage.documents.markIndexed(type.name, digest);
+    progress?.finished(type.name, versions, (performance.now() - started) / 1000);
+  }
+}
+
+/** Progress as log lines, for a start that takes longer than usual to say why. */
+export function loggedProgress(log: { info(fields: object, message: string): void }): ReindexProgress {
+  return {
+    started: (type) => log.info({ type }, `indexing the ${type} documents again: the type's filterable fields, searchable texts or public projection changed, or the index format did`),
+    finished: (type, versions, seconds) => log.info({ type, versions, seconds }, `indexed ${versions} versions of ${type} in ${seconds.toFixed(1)} s`),
+  };
+}
