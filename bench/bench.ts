@@ -39,7 +39,7 @@ const settings = {
 };
 
 /** The scenarios the floor server answers. */
-const floorScenarios = new Set(['list', 'list-page-500', 'get-one']);
+const floorScenarios = new Set(['list', 'list-page-500', 'get-one', 'search-1pct']);
 
 function positive(name: string, raw: string): number {
   const value = Number(raw);

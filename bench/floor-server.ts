@@ -1,8 +1,9 @@
 /**
  * The floor: the least any server must do to answer the bench's anonymous reads from the same
  * SQLite file. Fastify with one read connection, the CMS's own compiled queries (a page chosen
- * from the list index, its count from the kept counts, the related authors in one query), each
- * row parsed and the answer serialized; no permissions, projection, annotations or validators.
+ * from the list index or by a full-text search, its count from the kept counts or the search's
+ * matches, the related authors in one query), each row parsed and the answer serialized; no
+ * permissions, projection, annotations or validators.
  * Run as a forked child with the file as its argument: it sends `{ address }` once it listens.
  * `BENCH_FLOOR=1 npm run bench` measures it beside the CMS (bench/NOTES.md).
  */
@@ -11,6 +12,7 @@ import { openConnection } from '../src/storage/sqlite/connection.js';
 import { StatementCache } from '../src/storage/sqlite/statement-cache.js';
 import { compileCountQuery, compileFindQuery } from '../src/storage/sqlite/sqlite-query.js';
 import type { DocumentQuery, StoredDocument } from '../src/storage/storage-adapter.js';
+import { toTextSearch } from '../src/content/query/text-search.js';
 
 const statements = new StatementCache(openConnection({ filename: process.argv[2]!, readOnly: true }));
 const published = { locale: 'en', mode: 'published', archived: false, visibility: ['public'] } as const;
@@ -34,9 +36,13 @@ async function main(): Promise<void> {
     const [article] = withAuthors(find({ type: 'article', ids: [request.params.id], archived: false, visibility: ['public'], limit: 1 }));
     void reply.type('application/json; charset=utf-8').send(JSON.stringify(article));
   });
-  app.get<{ Querystring: { page?: string } }>('/api/v1/article', (request, reply) => {
+  app.get<{ Querystring: { page?: string; search?: string } }>('/api/v1/article', (request, reply) => {
     const page = Number(request.query.page ?? 1);
-    const list: DocumentQuery = { type: 'article', ...published };
+    const { search } = request.query;
+    // The article projection shows every text: the public searches them all, as the CMS does.
+    const list: DocumentQuery = search
+      ? { type: 'article', ...published, search: toTextSearch(search, { prefix: false, publicOnly: false }), order: 'relevance' }
+      : { type: 'article', ...published };
     const counting = compileCountQuery(list);
     const count = statements.statement(counting.sql).pluck().get(...counting.params) as number;
     const results = withAuthors(find({ ...list, sort: newestFirst, skip: (page - 1) * 10, limit: 10 }));

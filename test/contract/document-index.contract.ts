@@ -269,6 +269,21 @@ export function describeIndexContract(store: () => StorageAdapter): void {
       assert.deepEqual(await store().documents.distinctValues({}, 'category'), [{ value: 'arts', count: 1 }]);
     });
 
+    it('keeps, adds and removes each value on update as the new index has it, numbers and texts apart', async () => {
+      const doc = makeDoc({ docId: 'a' });
+      const other = makeDoc({ docId: 'b' });
+      const before = makeIndex({ category: ['news', 'local news', '3'], priority: [3, 7], tags: ['x y'] });
+      await insertIndexed([[doc, before], [other, before]]);
+      await store().documents.update(doc, makeIndex({ category: ['local news', 'sport', '7'], priority: [3, 4], color: ['red'] }));
+      const distinct = async (key: string) => (await store().documents.distinctValues({}, key)).map(({ value, count }) => [value, count]);
+      assert.deepEqual(await distinct('category'), [['3', 1], ['7', 1], ['local news', 2], ['news', 1], ['sport', 1]]);
+      assert.deepEqual(await distinct('priority'), [[3, 2], [4, 1], [7, 1]]);
+      assert.deepEqual(await distinct('tags'), [['x y', 1]]);
+      assert.deepEqual(await distinct('color'), [['red', 1]]);
+      assert.deepEqual(await findDocIds({ conditions: [{ key: 'priority', op: 'in', values: [7] }] }), ['b']);
+      assert.deepEqual(await findDocIds({ conditions: [{ key: 'category', op: 'in', values: ['7'] }] }), ['a']);
+    });
+
     it('keeps the values and texts of a document updated without an index', async () => {
       const doc = makeDoc({ docId: 'a' });
       await store().documents.insert(doc, zebra);

@@ -1,4 +1,4 @@
-import type { DocumentIndex } from '../storage-adapter.js';
+import type { DocumentIndex, IndexEntry } from '../storage-adapter.js';
 import { assertIndexValue, scopeParams, type ValueScope } from './sqlite-conditions.js';
 import { jsonList } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
@@ -6,6 +6,8 @@ import type { StatementSource } from './statement-cache.js';
 // OR IGNORE: a value a document holds twice is indexed once, as `all` counts on.
 const insertValueSql = 'INSERT OR IGNORE INTO document_values (type, locale, mode, key, value, seq) VALUES (?, ?, ?, ?, ?, ?)';
 const removeValuesSql = 'DELETE FROM document_values WHERE seq IN (SELECT value FROM json_each(?))';
+const storedValuesSql = 'SELECT key, value FROM document_values WHERE seq = ?';
+const removeValueSql = 'DELETE FROM document_values WHERE type = ? AND locale = ? AND mode = ? AND key = ? AND value = ? AND seq = ?';
 
 /** The search texts of one document in the column order of document_texts. */
 type Texts = readonly [title: string, high: string, low: string, publicTitle: string, publicHigh: string, publicLow: string];
@@ -107,9 +109,37 @@ export function writeIndex(statements: StatementSource, seq: number, scope: Valu
   const insertValue = statements.statement(insertValueSql);
   const scopeValues = scopeParams(scope);
   for (const { key, value } of index.values) insertValue.run(...scopeValues, key, value, seq);
+  setTexts(statements, [seq], textsOf(index), search);
+}
+
+/** No text, no row: no search can match it (a previous version, a document without texts). */
+function textsOf(index: DocumentIndex): Texts | null {
   const texts = searchTextNames.map((name) => index.search[name]) as unknown as Texts;
-  // No text, no row: no search can match it (a previous version, a document without texts).
-  setTexts(statements, [seq], texts.every((text) => text === '') ? null : texts, search);
+  return texts.every((text) => text === '') ? null : texts;
+}
+
+/**
+ * Replaces the index stored under `seq` (a document updated in place, in the same scope): only the
+ * values that changed are written, as only the texts that changed are (PendingSearchWrites). Most
+ * updates change a few fields, and deleting and re-inserting every value costs two index entries
+ * each.
+ */
+export function replaceIndex(statements: StatementSource, seq: number, scope: ValueScope, index: DocumentIndex, search?: PendingSearchWrites): void {
+  const stored = new Map<string, IndexEntry>();
+  for (const entry of statements.statement(storedValuesSql).all(seq) as IndexEntry[]) stored.set(valueIdentity(entry), entry);
+  const scopeValues = scopeParams(scope);
+  const insertValue = statements.statement(insertValueSql);
+  for (const entry of index.values) {
+    if (!stored.delete(valueIdentity(entry))) insertValue.run(...scopeValues, entry.key, entry.value, seq);
+  }
+  const removeValue = statements.statement(removeValueSql);
+  for (const { key, value } of stored.values()) removeValue.run(...scopeValues, key, value, seq);
+  setTexts(statements, [seq], textsOf(index), search);
+}
+
+/** A value as the STRICT table tells values apart: 3 and '3' are two values. */
+function valueIdentity({ key, value }: IndexEntry): string {
+  return JSON.stringify([key, typeof value, value]);
 }
 
 /** Removes the filter values and search texts of the documents stored under `seqs`; the texts as writeIndex writes them. */

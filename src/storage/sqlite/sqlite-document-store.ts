@@ -2,7 +2,7 @@ import type { DocumentQuery, DocumentStore, IndexValue, StoredDocument } from '.
 import type { ValueScope } from './sqlite-conditions.js';
 import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery, jsonList } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
-import { assertDocumentIndex, removeIndex, writeIndex, type PendingSearchWrites } from './sqlite-document-index.js';
+import { assertDocumentIndex, removeIndex, replaceIndex, writeIndex, type PendingSearchWrites } from './sqlite-document-index.js';
 import { translateSqliteError } from './translate-error.js';
 
 const columnValues = `@id, @docId, @type, @locale, @mode, @slug, @archived, @visibility, @titleSortified,
@@ -84,8 +84,7 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
       if (updated === undefined) return false;
       if (!index) return true;
       const { seq } = updated as { seq: number };
-      removeIndex(statements, [seq], pendingSearch);
-      writeIndex(statements, seq, scopeOf(row), index, pendingSearch);
+      replaceIndex(statements, seq, scopeOf(row), index, pendingSearch);
       return true;
     },
 
