@@ -160,6 +160,16 @@ describe('sqlite query plans on 50,000 documents', () => {
     });
   }
 
+  it('counts a search from its matches, not by walking the list scope', () => {
+    const searches = cases.filter(({ query }) => query.search !== undefined);
+    assert.ok(searches.length >= 4);
+    for (const { name, query } of searches) {
+      const steps = plan(compileCountQuery(query));
+      assert.match(steps, /^SCAN document_(search|words) VIRTUAL TABLE/, `${name}\n${steps}`);
+      assert.doesNotMatch(steps, /documents_list_/, `${name}\n${steps}`);
+    }
+  });
+
   it('pages a filter by testing each entry of the list index walk, from indexes and with the same results', () => {
     const filtered = cases.filter(({ query }) => (query.conditions?.length ?? 0) > 0 && query.search === undefined);
     assert.ok(filtered.length >= 4);

@@ -67,7 +67,10 @@ export function compileFindQuery(query: DocumentQuery, options: FindOptions = {}
 /** Compiles the filters of a DocumentQuery into one `SELECT COUNT(*)`; sort and paging are ignored. */
 export function compileCountQuery(query: DocumentQuery): CompiledQuery {
   if (selectsWholeScopes(query)) return compileScopeCount(query);
-  const selection = compileSelection(query, unordered);
+  // A count reads every document selected, in no order: a search's matches, joined as a ranked
+  // find joins them, cost what they hold; tested one by one against the list scope's index walk,
+  // they cost the whole scope (2.3 ms for 100 matches among 10,000 articles, 0.2 ms joined).
+  const selection = compileSelection(query, query.search ? { orderByIds: false, rank: true } : unordered);
   return { sql: `SELECT COUNT(*)${selectFrom(selection)}`, params: selectionParams(selection) };
 }
 
