@@ -1,6 +1,7 @@
 import type { AppConfig } from '../app-config.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { StorageAdapter } from '../../storage/storage-adapter.js';
+import type { SanitizedPieceType } from '../types/piece-type.js';
 import { DocumentIndexer } from './document-indexer.js';
 
 // Versions rewritten per transaction: long enough to amortize the commit, short enough that
@@ -30,24 +31,32 @@ export async function reindexStaleTypes(
   for (const type of deps.config.pieceTypes.values()) {
     const digest = indexer.planDigest(type);
     if ((await storage.documents.indexedBy(type.name)) === digest) continue;
-    progress?.started(type.name);
-    const started = performance.now();
-    let versions = 0;
-    for (let afterId: string | null = null; ; ) {
-      const batch = await storage.transaction(async (tx) => {
-        const docs = await tx.documents.versionsAfter(type.name, afterId, batchSize);
-        for (const doc of docs) {
-          const { index, properties } = indexer.index(type, doc);
-          await tx.documents.update({ ...doc, ...properties }, index);
-        }
-        return docs;
-      });
-      if (batch.length === 0) break;
-      versions += batch.length;
-      afterId = batch.at(-1)!._id;
+    // A type without documents (every type of a new store) only needs its plan recorded.
+    if ((await storage.documents.versionsAfter(type.name, null, 1)).length > 0) {
+      progress?.started(type.name);
+      const started = performance.now();
+      const versions = await reindexType(storage, indexer, type);
+      progress?.finished(type.name, versions, (performance.now() - started) / 1000);
     }
     await storage.documents.markIndexed(type.name, digest);
-    progress?.finished(type.name, versions, (performance.now() - started) / 1000);
+  }
+}
+
+/** Derives the index of every version of `type` again; returns how many there were. */
+async function reindexType(storage: StorageAdapter, indexer: DocumentIndexer, type: SanitizedPieceType): Promise<number> {
+  let versions = 0;
+  for (let afterId: string | null = null; ; ) {
+    const batch = await storage.transaction(async (tx) => {
+      const docs = await tx.documents.versionsAfter(type.name, afterId, batchSize);
+      for (const doc of docs) {
+        const { index, properties } = indexer.index(type, doc);
+        await tx.documents.update({ ...doc, ...properties }, index);
+      }
+      return docs;
+    });
+    if (batch.length === 0) return versions;
+    versions += batch.length;
+    afterId = batch.at(-1)!._id;
   }
 }
 
