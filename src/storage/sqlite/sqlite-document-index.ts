@@ -1,4 +1,4 @@
-import type { DocumentIndex, IndexEntry } from '../storage-adapter.js';
+import type { DocumentIndex, IndexValue } from '../storage-adapter.js';
 import { assertIndexValue, scopeParams, type ValueScope } from './sqlite-conditions.js';
 import { jsonList } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
@@ -6,7 +6,7 @@ import type { StatementSource } from './statement-cache.js';
 // OR IGNORE: a value a document holds twice is indexed once, as `all` counts on.
 const insertValueSql = 'INSERT OR IGNORE INTO document_values (type, locale, mode, key, value, seq) VALUES (?, ?, ?, ?, ?, ?)';
 const removeValuesSql = 'DELETE FROM document_values WHERE seq IN (SELECT value FROM json_each(?))';
-const storedValuesSql = 'SELECT key, value FROM document_values WHERE seq = ?';
+const storedValuesSql = 'SELECT type, locale, mode, key, value FROM document_values WHERE seq = ?';
 const removeValueSql = 'DELETE FROM document_values WHERE type = ? AND locale = ? AND mode = ? AND key = ? AND value = ? AND seq = ?';
 
 /** The search texts of one document in the column order of document_texts. */
@@ -125,21 +125,23 @@ function textsOf(index: DocumentIndex): Texts | null {
  * each.
  */
 export function replaceIndex(statements: StatementSource, seq: number, scope: ValueScope, index: DocumentIndex, search?: PendingSearchWrites): void {
-  const stored = new Map<string, IndexEntry>();
-  for (const entry of statements.statement(storedValuesSql).all(seq) as IndexEntry[]) stored.set(valueIdentity(entry), entry);
   const scopeValues = scopeParams(scope);
+  const stored = new Map<string, readonly IndexValue[]>();
+  for (const row of statements.statement(storedValuesSql).raw().all(seq) as [string, string, string, string, IndexValue][]) {
+    stored.set(valueIdentity(row), row);
+  }
   const insertValue = statements.statement(insertValueSql);
-  for (const entry of index.values) {
-    if (!stored.delete(valueIdentity(entry))) insertValue.run(...scopeValues, entry.key, entry.value, seq);
+  for (const { key, value } of index.values) {
+    if (!stored.delete(valueIdentity([...scopeValues, key, value]))) insertValue.run(...scopeValues, key, value, seq);
   }
   const removeValue = statements.statement(removeValueSql);
-  for (const { key, value } of stored.values()) removeValue.run(...scopeValues, key, value, seq);
+  for (const row of stored.values()) removeValue.run(...row, seq);
   setTexts(statements, [seq], textsOf(index), search);
 }
 
-/** A value as the STRICT table tells values apart: 3 and '3' are two values. */
-function valueIdentity({ key, value }: IndexEntry): string {
-  return JSON.stringify([key, typeof value, value]);
+/** A value in its scope as the STRICT table tells values apart: 3 and '3' are two values. */
+function valueIdentity(row: readonly IndexValue[]): string {
+  return JSON.stringify(row.map((value) => [typeof value, value]));
 }
 
 /** Removes the filter values and search texts of the documents stored under `seqs`; the texts as writeIndex writes them. */
