@@ -63,8 +63,8 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts `node dist/src/main.js` as a user does, on a free port of 127.0.0.1 and a new data
- * directory, and resolves once `ready` has been logged (default: the first line saying it
- * listens, which with workers is the primary's once all of them listen).
+ * directory, and resolves once `ready` has been logged (default: the line of the started process
+ * saying it listens, which with workers is the primary's, logged once all of them listen).
  */
 export async function startServerProcess(options: {
   env: Record<string, string>;
@@ -155,7 +155,8 @@ export async function startServerProcess(options: {
     },
   };
   try {
-    await waitForLine(options.ready ?? ((line) => /listening at/.test(line.msg)));
+    // Workers log their own "listening at" lines first: only the started process's says all are ready.
+    await waitForLine(options.ready ?? ((line) => line.pid === child.pid && /listening at/.test(line.msg)));
   } catch (error) {
     await server.stop('SIGKILL');
     throw error;
