@@ -98,5 +98,31 @@ export function describeGenerationContract(
       await adapter.attachments.insert(makeAttachment('a3'));
       assert.notEqual(await other.generation([attachmentsScope]), attachments, "the other process's attachment is seen");
     });
+
+    it("sees another process's commit at once while its own reads of the generation keep running", async () => {
+      // Reads kept in flight all along: a call made after a commit must not be answered by one
+      // of them that began before it.
+      let reading = true;
+      const background = (async () => {
+        while (reading) {
+          await Promise.all(Array.from({ length: 4 }, () => adapter.generation(both)));
+          // A turn of the event loop each time: an adapter that answers without I/O (SQLite) would
+          // otherwise never let the writes run.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      })();
+      try {
+        let last = await adapter.generation(both);
+        for (let round = 0; round < 20; round++) {
+          await other.documents.insert(makeDoc({ docId: `busy-${round}` }), emptyIndex());
+          const now = await adapter.generation(both);
+          assert.notEqual(now, last, `round ${round}: the commit is seen by the next call`);
+          last = now;
+        }
+      } finally {
+        reading = false;
+        await background;
+      }
+    });
   });
 }

@@ -140,7 +140,7 @@ export async function startServerProcess(options: {
       // The primary hands a connection to the first worker that said it is free again: connections
       // opened back to back can all go to the same one. A short pause lets turns alternate.
       await new Promise((resolve) => setTimeout(resolve, roundRobinPauseMs));
-      const response = await send(port, method, path, body, headers);
+      const response = await sendRequest(port, method, path, body, headers);
       await waitForLine(() => incoming(method, path).length > seen, 5_000);
       return { ...response, pid: incoming(method, path)[seen]!.pid };
     },
@@ -164,7 +164,8 @@ export async function startServerProcess(options: {
   return server;
 }
 
-function send(
+/** One request on a connection of its own to 127.0.0.1:`port`, the body sent as JSON. */
+export function sendRequest(
   port: number,
   method: string,
   path: string,

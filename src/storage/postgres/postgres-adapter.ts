@@ -6,6 +6,7 @@ import { autoCommittingSession, createMutex, queuedTransactions, type Transactio
 import { assertSchemaName, runMigrations, writerLockKey } from './migrations.js';
 import { createPostgresAttachmentStore } from './postgres-attachment-store.js';
 import { createPostgresDocumentStore } from './postgres-document-store.js';
+import { postgresGenerations } from './postgres-generations.js';
 import { compileCountQuery } from './postgres-query.js';
 import { createPostgresLoginStore, createPostgresTokenStore } from './postgres-login-store.js';
 import { createPostgresLoginThrottleStore } from './postgres-login-throttle-store.js';
@@ -30,8 +31,6 @@ export const defaultPoolSize = 10;
 
 // Begins a write transaction and waits for the writer lock of the schema: one round trip.
 const beginSql = `BEGIN; SELECT pg_advisory_xact_lock(${writerLockKey}, hashtext(coalesce(current_schema(), '')))`;
-
-const generationsSql = 'SELECT scope, value::text AS value FROM generations WHERE scope = ANY($1::text[])';
 
 /**
  * The shared store: a PostgreSQL database, which several server processes may use at once.
@@ -104,11 +103,7 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   const readStatements = statementSource(pool);
   const reads = createSession(readStatements);
 
-  async function generation(scopes: readonly string[]): Promise<string> {
-    const { rows } = await pool.query<{ scope: string; value: string }>(generationsSql, [scopes]);
-    const values = new Map(rows.map((row) => [row.scope, row.value]));
-    return scopes.map((scope) => values.get(scope) ?? '0').join(' ');
-  }
+  const generation = postgresGenerations(pool);
 
   return {
     ...autoCommittingSession({ ...reads, documents: keepingCounts(reads.documents, generation) }, transaction),
@@ -117,8 +112,6 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
 
     migrate: () => runExclusive(() => runMigrations(pool, schema)),
 
-    // Counted up by triggers in the transaction of each write (migration 5), so a value moves
-    // exactly when the write becomes visible.
     generation,
 
     async ping() {

@@ -1,0 +1,23 @@
+import type pg from 'pg';
+import { sharedRead } from '../shared-read.js';
+
+// The whole table: a row per piece type and one for the attachments, read by every caller alike.
+const generationsSql = 'SELECT scope, value::text AS value FROM generations';
+
+/**
+ * `StorageAdapter.generation` of the PostgreSQL store: the values the triggers count up in the
+ * transaction of each write (migration 5), so that a value moves exactly when the write becomes
+ * visible, to this process and to every other. The cached GETs ask for it on every request: the
+ * callers that come while a read runs share the next one (`sharedRead`), which begins after they
+ * asked, so none is answered from before a commit it could know of.
+ */
+export function postgresGenerations(pool: Pick<pg.Pool, 'query'>): (scopes: readonly string[]) => Promise<string> {
+  const readAll = sharedRead(async () => {
+    const { rows } = await pool.query<{ scope: string; value: string }>(generationsSql);
+    return new Map(rows.map((row) => [row.scope, row.value]));
+  });
+  return async (scopes) => {
+    const values = await readAll();
+    return scopes.map((scope) => values.get(scope) ?? '0').join(' ');
+  };
+}
