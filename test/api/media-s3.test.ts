@@ -139,6 +139,7 @@ describe('S3 file storage, files served through the server', () => {
     assert.equal(refused.status, 404);
     assert.equal(refused.json().name, 'notfound');
     assert.deepEqual((await bucket.keys()).filter((k) => k.includes(a._id)), [`${unreadablePrefix}${key}`]);
+    assert.equal((await fetchRaw(t, `/uploads/${unreadablePrefix}${key}`)).status, 404, 'the unreadable copy is not served either');
     await files.setReadable(key, true);
     const served = await fetchRaw(t, pathOf(a._url));
     assert.equal(served.status, 200);
@@ -332,11 +333,15 @@ describe('S3 file storage after a failure or a crash', () => {
 
   it('reclaims the files a crash left without a record, and only those, once old enough', async () => {
     const kept = (await upload(t, 'kept.png', await makeImage('png', 20, 20))).body;
-    // A process that died after placing its files and before its record: files, no record.
+    const box = { top: 1, left: 2, width: 3, height: 4 };
+    assert.equal((await t.request('POST', '/api/v1/@cms/attachment/crop', { body: { _id: kept._id, crop: box } })).status, 200);
+    // Processes that died after placing their files and before their record: an upload's files
+    // without a record, a crop's files that the record does not list.
     const files = bucket.driver();
     const dir = await mkdtemp(join(tmpdir(), 'cms-s3-crash-'));
     const orphanId = 'zz0000000000000000000000';
-    for (const key of imageKeys(orphanId, 'crashed', 'png')) {
+    const orphanKeys = [...imageKeys(orphanId, 'crashed', 'png'), ...imageKeys(kept._id, 'kept', 'png', '.5.5.5.5')];
+    for (const key of orphanKeys) {
       const path = join(dir, 'file');
       await writeFile(path, 'orphan');
       await files.put(key, path);
@@ -345,10 +350,12 @@ describe('S3 file storage after a failure or a crash', () => {
     const young = await removeOrphanFiles({ files, attachments: store.attachments, writtenBefore: new Date(Date.now() - 60_000) });
     assert.equal(young, 0, 'files younger than the grace period may belong to an upload in progress');
     const removed = await removeOrphanFiles({ files, attachments: store.attachments, writtenBefore: new Date(Date.now() + 60_000) });
-    assert.equal(removed, 7);
+    assert.equal(removed, 14);
     const left = await bucket.keys();
-    assert.ok(!left.some((key) => key.includes(orphanId)), 'the orphans are gone');
-    for (const key of imageKeys(kept._id, 'kept', 'png')) assert.ok(left.includes(key), `${key} has a record and stays`);
+    assert.deepEqual(orphanKeys.filter((key) => left.includes(key)), [], 'the orphans are gone');
+    for (const key of [...imageKeys(kept._id, 'kept', 'png'), ...imageKeys(kept._id, 'kept', 'png', '.1.2.3.4')]) {
+      assert.ok(left.includes(key), `${key} is named by a record and stays`);
+    }
     assert.equal((await fetchBytes(kept._url)).status, 200);
   });
 });
