@@ -60,9 +60,9 @@ export function createS3FileStorage(options: S3FileStorageOptions): FileStorage 
     forcePathStyle: options.forcePathStyle,
     // A copy: the SDK marks the object it is given, and the configuration's is frozen.
     credentials: options.credentials && { ...options.credentials },
-    // Checksums only where S3 requires them: several S3-compatible services refuse the newer trailers.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
+    // The SDK's default checksums (since 3.729) are refused by several S3-compatible services (R2,
+    // B2, GCS…): elsewhere than AWS they are sent only where the API requires them.
+    ...(options.endpoint ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
   });
 
   function requireKey(key: string): string {
