@@ -267,7 +267,7 @@ describe('the S3 driver', () => {
   });
 
   it('lists every key when the listing takes several pages', async () => {
-    // s3rver fails listings of about a thousand objects, so pages are made small instead.
+    // Pages of two keys: the listing takes several requests, across readable and unreadable keys.
     const files = bucket.driver(undefined, 2);
     const keys = Array.from({ length: 7 }, (_, i) => `pages/f${i}.txt`);
     for (const key of keys) await files.put(key, await localFile('f', key));
