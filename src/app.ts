@@ -34,7 +34,9 @@ import { registerSchemaRoute } from './http/routes/schema.js';
 import { registerAdminRoutes } from './http/routes/admin.js';
 import { SchemaDescriber } from './content/schema/describe-schema.js';
 import { MediaService } from './media/media-service.js';
+import type { FileStorage } from './media/file-storage.js';
 import { createLocalFileStorage } from './media/local-file-storage.js';
+import { createS3FileStorage } from './media/s3-file-storage.js';
 import { createSharpImageProcessor } from './media/image-processor.js';
 import { imageSizes } from './media/image-sizes.js';
 import { UploadBudget } from './media/upload-budget.js';
@@ -93,15 +95,28 @@ function serverOptions(limits: Limits) {
   };
 }
 
-/** Uploaded files live under `<dataDir>/uploads`, served at `<baseUrl>/uploads/...`. */
-function createMediaService(config: AppConfig, storage: StorageAdapter): MediaService {
-  const root = join(config.dataDir, 'uploads');
+/**
+ * The file store the configuration names: `<dataDir>/uploads` served at `<baseUrl>/uploads/...`,
+ * or a bucket whose files are linked at its public URL, else streamed by that same route.
+ */
+function createFileStorage(config: AppConfig): { files: FileStorage; workDir: string; close(): void } {
+  const served = `${config.baseUrl}/uploads`;
+  const settings = config.fileStorage;
+  if (settings.kind === 'local') {
+    const root = join(config.dataDir, 'uploads');
+    // Inside the uploads directory, so finished files are moved into place by a rename.
+    return { files: createLocalFileStorage({ root, publicUrl: served }), workDir: join(root, '.tmp'), close: () => undefined };
+  }
+  const files = createS3FileStorage({ ...settings, publicUrl: settings.publicUrl ?? served });
+  return { files, workDir: join(config.dataDir, 'work'), close: () => files.close() };
+}
+
+function createMediaService(config: AppConfig, storage: StorageAdapter, store: { files: FileStorage; workDir: string }): MediaService {
   return new MediaService({
     storage,
-    files: createLocalFileStorage({ root, publicUrl: `${config.baseUrl}/uploads` }),
+    files: store.files,
     images: createSharpImageProcessor(),
-    // Inside the uploads directory, so finished files are moved into place by a rename.
-    workDir: join(root, '.tmp'),
+    workDir: store.workDir,
     uploadLimit: config.uploadLimit,
     uploadBudget: new UploadBudget({ bytesPerMinute: config.limits.uploadBytesPerMinute, inFlight: config.limits.uploadsInFlight }),
   });
@@ -121,7 +136,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     });
   // Workers of one primary never race on migrations: it ran them before forking them.
   if (!options.preparedByPrimary) await storage.migrate();
-  const media = createMediaService(config, storage);
+  const fileStore = createFileStorage(config);
+  const media = createMediaService(config, storage, fileStore);
   await media.start();
   const { limits } = config;
   const passwordHasher =
@@ -188,6 +204,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, baseUrl: config.baseUrl });
   app.addHook('onClose', async () => {
     if (!options.storage) await storage.close();
+    fileStore.close();
   });
   return app;
 }

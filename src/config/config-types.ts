@@ -1,6 +1,7 @@
 import type { Role } from '../core/principal.js';
 import type { Limits } from './limits.js';
 import type { TrustProxy } from './env.js';
+import type { FileStorageConfig } from './file-storage-config.js';
 
 export interface LocaleConfig {
   readonly label: string;
@@ -28,6 +29,8 @@ export interface LoadedConfig {
   readonly uploadLimit: number;
   /** Every other limit on what a client may send or hold (`limits.ts`). */
   readonly limits: Limits;
+  /** Where uploaded files are kept: `CMS_DATA_DIR/uploads`, or an S3-compatible bucket. */
+  readonly fileStorage: FileStorageConfig;
   readonly dataDir: string;
   readonly databaseUrl: string;
   /** Most connections to PostgreSQL per process (CMS_DATABASE_POOL_SIZE); undefined: the adapter's default. */

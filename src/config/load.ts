@@ -7,6 +7,8 @@ import { deepFreeze } from './deep-freeze.js';
 import { minimumApiKeyLength, readEnvironment, readTrustProxy, shortKeyMessage, type TrustProxy } from './env.js';
 import { isBundledDemo, readConfigSource } from './config-file.js';
 import { limitsSchema, resolveLimits } from './limits.js';
+import { absoluteHttpUrl } from './http-url.js';
+import { s3Schema, resolveFileStorage } from './file-storage-config.js';
 
 export interface LoadConfigOptions {
   /** Defaults to process.env. */
@@ -50,6 +52,7 @@ const topLevelSchema = Type.Object(
     bodyLimit: Type.Optional(Type.Integer({ minimum: 1, errorMessage: 'must be a positive integer number of bytes' })),
     uploadLimit: Type.Optional(Type.Integer({ minimum: 1, errorMessage: 'must be a positive integer number of bytes' })),
     limits: Type.Optional(limitsSchema),
+    s3: Type.Optional(s3Schema),
     trustProxy: Type.Optional(
       Type.Union([Type.Boolean(), Type.String()], {
         errorMessage: 'must be true, false or a comma-separated list of addresses and networks',
@@ -115,18 +118,7 @@ function sanitizeApiKeys(raw: RawConfig): Map<string, { role: Role }> {
 
 /** '' (relative URLs) or an absolute http(s) URL, kept without a trailing "/" so paths can be appended. */
 function sanitizeBaseUrl(value: string, path: string): string {
-  if (value === '') return '';
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(path, `"${value}" is not an absolute URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(path, 'must be an http or https URL');
-  }
-  if (url.search || url.hash) throw new ConfigError(path, 'must not have a query or a fragment');
-  return value.replace(/\/+$/, '');
+  return value === '' ? '' : absoluteHttpUrl(value, path);
 }
 
 function trustProxyOf(value: RawConfig['trustProxy']): TrustProxy {
@@ -158,6 +150,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     bodyLimit: settings.bodyLimit ?? raw.bodyLimit ?? defaultBodyLimit,
     uploadLimit: settings.uploadLimit ?? raw.uploadLimit ?? defaultUploadLimit,
     limits: resolveLimits(raw.limits, options.env ?? process.env),
+    fileStorage: resolveFileStorage(raw.s3, options.env ?? process.env),
     dataDir: settings.dataDir,
     databaseUrl: settings.databaseUrl,
     databasePoolSize: settings.databasePoolSize,

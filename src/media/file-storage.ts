@@ -23,4 +23,19 @@ export interface FileStorage {
   createReadStream(key: string): Readable;
   /** The public URL of `key`. */
   url(key: string): string;
+  /**
+   * Makes `key` unreadable through its URL and createReadStream (false), or readable again (true).
+   * A missing file is not an error.
+   */
+  setReadable(key: string, readable: boolean): Promise<void>;
+  /** Every stored key under `prefix` with its info, for reclaiming files that no record names. */
+  list(prefix: string): AsyncIterable<{ readonly key: string; readonly info: StoredFileInfo }>;
+}
+
+// Path segments of plain names only: no "..", no hidden files, no separators of another system.
+const keyPattern = /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
+
+/** Whether `key` is one a driver may store: plain name segments that cannot leave its root. */
+export function isValidFileKey(key: string): boolean {
+  return keyPattern.test(key);
 }

@@ -1,10 +1,7 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
-import type { FileStorage } from './file-storage.js';
-
-// Path segments of plain names only: no "..", no hidden files, no separators of another system.
-const keyPattern = /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { isValidFileKey, type FileStorage } from './file-storage.js';
 
 /**
  * Files in a local directory (`CMS_DATA_DIR/uploads`), served by the HTTP layer under
@@ -15,7 +12,7 @@ export function createLocalFileStorage(options: { root: string; publicUrl: strin
 
   /** The absolute path of a key, or null when the key is malformed or would leave the root. */
   function pathOf(key: string): string | null {
-    if (!keyPattern.test(key) || key.split('/').some((segment) => segment.startsWith('.'))) return null;
+    if (!isValidFileKey(key)) return null;
     const path = resolve(root, key);
     return path.startsWith(root + sep) ? path : null;
   }
@@ -63,6 +60,22 @@ export function createLocalFileStorage(options: { root: string; publicUrl: strin
 
     url(key) {
       return `${options.publicUrl}/${key}`;
+    },
+
+    // Placeholder until the attachment-reclaim branch brings the local driver's own version.
+    async setReadable() {
+      throw new Error('The local file storage cannot make files unreadable yet');
+    },
+
+    async *list(prefix) {
+      const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        if (!entry.isFile()) continue;
+        const key = relative(root, join(entry.parentPath, entry.name)).split(sep).join('/');
+        if (!key.startsWith(prefix) || !isValidFileKey(key)) continue;
+        const info = await stat(join(root, key)).catch(() => null);
+        if (info) yield { key, info: { size: info.size, modifiedAt: info.mtime } };
+      }
     },
   };
 }

@@ -37,6 +37,7 @@ const packageOwners: Readonly<Record<string, readonly string[]>> = {
   pg: ['src/storage/postgres/'],
   'better-sqlite3': ['src/storage/sqlite/'],
   sharp: ['src/media/image-processor.ts'],
+  '@aws-sdk/': ['src/media/s3-file-storage.ts'],
 };
 
 /**
