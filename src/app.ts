@@ -35,6 +35,7 @@ import { registerAdminRoutes } from './http/routes/admin.js';
 import { SchemaDescriber } from './content/schema/describe-schema.js';
 import { MediaService } from './media/media-service.js';
 import { createLocalFileStorage } from './media/local-file-storage.js';
+import { scheduleSweeps } from './media/attachment-reclaim.js';
 import { createSharpImageProcessor } from './media/image-processor.js';
 import { imageSizes } from './media/image-sizes.js';
 import { UploadBudget } from './media/upload-budget.js';
@@ -98,12 +99,14 @@ function createMediaService(config: AppConfig, storage: StorageAdapter): MediaSe
   const root = join(config.dataDir, 'uploads');
   return new MediaService({
     storage,
-    files: createLocalFileStorage({ root, publicUrl: `${config.baseUrl}/uploads` }),
+    // Unreadable files move out of the served directory, beside it.
+    files: createLocalFileStorage({ root, privateRoot: join(config.dataDir, 'uploads-unreadable'), publicUrl: `${config.baseUrl}/uploads` }),
     images: createSharpImageProcessor(),
     // Inside the uploads directory, so finished files are moved into place by a rename.
     workDir: join(root, '.tmp'),
     uploadLimit: config.uploadLimit,
     uploadBudget: new UploadBudget({ bytesPerMinute: config.limits.uploadBytesPerMinute, inFlight: config.limits.uploadsInFlight }),
+    graceMs: config.limits.attachmentGraceSeconds * 1000,
   });
 }
 
@@ -186,7 +189,12 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
   await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, baseUrl: config.baseUrl });
+  const sweeps = scheduleSweeps(() => media.sweep(), {
+    intervalMs: limits.attachmentSweepSeconds * 1000,
+    onError: (error) => app.log.error({ err: error }, 'the attachment sweep failed; the next one tries again'),
+  });
   app.addHook('onClose', async () => {
+    await sweeps.stop();
     if (!options.storage) await storage.close();
   });
   return app;

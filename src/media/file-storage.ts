@@ -15,12 +15,19 @@ export interface StoredFileInfo {
 export interface FileStorage {
   /** Moves the finished local file at `localPath` into the store as `key`, replacing any file there. */
   put(key: string, localPath: string): Promise<void>;
-  /** Removes `key`; a file that is not there is not an error. */
+  /** Removes `key`, readable or not; a file that is not there is not an error. */
   remove(key: string): Promise<void>;
-  /** Size and time of `key`, or null when there is no such file (or the key is not a valid one). */
+  /** Size and time of `key`, or null when there is no such readable file (or the key is not a valid one). */
   stat(key: string): Promise<StoredFileInfo | null>;
   /** The file's bytes; fails like `fs.createReadStream` when it is missing. */
   createReadStream(key: string): Readable;
   /** The public URL of `key`. */
   url(key: string): string;
+  /**
+   * Makes `key` unreadable through its URL and createReadStream (false), or readable again (true).
+   * A missing file is not an error.
+   */
+  setReadable(key: string, readable: boolean): Promise<void>;
+  /** Every stored key under `prefix` with its info, for reclaiming files that no record names. */
+  list(prefix: string): AsyncIterable<{ readonly key: string; readonly info: StoredFileInfo }>;
 }

@@ -1,60 +1,47 @@
-import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
-import type { FileStorage } from './file-storage.js';
+import { createReadStream, type Dirent } from 'node:fs';
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import type { FileStorage, StoredFileInfo } from './file-storage.js';
 
 // Path segments of plain names only: no "..", no hidden files, no separators of another system.
 const keyPattern = /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
 
 /**
  * Files in a local directory (`CMS_DATA_DIR/uploads`), served by the HTTP layer under
- * `publicUrl` (`<baseUrl>/uploads`).
+ * `publicUrl` (`<baseUrl>/uploads`). An unreadable file is moved to the same key under
+ * `privateRoot` (default: `<root>-unreadable`), outside the served directory: permissions would not stop a server running as
+ * root, nor a web server that serves the directory itself.
  */
-export function createLocalFileStorage(options: { root: string; publicUrl: string }): FileStorage {
+export function createLocalFileStorage(options: { root: string; publicUrl: string; privateRoot?: string }): FileStorage {
   const root = resolve(options.root);
+  const privateRoot = resolve(options.privateRoot ?? `${root}-unreadable`);
 
-  /** The absolute path of a key, or null when the key is malformed or would leave the root. */
-  function pathOf(key: string): string | null {
-    if (!keyPattern.test(key) || key.split('/').some((segment) => segment.startsWith('.'))) return null;
-    const path = resolve(root, key);
-    return path.startsWith(root + sep) ? path : null;
+  /** The absolute path of a key under `base`, or null when the key is malformed or would leave it. */
+  function pathOf(key: string, base = root): string | null {
+    if (!isValidKey(key)) return null;
+    const path = resolve(base, key);
+    return path.startsWith(base + sep) ? path : null;
   }
 
-  function requirePath(key: string): string {
-    const path = pathOf(key);
+  function requirePath(key: string, base = root): string {
+    const path = pathOf(key, base);
     if (path === null) throw new Error(`Invalid file storage key: ${JSON.stringify(key)}`);
     return path;
   }
 
   return {
     async put(key, localPath) {
-      const target = requirePath(key);
-      await mkdir(dirname(target), { recursive: true });
-      try {
-        // Atomic on one file system: readers see the old file or the whole new one.
-        await rename(localPath, target);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-        await copyFile(localPath, target);
-        await rm(localPath, { force: true });
-      }
+      await moveFile(localPath, requirePath(key));
     },
 
     async remove(key) {
       await rm(requirePath(key), { force: true });
+      await rm(requirePath(key, privateRoot), { force: true });
     },
 
     async stat(key) {
       const path = pathOf(key);
-      if (path === null) return null;
-      try {
-        const info = await stat(path);
-        return info.isFile() ? { size: info.size, modifiedAt: info.mtime } : null;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-        throw error;
-      }
+      return path === null ? null : fileInfo(path);
     },
 
     createReadStream(key) {
@@ -64,5 +51,74 @@ export function createLocalFileStorage(options: { root: string; publicUrl: strin
     url(key) {
       return `${options.publicUrl}/${key}`;
     },
+
+    async setReadable(key, readable) {
+      const [from, to] = readable ? [requirePath(key, privateRoot), requirePath(key)] : [requirePath(key), requirePath(key, privateRoot)];
+      try {
+        await moveFile(from, to);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    },
+
+    async *list(prefix) {
+      // Both directories hold stored keys; a key in both (moved back and forth by two processes) is listed once.
+      const seen = new Set<string>();
+      const dir = prefix.slice(0, prefix.lastIndexOf('/') + 1).replace(/\/$/, '');
+      if (dir && !isValidKey(dir)) return;
+      for (const base of [root, privateRoot]) {
+        for await (const key of keysUnder(base, dir)) {
+          if (!key.startsWith(prefix) || seen.has(key)) continue;
+          const info = await fileInfo(join(base, key));
+          if (!info) continue;
+          seen.add(key);
+          yield { key, info };
+        }
+      }
+    },
   };
+}
+
+function isValidKey(key: string): boolean {
+  return keyPattern.test(key) && !key.split('/').some((segment) => segment.startsWith('.'));
+}
+
+/** Renames `from` to `to` (atomic on one file system: readers see the old file or the whole new one), creating its directory. */
+async function moveFile(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  try {
+    await rename(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copyFile(from, to);
+    await rm(from, { force: true });
+  }
+}
+
+async function fileInfo(path: string): Promise<StoredFileInfo | null> {
+  try {
+    const info = await stat(path);
+    return info.isFile() ? { size: info.size, modifiedAt: info.mtime } : null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw error;
+  }
+}
+
+/** The keys of the files below `dir` (relative to `base`), skipping hidden entries such as the work directory. */
+async function* keysUnder(base: string, dir: string): AsyncGenerator<string> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(join(base, dir), { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  for (const entry of entries) {
+    const key = dir ? `${dir}/${entry.name}` : entry.name;
+    if (!isValidKey(key)) continue;
+    if (entry.isDirectory()) yield* keysUnder(base, key);
+    else if (entry.isFile()) yield key;
+  }
 }
