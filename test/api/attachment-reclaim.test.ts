@@ -4,6 +4,7 @@ import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { fetchRaw, listFiles, makeImage, makePdf, pathOf, storedAttachment, uploaded, uploadsDir } from '../helpers/media.js';
 
 /** The test configuration with `album` (draft and published, per locale) holding one attachment, and the given limits. */
@@ -129,8 +130,21 @@ describe('reclaiming unused attachments', () => {
   // Short enough for a test; the sweep runs every second.
   const graceSeconds = 2;
 
+  // While set, reading where an attachment's files stand fails: the files stay as they are, as after a crash.
+  let failFileStates = false;
+
   before(async () => {
-    t = await startTestApp(reclaimConfig({ attachmentGraceSeconds: graceSeconds, attachmentSweepSeconds: 1 }));
+    const wrapStorage = (inner: StorageAdapter): StorageAdapter => ({
+      ...inner,
+      attachments: {
+        ...inner.attachments,
+        fileStates: async (ids) => {
+          if (failFileStates) throw new Error('the process died');
+          return inner.attachments.fileStates(ids);
+        },
+      },
+    });
+    t = await startTestApp(reclaimConfig({ attachmentGraceSeconds: graceSeconds, attachmentSweepSeconds: 1 }), {}, { wrapStorage });
   });
   after(() => t.close());
 
@@ -182,6 +196,26 @@ describe('reclaiming unused attachments', () => {
       assert.ok(await storedAttachment(t, kept._id), `${kept.name} is still held`);
       assert.equal(filesOf(await storedFiles(t), kept._id).length, 7);
       assert.deepEqual(await statuses(t, urlsOf(kept)), all(7, 200), `${kept.name}: a live version holds it`);
+    }
+  });
+
+  it('makes files match their record on the next sweep when moving them after the commit failed', async () => {
+    const image = await uploaded(t, 'moved.png', await makeImage('png', 8, 8));
+    const urls = urlsOf(image);
+    const album = await t.request('POST', '/api/v1/album', { body: { title: 'Moved', cover: { _id: image._id } } });
+    assert.equal(album.status, 200, album.text);
+    const draft = `/api/v1/album/${album.body.cmsDocId}:en:draft`;
+    for (const archived of [true, false]) {
+      failFileStates = true;
+      try {
+        const res = await t.request('PATCH', draft, { body: { archived } });
+        assert.equal(res.status, 200, 'the write committed: its answer does not depend on the files');
+        assert.deepEqual(await statuses(t, urls), all(7, archived ? 200 : 404), 'the files are behind');
+      } finally {
+        failFileStates = false;
+      }
+      const expected = all(7, archived ? 404 : 200);
+      await eventually(async () => (await statuses(t, urls)).join() === expected.join(), `the sweep makes the files ${archived ? 'unreadable' : 'readable'}`);
     }
   });
 
