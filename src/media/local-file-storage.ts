@@ -5,6 +5,7 @@ import type { FileStorage, StoredFileInfo } from './file-storage.js';
 
 // Path segments of plain names only: no "..", no hidden files, no separators of another system.
 const keyPattern = /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
+const statsAtOnce = 32;
 
 /**
  * Files in a local directory (`CMS_DATA_DIR/uploads`), served by the HTTP layer under
@@ -67,12 +68,19 @@ export function createLocalFileStorage(options: { root: string; publicUrl: strin
       const dir = prefix.slice(0, prefix.lastIndexOf('/') + 1).replace(/\/$/, '');
       if (dir && !isValidKey(dir)) return;
       for (const base of [root, privateRoot]) {
-        for await (const key of keysUnder(base, dir)) {
-          if (!key.startsWith(prefix) || seen.has(key)) continue;
-          const info = await fileInfo(join(base, key));
-          if (!info) continue;
-          seen.add(key);
-          yield { key, info };
+        for await (const keys of fileKeysUnder(base, dir)) {
+          const wanted = keys.filter((key) => key.startsWith(prefix) && !seen.has(key));
+          // Stat calls run on the thread pool: a few at once instead of one after another.
+          for (let start = 0; start < wanted.length; start += statsAtOnce) {
+            const chunk = wanted.slice(start, start + statsAtOnce);
+            const infos = await Promise.all(chunk.map((key) => fileInfo(join(base, key))));
+            for (const [index, key] of chunk.entries()) {
+              const info = infos[index];
+              if (!info) continue;
+              seen.add(key);
+              yield { key, info };
+            }
+          }
         }
       }
     },
@@ -106,8 +114,8 @@ async function fileInfo(path: string): Promise<StoredFileInfo | null> {
   }
 }
 
-/** The keys of the files below `dir` (relative to `base`), skipping hidden entries such as the work directory. */
-async function* keysUnder(base: string, dir: string): AsyncGenerator<string> {
+/** The keys of the files below `dir` (relative to `base`), one directory at a time, skipping hidden entries such as the work directory. */
+async function* fileKeysUnder(base: string, dir: string): AsyncGenerator<string[]> {
   let entries: Dirent[];
   try {
     entries = await readdir(join(base, dir), { withFileTypes: true });
@@ -115,10 +123,9 @@ async function* keysUnder(base: string, dir: string): AsyncGenerator<string> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
+  const keyOf = (entry: Dirent) => (dir ? `${dir}/${entry.name}` : entry.name);
+  yield entries.filter((entry) => entry.isFile()).map(keyOf).filter(isValidKey);
   for (const entry of entries) {
-    const key = dir ? `${dir}/${entry.name}` : entry.name;
-    if (!isValidKey(key)) continue;
-    if (entry.isDirectory()) yield* keysUnder(base, key);
-    else if (entry.isFile()) yield key;
+    if (entry.isDirectory() && isValidKey(keyOf(entry))) yield* fileKeysUnder(base, keyOf(entry));
   }
 }
