@@ -17,7 +17,7 @@ import { articleBody } from './corpus.js';
 
 const admin: RequestScope = { principal: { kind: 'apiKey', role: 'admin', userId: null, title: null, username: null } };
 // The seed holds no attachments and no passwords.
-const noAttachments = { present: () => ({}) };
+const noAttachments = { present: () => ({}), settle: async () => undefined };
 const noPasswords = { hash: async () => Promise.reject(new Error('the bench seeds no passwords')) };
 const batchSize = 500;
 

@@ -37,6 +37,7 @@ import { MediaService } from './media/media-service.js';
 import type { FileStorage } from './media/file-storage.js';
 import { createLocalFileStorage } from './media/local-file-storage.js';
 import { createS3FileStorage } from './media/s3-file-storage.js';
+import { scheduleSweeps } from './media/attachment-reclaim.js';
 import { createSharpImageProcessor } from './media/image-processor.js';
 import { imageSizes } from './media/image-sizes.js';
 import { UploadBudget } from './media/upload-budget.js';
@@ -105,7 +106,9 @@ function createFileStorage(config: AppConfig): { files: FileStorage; workDir: st
   if (settings.kind === 'local') {
     const root = join(config.dataDir, 'uploads');
     // Inside the uploads directory, so finished files are moved into place by a rename.
-    return { files: createLocalFileStorage({ root, publicUrl: served }), workDir: join(root, '.tmp'), close: () => undefined };
+    // Unreadable files move out of the served directory, beside it.
+    const files = createLocalFileStorage({ root, privateRoot: join(config.dataDir, 'uploads-unreadable'), publicUrl: served });
+    return { files, workDir: join(root, '.tmp'), close: () => undefined };
   }
   const files = createS3FileStorage({ ...settings, publicUrl: settings.publicUrl ?? served });
   return { files, workDir: join(config.dataDir, 'work'), close: () => files.close() };
@@ -119,6 +122,7 @@ function createMediaService(config: AppConfig, storage: StorageAdapter, store: {
     workDir: store.workDir,
     uploadLimit: config.uploadLimit,
     uploadBudget: new UploadBudget({ bytesPerMinute: config.limits.uploadBytesPerMinute, inFlight: config.limits.uploadsInFlight }),
+    graceMs: config.limits.attachmentGraceSeconds * 1000,
   });
 }
 
@@ -202,7 +206,12 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
   await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, baseUrl: config.baseUrl });
+  const sweeps = scheduleSweeps(() => media.sweep(), {
+    intervalMs: limits.attachmentSweepSeconds * 1000,
+    onError: (error) => app.log.error({ err: error }, 'the attachment sweep failed; the next one tries again'),
+  });
   app.addHook('onClose', async () => {
+    await sweeps.stop();
     if (!options.storage) await storage.close();
     fileStore.close();
   });

@@ -54,6 +54,11 @@ export const limitDefinitions = {
   // SQLite writes: the writes that queue up while one commit runs are committed together (each
   // still all-or-nothing), since a commit's cost hardly depends on how much it holds.
   writesPerCommit: { env: 'CMS_LIMIT_WRITES_PER_COMMIT', default: 32, min: 1, max: 10_000, unit: 'writes', about: 'SQLite writes committed together at most (1: each write commits alone)' },
+  // Attachments no document version holds (any mode, locale, archived or not) are removed with their
+  // files after this long, a day as in the original; the sweep that does it also moves files that
+  // a crash left readable or not against their record, and removes files no record names.
+  attachmentGraceSeconds: { env: 'CMS_LIMIT_ATTACHMENT_GRACE_SECONDS', default: 86_400, min: 1, max: 315_360_000, unit: 's', about: 'an attachment no document uses is kept this long (from its upload, or from when the last version let it go), then removed with its files' },
+  attachmentSweepSeconds: { env: 'CMS_LIMIT_ATTACHMENT_SWEEP_SECONDS', default: 3_600, min: 1, max: 86_400, unit: 's', about: 'time between two sweeps of the attachments (one runs at start)' },
 } as const satisfies Record<string, LimitDefinition>;
 
 export interface LimitDefinition {

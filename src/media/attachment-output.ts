@@ -37,3 +37,14 @@ export function attachmentOutput(
   }
   return output;
 }
+
+/** The keys of every file an attachment has: the original and, for sized images, each size, and the same for each crop. */
+export function attachmentKeys(record: Pick<AttachmentRecord, '_id' | 'name' | 'extension' | 'group' | 'crops'>): string[] {
+  if (!isSizedImage(record)) return [fileKey(record)];
+  const keys: string[] = [];
+  for (const crop of [null, ...record.crops]) {
+    keys.push(fileKey(record, { crop }));
+    for (const size of imageSizes) keys.push(fileKey(record, { crop, size: size.name }));
+  }
+  return keys;
+}

@@ -15,9 +15,9 @@ export interface StoredFileInfo {
 export interface FileStorage {
   /** Moves the finished local file at `localPath` into the store as `key`, replacing any file there. */
   put(key: string, localPath: string): Promise<void>;
-  /** Removes `key`; a file that is not there is not an error. */
+  /** Removes `key`, readable or not; a file that is not there is not an error. */
   remove(key: string): Promise<void>;
-  /** Size and time of `key`, or null when there is no such file (or the key is not a valid one). */
+  /** Size and time of `key`, or null when there is no such readable file (or the key is not a valid one). */
   stat(key: string): Promise<StoredFileInfo | null>;
   /** The file's bytes; fails like `fs.createReadStream` when it is missing. */
   createReadStream(key: string): Readable;

@@ -20,6 +20,7 @@ import { pdfFileProblem } from './pdf-check.js';
 import { svgFileProblem } from './svg-check-thread.js';
 import type { UploadBudget, UploadLease } from './upload-budget.js';
 import { WorkFiles, prepareWorkDir } from './work-files.js';
+import { AttachmentReclaimer, type SweepReport } from './attachment-reclaim.js';
 
 /** A stored file to serve: what caching headers need, and its bytes on demand. */
 export interface ServedFile {
@@ -48,6 +49,8 @@ export interface MediaServiceDeps {
   readonly uploadLimit: number;
   /** Per-caller upload rate and concurrency. */
   readonly uploadBudget: UploadBudget;
+  /** How long an attachment no document version holds is kept before it is removed with its files. */
+  readonly graceMs: number;
 }
 
 /** An upload request: who asks, and how to read its file once it may be read. */
@@ -81,9 +84,11 @@ type Output = Record<string, unknown>;
  */
 export class MediaService {
   readonly #deps: MediaServiceDeps;
+  readonly #reclaimer: AttachmentReclaimer;
 
   constructor(deps: MediaServiceDeps) {
     this.#deps = deps;
+    this.#reclaimer = new AttachmentReclaimer({ store: deps.storage.attachments, files: deps.files, graceMs: deps.graceMs });
   }
 
   /** Prepares the work directory, clearing what an interrupted process left in it. */
@@ -197,6 +202,10 @@ export class MediaService {
     if (!isSizedImage(record)) throw new InvalidRequestError(`A ${record.extension} file cannot be cropped`, { extension: record.extension });
     assertInside(crop, record);
     if (record.crops.some((existing) => sameCrop(existing, crop))) return true;
+    const [state] = await this.#deps.storage.attachments.fileStates([id]);
+    if (state && !state.readable) {
+      throw new InvalidRequestError('The files of an attachment that only archived documents use are not served, nor cropped');
+    }
     const work = new WorkFiles(this.#deps.workDir);
     try {
       const source = work.path('source');
@@ -231,6 +240,19 @@ export class MediaService {
     const [record] = await this.#deps.storage.attachments.find([id]);
     if (!record) throw new NotFoundError('There is no such attachment');
     return record;
+  }
+
+  /**
+   * Makes the files of these attachments readable or not as their records say, after the write
+   * that decided it committed. Never fails that write: a file left behind is moved by the next sweep.
+   */
+  async settle(ids: readonly string[]): Promise<void> {
+    await this.#reclaimer.settle(ids).catch(() => undefined);
+  }
+
+  /** One pass of reclaiming: files made to match their records, unused attachments and orphan files removed. */
+  async sweep(now?: number): Promise<SweepReport> {
+    return this.#reclaimer.sweep(now);
   }
 
   /** A stored attachment file by its key (the path under `/uploads/`), or null; nothing else is served. */

@@ -49,3 +49,8 @@ export function fileKey(attachment: NamedAttachment, variant: { crop?: Attachmen
   const sizePart = size ? `.${size}` : '';
   return `attachments/${attachment._id}-${attachment.name}${cropPart}${sizePart}.${attachment.extension}`;
 }
+
+/** The id of the attachment a storage key belongs to, or null for a key no attachment file has. */
+export function attachmentIdOfKey(key: string): string | null {
+  return /^attachments\/([a-z0-9]+)-/.exec(key)?.[1] ?? null;
+}

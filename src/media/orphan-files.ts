@@ -1,11 +1,7 @@
-import type { AttachmentStore, StoredAttachment } from '../storage/storage-adapter.js';
+import type { AttachmentStore } from '../storage/storage-adapter.js';
 import type { FileStorage } from './file-storage.js';
-import { isSizedImage } from './attachment-output.js';
-import { imageSizes } from './image-sizes.js';
-import { fileKey } from './naming.js';
-
-// `attachments/<id>-<name>…`: ids hold no "-", so the first one ends the id.
-const attachmentIdOfKey = /^attachments\/([a-z0-9]+)-/;
+import { attachmentKeys } from './attachment-output.js';
+import { attachmentIdOfKey } from './naming.js';
 
 /** Files looked up in one query of the store. */
 const batchSize = 500;
@@ -20,12 +16,6 @@ export interface OrphanSweep {
   readonly writtenBefore: Date;
 }
 
-/** Every key a record names: its file, and for a sized image each size, each crop and each crop's sizes. */
-function keysOf(record: StoredAttachment): string[] {
-  if (!isSizedImage(record)) return [fileKey(record)];
-  return [null, ...record.crops].flatMap((crop) => [fileKey(record, { crop }), ...imageSizes.map((size) => fileKey(record, { crop, size: size.name }))]);
-}
-
 /**
  * Removes the attachment files no record names: what a process that stopped between placing an
  * operation's files and committing its record left behind (an upload's files without a record,
@@ -38,15 +28,15 @@ export async function removeOrphanFiles({ files, attachments, writtenBefore }: O
   // The records of one batch of files are read at once: a bucket may hold millions of files.
   const flush = async () => {
     const records = await attachments.find([...new Set(batch.map((file) => file.id))]);
-    const named = new Set(records.flatMap(keysOf));
+    const named = new Set(records.flatMap(attachmentKeys));
     const orphans = batch.filter((file) => !named.has(file.key));
     for (const { key } of orphans) await files.remove(key);
     removed += orphans.length;
     batch = [];
   };
   for await (const { key, info } of files.list('attachments/')) {
-    const id = attachmentIdOfKey.exec(key)?.[1];
-    if (id === undefined || info.modifiedAt >= writtenBefore) continue;
+    const id = attachmentIdOfKey(key);
+    if (id === null || info.modifiedAt >= writtenBefore) continue;
     batch.push({ key, id });
     if (batch.length >= batchSize) await flush();
   }

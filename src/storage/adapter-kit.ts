@@ -84,6 +84,12 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       insert: (record) => transaction((tx) => tx.attachments.insert(record)),
       update: (record) => transaction((tx) => tx.attachments.update(record)),
       setUsage: (docVersionId, ids, archived) => transaction((tx) => tx.attachments.setUsage(docVersionId, ids, archived)),
+      setReadable: (ids, readable) => transaction((tx) => tx.attachments.setReadable(ids, readable)),
+      fileStates: (ids) => read.attachments.fileStates(ids),
+      unsettledFiles: (limit) => read.attachments.unsettledFiles(limit),
+      markFiles: (id, readable) => transaction((tx) => tx.attachments.markFiles(id, readable)),
+      findUnused: (before, limit) => read.attachments.findUnused(before, limit),
+      removeUnused: (id, before) => transaction((tx) => tx.attachments.removeUnused(id, before)),
     },
     loginThrottle: {
       lockedUntil: (keys, now) => read.loginThrottle.lockedUntil(keys, now),

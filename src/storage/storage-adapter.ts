@@ -247,9 +247,36 @@ export interface AttachmentStore {
   /**
    * Records that the document version `docVersionId` now holds exactly these attachments,
    * archived or not, replacing what it held before; an empty list forgets the version.
-   * Ids without a record are ignored.
+   * Ids without a record are ignored. An attachment that no version holds any more is unused
+   * from now on (`findUnused`). Answers the ids of the attachments whose usage changed: held
+   * or let go by the version, or held now archived where it was not (or the reverse).
    */
-  setUsage(docVersionId: string, attachmentIds: readonly string[], archived: boolean): Promise<void>;
+  setUsage(docVersionId: string, attachmentIds: readonly string[], archived: boolean): Promise<string[]>;
+  /**
+   * Records whether the files of these attachments are to be readable; answers the ids whose
+   * value changed. The files themselves are made to match after the transaction commits.
+   */
+  setReadable(ids: readonly string[], readable: boolean): Promise<string[]>;
+  /** Where the files of these attachments stand, for those that exist. */
+  fileStates(ids: readonly string[]): Promise<AttachmentFileState[]>;
+  /** Up to `limit` attachments whose files were not yet made to match their `readable`. */
+  unsettledFiles(limit: number): Promise<AttachmentFileState[]>;
+  /** Records that the files of `id` were made readable (or unreadable). */
+  markFiles(id: string, readable: boolean): Promise<void>;
+  /** Up to `limit` attachments that no document version has held since before `before` (ms since the epoch). */
+  findUnused(before: number, limit: number): Promise<StoredAttachment[]>;
+  /** Removes the record of `id` when still no version holds it and none has since before `before`; true when removed. */
+  removeUnused(id: string, before: number): Promise<boolean>;
+}
+
+/**
+ * Whether an attachment's files are to be readable (decided by the content layer when a write
+ * changes the attachment's usage; true for new uploads), and whether they were last made so.
+ */
+export interface AttachmentFileState {
+  readonly id: string;
+  readonly readable: boolean;
+  readonly filesReadable: boolean;
 }
 
 export interface StorageSession {

@@ -80,5 +80,72 @@ export function describeAttachmentContract(adapterOf: () => StorageAdapter): voi
       );
       assert.deepEqual((await adapter.attachments.find(['a1']))[0]!.docIds, []);
     });
+
+    it('answers the attachments whose usage a version changed, and only those', async () => {
+      const adapter = adapterOf();
+      await adapter.attachments.insert(makeAttachment('a1'));
+      await adapter.attachments.insert(makeAttachment('a2'));
+      const sorted = (ids: string[]) => [...ids].sort();
+      assert.deepEqual(sorted(await adapter.attachments.setUsage('d1:en:draft', ['a1', 'a2', 'unknown'], false)), ['a1', 'a2']);
+      assert.deepEqual(await adapter.attachments.setUsage('d1:en:draft', ['a2', 'a1'], false), [], 'the same usage again changes nothing');
+      assert.deepEqual(await adapter.attachments.setUsage('d1:en:draft', ['a1'], false), ['a2'], 'let go');
+      assert.deepEqual(await adapter.attachments.setUsage('d1:en:draft', ['a1'], true), ['a1'], 'now archived');
+      assert.deepEqual(await adapter.attachments.setUsage('d1:en:draft', [], false), ['a1'], 'forgotten');
+      assert.deepEqual(await adapter.attachments.setUsage('d1:en:draft', [], false), []);
+    });
+
+    it('keeps whether the files are to be readable apart from whether they were made so', async () => {
+      const adapter = adapterOf();
+      await adapter.attachments.insert(makeAttachment('a1'));
+      await adapter.attachments.insert(makeAttachment('a2'));
+      const state = (id: string, readable: boolean, filesReadable: boolean) => ({ id, readable, filesReadable });
+      assert.deepEqual(await adapter.attachments.fileStates(['a1', 'missing']), [state('a1', true, true)], 'a new upload is readable');
+      assert.deepEqual(await adapter.attachments.unsettledFiles(10), []);
+      assert.deepEqual(await adapter.attachments.setReadable(['a1', 'a2', 'missing'], true), [], 'nothing changed');
+      assert.deepEqual(await adapter.attachments.setReadable(['a1', 'missing'], false), ['a1']);
+      assert.deepEqual(await adapter.attachments.unsettledFiles(10), [state('a1', false, true)]);
+      await adapter.attachments.markFiles('a1', false);
+      assert.deepEqual(await adapter.attachments.fileStates(['a1']), [state('a1', false, false)]);
+      assert.deepEqual(await adapter.attachments.unsettledFiles(10), []);
+      await adapter.transaction(async (tx) => {
+        assert.deepEqual(await tx.attachments.setReadable(['a1'], true), ['a1']);
+      });
+      assert.deepEqual(await adapter.attachments.unsettledFiles(10), [state('a1', true, false)]);
+      assert.deepEqual(await adapter.attachments.find(['a1']), [{ ...makeAttachment('a1'), docIds: [], archivedDocIds: [] }], 'the record shows none of it');
+    });
+
+    it('finds and removes the attachments no version has held since a time, never one a version holds', async () => {
+      const adapter = adapterOf();
+      const beforeInsert = Date.now() - 1;
+      await adapter.attachments.insert(makeAttachment('fresh'));
+      await adapter.attachments.insert(makeAttachment('held'));
+      await adapter.attachments.insert(makeAttachment('released'));
+      await adapter.attachments.setUsage('d1:en:previous', ['held'], false);
+      await adapter.attachments.setUsage('d2:es:draft', ['released'], true);
+      await adapter.attachments.setUsage('d3:en:draft', ['held'], true);
+      const later = Date.now() + 1000;
+      const ids = async (before: number) => (await adapter.attachments.findUnused(before, 10)).map((record) => record._id).sort();
+      assert.deepEqual(await ids(beforeInsert), [], 'an upload is unused from its insert on');
+      assert.deepEqual(await ids(later), ['fresh']);
+      assert.equal(await adapter.attachments.removeUnused('fresh', beforeInsert), false, 'not unused for long enough');
+      assert.equal(await adapter.attachments.removeUnused('held', later), false, 'held by a version');
+      assert.equal(await adapter.attachments.removeUnused('released', later), false, 'held by an archived version');
+
+      const released = Date.now();
+      await adapter.attachments.setUsage('d2:es:draft', [], false);
+      assert.deepEqual(await ids(later), ['fresh', 'released']);
+      assert.deepEqual(await ids(released - 1), ['fresh'], 'unused since it was let go');
+      assert.equal(await adapter.attachments.removeUnused('released', later), true);
+      assert.equal(await adapter.attachments.removeUnused('released', later), false, 'once');
+      assert.deepEqual(await adapter.attachments.find(['released', 'held']).then((found) => found.map((record) => record._id)), ['held']);
+
+      // Held again, then let go again: the grace period starts over.
+      await adapter.attachments.setUsage('d4:en:draft', ['fresh'], false);
+      assert.deepEqual(await ids(later), []);
+      const releasedAgain = Date.now();
+      await adapter.attachments.setUsage('d4:en:draft', [], false);
+      assert.deepEqual(await ids(releasedAgain - 1), []);
+      assert.deepEqual(await ids(later), ['fresh']);
+    });
   });
 }

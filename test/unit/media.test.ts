@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StoredAttachment } from '../../src/storage/storage-adapter.js';
@@ -201,6 +201,57 @@ describe('local file storage', () => {
         await assert.rejects(files.put(key, local), /Invalid file storage key/, key);
         await assert.rejects(files.remove(key), /Invalid file storage key/, key);
       }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('local file storage: unreadable files', () => {
+  async function contentOf(stream: AsyncIterable<unknown>): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString();
+  }
+
+  it('moves an unreadable file out of the served directory and back, and lists both', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cms-files-'));
+    try {
+      const root = join(dir, 'uploads');
+      const files = createLocalFileStorage({ root, privateRoot: join(dir, 'hidden'), publicUrl: '/uploads' });
+      for (const [name, bytes] of [['a-one.txt', 'one'], ['b-two.txt', 'two!']]) {
+        await writeFile(join(dir, name), bytes);
+        await files.put(`attachments/${name}`, join(dir, name));
+      }
+      await writeFile(join(dir, 'outside'), 'x');
+      await files.put('elsewhere/c-three.txt', join(dir, 'outside'));
+
+      await files.setReadable('attachments/a-one.txt', false);
+      await files.setReadable('attachments/a-one.txt', false);
+      assert.equal(await files.stat('attachments/a-one.txt'), null, 'not there for the HTTP layer');
+      await assert.rejects(contentOf(files.createReadStream('attachments/a-one.txt')), /ENOENT/);
+      assert.deepEqual(await readdir(join(root, 'attachments')), ['b-two.txt'], 'nor for a web server serving the directory');
+      assert.equal(await readFile(join(dir, 'hidden', 'attachments', 'a-one.txt'), 'utf8'), 'one');
+
+      const listed: Record<string, number> = {};
+      for await (const { key, info } of files.list('attachments/')) listed[key] = info.size;
+      assert.deepEqual(listed, { 'attachments/a-one.txt': 3, 'attachments/b-two.txt': 4 }, 'readable or not, under the prefix only');
+
+      await files.setReadable('attachments/a-one.txt', true);
+      assert.equal(await contentOf(files.createReadStream('attachments/a-one.txt')), 'one');
+      await files.setReadable('attachments/missing.txt', false);
+      await files.setReadable('attachments/missing.txt', true);
+      await assert.rejects(files.setReadable('../x', false), /Invalid file storage key/);
+
+      await files.setReadable('attachments/b-two.txt', false);
+      await files.remove('attachments/b-two.txt');
+      assert.deepEqual(await readdir(join(dir, 'hidden', 'attachments')), [], 'remove takes an unreadable file too');
+      // The work directory is hidden: never listed.
+      await mkdir(join(root, '.tmp'));
+      await writeFile(join(root, '.tmp', 'upload'), 'x');
+      const keys: string[] = [];
+      for await (const { key } of files.list('')) keys.push(key);
+      assert.deepEqual(keys.sort(), ['attachments/a-one.txt', 'elsewhere/c-three.txt']);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

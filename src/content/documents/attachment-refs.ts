@@ -12,6 +12,15 @@ export interface AttachmentPresenter {
   present(attachment: StoredAttachment, crop: AttachmentCrop | null): Record<string, unknown>;
 }
 
+/**
+ * Makes the files of attachments readable or not, as their records say since a write that
+ * committed (the media module). Never fails the write: files left behind are made to match by
+ * the media module's sweep.
+ */
+export interface AttachmentFileKeeper {
+  settle(ids: readonly string[]): Promise<void>;
+}
+
 /** Where one attachment value sits: `container[key]`. */
 interface Slot {
   readonly container: Record<string, unknown>;

@@ -14,15 +14,15 @@ import { DocumentIndexer } from '../indexing/document-indexer.js';
 import { DocumentPresenter } from './present.js';
 import { uniqueSlug, wantedSlug } from './slugs.js';
 import { SchemaLayout } from './versions.js';
-import { AttachmentAnnotator, AttachmentRefs, recordOf, type AttachmentPresenter } from './attachment-refs.js';
+import { AttachmentAnnotator, AttachmentRefs, recordOf, type AttachmentFileKeeper, type AttachmentPresenter } from './attachment-refs.js';
 import { PasswordsToHash, WritePasswords, type PasswordHasher } from '../fields/password-hasher.js';
 
 export interface DocumentServiceDeps {
   readonly config: AppConfig;
   readonly storage: StorageAdapter;
   readonly fieldTypes: FieldTypeRegistry;
-  /** The response form of attachments held in documents (the media module). */
-  readonly attachments: AttachmentPresenter;
+  /** The response form of attachments held in documents, and their files (the media module). */
+  readonly attachments: AttachmentPresenter & AttachmentFileKeeper;
   readonly passwordHasher: PasswordHasher;
   /** The media module's image sizes, for `srcset` in rendered image widgets (none: no `srcset`). */
   readonly imageSizes?: readonly { readonly name: string; readonly width: number }[];
@@ -42,9 +42,13 @@ export class DocumentContext {
   readonly #fieldTypes: FieldTypeRegistry;
   readonly #attachmentRefs: AttachmentRefs;
   readonly #passwordHasher: PasswordHasher;
+  readonly #attachmentFiles: AttachmentFileKeeper;
+  /** Per open transaction: the attachments whose usage its writes changed. */
+  readonly #usageChanged = new WeakMap<StorageSession, Set<string>>();
 
   constructor(deps: DocumentServiceDeps) {
     this.config = deps.config;
+    this.#attachmentFiles = deps.attachments;
     this.storage = deps.storage;
     this.#passwordHasher = deps.passwordHasher;
     this.#fieldTypes = deps.fieldTypes;
@@ -77,13 +81,43 @@ export class DocumentContext {
     const passwords = new WritePasswords(this.config.limits.passwordMinLength);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.storage.transaction((tx) => work(tx, passwords));
+        return await this.transaction((tx) => work(tx, passwords));
       } catch (error) {
         // Another attempt meets the same passwords; a third would mean the input keeps changing.
         if (!(error instanceof PasswordsToHash) || attempt === 3) throw error;
       }
       await passwords.hashPending(this.#passwordHasher);
     }
+  }
+
+  /**
+   * Runs document writes in one transaction. The attachments whose usage they changed are told
+   * in it whether their files are to be readable; once it commits, the files are made so.
+   */
+  async transaction<T>(work: (tx: StorageSession) => Promise<T>): Promise<T> {
+    let toSettle: string[] = [];
+    const result = await this.storage.transaction(async (tx) => {
+      const changed = new Set<string>();
+      this.#usageChanged.set(tx, changed);
+      const value = await work(tx);
+      toSettle = await this.#decideReadable(tx, [...changed]);
+      return value;
+    });
+    if (toSettle.length > 0) await this.#attachmentFiles.settle(toSettle);
+    return result;
+  }
+
+  /**
+   * The files of an attachment are served while a version that is not archived holds it
+   * (original 11.3): one that only archived versions hold, or none any more, is not served,
+   * and is again once a live version holds it. Answers the attachments that changed.
+   */
+  async #decideReadable(tx: StorageSession, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const records = await tx.attachments.find(ids);
+    const live = records.filter((record) => record.docIds.length > 0).map((record) => record._id);
+    const dormant = records.filter((record) => record.docIds.length === 0).map((record) => record._id);
+    return [...(await tx.attachments.setReadable(live, true)), ...(await tx.attachments.setReadable(dormant, false))];
   }
 
   /**
@@ -222,9 +256,9 @@ export class DocumentContext {
   }
 
   /*
-   * Every document write goes through insertVersion, updateVersion or removeVersions: they keep
-   * the filter index, the search texts and the attachments' usage in step with the document,
-   * in the session's transaction.
+   * Every document write goes through insertVersion, updateVersion or removeVersions, in a
+   * session of `transaction`: they keep the filter index, the search texts and the attachments'
+   * usage in step with the document, in the session's transaction.
    */
 
   /** Stores a new version with its filter values and search texts. */
@@ -251,14 +285,21 @@ export class DocumentContext {
   /** Removes versions (missing ones are skipped); returns how many there were. */
   async removeVersions(session: StorageSession, ids: readonly string[]): Promise<number> {
     const removed = await session.documents.remove(ids);
-    for (const id of ids) await session.attachments.setUsage(id, [], false);
+    for (const id of ids) this.#noteUsageChanged(session, await session.attachments.setUsage(id, [], false));
     return removed;
   }
 
   /** The attachments a version holds now are recorded as used by it, live or archived (original 11.3). */
   async #trackAttachments(session: StorageSession, doc: StoredDocument): Promise<void> {
     const ids = this.#attachmentRefs.ids(this.pieceType(doc.type), doc);
-    await session.attachments.setUsage(doc._id, ids, doc.archived);
+    this.#noteUsageChanged(session, await session.attachments.setUsage(doc._id, ids, doc.archived));
+  }
+
+  #noteUsageChanged(session: StorageSession, attachmentIds: readonly string[]): void {
+    const changed = this.#usageChanged.get(session);
+    // A write outside `transaction` would leave the attachments' files as they were.
+    if (!changed) throw new Error('Document versions are written in DocumentContext.transaction');
+    for (const id of attachmentIds) changed.add(id);
   }
 
   #indexed(doc: StoredDocument) {

@@ -327,7 +327,7 @@ export class DocumentService extends Publishing {
     const type = this.ctx.pieceType(typeName);
     const target = resolveTarget(this.ctx.config, type, rawId, scope);
     if (!canWrite(principal, type, target.mode)) throw new ForbiddenError();
-    await this.ctx.storage.transaction(async (tx) => {
+    await this.ctx.transaction(async (tx) => {
       const doc = await this.ctx.requireVersion(tx, target.id);
       if (target.mode === null) {
         await removeLogin(tx, type, doc);

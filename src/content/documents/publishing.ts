@@ -30,7 +30,7 @@ export class Publishing {
   async publish(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     if (!canPublish(scope.principal, type)) throw new ForbiddenError();
-    const published = await this.ctx.storage.transaction((tx) =>
+    const published = await this.ctx.transaction((tx) =>
       this.publishVersion(tx, type, target.docId, target.locale, scope.principal),
     );
     return this.ctx.presentOne(published, type, scope.principal);
@@ -40,7 +40,7 @@ export class Publishing {
   async unpublish(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     if (!canPublish(scope.principal, type)) throw new ForbiddenError();
-    const draft = await this.ctx.storage.transaction(async (tx) => {
+    const draft = await this.ctx.transaction(async (tx) => {
       const published = await this.ctx.requireVersion(tx, versionId(target, 'published'));
       await this.ctx.removeVersions(tx, [published._id, versionId(target, 'previous')]);
       const draft = await this.markUnpublished(tx, target);
@@ -55,7 +55,7 @@ export class Publishing {
   async revertDraftToPublished(scope: RequestScope, typeName: string, rawId: string): Promise<Output | false> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     if (!canWrite(scope.principal, type, 'draft')) throw new ForbiddenError();
-    const draft = await this.ctx.storage.transaction(async (tx) => {
+    const draft = await this.ctx.transaction(async (tx) => {
       const draft = await this.ctx.requireVersion(tx, versionId(target, 'draft'));
       const published = await this.ctx.readVersion(tx, versionId(target, 'published'));
       if (!published || draft.modified === false) return false;
@@ -71,7 +71,7 @@ export class Publishing {
   async revertPublishedToPrevious(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     if (!canPublish(scope.principal, type)) throw new ForbiddenError();
-    const published = await this.ctx.storage.transaction(async (tx) => {
+    const published = await this.ctx.transaction(async (tx) => {
       const published = await this.ctx.requireVersion(tx, versionId(target, 'published'));
       const previous = await this.ctx.readVersion(tx, versionId(target, 'previous'));
       if (!previous) throw new InvalidRequestError('There is no previously published version to revert to');
@@ -94,7 +94,7 @@ export class Publishing {
       throw new InvalidRequestError('toLocale must name another configured locale', { path: 'toLocale' });
     }
     if (!canWrite(scope.principal, type, 'draft')) throw new ForbiddenError();
-    const localized = await this.ctx.storage.transaction(async (tx) => {
+    const localized = await this.ctx.transaction(async (tx) => {
       const source = await this.ctx.requireVersion(tx, versionId(target, 'draft'));
       const destination = { docId: target.docId, locale: toLocale };
       const existing = await this.ctx.readVersion(tx, versionId(destination, 'draft'));

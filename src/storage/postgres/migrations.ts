@@ -221,6 +221,23 @@ export const migrations: readonly string[] = [
     digest text NOT NULL
   );
   `,
+  // 7: reclaiming attachments. `readable` says whether the files are to be served (written with
+  // the usage that decides it), `files_readable` what they were last made (after the commit), so
+  // a sweep finds the attachments whose files are behind; `unused_since` (ms) is when the last
+  // version holding the attachment let it go, or its upload. Existing attachments get the rule of
+  // the content layer once: unused ones from now, those held by archived versions only unreadable.
+  `
+  ALTER TABLE attachments ADD COLUMN readable boolean NOT NULL DEFAULT true;
+  ALTER TABLE attachments ADD COLUMN files_readable boolean NOT NULL DEFAULT true;
+  ALTER TABLE attachments ADD COLUMN unused_since bigint;
+  UPDATE attachments SET unused_since = (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+    WHERE NOT EXISTS (SELECT 1 FROM attachment_uses WHERE attachment_id = attachments.id);
+  UPDATE attachments SET readable = false
+    WHERE EXISTS (SELECT 1 FROM attachment_uses WHERE attachment_id = attachments.id)
+    AND NOT EXISTS (SELECT 1 FROM attachment_uses WHERE attachment_id = attachments.id AND NOT archived);
+  CREATE INDEX attachments_unused ON attachments (unused_since) WHERE unused_since IS NOT NULL;
+  CREATE INDEX attachments_unsettled ON attachments (id) WHERE readable <> files_readable;
+  `,
 ];
 
 // Advisory lock keys (first half): one for migrations, one for writers; the second half is the

@@ -1,4 +1,4 @@
-import type { AttachmentRecord, AttachmentStore, StoredAttachment } from '../storage-adapter.js';
+import type { AttachmentFileState, AttachmentRecord, AttachmentStore, StoredAttachment } from '../storage-adapter.js';
 import type { StatementSource } from './statements.js';
 import { conflictError, translatingErrors } from './translate-error.js';
 
@@ -15,25 +15,51 @@ const findSql = `SELECT attachments.data,
   FROM attachments LEFT JOIN attachment_uses AS uses ON uses.attachment_id = attachments.id
   WHERE attachments.id = ANY ($1::text[])
   GROUP BY attachments.id`;
-const insertSql = `INSERT INTO attachments (id, created_at, data) VALUES ($1::text, $2::text, $3::json)
+// A new upload is unused until a version holds it: from its upload on, the grace period runs.
+const insertSql = `INSERT INTO attachments (id, created_at, data, unused_since) VALUES ($1::text, $2::text, $3::json, $4::bigint)
   ON CONFLICT DO NOTHING`;
 const updateSql = 'UPDATE attachments SET created_at = $2::text, data = $3::json WHERE id = $1::text';
 // One statement: the uses the version no longer has go, the others are added or updated (a
-// statement cannot delete and re-add one row). Selecting from attachments skips ids that have
-// no record instead of failing on the foreign key, and repeats.
+// statement cannot delete and re-add one row), and the ids of those that changed come back.
+// Selecting from attachments skips ids that have no record instead of failing on the foreign
+// key, and repeats.
 const setUsageSql = `WITH wanted AS (
     SELECT id FROM attachments WHERE id = ANY ($2::text[])
   ), removed AS (
     DELETE FROM attachment_uses
     WHERE doc_version_id = $1::text AND attachment_id NOT IN (SELECT id FROM wanted)
+    RETURNING attachment_id
+  ), held AS (
+    INSERT INTO attachment_uses (doc_version_id, attachment_id, archived)
+    SELECT $1::text, id, $3::boolean FROM wanted
+    ON CONFLICT (doc_version_id, attachment_id) DO UPDATE SET archived = excluded.archived
+    WHERE attachment_uses.archived <> excluded.archived
+    RETURNING attachment_id
   )
-  INSERT INTO attachment_uses (doc_version_id, attachment_id, archived)
-  SELECT $1::text, id, $3::boolean FROM wanted
-  ON CONFLICT (doc_version_id, attachment_id) DO UPDATE SET archived = excluded.archived`;
+  SELECT attachment_id FROM removed UNION SELECT attachment_id FROM held`;
+const unusedSinceSql = `UPDATE attachments SET unused_since = CASE
+    WHEN EXISTS (SELECT 1 FROM attachment_uses WHERE attachment_id = attachments.id) THEN NULL
+    ELSE coalesce(unused_since, $2::bigint) END
+  WHERE id = ANY ($1::text[])`;
+const setReadableSql = `UPDATE attachments SET readable = $2::boolean
+  WHERE id = ANY ($1::text[]) AND readable <> $2::boolean RETURNING id`;
+const fileStatesSql = 'SELECT id, readable, files_readable FROM attachments WHERE id = ANY ($1::text[])';
+const unsettledSql = 'SELECT id, readable, files_readable FROM attachments WHERE readable <> files_readable LIMIT $1::int';
+const markFilesSql = 'UPDATE attachments SET files_readable = $2::boolean WHERE id = $1::text AND files_readable <> $2::boolean';
+const findUnusedSql = `SELECT id FROM attachments WHERE unused_since IS NOT NULL AND unused_since < $1::bigint
+  ORDER BY unused_since LIMIT $2::int`;
+const removeUnusedSql = `DELETE FROM attachments WHERE id = $1::text AND unused_since IS NOT NULL AND unused_since < $2::bigint
+  AND NOT EXISTS (SELECT 1 FROM attachment_uses WHERE attachment_id = $1::text)`;
+
+interface FileStateRow {
+  id: string;
+  readable: boolean;
+  files_readable: boolean;
+}
 
 /** The attachments and attachment_uses tables, read and written through the given statements. */
 export function createPostgresAttachmentStore(statements: StatementSource): AttachmentStore {
-  return {
+  const store: AttachmentStore = {
     async find(ids) {
       if (ids.length === 0) return [];
       const { rows } = await statements.prepared<FoundRow>(findSql, [[...ids]]);
@@ -41,7 +67,7 @@ export function createPostgresAttachmentStore(statements: StatementSource): Atta
     },
 
     async insert(record) {
-      const inserted = await translatingErrors(() => statements.prepared(insertSql, toRow(record)));
+      const inserted = await translatingErrors(() => statements.prepared(insertSql, [...toRow(record), Date.now()]));
       if (inserted.rowCount === 0) throw conflictError('attachments_id');
     },
 
@@ -51,9 +77,48 @@ export function createPostgresAttachmentStore(statements: StatementSource): Atta
     },
 
     async setUsage(docVersionId, attachmentIds, archived) {
-      await statements.prepared(setUsageSql, [docVersionId, [...attachmentIds], archived]);
+      const { rows } = await statements.prepared<{ attachment_id: string }>(setUsageSql, [docVersionId, [...attachmentIds], archived]);
+      const changed = rows.map((row) => row.attachment_id);
+      if (changed.length > 0) await statements.prepared(unusedSinceSql, [changed, Date.now()]);
+      return changed;
+    },
+
+    async setReadable(ids, readable) {
+      if (ids.length === 0) return [];
+      const { rows } = await statements.prepared<{ id: string }>(setReadableSql, [[...ids], readable]);
+      return rows.map((row) => row.id);
+    },
+
+    async fileStates(ids) {
+      if (ids.length === 0) return [];
+      const { rows } = await statements.prepared<FileStateRow>(fileStatesSql, [[...ids]]);
+      return rows.map(toFileState);
+    },
+
+    async unsettledFiles(limit) {
+      const { rows } = await statements.prepared<FileStateRow>(unsettledSql, [limit]);
+      return rows.map(toFileState);
+    },
+
+    async markFiles(id, readable) {
+      await statements.prepared(markFilesSql, [id, readable]);
+    },
+
+    async findUnused(before, limit) {
+      const { rows } = await statements.prepared<{ id: string }>(findUnusedSql, [before, limit]);
+      return store.find(rows.map((row) => row.id));
+    },
+
+    async removeUnused(id, before) {
+      const removed = await statements.prepared(removeUnusedSql, [id, before]);
+      return (removed.rowCount ?? 0) > 0;
     },
   };
+  return store;
+}
+
+function toFileState(row: FileStateRow): AttachmentFileState {
+  return { id: row.id, readable: row.readable, filesReadable: row.files_readable };
 }
 
 function toRow(record: AttachmentRecord): unknown[] {

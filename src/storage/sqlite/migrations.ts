@@ -264,6 +264,23 @@ export const migrations: readonly string[] = [
     digest TEXT NOT NULL
   ) STRICT;
   `,
+  // 10: reclaiming attachments. `readable` says whether the files are to be served (written with
+  // the usage that decides it), `files_readable` what they were last made (after the commit), so
+  // a sweep finds the attachments whose files are behind; `unused_since` (ms) is when the last
+  // version holding the attachment let it go, or its upload. Existing attachments get the rule of
+  // the content layer once: unused ones from now, those held by archived versions only unreadable.
+  `
+  ALTER TABLE attachments ADD COLUMN readable INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE attachments ADD COLUMN files_readable INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE attachments ADD COLUMN unused_since INTEGER;
+  UPDATE attachments SET unused_since = CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+    WHERE NOT EXISTS (SELECT 1 FROM attachment_uses WHERE attachment_id = attachments.id);
+  UPDATE attachments SET readable = 0
+    WHERE EXISTS (SELECT 1 FROM attachment_uses WHERE attachment_id = attachments.id)
+    AND NOT EXISTS (SELECT 1 FROM attachment_uses WHERE attachment_id = attachments.id AND archived = 0);
+  CREATE INDEX attachments_unused ON attachments (unused_since) WHERE unused_since IS NOT NULL;
+  CREATE INDEX attachments_unsettled ON attachments (id) WHERE readable <> files_readable;
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */

@@ -1,4 +1,4 @@
-import type { AttachmentRecord, AttachmentStore, StoredAttachment } from '../storage-adapter.js';
+import type { AttachmentFileState, AttachmentRecord, AttachmentStore, StoredAttachment } from '../storage-adapter.js';
 import type { StatementSource } from './statement-cache.js';
 import { translateSqliteError } from './translate-error.js';
 
@@ -8,19 +8,41 @@ interface UseRow {
   archived: number;
 }
 
+interface FileStateRow {
+  id: string;
+  readable: number;
+  files_readable: number;
+}
+
 const findSql = 'SELECT data FROM attachments WHERE id IN (SELECT value FROM json_each(?))';
 const findUsesSql = `SELECT attachment_id, doc_version_id, archived FROM attachment_uses
   WHERE attachment_id IN (SELECT value FROM json_each(?)) ORDER BY doc_version_id`;
-const insertSql = 'INSERT INTO attachments (id, created_at, data) VALUES (@id, @createdAt, @data)';
+// A new upload is unused until a version holds it: from its upload on, the grace period runs.
+const insertSql = 'INSERT INTO attachments (id, created_at, data, unused_since) VALUES (@id, @createdAt, @data, @now)';
 const updateSql = 'UPDATE attachments SET created_at = @createdAt, data = @data WHERE id = @id';
-const forgetUsesSql = 'DELETE FROM attachment_uses WHERE doc_version_id = ?';
-// Selecting from attachments skips ids that have no record instead of failing on the foreign key.
-const addUsesSql = `INSERT OR IGNORE INTO attachment_uses (doc_version_id, attachment_id, archived)
-  SELECT @docVersionId, id, @archived FROM attachments WHERE id IN (SELECT value FROM json_each(@ids))`;
+const versionUsesSql = 'SELECT attachment_id, archived FROM attachment_uses WHERE doc_version_id = ?';
+const existingSql = 'SELECT id FROM attachments WHERE id IN (SELECT value FROM json_each(?))';
+const forgetUsesSql = 'DELETE FROM attachment_uses WHERE doc_version_id = @docVersionId AND attachment_id IN (SELECT value FROM json_each(@ids))';
+// `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
+const putUsesSql = `INSERT INTO attachment_uses (doc_version_id, attachment_id, archived)
+  SELECT @docVersionId, value, @archived FROM json_each(@ids) WHERE true
+  ON CONFLICT (doc_version_id, attachment_id) DO UPDATE SET archived = excluded.archived`;
+const unusedSinceSql = `UPDATE attachments SET unused_since = CASE
+    WHEN EXISTS (SELECT 1 FROM attachment_uses WHERE attachment_id = attachments.id) THEN NULL
+    ELSE coalesce(unused_since, @now) END
+  WHERE id IN (SELECT value FROM json_each(@ids))`;
+const setReadableSql = `UPDATE attachments SET readable = @readable
+  WHERE id IN (SELECT value FROM json_each(@ids)) AND readable <> @readable RETURNING id`;
+const fileStatesSql = 'SELECT id, readable, files_readable FROM attachments WHERE id IN (SELECT value FROM json_each(?))';
+const unsettledSql = 'SELECT id, readable, files_readable FROM attachments WHERE readable <> files_readable LIMIT ?';
+const markFilesSql = 'UPDATE attachments SET files_readable = ? WHERE id = ? AND files_readable <> ?';
+const findUnusedSql = 'SELECT id FROM attachments WHERE unused_since IS NOT NULL AND unused_since < ? ORDER BY unused_since LIMIT ?';
+const removeUnusedSql = `DELETE FROM attachments WHERE id = @id AND unused_since IS NOT NULL AND unused_since < @before
+  AND NOT EXISTS (SELECT 1 FROM attachment_uses WHERE attachment_id = @id)`;
 
 /** The attachments and attachment_uses tables, read and written through the given connection's statements. */
 export function createSqliteAttachmentStore(statements: StatementSource): AttachmentStore {
-  return {
+  const store: AttachmentStore = {
     async find(ids) {
       if (ids.length === 0) return [];
       const list = JSON.stringify(ids);
@@ -33,7 +55,7 @@ export function createSqliteAttachmentStore(statements: StatementSource): Attach
 
     async insert(record) {
       try {
-        statements.statement(insertSql).run(toRow(record));
+        statements.statement(insertSql).run({ ...toRow(record), now: Date.now() });
       } catch (error) {
         throw translateSqliteError(error);
       }
@@ -44,15 +66,58 @@ export function createSqliteAttachmentStore(statements: StatementSource): Attach
     },
 
     async setUsage(docVersionId, attachmentIds, archived) {
-      statements.statement(forgetUsesSql).run(docVersionId);
-      if (attachmentIds.length === 0) return;
-      statements.statement(addUsesSql).run({ docVersionId, archived: archived ? 1 : 0, ids: JSON.stringify(attachmentIds) });
+      const previous = new Map(
+        (statements.statement(versionUsesSql).all(docVersionId) as UseRow[]).map((use) => [use.attachment_id, use.archived !== 0]),
+      );
+      // Ids without a record are skipped instead of failing on the foreign key.
+      const wanted = attachmentIds.length === 0 ? [] : (statements.statement(existingSql).pluck().all(JSON.stringify(attachmentIds)) as string[]);
+      const wantedSet = new Set(wanted);
+      const released = [...previous.keys()].filter((id) => !wantedSet.has(id));
+      const held = wanted.filter((id) => previous.get(id) !== archived);
+      if (released.length > 0) statements.statement(forgetUsesSql).run({ docVersionId, ids: JSON.stringify(released) });
+      if (held.length > 0) statements.statement(putUsesSql).run({ docVersionId, archived: archived ? 1 : 0, ids: JSON.stringify(held) });
+      const changed = [...released, ...held];
+      if (changed.length > 0) statements.statement(unusedSinceSql).run({ ids: JSON.stringify(changed), now: Date.now() });
+      return changed;
+    },
+
+    async setReadable(ids, readable) {
+      if (ids.length === 0) return [];
+      return statements.statement(setReadableSql).pluck().all({ ids: JSON.stringify(ids), readable: readable ? 1 : 0 }) as string[];
+    },
+
+    async fileStates(ids) {
+      if (ids.length === 0) return [];
+      return (statements.statement(fileStatesSql).all(JSON.stringify(ids)) as FileStateRow[]).map(toFileState);
+    },
+
+    async unsettledFiles(limit) {
+      return (statements.statement(unsettledSql).all(limit) as FileStateRow[]).map(toFileState);
+    },
+
+    async markFiles(id, readable) {
+      const value = readable ? 1 : 0;
+      statements.statement(markFilesSql).run(value, id, value);
+    },
+
+    async findUnused(before, limit) {
+      const ids = statements.statement(findUnusedSql).pluck().all(before, limit) as string[];
+      return store.find(ids);
+    },
+
+    async removeUnused(id, before) {
+      return statements.statement(removeUnusedSql).run({ id, before }).changes > 0;
     },
   };
+  return store;
 }
 
 function toRow(record: AttachmentRecord) {
   return { id: record._id, createdAt: record.createdAt, data: JSON.stringify(record) };
+}
+
+function toFileState(row: FileStateRow): AttachmentFileState {
+  return { id: row.id, readable: row.readable !== 0, filesReadable: row.files_readable !== 0 };
 }
 
 function withUses(record: AttachmentRecord, uses: readonly UseRow[]): StoredAttachment {
