@@ -146,6 +146,24 @@ describe('S3 file storage, files served through the server', () => {
     assert.equal(served.bytes.toString(), 'private words');
   });
 
+  it('stops serving the files of an image whose only document is archived, from the bucket too, and serves them again on restore', async () => {
+    const a = (await upload(t, 'archived.png', await makeImage('png', 40, 30))).body;
+    const urls = [a._url as string, ...Object.values(a._urls as Record<string, string>)];
+    const created = await t.request('POST', '/api/v1/@cms/image', { body: { title: 'Archived', attachment: { _id: a._id } } });
+    assert.equal(created.status, 200, created.text);
+    const statuses = async () => Promise.all([...new Set(urls)].map(async (url) => (await fetchRaw(t, pathOf(url))).status));
+    assert.deepEqual(new Set(await statuses()), new Set([200]));
+    const url = `/api/v1/@cms/image/${created.body.cmsDocId}:en:draft`;
+    assert.equal((await t.request('PATCH', url, { body: { archived: true } })).status, 200);
+    assert.deepEqual(new Set(await statuses()), new Set([404]));
+    const keys = (await bucket.keys()).filter((key) => key.includes(a._id));
+    assert.equal(keys.length, 7);
+    assert.ok(keys.every((key) => key.startsWith(unreadablePrefix)), 'every object moved under the private prefix');
+    assert.equal((await t.request('PATCH', url, { body: { archived: false } })).status, 200);
+    assert.deepEqual(new Set(await statuses()), new Set([200]));
+    assert.deepEqual((await bucket.keys()).filter((key) => key.includes(a._id)), imageKeys(a._id, 'archived', 'png'));
+  });
+
   it('crops an image read back from the bucket', async () => {
     const a = (await upload(t, 'to-crop.png', await makeImage('png', 50, 50))).body;
     const cropped = await t.request('POST', '/api/v1/@cms/attachment/crop', { body: { _id: a._id, crop: { top: 0, left: 0, width: 10, height: 20 } } });
