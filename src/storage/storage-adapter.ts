@@ -146,6 +146,15 @@ export interface DocumentStore {
   indexedBy(type: string): Promise<string | null>;
   /** Records that the type's stored index now follows the plan with this digest. */
   markIndexed(type: string, digest: string): Promise<void>;
+  /**
+   * Inside a transaction: holds the documents `docIds` (every version, in every locale and
+   * mode, stored yet or not) until the transaction ends, waiting first while another
+   * transaction, in this process or another, holds one of them. A transaction that reads a
+   * document to write it back locks it first: no other write to it comes in between, while
+   * writes to other documents go on. Outside a transaction it does nothing. Transactions that
+   * lock several documents in one call cannot deadlock on them.
+   */
+  lock(docIds: readonly string[]): Promise<void>;
 }
 
 /** Login data of a user, kept apart from the user document so it is never returned. */
@@ -250,6 +259,8 @@ export interface AttachmentStore {
    * Ids without a record are ignored.
    */
   setUsage(docVersionId: string, attachmentIds: readonly string[], archived: boolean): Promise<void>;
+  /** Holds the attachment records `ids` as `DocumentStore.lock` holds documents. */
+  lock(ids: readonly string[]): Promise<void>;
 }
 
 export interface StorageSession {
@@ -272,7 +283,10 @@ export interface StorageAdapter extends StorageSession {
   /**
    * Runs `work` in one transaction: everything it writes through `tx` commits together or not
    * at all. Reads through `tx` see the transaction's own writes; reads through the adapter itself
-   * see only committed data.
+   * see only committed data. Transactions may run side by side (PostgreSQL) and `work` may then
+   * be run again from the start, when its transaction lost a race (a deadlock, a slug another
+   * writer took first): it must act through `tx` alone, and what it read before is forgotten.
+   * What `work` reads to write back it locks first (`documents.lock`).
    */
   transaction<T>(work: (tx: StorageSession) => Promise<T>): Promise<T>;
   /**

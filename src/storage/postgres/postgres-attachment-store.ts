@@ -1,4 +1,5 @@
 import type { AttachmentRecord, AttachmentStore, StoredAttachment } from '../storage-adapter.js';
+import { attachmentLockKey, lockStatement } from './migrations.js';
 import type { StatementSource } from './statements.js';
 import { conflictError, translatingErrors } from './translate-error.js';
 
@@ -30,6 +31,7 @@ const setUsageSql = `WITH wanted AS (
   INSERT INTO attachment_uses (doc_version_id, attachment_id, archived)
   SELECT $1::text, id, $3::boolean FROM wanted
   ON CONFLICT (doc_version_id, attachment_id) DO UPDATE SET archived = excluded.archived`;
+const lockSql = lockStatement(attachmentLockKey);
 
 /** The attachments and attachment_uses tables, read and written through the given statements. */
 export function createPostgresAttachmentStore(statements: StatementSource): AttachmentStore {
@@ -52,6 +54,10 @@ export function createPostgresAttachmentStore(statements: StatementSource): Atta
 
     async setUsage(docVersionId, attachmentIds, archived) {
       await statements.prepared(setUsageSql, [docVersionId, [...attachmentIds], archived]);
+    },
+
+    async lock(ids) {
+      if (ids.length > 0) await statements.prepared(lockSql, [[...ids]]);
     },
   };
 }

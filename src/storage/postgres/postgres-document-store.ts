@@ -1,5 +1,5 @@
 import type { DocumentIndex, DocumentQuery, DocumentStore, IndexValue, StoredDocument } from '../storage-adapter.js';
-import { keyLength } from './migrations.js';
+import { documentLockKey, keyLength, lockStatement } from './migrations.js';
 import { beginning, escapeLike, slugIs } from './postgres-conditions.js';
 import { assertDocumentIndex, searchTexts, searchVectors, valueArrays } from './postgres-document-index.js';
 import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery } from './postgres-query.js';
@@ -81,6 +81,9 @@ const versionsAfterSql = 'SELECT data FROM documents WHERE type = $1::text AND i
 const indexedBySql = 'SELECT digest FROM index_plans WHERE type = $1::text';
 const markIndexedSql = `INSERT INTO index_plans (type, digest) VALUES ($1::text, $2::text)
   ON CONFLICT (type) DO UPDATE SET digest = excluded.digest`;
+// A lock per document, not per row: it holds the versions not stored yet too (the first
+// published one, a new locale's draft), and costs no write to the table.
+const lockSql = lockStatement(documentLockKey);
 
 /** The documents table, read and written through the given statements. */
 export function createPostgresDocumentStore(statements: StatementSource): DocumentStore {
@@ -165,6 +168,10 @@ export function createPostgresDocumentStore(statements: StatementSource): Docume
 
     async markIndexed(type, digest) {
       await statements.prepared(markIndexedSql, [type, digest]);
+    },
+
+    async lock(docIds) {
+      if (docIds.length > 0) await statements.prepared(lockSql, [[...docIds]]);
     },
   };
 }

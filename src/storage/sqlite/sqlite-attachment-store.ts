@@ -48,6 +48,9 @@ export function createSqliteAttachmentStore(statements: StatementSource): Attach
       if (attachmentIds.length === 0) return;
       statements.statement(addUsesSql).run({ docVersionId, archived: archived ? 1 : 0, ids: JSON.stringify(attachmentIds) });
     },
+
+    // One writer at a time: a transaction holds every record already.
+    async lock() {},
   };
 }
 
