@@ -138,6 +138,8 @@ export interface DocumentStore {
   /**
    * Slugs in use in one locale and mode (null for non-localized) that equal `base` or start with
    * `base-`, ignoring the versions of `exceptDocId`: the service picks the next free suffix.
+   * Inside a transaction, another transaction's lookup of the same base in the same locale may
+   * wait until this one ends, so that the slug picked stays free meanwhile.
    */
   slugsLike(args: { locale: string | null; mode: Mode | null; base: string; exceptDocId?: string }): Promise<string[]>;
   /** Up to `limit` versions of `type` whose `_id` sorts after `afterId` (all: null), in `_id` order. */

@@ -35,6 +35,13 @@ async function countUp(tx: StorageSession, docId: string): Promise<void> {
   await tx.documents.update({ ...doc!, counter: Number(doc!.counter) + 1 }, emptyIndex());
 }
 
+/** Inserts a draft with the first free slug of `base`, as the services pick it. */
+async function insertWithSlug(tx: StorageSession, docId: string, base: string): Promise<string> {
+  const slug = await uniqueSlug(tx.documents, { base, locale: 'en', modes: ['draft'], docId });
+  await tx.documents.insert(makeDoc({ docId, slug }), emptyIndex());
+  return slug;
+}
+
 describeOnPostgres('postgres writers side by side', () => {
   let adapter: StorageAdapter;
   let other: StorageAdapter;
@@ -91,22 +98,41 @@ describeOnPostgres('postgres writers side by side', () => {
     assert.equal(counted!.counter, 2 * perProcess);
   });
 
-  it('gives concurrent inserts of one title distinct slugs, running again the ones that lost the slug', async () => {
+  it('gives concurrent inserts of one title distinct slugs, taking turns on the slug base', async () => {
     let attempts = 0;
     const insertOne = (store: StorageAdapter, n: number) =>
       store.transaction(async (tx) => {
         attempts++;
-        const docId = `doc${n}`;
-        const slug = await uniqueSlug(tx.documents, { base: 'same-title', locale: 'en', modes: ['draft'], docId });
-        await tx.documents.insert(makeDoc({ docId, slug }), emptyIndex());
-        return slug;
+        return insertWithSlug(tx, `doc${n}`, 'same-title');
       });
     const count = 40;
     const slugs = await Promise.all(Array.from({ length: count }, (_, n) => insertOne(n % 2 === 0 ? adapter : other, n)));
     assert.equal(new Set(slugs).size, count, 'every slug is distinct');
     assert.ok(slugs.includes('same-title') && slugs.includes(`same-title-${count}`), slugs.join(' '));
-    assert.ok(attempts > count, `some inserts lost a race and ran again (${attempts} attempts)`);
+    assert.equal(attempts, count, 'none had to run again');
     assert.equal(await adapter.documents.count({}), count);
+  });
+
+  it('runs again a work whose slug another writer took meanwhile, which then picks the next one', async () => {
+    await adapter.documents.insert(makeDoc({ docId: 'first', slug: 'taken' }), emptyIndex());
+    const holding = signal();
+    const release = signal();
+    // Takes "taken-2" as a slug of its own, not as the next one of "taken": no turn on that base.
+    const first = adapter.transaction(async (tx) => {
+      await tx.documents.insert(makeDoc({ docId: 'explicit', slug: 'taken-2' }), emptyIndex());
+      holding.fire();
+      await release.promise;
+    });
+    await holding.promise;
+    let attempts = 0;
+    const picked = other.transaction(async (tx) => {
+      attempts++;
+      if (attempts === 1) setTimeout(release.fire, 200);
+      return insertWithSlug(tx, 'next', 'taken');
+    });
+    await first;
+    assert.equal(await picked, 'taken-3');
+    assert.equal(attempts, 2, 'the insert that picked taken-2 ran again');
   });
 
   it('runs a work again after a deadlock, and both transactions commit', async () => {

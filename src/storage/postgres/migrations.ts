@@ -249,11 +249,12 @@ export const migrations: readonly string[] = [
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name
 // hashed, so stores in different schemas of one database do not wait for each other), one for
-// documents and one for attachment records (the second half is the schema and the id hashed;
-// two ids with one hash merely wait for each other). 0x636d_7302 was the writers' lock.
+// documents, one for attachment records and one for slug bases (the second half is the schema
+// and the id hashed; two ids with one hash merely wait for each other). 0x636d_7302 was the writers' lock.
 export const migrationLockKey = 0x636d_7301;
 export const documentLockKey = 0x636d_7303;
 export const attachmentLockKey = 0x636d_7304;
+export const slugLockKey = 0x636d_7305;
 
 /**
  * A statement that takes the advisory lock of each of the ids bound as $1 (text[]) under `key`,

@@ -89,9 +89,10 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
         broken = error;
         throw error;
       });
-      const session = createSession(statementSource(client, () => {
+      const statements = statementSource(client, () => {
         if (!scope.active) throw new Error('The transaction of this storage session has ended');
-      }));
+      });
+      const session = createSession(statements, true);
       try {
         const result = await work(session);
         await commit(client);
@@ -193,9 +194,9 @@ async function commit(client: PoolClient): Promise<void> {
   }
 }
 
-function createSession(statements: StatementSource): StorageSession {
+function createSession(statements: StatementSource, inTransaction = false): StorageSession {
   return {
-    documents: createPostgresDocumentStore(statements),
+    documents: createPostgresDocumentStore(statements, inTransaction),
     logins: createPostgresLoginStore(statements),
     tokens: createPostgresTokenStore(statements),
     attachments: createPostgresAttachmentStore(statements),
