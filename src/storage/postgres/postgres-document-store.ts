@@ -98,6 +98,10 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
     return rows[0]!;
   };
 
+  // The bases this transaction holds already (a store serves one transaction): a write looks
+  // up one base for each of its modes.
+  const lockedBases = new Set<string>();
+
   return {
     async find(query: DocumentQuery) {
       const { sql, params } = compileFindQuery(query);
@@ -155,7 +159,11 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
       // answer is still free when it is written, instead of lost to another writer and picked
       // again. (A slug taken under another base, "a-2" asked for as such, is still a race: the
       // unique index refuses it and the adapter runs the work again.)
-      if (inTransaction) await statements.prepared(slugLockSql, [[`${locale ?? ''}:${base}`]]);
+      const baseKey = `${locale ?? ''}:${base}`;
+      if (inTransaction && !lockedBases.has(baseKey)) {
+        await statements.prepared(slugLockSql, [[baseKey]]);
+        lockedBases.add(baseKey);
+      }
       const { rows } = await statements.query<{ slug: string }>(slugsLikeSql, [
         locale ?? '',
         mode ?? '',
