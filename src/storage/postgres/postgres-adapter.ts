@@ -22,8 +22,10 @@ export interface PostgresAdapterOptions {
   readonly schema?: string;
   /**
    * The most connections the adapter opens at once; default 10, at least 2. Transactions take
-   * one each, up to one less than this: the reads a transaction makes through the adapter itself
-   * always find one left.
+   * one each, up to half of them: the other half stays for reads, those a transaction makes
+   * through the adapter itself included, which therefore always find one. (Writers of one
+   * document wait for each other holding a connection each: more of them would leave the reads
+   * of every other request a connection or two.)
    */
   readonly poolSize?: number;
 }
@@ -46,11 +48,13 @@ const generationsSql = 'SELECT scope, sum(value)::text AS value FROM generations
  * - a work that reads a document to write it back locks it first (`documents.lock`, an advisory
  *   lock per document held to the end of the transaction): writes to one document take turns,
  *   writes to others go on;
- * - slugs are unique by index: a work that picked a slug another writer took meanwhile runs
- *   again, and then sees it taken;
+ * - a slug lookup holds its base (locale and base) to the end of the transaction, so writers
+ *   of one title take turns picking; the unique index is the guarantee, and a work that picked a
+ *   slug another writer took meanwhile (under another base) runs again, and then sees it taken;
  * - a deadlock or a serialization failure runs the work again too;
  * - each scope's generation is counted at commit, in 16 counters (migration 7), so the writers
  *   of one type do not queue on one counter.
+ * Transactions take at most half the pool's connections, the other half staying for reads.
  */
 export function createPostgresAdapter(options: PostgresAdapterOptions): StorageAdapter {
   const { connectionString, schema, poolSize = defaultPoolSize } = options;
@@ -74,7 +78,7 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   let closed = false;
   let closing: Promise<void> | undefined;
 
-  const transactions = limitedTransactions({ limit: poolSize - 1, run: runTransaction, retryable: lostRace, maxAttempts });
+  const transactions = limitedTransactions({ limit: Math.floor(poolSize / 2), run: runTransaction, retryable: lostRace, maxAttempts });
   const transaction: StorageAdapter['transaction'] = (work) => {
     if (closed) return Promise.reject(new Error('The storage adapter is closed'));
     return transactions.transaction(work);
