@@ -7,10 +7,9 @@
  * against the bare server answering the bytes the CMS answered. Prints one Markdown table per
  * size and writes it as JSON to bench/results/.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +20,7 @@ import { getOnePath, scenarios, type Scenario } from './scenarios.js';
 import { requestAt, type LoadResult, type LoadSpec } from './load.js';
 import type { Captured } from './bare-server.js';
 import { childrenOf, peakRssKiB } from './process-tree.js';
+import { load, startCms as startServer, stop } from './servers.js';
 import { readEnvironment } from '../src/config/env.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -60,33 +60,9 @@ interface Row {
   readonly floor?: LoadResult;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
 /** The server as a user starts it; resolves once /health answers. */
-async function startCms(env: Record<string, string>, children: ChildProcess[]): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...settings.cmsNodeArgs, join(repo, 'dist/src/main.js')], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    // Its log lines go to stderr with the progress, leaving stdout to the tables.
-    stdio: ['ignore', 2, 2],
-  });
-  children.push(child);
-  const base = `http://127.0.0.1:${port}`;
-  for (let tries = 0; tries < 600; tries++) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const ok = await fetch(`${base}/health`).then((r) => r.ok, () => false);
-    // With CMS_WORKERS, the first worker may answer before the others listen: a second for them.
-    if (ok && settings.workers > 1) await new Promise((done) => setTimeout(done, 1000));
-    if (ok) return { child, base };
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  throw new Error('the server did not answer /health within 60 s');
+function startCms(env: Record<string, string>, children: ChildProcess[]): Promise<{ child: ChildProcess; base: string }> {
+  return startServer(env, children, { nodeArgs: settings.cmsNodeArgs, workers: settings.workers });
 }
 
 /** A forked server of the bench's own (bare, floor): resolves with its address once it listens. */
@@ -109,12 +85,6 @@ async function startBare(children: ChildProcess[]): Promise<{ child: ChildProces
   };
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-}
-
 function specFor(base: string, scenario: Scenario): LoadSpec {
   const { method, paths, headers, bodyTemplate, bodyFile } = scenario;
   const connections = Math.min(scenario.connections ?? settings.connections, settings.connections);
@@ -128,18 +98,6 @@ async function capture(spec: LoadSpec): Promise<Captured> {
   const response = await fetch(spec.base + path, { method: spec.method, headers: spec.headers, body: payload });
   const bytes = Buffer.from(await response.arrayBuffer());
   return { status: response.status, headers: Object.fromEntries(response.headers), body: bytes.toString('base64') };
-}
-
-/** autocannon in its own process; the spec goes through a file (PATCH lists every document). */
-async function load(spec: LoadSpec, dir: string): Promise<LoadResult> {
-  const file = join(dir, 'load-spec.json');
-  await writeFile(file, JSON.stringify(spec));
-  const child = spawn(process.execPath, [join(here, 'load.js'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk));
-  const [code] = await once(child, 'exit');
-  if (code !== 0) throw new Error(`the load generator exited with ${code}`);
-  return JSON.parse(out) as LoadResult;
 }
 
 /** The CMS's peak RSS, summed over the primary and its workers with CMS_WORKERS (each its own peak). */

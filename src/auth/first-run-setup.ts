@@ -42,8 +42,13 @@ async function anyUser(session: Pick<StorageSession, 'documents'>): Promise<bool
 
 const userExists = 'A user exists already: sign in instead.';
 
-/** Refuses the first admin when a user exists: checked again inside the insert's transaction. */
+/**
+ * Refuses the first admin when a user exists: checked again inside the insert's transaction,
+ * under a lock on the name of the user type (no document id is one) that setups running side
+ * by side take in turn.
+ */
 async function noUserYet(tx: StorageSession): Promise<void> {
+  await tx.documents.lock([userTypeName]);
   if (await anyUser(tx)) throw new ConflictError(userExists);
 }
 

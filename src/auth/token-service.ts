@@ -152,7 +152,9 @@ export class TokenService {
       throw error;
     }
     await this.#storage.transaction(async (tx) => {
-      // A password changed meanwhile stays as it is.
+      // A password changed meanwhile stays as it is; the login is part of its user's document,
+      // which every write to it locks.
+      await tx.documents.lock([login.userId]);
       const current = await tx.logins.get(login.userId);
       if (current?.passwordHash === login.passwordHash) await tx.logins.put({ ...current, passwordHash });
     });

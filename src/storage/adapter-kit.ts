@@ -17,19 +17,58 @@ export interface TransactionScope {
 export type RunTransaction = <T>(work: (tx: StorageSession) => Promise<T>, scope: TransactionScope) => Promise<T>;
 
 /**
- * The adapter's `transaction`: one at a time in this process, in call order (through
- * `runExclusive`, which the adapter also uses for migrating and closing). A transaction or a
- * top-level write started from inside another's work is refused: it would wait for the lock
- * that work holds.
+ * The adapter's `transaction` for a database that lets transactions run side by side: at most
+ * `limit` at once, the others waiting in call order. A work whose transaction lost a race
+ * (`retryable`) runs again from the start, in a new transaction, up to `maxAttempts` times in all,
+ * after a short random pause that keeps the losers of one race from meeting again. A transaction
+ * or a top-level write started from inside another's work is refused: it could wait for a lock
+ * that work holds. `idle` settles once every transaction asked for has ended.
  */
-export function queuedTransactions(runExclusive: Mutex, run: RunTransaction): Transaction {
+export function limitedTransactions(args: {
+  readonly limit: number;
+  readonly run: RunTransaction;
+  readonly retryable: (error: unknown) => boolean;
+  readonly maxAttempts: number;
+}): { transaction: Transaction; idle(): Promise<void> } {
+  const { limit, run, retryable, maxAttempts } = args;
   const scopes = transactionScopes();
-  return async (work) => {
+  const waiting: (() => void)[] = [];
+  const whenIdle: (() => void)[] = [];
+  let running = 0;
+
+  const acquire = async () => {
+    if (running < limit) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  // The place goes straight to the next in line, so a newcomer cannot overtake it.
+  const release = () => {
+    const next = waiting.shift();
+    if (next) return next();
+    running--;
+    if (running === 0) for (const resolve of whenIdle.splice(0)) resolve();
+  };
+
+  const transaction: Transaction = async (work) => {
     scopes.refuseNested();
-    return runExclusive(() => {
-      const scope = { active: true };
-      return scopes.run(scope, () => run(work, scope));
-    });
+    await acquire();
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const scope = { active: true };
+        try {
+          return await scopes.run(scope, () => run(work, scope));
+        } catch (error) {
+          if (attempt >= maxAttempts || !retryable(error)) throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, 50)));
+      }
+    } finally {
+      release();
+    }
+  };
+
+  return {
+    transaction,
+    idle: () => (running === 0 ? Promise.resolve() : new Promise<void>((resolve) => whenIdle.push(resolve))),
   };
 }
 
@@ -63,6 +102,8 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       versionsAfter: (type, afterId, limit) => read.documents.versionsAfter(type, afterId, limit),
       indexedBy: (type) => read.documents.indexedBy(type),
       markIndexed: (type, digest) => transaction((tx) => tx.documents.markIndexed(type, digest)),
+      // A lock lasts as long as its transaction: a write of its own would hold it for nothing.
+      lock: async () => undefined,
       insert: (doc, index) => transaction((tx) => tx.documents.insert(doc, index)),
       update: (doc, index) => transaction((tx) => tx.documents.update(doc, index)),
       remove: (ids) => transaction((tx) => tx.documents.remove(ids)),
@@ -90,6 +131,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       markFiles: (id, readable) => transaction((tx) => tx.attachments.markFiles(id, readable)),
       findUnused: (before, limit) => read.attachments.findUnused(before, limit),
       removeUnused: (id, before) => transaction((tx) => tx.attachments.removeUnused(id, before)),
+      lock: async () => undefined,
     },
     loginThrottle: {
       lockedUntil: (keys, now) => read.loginThrottle.lockedUntil(keys, now),

@@ -138,6 +138,8 @@ export interface DocumentStore {
   /**
    * Slugs in use in one locale and mode (null for non-localized) that equal `base` or start with
    * `base-`, ignoring the versions of `exceptDocId`: the service picks the next free suffix.
+   * Inside a transaction, another transaction's lookup of the same base in the same locale may
+   * wait until this one ends, so that the slug picked stays free meanwhile.
    */
   slugsLike(args: { locale: string | null; mode: Mode | null; base: string; exceptDocId?: string }): Promise<string[]>;
   /** Up to `limit` versions of `type` whose `_id` sorts after `afterId` (all: null), in `_id` order. */
@@ -146,6 +148,15 @@ export interface DocumentStore {
   indexedBy(type: string): Promise<string | null>;
   /** Records that the type's stored index now follows the plan with this digest. */
   markIndexed(type: string, digest: string): Promise<void>;
+  /**
+   * Inside a transaction: holds the documents `docIds` (every version, in every locale and
+   * mode, stored yet or not) until the transaction ends, waiting first while another
+   * transaction, in this process or another, holds one of them. A transaction that reads a
+   * document to write it back locks it first: no other write to it comes in between, while
+   * writes to other documents go on. Outside a transaction it does nothing. Transactions that
+   * lock several documents in one call cannot deadlock on them.
+   */
+  lock(docIds: readonly string[]): Promise<void>;
 }
 
 /** Login data of a user, kept apart from the user document so it is never returned. */
@@ -267,6 +278,8 @@ export interface AttachmentStore {
   findUnused(before: number, limit: number): Promise<StoredAttachment[]>;
   /** Removes the record of `id` when still no version holds it and none has since before `before`; true when removed. */
   removeUnused(id: string, before: number): Promise<boolean>;
+  /** Holds the attachment records `ids` as `DocumentStore.lock` holds documents. */
+  lock(ids: readonly string[]): Promise<void>;
 }
 
 /**
@@ -299,7 +312,10 @@ export interface StorageAdapter extends StorageSession {
   /**
    * Runs `work` in one transaction: everything it writes through `tx` commits together or not
    * at all. Reads through `tx` see the transaction's own writes; reads through the adapter itself
-   * see only committed data.
+   * see only committed data. Transactions may run side by side (PostgreSQL) and `work` may then
+   * be run again from the start, when its transaction lost a race (a deadlock, a slug another
+   * writer took first): it must act through `tx` alone, and what it read before is forgotten.
+   * What `work` reads to write back it locks first (`documents.lock`).
    */
   transaction<T>(work: (tx: StorageSession) => Promise<T>): Promise<T>;
   /**

@@ -114,6 +114,9 @@ export class DocumentContext {
    */
   async #decideReadable(tx: StorageSession, ids: readonly string[]): Promise<string[]> {
     if (ids.length === 0) return [];
+    // Writers of other documents may change the same attachments' usage side by side (PostgreSQL):
+    // each decides after the one before it committed, reading what it left.
+    await tx.attachments.lock(ids);
     const records = await tx.attachments.find(ids);
     const live = records.filter((record) => record.docIds.length > 0).map((record) => record._id);
     const dormant = records.filter((record) => record.docIds.length === 0).map((record) => record._id);

@@ -258,6 +258,7 @@ export class DocumentService extends Publishing {
     const target = resolveTarget(this.ctx.config, type, rawId, scope);
     if (!canWrite(principal, type, target.mode)) throw new ForbiddenError();
     const saved = await this.ctx.write(async (tx, passwords) => {
+      await tx.documents.lock([target.docId]);
       const now = new Date().toISOString();
       const version = await this.ctx.requireVersion(tx, target.id);
       const other = target.mode === null ? null : await this.ctx.readVersion(tx, versionId(target, target.mode === 'draft' ? 'published' : 'draft'));
@@ -328,6 +329,7 @@ export class DocumentService extends Publishing {
     const target = resolveTarget(this.ctx.config, type, rawId, scope);
     if (!canWrite(principal, type, target.mode)) throw new ForbiddenError();
     await this.ctx.transaction(async (tx) => {
+      await tx.documents.lock([target.docId]);
       const doc = await this.ctx.requireVersion(tx, target.id);
       if (target.mode === null) {
         await removeLogin(tx, type, doc);

@@ -17,7 +17,8 @@ interface SetTarget {
 
 /**
  * Moving content between the versions of a document set: publish, unpublish, the two reverts,
- * localize, and the list of a set's versions. Every operation is one transaction.
+ * localize, and the list of a set's versions. Every operation is one transaction, which locks
+ * the document before it reads it.
  */
 export class Publishing {
   protected readonly ctx: DocumentContext;
@@ -30,9 +31,10 @@ export class Publishing {
   async publish(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     if (!canPublish(scope.principal, type)) throw new ForbiddenError();
-    const published = await this.ctx.transaction((tx) =>
-      this.publishVersion(tx, type, target.docId, target.locale, scope.principal),
-    );
+    const published = await this.ctx.transaction(async (tx) => {
+      await tx.documents.lock([target.docId]);
+      return this.publishVersion(tx, type, target.docId, target.locale, scope.principal);
+    });
     return this.ctx.presentOne(published, type, scope.principal);
   }
 
@@ -41,6 +43,7 @@ export class Publishing {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     if (!canPublish(scope.principal, type)) throw new ForbiddenError();
     const draft = await this.ctx.transaction(async (tx) => {
+      await tx.documents.lock([target.docId]);
       const published = await this.ctx.requireVersion(tx, versionId(target, 'published'));
       await this.ctx.removeVersions(tx, [published._id, versionId(target, 'previous')]);
       const draft = await this.markUnpublished(tx, target);
@@ -56,6 +59,7 @@ export class Publishing {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     if (!canWrite(scope.principal, type, 'draft')) throw new ForbiddenError();
     const draft = await this.ctx.transaction(async (tx) => {
+      await tx.documents.lock([target.docId]);
       const draft = await this.ctx.requireVersion(tx, versionId(target, 'draft'));
       const published = await this.ctx.readVersion(tx, versionId(target, 'published'));
       if (!published || draft.modified === false) return false;
@@ -72,6 +76,7 @@ export class Publishing {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     if (!canPublish(scope.principal, type)) throw new ForbiddenError();
     const published = await this.ctx.transaction(async (tx) => {
+      await tx.documents.lock([target.docId]);
       const published = await this.ctx.requireVersion(tx, versionId(target, 'published'));
       const previous = await this.ctx.readVersion(tx, versionId(target, 'previous'));
       if (!previous) throw new InvalidRequestError('There is no previously published version to revert to');
@@ -95,6 +100,7 @@ export class Publishing {
     }
     if (!canWrite(scope.principal, type, 'draft')) throw new ForbiddenError();
     const localized = await this.ctx.transaction(async (tx) => {
+      await tx.documents.lock([target.docId]);
       const source = await this.ctx.requireVersion(tx, versionId(target, 'draft'));
       const destination = { docId: target.docId, locale: toLocale };
       const existing = await this.ctx.readVersion(tx, versionId(destination, 'draft'));
@@ -138,7 +144,8 @@ export class Publishing {
 
   /**
    * The publish step shared by the publish route and autopublishing types: the current
-   * published version is kept as `previous`, the draft's schema values overwrite it.
+   * published version is kept as `previous`, the draft's schema values overwrite it. The caller
+   * has locked the document.
    */
   protected async publishVersion(
     tx: StorageSession,

@@ -19,7 +19,7 @@ export interface ReindexProgress {
  * filterable fields, searchable texts or public projection changed since its index was stored
  * (or the index format did, see indexFormat), the filter values, search texts and search
  * properties of every version are derived again, and the documents are otherwise left as they
- * are. Each batch reads the versions it rewrites in a transaction of its own. A start that stops
+ * are. Each batch locks and reads the versions it rewrites in a transaction of its own. A start that stops
  * half way starts again at the next one: the plan is recorded only at the end.
  */
 export async function reindexStaleTypes(
@@ -47,12 +47,16 @@ async function reindexType(storage: StorageAdapter, indexer: DocumentIndexer, ty
   let versions = 0;
   for (let afterId: string | null = null; ; ) {
     const batch = await storage.transaction(async (tx) => {
-      const docs = await tx.documents.versionsAfter(type.name, afterId, batchSize);
+      const found = await tx.documents.versionsAfter(type.name, afterId, batchSize);
+      // Locked, then read again as they are now: a write from another process that came
+      // between is kept, not overwritten by the version read before it.
+      await tx.documents.lock(found.map((doc) => doc.cmsDocId));
+      const docs = found.length === 0 ? [] : await tx.documents.find({ ids: found.map((doc) => doc._id) });
       for (const doc of docs) {
         const { index, properties } = indexer.index(type, doc);
         await tx.documents.update({ ...doc, ...properties }, index);
       }
-      return docs;
+      return found;
     });
     if (batch.length === 0) return versions;
     versions += batch.length;

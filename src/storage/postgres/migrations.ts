@@ -238,12 +238,51 @@ export const migrations: readonly string[] = [
   CREATE INDEX attachments_unused ON attachments (unused_since) WHERE unused_since IS NOT NULL;
   CREATE INDEX attachments_unsettled ON attachments (id) WHERE readable <> files_readable;
   `,
+  // 8: writers side by side. A scope's generation is the sum of 16 counters (stripes), each
+  // connection counting up the one its backend's pid picks, and the triggers run at commit
+  // (deferred): a counter is a row every writer of the type updates, locked until the writer's
+  // transaction ends, so one counter counted up at the first write would make the writers of one
+  // type wait for each other. Each counter only grows and moves when its transaction commits, so
+  // the sum does too, exactly when the write becomes visible. The old value stays in stripe 0.
+  `
+  ALTER TABLE generations ADD COLUMN stripe smallint NOT NULL DEFAULT 0;
+  ALTER TABLE generations DROP CONSTRAINT generations_scope;
+  ALTER TABLE generations ADD CONSTRAINT generations_scope_stripe PRIMARY KEY (scope, stripe);
+  CREATE OR REPLACE FUNCTION count_up_generation(counted text) RETURNS void LANGUAGE sql AS $$
+    INSERT INTO generations (scope, stripe, value) VALUES (counted, pg_backend_pid() % 16, 1)
+      ON CONFLICT (scope, stripe) DO UPDATE SET value = generations.value + 1;
+  $$;
+  DROP TRIGGER documents_generation ON documents;
+  DROP TRIGGER attachments_generation ON attachments;
+  DROP TRIGGER attachment_uses_generation ON attachment_uses;
+  CREATE CONSTRAINT TRIGGER documents_generation AFTER INSERT OR UPDATE OR DELETE ON documents
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION count_up_document_generation();
+  CREATE CONSTRAINT TRIGGER attachments_generation AFTER INSERT OR UPDATE OR DELETE ON attachments
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION count_up_attachments_generation();
+  CREATE CONSTRAINT TRIGGER attachment_uses_generation AFTER INSERT OR UPDATE OR DELETE ON attachment_uses
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION count_up_attachments_generation();
+  `,
 ];
 
-// Advisory lock keys (first half): one for migrations, one for writers; the second half is the
-// schema's name hashed, so stores in different schemas of one database do not wait for each other.
+// Advisory lock keys (first half): one for migrations (the second half is the schema's name
+// hashed, so stores in different schemas of one database do not wait for each other), one for
+// documents, one for attachment records and one for slug bases (the second half is the schema
+// and the id hashed; two ids with one hash merely wait for each other). 0x636d_7302 was the writers' lock.
 export const migrationLockKey = 0x636d_7301;
-export const writerLockKey = 0x636d_7302;
+export const documentLockKey = 0x636d_7303;
+export const attachmentLockKey = 0x636d_7304;
+export const slugLockKey = 0x636d_7305;
+
+/**
+ * A statement that takes the advisory lock of each of the ids bound as $1 (text[]) under `key`,
+ * until the transaction ends: in the order of their hashes, so that two transactions locking
+ * several never wait for each other in a circle.
+ */
+export function lockStatement(key: number): string {
+  return `SELECT pg_advisory_xact_lock(${key}, hashed) FROM (
+    SELECT DISTINCT hashtext(coalesce(current_schema(), '') || '.' || id) AS hashed FROM unnest($1::text[]) AS id ORDER BY hashed
+  ) AS locks`;
+}
 
 const schemaName = /^[a-z_][a-z0-9_]*$/;
 

@@ -2,8 +2,9 @@ import pg from 'pg';
 import type { PoolClient } from 'pg';
 import type { DocumentStore, StorageAdapter, StorageSession } from '../storage-adapter.js';
 import { KeptCounts } from '../kept-counts.js';
-import { autoCommittingSession, createMutex, queuedTransactions, type TransactionScope } from '../adapter-kit.js';
-import { assertSchemaName, runMigrations, writerLockKey } from './migrations.js';
+import { autoCommittingSession, limitedTransactions, type TransactionScope } from '../adapter-kit.js';
+import { ConflictError } from '../../errors/app-error.js';
+import { assertSchemaName, runMigrations } from './migrations.js';
 import { createPostgresAttachmentStore } from './postgres-attachment-store.js';
 import { createPostgresDocumentStore } from './postgres-document-store.js';
 import { postgresGenerations } from './postgres-generations.js';
@@ -21,30 +22,37 @@ export interface PostgresAdapterOptions {
    */
   readonly schema?: string;
   /**
-   * The most connections the adapter opens at once; default 10, at least 2: a transaction holds
-   * one while the reads it makes through the adapter itself need another.
+   * The most connections the adapter opens at once; default 10, at least 2. Transactions take
+   * one each, up to half of them: the other half stays for reads, those a transaction makes
+   * through the adapter itself included, which therefore always find one. (Writers of one
+   * document wait for each other holding a connection each: more of them would leave the reads
+   * of every other request a connection or two.)
    */
   readonly poolSize?: number;
 }
 
 export const defaultPoolSize = 10;
 
-// Begins a write transaction and waits for the writer lock of the schema: one round trip.
-const beginSql = `BEGIN; SELECT pg_advisory_xact_lock(${writerLockKey}, hashtext(coalesce(current_schema(), '')))`;
+// A work runs again at most this many times in all: each rerun follows a race that another
+// writer won, which it does not meet again unless yet another writer wins the next one.
+const maxAttempts = 20;
 
 /**
  * The shared store: a PostgreSQL database, which several server processes may use at once.
  *
  * Reads made through the adapter itself run on any connection of a pool and see committed data
- * only. Writes run in transactions on one connection of the pool each, and one writer at a time
- * per schema: every transaction first takes an advisory lock, held until it ends. That is what
- * the services were written against (the SQLite adapter has a single writer too): a transaction
- * reads a document and writes it back, or picks a free slug, without another writer slipping in
- * between, in this process or another. Reads never wait for it.
- *
- * In one process the transactions also queue before they take a connection, so that at most
- * one connection waits for the lock and the others stay free for reads, reads made from inside a
- * transaction included.
+ * only. Writes run in transactions (READ COMMITTED) on one connection of the pool each, side by
+ * side, in this process and across processes. What keeps them apart:
+ * - a work that reads a document to write it back locks it first (`documents.lock`, an advisory
+ *   lock per document held to the end of the transaction): writes to one document take turns,
+ *   writes to others go on;
+ * - a slug lookup holds its base (locale and base) to the end of the transaction, so writers
+ *   of one title take turns picking; the unique index is the guarantee, and a work that picked a
+ *   slug another writer took meanwhile (under another base) runs again, and then sees it taken;
+ * - a deadlock or a serialization failure runs the work again too;
+ * - each scope's generation is counted at commit, in 16 counters (migration 8), so the writers
+ *   of one type do not queue on one counter.
+ * Transactions take at most half the pool's connections, the other half staying for reads.
  */
 export function createPostgresAdapter(options: PostgresAdapterOptions): StorageAdapter {
   const { connectionString, schema, poolSize = defaultPoolSize } = options;
@@ -64,26 +72,29 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   // An idle connection that fails (the server restarted) is dropped by the pool, which opens
   // another when one is needed; without a listener the error would end the process.
   pool.on('error', () => undefined);
-  const runExclusive = createMutex();
+  // Set by close(): transactions asked for later are refused.
+  let closed = false;
   let closing: Promise<void> | undefined;
-  // Set once the transactions queued before close() have run.
-  let ended = false;
 
-  const transaction = queuedTransactions(runExclusive, runTransaction);
+  const transactions = limitedTransactions({ limit: Math.floor(poolSize / 2), run: runTransaction, retryable: lostRace, maxAttempts });
+  const transaction: StorageAdapter['transaction'] = (work) => {
+    if (closed) return Promise.reject(new Error('The storage adapter is closed'));
+    return transactions.transaction(work);
+  };
 
   async function runTransaction<T>(work: (tx: StorageSession) => Promise<T>, scope: TransactionScope): Promise<T> {
-    if (ended) throw new Error('The storage adapter is closed');
     const client = await pool.connect();
     // Set when the connection may be in any state: it is then closed instead of reused.
     let broken: Error | undefined;
     try {
-      await client.query(beginSql).catch((error: Error) => {
+      await client.query('BEGIN').catch((error: Error) => {
         broken = error;
         throw error;
       });
-      const session = createSession(statementSource(client, () => {
+      const statements = statementSource(client, () => {
         if (!scope.active) throw new Error('The transaction of this storage session has ended');
-      }));
+      });
+      const session = createSession(statements, true);
       try {
         const result = await work(session);
         await commit(client);
@@ -110,7 +121,8 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
     capabilities: { sharedAcrossProcesses: true },
     transaction,
 
-    migrate: () => runExclusive(() => runMigrations(pool, schema)),
+    // The migrations take an advisory lock of their own: processes starting together take turns.
+    migrate: () => runMigrations(pool, schema),
 
     generation,
 
@@ -125,13 +137,23 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
 
     close() {
       // Waits for the transactions already asked for; pool.end() then closes every connection.
-      closing ??= runExclusive(async () => {
-        ended = true;
-        await pool.end();
-      });
+      closed = true;
+      closing ??= transactions.idle().then(() => pool.end());
       return closing;
     },
   };
+}
+
+/**
+ * Whether a transaction failed because another writer came first, so that running its work
+ * again can succeed: a deadlock (40P01), a serialization failure (40001), or a slug taken
+ * meanwhile (the services pick a free slug in the transaction, so a slug conflict means another
+ * transaction took it after the pick).
+ */
+function lostRace(error: unknown): boolean {
+  if (error instanceof ConflictError) return error.data.constraint === 'slug';
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
 }
 
 /**
@@ -168,9 +190,9 @@ async function commit(client: PoolClient): Promise<void> {
   }
 }
 
-function createSession(statements: StatementSource): StorageSession {
+function createSession(statements: StatementSource, inTransaction = false): StorageSession {
   return {
-    documents: createPostgresDocumentStore(statements),
+    documents: createPostgresDocumentStore(statements, inTransaction),
     logins: createPostgresLoginStore(statements),
     tokens: createPostgresTokenStore(statements),
     attachments: createPostgresAttachmentStore(statements),

@@ -1,4 +1,5 @@
 import type { AttachmentFileState, AttachmentRecord, AttachmentStore, StoredAttachment } from '../storage-adapter.js';
+import { attachmentLockKey, lockStatement } from './migrations.js';
 import type { StatementSource } from './statements.js';
 import { conflictError, translatingErrors } from './translate-error.js';
 
@@ -56,6 +57,7 @@ interface FileStateRow {
   readable: boolean;
   files_readable: boolean;
 }
+const lockSql = lockStatement(attachmentLockKey);
 
 /** The attachments and attachment_uses tables, read and written through the given statements. */
 export function createPostgresAttachmentStore(statements: StatementSource): AttachmentStore {
@@ -112,6 +114,10 @@ export function createPostgresAttachmentStore(statements: StatementSource): Atta
     async removeUnused(id, before) {
       const removed = await statements.prepared(removeUnusedSql, [id, before]);
       return (removed.rowCount ?? 0) > 0;
+    },
+
+    async lock(ids) {
+      if (ids.length > 0) await statements.prepared(lockSql, [[...ids]]);
     },
   };
   return store;

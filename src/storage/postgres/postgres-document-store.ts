@@ -1,5 +1,5 @@
 import type { DocumentIndex, DocumentQuery, DocumentStore, IndexValue, StoredDocument } from '../storage-adapter.js';
-import { keyLength } from './migrations.js';
+import { documentLockKey, keyLength, lockStatement, slugLockKey } from './migrations.js';
 import { beginning, escapeLike, slugIs } from './postgres-conditions.js';
 import { assertDocumentIndex, searchTexts, searchVectors, valueArrays } from './postgres-document-index.js';
 import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery } from './postgres-query.js';
@@ -81,13 +81,26 @@ const versionsAfterSql = 'SELECT data FROM documents WHERE type = $1::text AND i
 const indexedBySql = 'SELECT digest FROM index_plans WHERE type = $1::text';
 const markIndexedSql = `INSERT INTO index_plans (type, digest) VALUES ($1::text, $2::text)
   ON CONFLICT (type) DO UPDATE SET digest = excluded.digest`;
+// A lock per document, not per row: it holds the versions not stored yet too (the first
+// published one, a new locale's draft), and costs no write to the table.
+const lockSql = lockStatement(documentLockKey);
+// The slugs made from one base (any mode: a write picks them for its modes one after another,
+// and one lock for them all keeps two writers from taking them in opposite orders).
+const slugLockSql = lockStatement(slugLockKey);
 
-/** The documents table, read and written through the given statements. */
-export function createPostgresDocumentStore(statements: StatementSource): DocumentStore {
+/**
+ * The documents table, read and written through the given statements: a transaction's when
+ * `inTransaction`, whose slug lookups then hold their base (see slugsLike).
+ */
+export function createPostgresDocumentStore(statements: StatementSource, inTransaction = false): DocumentStore {
   const taken = async (row: readonly unknown[]): Promise<{ id: boolean; slug: boolean }> => {
     const { rows } = await statements.prepared<{ id: boolean; slug: boolean }>(takenSql, [row[0], row[3], row[4], row[5]]);
     return rows[0]!;
   };
+
+  // The bases this transaction holds already (a store serves one transaction): a write looks
+  // up one base for each of its modes.
+  const lockedBases = new Set<string>();
 
   return {
     async find(query: DocumentQuery) {
@@ -142,6 +155,15 @@ export function createPostgresDocumentStore(statements: StatementSource): Docume
     },
 
     async slugsLike({ locale, mode, base, exceptDocId }) {
+      // Writers of one base take turns from here to their commit: the slug picked from this
+      // answer is still free when it is written, instead of lost to another writer and picked
+      // again. (A slug taken under another base, "a-2" asked for as such, is still a race: the
+      // unique index refuses it and the adapter runs the work again.)
+      const baseKey = `${locale ?? ''}:${base}`;
+      if (inTransaction && !lockedBases.has(baseKey)) {
+        await statements.prepared(slugLockSql, [[baseKey]]);
+        lockedBases.add(baseKey);
+      }
       const { rows } = await statements.query<{ slug: string }>(slugsLikeSql, [
         locale ?? '',
         mode ?? '',
@@ -165,6 +187,10 @@ export function createPostgresDocumentStore(statements: StatementSource): Docume
 
     async markIndexed(type, digest) {
       await statements.prepared(markIndexedSql, [type, digest]);
+    },
+
+    async lock(docIds) {
+      if (docIds.length > 0) await statements.prepared(lockSql, [[...docIds]]);
     },
   };
 }

@@ -108,6 +108,9 @@ export function createSqliteAttachmentStore(statements: StatementSource): Attach
     async removeUnused(id, before) {
       return statements.statement(removeUnusedSql).run({ id, before }).changes > 0;
     },
+
+    // One writer at a time: a transaction holds every record already.
+    async lock() {},
   };
   return store;
 }

@@ -116,6 +116,9 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
     async markIndexed(type, digest) {
       statements.statement(markIndexedSql).run(type, digest);
     },
+
+    // One writer at a time: a transaction holds every document already.
+    async lock() {},
   };
 }
 

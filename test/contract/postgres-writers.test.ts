@@ -1,0 +1,211 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, it } from 'node:test';
+import { createPostgresAdapter } from '../../src/storage/postgres/postgres-adapter.js';
+import type { StorageAdapter, StorageSession } from '../../src/storage/storage-adapter.js';
+import { uniqueSlug } from '../../src/content/documents/slugs.js';
+import { describeOnPostgres, makePostgresAdapter, requirePostgresUrl } from '../helpers/postgres.js';
+import { emptyIndex, makeDoc } from './contract-helpers.js';
+
+/** A promise and the function that settles it: a point one transaction waits at for the test. */
+function signal(): { promise: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { promise, fire };
+}
+
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The `counter` of a version, counted up by one as the services do: lock, read, write back. */
+async function countUp(tx: StorageSession, docId: string): Promise<void> {
+  await tx.documents.lock([docId]);
+  const [doc] = await tx.documents.find({ ids: [`${docId}:en:draft`] });
+  await tx.documents.update({ ...doc!, counter: Number(doc!.counter) + 1 }, emptyIndex());
+}
+
+/** Inserts a draft with the first free slug of `base`, as the services pick it. */
+async function insertWithSlug(tx: StorageSession, docId: string, base: string): Promise<string> {
+  const slug = await uniqueSlug(tx.documents, { base, locale: 'en', modes: ['draft'], docId });
+  await tx.documents.insert(makeDoc({ docId, slug }), emptyIndex());
+  return slug;
+}
+
+describeOnPostgres('postgres writers side by side', () => {
+  let adapter: StorageAdapter;
+  let other: StorageAdapter;
+  let schema: string;
+  let cleanup: () => Promise<void>;
+
+  beforeEach(async () => {
+    ({ adapter, schema, cleanup } = await makePostgresAdapter());
+    // Another server process on the same schema.
+    other = createPostgresAdapter({ connectionString: requirePostgresUrl(), schema });
+    await adapter.migrate();
+    await other.migrate();
+  });
+
+  afterEach(async () => {
+    await other.close();
+    await adapter.close();
+    await cleanup();
+  });
+
+  it('commits a write to another document while a transaction holds one, and makes a write to the held one wait', async () => {
+    await adapter.documents.insert(makeDoc({ docId: 'held', counter: 0 }), emptyIndex());
+    const holding = signal();
+    const release = signal();
+    const first = adapter.transaction(async (tx) => {
+      await countUp(tx, 'held');
+      holding.fire();
+      await release.promise;
+    });
+    await holding.promise;
+
+    const elsewhere = other.transaction((tx) => tx.documents.insert(makeDoc({ docId: 'elsewhere' }), emptyIndex()));
+    assert.equal(await settlesWithin(elsewhere, 5000), true, 'a write to another document commits meanwhile');
+    assert.equal((await other.documents.find({ docIds: ['elsewhere'] })).length, 1);
+    const sameProcess = adapter.transaction((tx) => tx.documents.insert(makeDoc({ docId: 'beside' }), emptyIndex()));
+    assert.equal(await settlesWithin(sameProcess, 5000), true, 'in the same process too');
+
+    const same = other.transaction((tx) => countUp(tx, 'held'));
+    assert.equal(await settlesWithin(same, 300), false, 'a write to the held document waits');
+    release.fire();
+    await Promise.all([first, same]);
+    const [held] = await other.documents.find({ docIds: ['held'] });
+    assert.equal(held!.counter, 2, 'the waiting write read the first one\'s result');
+  });
+
+  it('loses no update when two processes count one document up hundreds of times at once', async () => {
+    await adapter.documents.insert(makeDoc({ docId: 'counted', counter: 0 }), emptyIndex());
+    const perProcess = 150;
+    const runs = [adapter, other].flatMap((store) =>
+      Array.from({ length: perProcess }, () => store.transaction((tx) => countUp(tx, 'counted'))),
+    );
+    await Promise.all(runs);
+    const [counted] = await adapter.documents.find({ docIds: ['counted'] });
+    assert.equal(counted!.counter, 2 * perProcess);
+  });
+
+  it('gives concurrent inserts of one title distinct slugs, taking turns on the slug base', async () => {
+    let attempts = 0;
+    const insertOne = (store: StorageAdapter, n: number) =>
+      store.transaction(async (tx) => {
+        attempts++;
+        return insertWithSlug(tx, `doc${n}`, 'same-title');
+      });
+    const count = 40;
+    const slugs = await Promise.all(Array.from({ length: count }, (_, n) => insertOne(n % 2 === 0 ? adapter : other, n)));
+    assert.equal(new Set(slugs).size, count, 'every slug is distinct');
+    assert.ok(slugs.includes('same-title') && slugs.includes(`same-title-${count}`), slugs.join(' '));
+    assert.equal(attempts, count, 'none had to run again');
+    assert.equal(await adapter.documents.count({}), count);
+  });
+
+  it('runs again a work whose slug another writer took meanwhile, which then picks the next one', async () => {
+    await adapter.documents.insert(makeDoc({ docId: 'first', slug: 'taken' }), emptyIndex());
+    const holding = signal();
+    const release = signal();
+    // Takes "taken-2" as a slug of its own, not as the next one of "taken": no turn on that base.
+    const first = adapter.transaction(async (tx) => {
+      await tx.documents.insert(makeDoc({ docId: 'explicit', slug: 'taken-2' }), emptyIndex());
+      holding.fire();
+      await release.promise;
+    });
+    await holding.promise;
+    let attempts = 0;
+    const picked = other.transaction(async (tx) => {
+      attempts++;
+      if (attempts === 1) setTimeout(release.fire, 200);
+      return insertWithSlug(tx, 'next', 'taken');
+    });
+    await first;
+    assert.equal(await picked, 'taken-3');
+    assert.equal(attempts, 2, 'the insert that picked taken-2 ran again');
+  });
+
+  it('runs a work again after a deadlock, and both transactions commit', async () => {
+    for (const docId of ['a', 'b']) await adapter.documents.insert(makeDoc({ docId, counter: 0 }), emptyIndex());
+    let attempts = 0;
+    const bothHoldOne = { a: signal(), b: signal() };
+    // Each locks and writes one document, then the other's: they wait for each other.
+    const crosswise = (store: StorageAdapter, first: 'a' | 'b', second: 'a' | 'b') =>
+      store.transaction(async (tx) => {
+        attempts++;
+        await countUp(tx, first);
+        bothHoldOne[first].fire();
+        await bothHoldOne[second].promise;
+        await tx.documents.lock([second]);
+        const [next] = await tx.documents.find({ ids: [`${second}:en:draft`] });
+        await tx.documents.update({ ...next!, title: `after ${first}` }, emptyIndex());
+      });
+    await Promise.all([crosswise(adapter, 'a', 'b'), crosswise(other, 'b', 'a')]);
+    assert.equal(attempts, 3, 'the deadlock victim ran once more');
+    const docs = await adapter.documents.find({ docIds: ['a', 'b'], sort: [{ field: '_id', direction: 1 }] });
+    assert.deepEqual(docs.map((doc) => [doc.counter, doc.title]), [[1, 'after b'], [1, 'after a']]);
+  });
+
+  it('moves the generation when a write commits, not before, and another process sees it at once', async () => {
+    const scopes = ['article'];
+    const before = await other.generation(scopes);
+    const written = signal();
+    const release = signal();
+    const open = adapter.transaction(async (tx) => {
+      await tx.documents.insert(makeDoc({ docId: 'g' }), emptyIndex());
+      written.fire();
+      await release.promise;
+    });
+    await written.promise;
+    assert.equal(await other.generation(scopes), before, 'an uncommitted write leaves it');
+    release.fire();
+    await open;
+    const after = await other.generation(scopes);
+    assert.notEqual(after, before, 'the commit moves it');
+
+    // Each commit is seen by the other process at once.
+    let last = after;
+    for (let n = 0; n < 10; n++) {
+      const [writer, reader] = n % 2 === 0 ? [adapter, other] : [other, adapter];
+      await writer.documents.insert(makeDoc({ docId: `s${n}` }), emptyIndex());
+      const now = await reader.generation(scopes);
+      assert.ok(BigInt(now) > BigInt(last), `write ${n}: ${last} → ${now}`);
+      last = now;
+    }
+    // Writers side by side: every row written counts.
+    await Promise.all(
+      Array.from({ length: 20 }, (_, n) => (n % 2 === 0 ? adapter : other).documents.insert(makeDoc({ docId: `w${n}` }), emptyIndex())),
+    );
+    const final = await other.generation(scopes);
+    assert.equal(BigInt(final), BigInt(last) + 20n, `${last} → ${final}: one step per row written`);
+  });
+
+  it('never runs out of connections when transactions read through the adapter itself', async () => {
+    // Two connections: one transaction at a time, and one connection always left for reads.
+    const small = createPostgresAdapter({ connectionString: requirePostgresUrl(), schema, poolSize: 2 });
+    try {
+      const runs = Array.from({ length: 12 }, (_, n) =>
+        small.transaction(async (tx) => {
+          await tx.documents.insert(makeDoc({ docId: `p${n}` }), emptyIndex());
+          // A read outside the transaction, on another connection of the pool.
+          return small.documents.count({});
+        }),
+      );
+      assert.equal(await settlesWithin(Promise.all(runs), 8000), true, 'every transaction ends');
+      assert.equal(await small.documents.count({}), 12);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
