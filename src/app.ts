@@ -57,10 +57,10 @@ export interface AppOptions {
   /** The admin's build to serve at `/admin` instead of `dist/admin` (tests use a fake one). */
   readonly adminDir?: string;
   /**
-   * Set in a worker of several (`CMS_WORKERS`): its primary migrated the store and made the
-   * first-run setup code, logged it, and passes its digest (null when users exist).
+   * Set in a worker of several (`CMS_WORKERS`): its primary migrated the store, brought the index
+   * up to the configuration and made (and logs) the first-run setup code, kept in the store.
    */
-  readonly preparedByPrimary?: { readonly setupCodeDigest: string | null };
+  readonly preparedByPrimary?: boolean;
 }
 
 /** `npm run build` writes the admin beside the compiled server: `dist/admin` next to `dist/src`. */
@@ -157,8 +157,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   const setup = new FirstRunSetup({ storage, documents, throttle });
   // Only a process that makes its own code logs it.
   let setupCode: string | null = null;
-  if (options.preparedByPrimary) setup.expect(options.preparedByPrimary.setupCodeDigest);
-  else setupCode = await setup.prepare();
+  if (!options.preparedByPrimary) setupCode = await setup.prepare();
 
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),

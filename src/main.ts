@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { loadAppConfig } from './load-app-config.js';
 import type { AppOptions } from './app.js';
 import type { AppConfig } from './content/app-config.js';
-import { runPrimary, setupDigestVariable } from './cluster/primary.js';
+import { runPrimary } from './cluster/primary.js';
 
 /**
  * Process entry: load the configuration, then serve alone (`CMS_WORKERS=1`, the default), or
@@ -12,8 +12,7 @@ async function main(): Promise<void> {
   const config = await loadAppConfig({ env: process.env, cwd: process.cwd() });
   if (cluster.isWorker) {
     // The primary migrated the store, made the setup code and logs what is said once at start.
-    const setupCodeDigest = process.env[setupDigestVariable] || null;
-    await serve(config, { preparedByPrimary: { setupCodeDigest } }, []);
+    await serve(config, { preparedByPrimary: true }, []);
   } else if (config.workers > 1) {
     await runPrimary(config, { startWarnings: startWarnings(config) });
   } else {

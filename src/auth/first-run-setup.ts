@@ -1,4 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import type { Principal } from '../core/principal.js';
 import type { StorageAdapter, StorageSession } from '../storage/storage-adapter.js';
 import type { DocumentService } from '../content/documents/document-service.js';
@@ -16,13 +16,9 @@ function normalized(code: string): string {
   return code.toUpperCase().replace(/[\s-]/g, '');
 }
 
-function digest(code: string): Buffer {
-  return createHash('sha256').update(normalized(code), 'utf8').digest();
-}
-
-/** What a process keeps of a code, hex: the primary of several workers hands it to each of them. */
-export function setupCodeDigest(code: string): string {
-  return digest(code).toString('hex');
+/** What the store keeps of a code: its SHA-256, hex (the code has about 59 bits, and is throttled). */
+function digest(code: string): string {
+  return createHash('sha256').update(normalized(code), 'utf8').digest('hex');
 }
 
 /** The line the operator reads the code from, logged at warn once the server listens. */
@@ -30,9 +26,15 @@ export function setupCodeNotice(code: string): string {
   return `First run: no user exists yet. Create the first admin at /admin with the one-time setup code ${code}`;
 }
 
-/** At start: a new code when the store has no user, to be logged once; null when there are users. */
+/**
+ * At start: a new code when the store has no user, kept (as its digest) for every process of the
+ * store to accept, and to be logged once; null when there are users.
+ */
 export async function newSetupCode(storage: StorageAdapter): Promise<string | null> {
-  return (await anyUser(storage)) ? null : newCode();
+  if (await anyUser(storage)) return null;
+  const code = newCode();
+  await storage.logins.addSetupCode(digest(code));
+  return code;
 }
 
 async function anyUser(session: Pick<StorageSession, 'documents'>): Promise<boolean> {
@@ -69,42 +71,33 @@ export interface FirstRunSetupDeps {
 }
 
 /**
- * The first admin of an empty store, created by whoever holds the one-time code the server
- * logged at start. Only the code's digest is kept, in process memory: a single process makes
- * its own code (`prepare`); with several workers the primary makes one, logs it, and each worker
- * `expect`s its digest, so the code works whichever worker answers.
+ * The first admin of an empty store, created by whoever holds a one-time code a server logged at
+ * start. The codes' digests are kept in the store (`newSetupCode`), so that every process of it
+ * accepts every code any of them logged: the workers of one primary share the primary's, and
+ * servers on other machines, each logging a code of its own, accept each other's.
  */
 export class FirstRunSetup {
   readonly #deps: FirstRunSetupDeps;
-  #pending: Buffer | null = null;
 
   constructor(deps: FirstRunSetupDeps) {
     this.#deps = deps;
   }
 
   /** At start: a new code when no user exists, to be logged; null when there are users. */
-  async prepare(): Promise<string | null> {
-    const code = await newSetupCode(this.#deps.storage);
-    this.#pending = code === null ? null : digest(code);
-    return code;
+  prepare(): Promise<string | null> {
+    return newSetupCode(this.#deps.storage);
   }
 
-  /** Accepts the code another process made and logged (`setupCodeDigest`); null: none. */
-  expect(codeDigest: string | null): void {
-    const pending = codeDigest === null ? null : Buffer.from(codeDigest, 'hex');
-    if (pending !== null && pending.length !== 32) throw new Error('A setup code digest is 64 hexadecimal digits');
-    this.#pending = pending;
-  }
-
-  /** Whether the first admin may be created now: a code is pending and still no user exists. */
+  /** Whether the first admin may be created now: a code is kept and still no user exists. */
   async needed(): Promise<{ needed: boolean }> {
-    return { needed: this.#pending !== null && !(await this.#anyUser()) };
+    return { needed: (await this.#deps.storage.logins.hasSetupCodes()) && !(await this.#anyUser()) };
   }
 
   /**
    * Creates the first admin with the user type's own rules (password length, username). A wrong
    * code counts as a failed login (429 once locked); a right one is used up, or given back when
-   * the user could not be created, so that a too short password can be corrected.
+   * the user could not be created, so that a too short password can be corrected. The other
+   * codes stay, harmless: none creates an admin once a user exists.
    */
   async createFirstAdmin(body: Record<string, unknown>, client: { address: string }): Promise<Record<string, unknown>> {
     const { code, username, password, title, email } = body;
@@ -114,14 +107,14 @@ export class FirstRunSetup {
     if (await this.#anyUser()) throw new ConflictError(userExists);
     const attempt = { account: 'setup', address: client.address };
     await this.#deps.throttle.refuseIfLocked(attempt);
-    const pending = this.#pending;
-    if (pending === null) throw new ForbiddenError('No setup code is pending: restart the server to get one.');
-    if (!timingSafeEqual(pending, digest(code))) {
+    const logins = this.#deps.storage.logins;
+    if (!(await logins.hasSetupCodes())) throw new ForbiddenError('No setup code is pending: restart the server to get one.');
+    // Taken from the store, so that a second request with the same code, to any process, finds none.
+    const taken = digest(code);
+    if (!(await logins.takeSetupCode(taken))) {
       await this.#deps.throttle.failed(attempt);
       throw new ForbiddenError('The setup code is wrong.');
     }
-    // Taken before the first await, so that a second request with the same code finds none.
-    this.#pending = null;
     try {
       const fields = { username, password, title: title ?? username, ...(email === undefined ? {} : { email }), role: 'admin' };
       // Another process of this server (CMS_WORKERS) holds the same code and may be creating one now.
@@ -129,7 +122,7 @@ export class FirstRunSetup {
       await this.#deps.throttle.succeeded(attempt);
       return { _id: user._id, username: user.username, title: user.title, role: user.role };
     } catch (error) {
-      this.#pending = pending;
+      await logins.addSetupCode(taken);
       throw error;
     }
   }

@@ -5,11 +5,8 @@ import type { AppConfig } from '../content/app-config.js';
 import { createStorage } from '../storage/create-storage.js';
 import { createFieldTypeRegistry } from '../content/fields/registry.js';
 import { loggedProgress, reindexStaleTypes } from '../content/indexing/reindex.js';
-import { newSetupCode, setupCodeDigest, setupCodeNotice } from '../auth/first-run-setup.js';
+import { newSetupCode, setupCodeNotice } from '../auth/first-run-setup.js';
 import { RestartPolicy, defaultRestartLimits } from './restart-policy.js';
-
-/** How a worker learns the digest of its primary's setup code ('' when users exist). */
-export const setupDigestVariable = 'CMS_PRIMARY_SETUP_CODE_DIGEST';
 
 export interface PrimaryOptions {
   /** Warnings to log once every worker listens (each worker logs nothing of its own at start). */
@@ -28,7 +25,6 @@ export async function runPrimary(config: AppConfig, options: PrimaryOptions): Pr
   const supervisor = new WorkerSupervisor({
     config,
     log,
-    env: { [setupDigestVariable]: setupCode === null ? '' : setupCodeDigest(setupCode) },
     onAllListening: (address) => {
       log.info({ workers: config.workers }, `${config.workers} workers listening at ${urlOf(address)}`);
       for (const warning of options.startWarnings) log.warn(warning);
@@ -63,8 +59,6 @@ function urlOf(address: ListeningAddress): string {
 interface SupervisorDeps {
   readonly config: AppConfig;
   readonly log: Logger;
-  /** Variables each worker gets besides the primary's own environment. */
-  readonly env: Readonly<Record<string, string>>;
   readonly onAllListening: (address: ListeningAddress) => void;
 }
 
@@ -109,7 +103,7 @@ class WorkerSupervisor {
   }
 
   #fork(): void {
-    const worker = cluster.fork(this.#deps.env);
+    const worker = cluster.fork();
     this.#alive.set(worker.id, worker);
   }
 

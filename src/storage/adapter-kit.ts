@@ -113,6 +113,9 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       findByName: (name) => read.logins.findByName(name),
       put: (login) => transaction((tx) => tx.logins.put(login)),
       remove: (userId) => transaction((tx) => tx.logins.remove(userId)),
+      addSetupCode: (digest) => transaction((tx) => tx.logins.addSetupCode(digest)),
+      hasSetupCodes: () => read.logins.hasSetupCodes(),
+      takeSetupCode: (digest) => transaction((tx) => tx.logins.takeSetupCode(digest)),
     },
     tokens: {
       get: (token) => read.tokens.get(token),

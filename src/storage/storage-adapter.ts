@@ -174,6 +174,15 @@ export interface LoginStore {
   /** Throws ConflictError (data.constraint `username` or `email`) when another user has them. */
   put(login: UserLogin): Promise<void>;
   remove(userId: string): Promise<void>;
+  /**
+   * Keeps the digest of a first-run setup code a process made and logged: every process of the
+   * store accepts every code any of them logged, until the first admin exists.
+   */
+  addSetupCode(digest: string): Promise<void>;
+  /** Whether any setup code is kept. */
+  hasSetupCodes(): Promise<boolean>;
+  /** Removes the code with this digest; true when it was kept (then only this caller got it). */
+  takeSetupCode(digest: string): Promise<boolean>;
 }
 
 export interface BearerToken {

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { cheapPasswordHasher, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { loadAppConfig } from '../../src/load-app-config.js';
 import { buildApp } from '../../src/app.js';
-import { setupCodeDigest } from '../../src/auth/first-run-setup.js';
 
 const setupUrl = '/api/v1/@cms/setup';
 
@@ -134,28 +133,44 @@ describe('setup code throttle and existing users', () => {
   });
 });
 
-describe('one setup code in several processes (CMS_WORKERS)', () => {
-  it('creates one first admin when two processes are given the code at the same moment', async () => {
-    const first = await startTestApp(testConfig(), {}, { passwordHasher: cheapPasswordHasher() });
+describe('setup codes in several processes of one store', () => {
+  it('accepts in each process the code another logged, and creates one first admin when both are sent it at the same moment', async () => {
+    const first = await startListening();
     const loaded = await loadAppConfig({
       config: testConfig(),
-      env: { CMS_DATA_DIR: first.dataDir, CMS_LOG_LEVEL: 'silent', CMS_DATABASE_URL: first.databaseUrl },
-      cwd: first.dataDir,
+      env: { CMS_DATA_DIR: first.t.dataDir, CMS_LOG_LEVEL: 'warn', CMS_DATABASE_URL: first.t.databaseUrl },
+      cwd: first.t.dataDir,
     });
-    // What a primary hands its workers: the digest of the one code it logged.
-    const code = 'ABCD-EFGH-JKMN';
-    const worker = () => buildApp(loaded, { preparedByPrimary: { setupCodeDigest: setupCodeDigest(code) }, passwordHasher: cheapPasswordHasher() });
-    const workers = [await worker(), await worker()];
+    // Another server on the same store, as on another machine: it logs a code of its own.
+    const otherLines: string[] = [];
+    const other = await buildApp(loaded, { passwordHasher: cheapPasswordHasher(), logStream: { write: (line) => void otherLines.push(line) } });
+    await other.listen({ port: 0, host: '127.0.0.1' });
+    const servers = [first.t.app, other];
     try {
+      const codes = [loggedCode(first.lines), loggedCode(otherLines)];
+      assert.notEqual(codes[0], codes[1]);
+      const send = (app: (typeof servers)[number], body: Record<string, unknown>) =>
+        app.inject({ method: 'POST', url: setupUrl, payload: body }).then((res) => ({ status: res.statusCode, text: res.body }));
+      // Each server knows the other's code: too short a password is refused, and the code kept.
+      for (const [n, app] of servers.entries()) {
+        assert.deepEqual((await app.inject({ method: 'GET', url: setupUrl })).json(), { needed: true });
+        const short = await send(app, { code: codes[1 - n], username: 'root', password: 'short' });
+        assert.equal(short.status, 400, short.text);
+      }
       const answers = await Promise.all(
-        workers.map((app, n) => app.inject({ method: 'POST', url: setupUrl, payload: { code, username: `root${n}`, password: 'root-password-1' } })),
+        servers.map((app, n) => send(app, { code: codes[0], username: `root${n}`, password: 'root-password-1' })),
       );
-      assert.deepEqual(answers.map((answer) => answer.statusCode).sort(), [200, 409], answers.map((answer) => answer.body).join('\n'));
-      const users = await first.request('GET', '/api/v1/@cms/user');
-      assert.equal(users.body.results.length, 1, 'one admin');
+      const statuses = answers.map((answer) => answer.status).sort();
+      assert.equal(statuses[0], 200, answers.map((answer) => answer.text).join('\n'));
+      // The code is taken from the store by one of them: the other finds it gone, or the admin made.
+      assert.ok(statuses[1] === 403 || statuses[1] === 409, answers.map((answer) => answer.text).join('\n'));
+      assert.equal((await first.t.request('GET', '/api/v1/@cms/user')).body.results.length, 1, 'one admin');
+      for (const app of servers) assert.deepEqual((await app.inject({ method: 'GET', url: setupUrl })).json(), { needed: false });
+      const late = await send(other, { code: codes[1], username: 'late', password: 'late-password-1' });
+      assert.equal(late.status, 409, 'no code creates an admin once a user exists');
     } finally {
-      for (const app of workers) await app.close();
-      await first.close();
+      await other.close();
+      await first.t.close();
     }
   });
 });

@@ -443,6 +443,20 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
         await adapter.logins.remove('u1');
         assert.equal(await adapter.logins.get('u1'), null);
       });
+
+      it('keeps setup code digests until each is taken, once', async () => {
+        assert.equal(await adapter.logins.hasSetupCodes(), false);
+        assert.equal(await adapter.logins.takeSetupCode('a'.repeat(64)), false);
+        await adapter.logins.addSetupCode('a'.repeat(64));
+        await adapter.logins.addSetupCode('a'.repeat(64));
+        await adapter.logins.addSetupCode('b'.repeat(64));
+        assert.equal(await adapter.logins.hasSetupCodes(), true);
+        const taken = await Promise.all([0, 1, 2].map(() => adapter.logins.takeSetupCode('a'.repeat(64))));
+        assert.deepEqual(taken.sort(), [false, false, true], 'each code is taken once');
+        assert.equal(await adapter.logins.hasSetupCodes(), true);
+        assert.equal(await adapter.transaction((tx) => tx.logins.takeSetupCode('b'.repeat(64))), true);
+        assert.equal(await adapter.logins.hasSetupCodes(), false);
+      });
     });
 
     describe('tokens', () => {

@@ -262,6 +262,13 @@ export const migrations: readonly string[] = [
   CREATE CONSTRAINT TRIGGER attachment_uses_generation AFTER INSERT OR UPDATE OR DELETE ON attachment_uses
     DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION count_up_attachments_generation();
   `,
+  // 9: the digests of the first-run setup codes the processes of this store made and logged, so
+  // that each accepts every one (FirstRunSetup): servers on several machines each make their own.
+  `
+  CREATE TABLE setup_codes (
+    digest text COLLATE "C" CONSTRAINT setup_codes_digest PRIMARY KEY
+  );
+  `,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

@@ -35,6 +35,9 @@ const putLoginSql = `INSERT INTO user_logins (${loginColumns})
     username = excluded.username, email = excluded.email, password_hash = excluded.password_hash`;
 const usernameTakenSql = `SELECT EXISTS (SELECT 1 FROM user_logins WHERE user_id <> $1::text AND ${usernameIs('$2::text')}) AS taken`;
 const removeLoginSql = 'DELETE FROM user_logins WHERE user_id = $1::text';
+const addSetupCodeSql = 'INSERT INTO setup_codes (digest) VALUES ($1::text) ON CONFLICT DO NOTHING';
+const hasSetupCodesSql = 'SELECT EXISTS (SELECT 1 FROM setup_codes) AS kept';
+const takeSetupCodeSql = 'DELETE FROM setup_codes WHERE digest = $1::text';
 
 const getTokenSql = 'SELECT token, user_id, expires_at FROM bearer_tokens WHERE token = $1::text';
 const putTokenSql = `INSERT INTO bearer_tokens (token, user_id, expires_at) VALUES ($1::text, $2::text, $3::text)
@@ -64,6 +67,20 @@ export function createPostgresLoginStore(statements: StatementSource): LoginStor
 
     async remove(userId) {
       await statements.prepared(removeLoginSql, [userId]);
+    },
+
+    async addSetupCode(digest) {
+      await statements.prepared(addSetupCodeSql, [digest]);
+    },
+
+    async hasSetupCodes() {
+      const { rows } = await statements.prepared<{ kept: boolean }>(hasSetupCodesSql, []);
+      return rows[0]!.kept;
+    },
+
+    async takeSetupCode(digest) {
+      const removed = await statements.prepared(takeSetupCodeSql, [digest]);
+      return removed.rowCount === 1;
     },
   };
 }

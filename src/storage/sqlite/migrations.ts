@@ -281,6 +281,13 @@ export const migrations: readonly string[] = [
   CREATE INDEX attachments_unused ON attachments (unused_since) WHERE unused_since IS NOT NULL;
   CREATE INDEX attachments_unsettled ON attachments (id) WHERE readable <> files_readable;
   `,
+  // 11: the digests of the first-run setup codes the processes of this store made and logged, so
+  // that each accepts every one (FirstRunSetup): plain processes on one file each make their own.
+  `
+  CREATE TABLE setup_codes (
+    digest TEXT PRIMARY KEY
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */

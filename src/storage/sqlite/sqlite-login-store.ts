@@ -27,6 +27,10 @@ const putLoginSql = `INSERT INTO user_logins (${loginColumns})
     username = excluded.username, email = excluded.email, password_hash = excluded.password_hash`;
 const removeLoginSql = 'DELETE FROM user_logins WHERE user_id = ?';
 
+const addSetupCodeSql = 'INSERT OR IGNORE INTO setup_codes (digest) VALUES (?)';
+const hasSetupCodesSql = 'SELECT EXISTS (SELECT 1 FROM setup_codes)';
+const takeSetupCodeSql = 'DELETE FROM setup_codes WHERE digest = ?';
+
 const getTokenSql = 'SELECT token, user_id, expires_at FROM bearer_tokens WHERE token = ?';
 const putTokenSql = `INSERT INTO bearer_tokens (token, user_id, expires_at) VALUES (@token, @userId, @expiresAt)
   ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, expires_at = excluded.expires_at`;
@@ -55,6 +59,18 @@ export function createSqliteLoginStore(statements: StatementSource): LoginStore 
 
     async remove(userId) {
       statements.statement(removeLoginSql).run(userId);
+    },
+
+    async addSetupCode(digest) {
+      statements.statement(addSetupCodeSql).run(digest);
+    },
+
+    async hasSetupCodes() {
+      return statements.statement(hasSetupCodesSql).pluck().get() === 1;
+    },
+
+    async takeSetupCode(digest) {
+      return statements.statement(takeSetupCodeSql).run(digest).changes === 1;
     },
   };
 }
