@@ -1,4 +1,4 @@
-import type { AttachmentStore } from '../storage/storage-adapter.js';
+import type { AttachmentStore, StorageAdapter } from '../storage/storage-adapter.js';
 import type { FileStorage } from './file-storage.js';
 import { attachmentKeys } from './attachment-output.js';
 import { removeOrphanFiles } from './orphan-files.js';
@@ -28,11 +28,13 @@ export interface SweepReport {
  */
 export class AttachmentReclaimer {
   readonly #store: AttachmentStore;
+  readonly #transaction: StorageAdapter['transaction'];
   readonly #files: FileStorage;
   readonly #graceMs: number;
 
-  constructor(deps: { store: AttachmentStore; files: FileStorage; graceMs: number }) {
-    this.#store = deps.store;
+  constructor(deps: { storage: Pick<StorageAdapter, 'attachments' | 'transaction'>; files: FileStorage; graceMs: number }) {
+    this.#store = deps.storage.attachments;
+    this.#transaction = deps.storage.transaction;
     this.#files = deps.files;
     this.#graceMs = deps.graceMs;
   }
@@ -98,8 +100,14 @@ export class AttachmentReclaimer {
       const batch = await this.#store.findUnused(before, batchSize);
       let removedNow = 0;
       for (const record of batch) {
-        // Another process, or a write that took the attachment up again, may have been first.
-        if (!(await this.#store.removeUnused(record._id, before))) continue;
+        // Another process, or a write that took the attachment up again, may have been first. A
+        // write takes up an attachment under its lock (DocumentContext): holding it, the removal
+        // sees that write's use, or the write then finds the attachment gone.
+        const gone = await this.#transaction(async (tx) => {
+          await tx.attachments.lock([record._id]);
+          return tx.attachments.removeUnused(record._id, before);
+        });
+        if (!gone) continue;
         await Promise.all(attachmentKeys(record).map((key) => this.#files.remove(key)));
         removedNow++;
       }

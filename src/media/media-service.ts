@@ -88,7 +88,7 @@ export class MediaService {
 
   constructor(deps: MediaServiceDeps) {
     this.#deps = deps;
-    this.#reclaimer = new AttachmentReclaimer({ store: deps.storage.attachments, files: deps.files, graceMs: deps.graceMs });
+    this.#reclaimer = new AttachmentReclaimer({ storage: deps.storage, files: deps.files, graceMs: deps.graceMs });
   }
 
   /** Prepares the work directory, clearing what an interrupted process left in it. */

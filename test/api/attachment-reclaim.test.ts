@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { apiTestsOnPostgres, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { fetchRaw, listFiles, makeImage, makePdf, pathOf, storedAttachment, uploaded, uploadsDir } from '../helpers/media.js';
 
@@ -252,5 +252,46 @@ describe('reclaiming unused attachments', () => {
     assert.ok(files.includes('uploads/attachments/ccccrecentcccccccccccccc-uploading.png'), 'a newer file may be an upload in progress');
     assert.ok(files.includes('uploads/attachments/README'), 'a file no attachment could have is not touched');
     assert.equal(filesOf(files, kept._id).length, 7);
+  });
+});
+
+// Writers run side by side on PostgreSQL only; on SQLite a removal and a write never overlap.
+describe('an unused attachment removed while a write takes it up (PostgreSQL)', { skip: !apiTestsOnPostgres && 'the API tests run on SQLite' }, () => {
+  let t: TestApp;
+  let storage: StorageAdapter;
+  before(async () => {
+    // No sweep of the app's own gets in between: the test removes the attachment itself.
+    t = await startTestApp(reclaimConfig({ attachmentGraceSeconds: 1, attachmentSweepSeconds: 86_400 }), {}, {
+      wrapStorage: (adapter) => (storage = adapter),
+    });
+  });
+  after(() => t.close());
+
+  it('refuses the write when the removal held the attachment first, and keeps no document holding it', async () => {
+    const stray = await uploaded(t, 'contested.png', await makeImage('png', 8, 8));
+    await sleep(1_100);
+    let locked!: () => void;
+    let release!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // As the sweep does: the attachment's lock, then its removal.
+    const removal = storage.transaction(async (tx) => {
+      await tx.attachments.lock([stray._id]);
+      locked();
+      await released;
+      return tx.attachments.removeUnused(stray._id, Date.now());
+    });
+    await lockTaken;
+    const write = t.request('POST', '/api/v1/album', { body: { title: 'Contested', cover: { _id: stray._id } } });
+    // The write converts its input (the record is still there), then waits for the lock.
+    await sleep(300);
+    release();
+    const removed = await removal;
+    assert.equal(removed, true);
+    const answer = await write;
+    assert.equal(answer.status, 409, JSON.stringify(answer.body));
+    assert.match(answer.body.message, /removed meanwhile/);
+    assert.equal((await t.request('GET', '/api/v1/album?title=Contested')).body.results.length, 0);
+    assert.equal(await storedAttachment(t, stray._id), undefined);
   });
 });

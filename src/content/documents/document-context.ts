@@ -4,7 +4,7 @@ import type { ConvertContext } from '../fields/field-type.js';
 import type { FieldTypeRegistry } from '../fields/registry.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { StorageAdapter, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
-import { NotFoundError } from '../../errors/app-error.js';
+import { ConflictError, NotFoundError } from '../../errors/app-error.js';
 import { canReadType } from '../access/permissions.js';
 import { convertSchema, throwIfErrors } from '../fields/convert-schema.js';
 import { sortify } from '../text.js';
@@ -295,6 +295,13 @@ export class DocumentContext {
   /** The attachments a version holds now are recorded as used by it, live or archived (original 11.3). */
   async #trackAttachments(session: StorageSession, doc: StoredDocument): Promise<void> {
     const ids = this.#attachmentRefs.ids(this.pieceType(doc.type), doc);
+    if (ids.length > 0) {
+      // The sweep removes an attachment unused for its grace period under the same lock: one this
+      // write takes up is then either still there, and kept, or gone, and the write refused.
+      await session.attachments.lock(ids);
+      const found = await session.attachments.find(ids);
+      if (found.length < new Set(ids).size) throw new ConflictError('An attachment of this document was removed meanwhile: upload it again.');
+    }
     this.#noteUsageChanged(session, await session.attachments.setUsage(doc._id, ids, doc.archived));
   }
 
