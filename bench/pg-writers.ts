@@ -7,8 +7,10 @@
  * scenario with autocannon, one load generator per server process, sharing BENCH_CONNECTIONS
  * connections, all at once. PATCH counts a field up (`$inc`) on different documents, then on one
  * document, whose count is checked afterwards against the answers: none may be lost. Inserts
- * take distinct titles, then one title (every insert races for the same slug). Prints a Markdown
- * table and writes it as JSON to bench/results/.
+ * take distinct titles, then one title (every insert races for the same slug). With
+ * BENCH_PG_LATENCY_MS the servers reach the database through a proxy that holds each chunk that
+ * long each way, as a database on another host (the seeding goes direct). Prints a Markdown table
+ * and writes it as JSON to bench/results/.
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,6 +22,7 @@ import pg from 'pg';
 import { adminKey, benchConfig } from './corpus.js';
 import type { LoadResult, LoadSpec } from './load.js';
 import { seed } from './seed.js';
+import { startLatencyProxy } from './latency-proxy.js';
 import { load, startCms, stop } from './servers.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -30,7 +33,12 @@ const settings = {
   seconds: positive('BENCH_SECONDS', process.env.BENCH_SECONDS ?? '10'),
   connections: positive('BENCH_CONNECTIONS', process.env.BENCH_CONNECTIONS ?? '20'),
   processes: (process.env.BENCH_PROCESSES ?? '1,2').split(',').map((value) => positive('BENCH_PROCESSES', value)),
+  /** Added each way to the servers' round trips to the database (0: none), through a proxy. */
+  latencyMs: process.env.BENCH_PG_LATENCY_MS === undefined ? 0 : positive('BENCH_PG_LATENCY_MS', process.env.BENCH_PG_LATENCY_MS),
 };
+
+/** The servers' way to the database: through the latency proxy when there is one (main). */
+let serversPort: number | undefined;
 
 function positive(name: string, raw: string): number {
   const value = Number(raw);
@@ -87,9 +95,13 @@ async function admin<R extends pg.QueryResultRow>(sql: string, params: unknown[]
 }
 
 /** The URL of the database with its connections' search_path set to `schema`, as an operator would name it. */
-function schemaUrl(schema: string): string {
+function schemaUrl(schema: string, port?: number): string {
   const url = new URL(settings.url);
   url.searchParams.set('options', `-c search_path=${schema}`);
+  if (port !== undefined) {
+    url.hostname = '127.0.0.1';
+    url.port = String(port);
+  }
   return url.href;
 }
 
@@ -109,8 +121,9 @@ async function runProcesses(processes: number): Promise<Row[]> {
     await writeFile(env.CMS_CONFIG, JSON.stringify(writersConfig()));
     log(`${processes} process(es): seeding ${settings.docs} articles in schema ${schema}…`);
     const { articleIds } = await seed(env, settings.docs, () => undefined);
+    const serverEnv = { ...env, CMS_DATABASE_URL: schemaUrl(schema, serversPort) };
     const servers = [];
-    for (let n = 0; n < processes; n++) servers.push(await startCms(env, children));
+    for (let n = 0; n < processes; n++) servers.push(await startCms(serverEnv, children));
     const rows: Row[] = [];
     for (const scenario of scenarios(articleIds)) {
       const before = await countsBefore(servers[0]!.base, scenario);
@@ -212,11 +225,19 @@ async function main(): Promise<void> {
   await mkdir(join(repo, 'bench/results'), { recursive: true });
   const before = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, date: new Date().toISOString(), loadAverage: loadavg() };
   const rows: Row[] = [];
-  for (const processes of settings.processes) rows.push(...(await runProcesses(processes)));
+  const database = new URL(settings.url);
+  const proxy = settings.latencyMs > 0 ? await startLatencyProxy({ host: database.hostname, port: Number(database.port || 5432) }, settings.latencyMs) : undefined;
+  serversPort = proxy?.port;
+  try {
+    for (const processes of settings.processes) rows.push(...(await runProcesses(processes)));
+  } finally {
+    await proxy?.close();
+  }
   const after = { loadAverage: loadavg() };
   const server = (await admin<{ server_version: string }>('SHOW server_version'))[0]?.server_version ?? '?';
   const title =
-    `PostgreSQL ${server}, ${settings.docs} articles, ${settings.connections} connections in all, ${settings.seconds} s per scenario; ` +
+    `PostgreSQL ${server}${settings.latencyMs > 0 ? ` ${settings.latencyMs} ms away each way` : ''}, ${settings.docs} articles, ` +
+    `${settings.connections} connections in all, ${settings.seconds} s per scenario; ` +
     `${before.cpu} × ${before.cores}, Node ${before.node}, ${before.date.slice(0, 16)} UTC, ` +
     `load average ${before.loadAverage[0]!.toFixed(1)} before, ${after.loadAverage[0]!.toFixed(1)} after`;
   process.stdout.write(`\n${title}\n\n${header}\n${rows.map(tableRow).join('\n')}\n`);
