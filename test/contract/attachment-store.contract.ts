@@ -131,6 +131,8 @@ export function describeAttachmentContract(adapterOf: () => StorageAdapter): voi
       assert.equal(await adapter.attachments.removeUnused('held', later), false, 'held by a version');
       assert.equal(await adapter.attachments.removeUnused('released', later), false, 'held by an archived version');
 
+      // The store counts in milliseconds: the uploads above must lie strictly before `released - 1`.
+      await new Promise((resolve) => setTimeout(resolve, 5));
       const released = Date.now();
       await adapter.attachments.setUsage('d2:es:draft', [], false);
       assert.deepEqual(await ids(later), ['fresh', 'released']);
