@@ -28,6 +28,8 @@ const mayImport: Readonly<Record<string, readonly string[]>> = {
   'src/main.ts': ['src/'],
   // The primary of several server processes: it prepares the store and the setup code before forking.
   'src/cluster/': ['src/'],
+  // The `cms` command line: like the server's entry, it assembles what its commands need.
+  'src/cli/': ['src/'],
 };
 
 /** Packages only some areas may import: Fastify stays in http, each driver in its adapter, sharp behind one file. */
