@@ -11,9 +11,11 @@ export interface Progress {
   stage(label: string, options?: { total?: number; unit?: 'items' | 'bytes' }): ProgressStage;
 }
 
-// A terminal line is redrawn at most this often; a log gets a line this often, or every tenth of the total.
+// A terminal line is redrawn at most this often. A log gets a line this often, or at each tenth
+// of the total but then at most once a second: short work logs only its final line.
 const redrawMs = 100;
 const logLineMs = 5000;
+const logStepMs = 1000;
 const barWidth = 24;
 
 /**
@@ -30,7 +32,7 @@ export function createProgress(io: Pick<CliIo, 'stderr'>, options: { quiet: bool
     stage(label, { total, unit = 'items' } = {}) {
       const started = now();
       let count = 0;
-      let shownAt = -Infinity;
+      let shownAt = started;
       let shownTenth = 0;
       const line = (final: boolean) => {
         const seconds = Math.max((now() - started) / 1000, 1e-3);
@@ -44,14 +46,15 @@ export function createProgress(io: Pick<CliIo, 'stderr'>, options: { quiet: bool
         const filled = Math.round(share * barWidth);
         return `${label} [${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}] ${amount} ${Math.floor(share * 100)}%  ${speed}${eta}`;
       };
-      const show = (force: boolean) => {
+      const show = () => {
         const at = now();
         if (out.isTTY) {
-          if (!force && at - shownAt < redrawMs) return;
+          if (at - shownAt < redrawMs) return;
           out.write(`\r${line(false)}\x1b[K`);
         } else {
           const tenth = total ? Math.floor((count / total) * 10) : 0;
-          if (!force && at - shownAt < logLineMs && tenth <= shownTenth) return;
+          const due = at - shownAt >= logLineMs || (tenth > shownTenth && at - shownAt >= logStepMs);
+          if (!due) return;
           shownTenth = tenth;
           out.write(`${line(false)}\n`);
         }
@@ -60,7 +63,7 @@ export function createProgress(io: Pick<CliIo, 'stderr'>, options: { quiet: bool
       return {
         add(amount) {
           count += amount;
-          show(false);
+          show();
         },
         done() {
           out.write(out.isTTY ? `\r${line(true)}\x1b[K\n` : `${line(true)}\n`);

@@ -164,7 +164,12 @@ describe('cms export and cms import', () => {
       answers.set(url, { status: 0, body: null });
     }
     for (const [url, answer] of await answersOf(source)) answers.set(url, answer);
-    assert.equal(answers.get('/api/v1/article?search=lighthouse')!.status, 200);
+    const count = (url: string) => (answers.get(url)!.body as { results: unknown[] }).results.length;
+    assert.deepEqual(
+      ['/api/v1/article?cmsMode=draft', '/api/v1/article?cmsLocale=es&cmsMode=draft', '/api/v1/article?archived=any&cmsMode=draft', '/api/v1/article?search=lighthouse', '/api/v1/article?category=tech', '/api/v1/@cms/image?archived=any&cmsMode=draft', '/api/v1/@cms/user'].map(count),
+      [2, 1, 3, 1, 1, 2, 2],
+      'the answers compared hold documents',
+    );
     const images = answers.get('/api/v1/@cms/image?archived=any&cmsMode=draft')!.body as { results: { attachment: { _urls: Record<string, string> } }[] };
     for (const image of images.results) fileUrls.push(...Object.values(image.attachment._urls));
     const gallery = answers.get('/api/v1/gallery')!.body as { results: { hero: { _url: string } }[] };
