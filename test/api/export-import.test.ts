@@ -11,6 +11,7 @@ import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { fetchRaw, listFiles, makeImage, makePdf, pathOf, uploaded } from '../helpers/media.js';
 import { adminQuery, dropSchema, postgresUrl, uniqueSchemaName } from '../helpers/postgres.js';
 import { runCms } from '../helpers/cli.js';
+import { startTestBucket } from '../helpers/s3.js';
 import { createStorage } from '../../src/storage/create-storage.js';
 
 /** The fixture types, plus `gallery` whose `hero` takes any file (a PDF here). */
@@ -266,6 +267,26 @@ describe('cms export and cms import', () => {
       await importAndCompare(target);
     } finally {
       await target.remove();
+    }
+  });
+
+  it('imports into a store whose files are in a bucket, unreadable ones aside, and exports the same bytes from it', async () => {
+    const bucket = await startTestBucket();
+    const target = await sqliteTarget();
+    try {
+      const env = { ...target.env, ...bucket.env() };
+      const imported = await cms(['import', join(work, 'source.tar.gz'), '--quiet'], env);
+      assert.equal(imported.code, 0, imported.stderr);
+      const keys = await bucket.keys();
+      for (const hidden of hiddenFiles) assert.ok(keys.includes(`_unreadable/${hidden}`), hidden);
+      assert.equal(keys.length, (await entriesOf(archive)).filter((entry) => entry.name.startsWith('files/')).length);
+      assert.deepEqual(await listFiles(join(target.dataDir, 'uploads')), [], 'no file stays behind in the work directory');
+      const reexported = await cms(['export', join(work, 'from-bucket.tar.gz'), '--quiet'], env);
+      assert.equal(reexported.code, 0, reexported.stderr);
+      assert.ok(archive.equals(await readFile(join(work, 'from-bucket.tar.gz'))), 'the bucket store exports to the same bytes');
+    } finally {
+      await target.remove();
+      await bucket.close();
     }
   });
 
