@@ -345,6 +345,15 @@ describe('cms export and cms import', () => {
     await assertRefused(await withPart(archive, 'users.jsonl', Buffer.from(`${JSON.stringify(user)}\n`)), /^cms import: line 1 of users\.jsonl: \/passwordHash: Expected string/);
   });
 
+  it('refuses another format version, and a document of a type the configuration lacks', async () => {
+    const entries = await entriesOf(archive);
+    const manifestEntry = entries.at(-1)!;
+    manifestEntry.data = Buffer.from(JSON.stringify({ ...JSON.parse(manifestEntry.data.toString()), version: 2 }));
+    await assertRefused(await packed(entries), /^cms import: the archive has format version 2; this cms reads version 1\n/);
+    const documents = (await entriesOf(archive))[0]!.data.toString().replaceAll('"type":"note"', '"type":"memo"');
+    await assertRefused(await withPart(archive, 'documents.jsonl', Buffer.from(documents)), /the type "memo" is not in this configuration/);
+  });
+
   it('refuses a truncated archive, and a file that is no archive', async () => {
     await assertRefused(archive.subarray(0, Math.floor(archive.length / 2)), /^cms import: the archive is damaged \(not a complete gzipped tar\)/);
     await assertRefused(Buffer.from('just some text\n'), /^cms import: the archive is damaged/);
