@@ -1,7 +1,10 @@
 import type { AppConfig } from '../content/app-config.js';
+import type { Principal } from '../core/principal.js';
 import type { StorageAdapter } from '../storage/storage-adapter.js';
+import type { DocumentService } from '../content/documents/document-service.js';
 import { createStorage } from '../storage/create-storage.js';
 import { loadAppConfig } from '../load-app-config.js';
+import { createContentServices } from '../app.js';
 import type { CliIo } from './command.js';
 
 /** The configuration the server would start with in the same directory and environment. */
@@ -18,4 +21,22 @@ export async function withStore<T>(config: AppConfig, work: (storage: StorageAda
   } finally {
     await storage.close();
   }
+}
+
+/**
+ * Who the command line acts as in the content layer: whoever may run it holds the store, so it
+ * may do what an admin may, and what it writes is recorded as its work.
+ */
+export const commandLineOperator: Principal = Object.freeze({ kind: 'apiKey', role: 'admin', userId: null, title: 'Command line', username: null });
+
+/** Runs `work` with the server's own content services on the configured store (`withStore`). */
+export function withDocuments<T>(config: AppConfig, work: (documents: DocumentService, storage: StorageAdapter) => Promise<T>): Promise<T> {
+  return withStore(config, async (storage) => {
+    const content = await createContentServices(config, storage);
+    try {
+      return await work(content.documents, storage);
+    } finally {
+      content.close();
+    }
+  });
 }
