@@ -4,7 +4,6 @@ import type { StorageAdapter } from '../storage/storage-adapter.js';
 import type { DocumentService } from '../content/documents/document-service.js';
 import { createStorage } from '../storage/create-storage.js';
 import { loadAppConfig } from '../load-app-config.js';
-import { createContentServices } from '../app.js';
 import type { CliIo } from './command.js';
 
 /** The configuration the server would start with in the same directory and environment. */
@@ -32,6 +31,9 @@ export const commandLineOperator: Principal = Object.freeze({ kind: 'apiKey', ro
 /** Runs `work` with the server's own content services on the configured store (`withStore`). */
 export function withDocuments<T>(config: AppConfig, work: (documents: DocumentService, storage: StorageAdapter) => Promise<T>): Promise<T> {
   return withStore(config, async (storage) => {
+    // Loaded when needed: the server's modules (Fastify, sharp, the S3 client) take seconds to
+    // load on a busy machine, and the other commands need none of them.
+    const { createContentServices } = await import('../app.js');
     const content = await createContentServices(config, storage);
     try {
       return await work(content.documents, storage);
