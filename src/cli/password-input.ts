@@ -32,8 +32,9 @@ async function askTwice(io: CliIo): Promise<string> {
 /** One line typed with echo off (raw mode): Enter ends it, Backspace removes a character, Ctrl-C cancels. */
 function askHidden(io: CliIo, prompt: string): Promise<string> {
   const { stdin, stderr } = io;
-  stderr.write(prompt);
+  // Echo off before the prompt shows: nothing typed in answer to it is ever echoed.
   stdin.setRawMode!(true);
+  stderr.write(prompt);
   stdin.setEncoding('utf8');
   stdin.resume();
   return new Promise((resolve, reject) => {

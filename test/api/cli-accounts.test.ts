@@ -2,7 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cheapPasswordHasher, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
-import { newCliStore, type CliStore } from '../helpers/cli.js';
+import { hasScript, newCliStore, runCliOnTerminal, type CliStore } from '../helpers/cli.js';
 import { skipWithoutPostgres } from '../helpers/postgres.js';
 
 const loginUrl = '/api/v1/@cms/login/login';
@@ -226,3 +226,52 @@ function describeCliAccounts(database: 'sqlite' | 'postgres', skip: false | stri
 
 describeCliAccounts('sqlite', false);
 describeCliAccounts('postgres', skipWithoutPostgres);
+
+describe('cms user create and password on a terminal', { skip: hasScript() ? false : 'script (util-linux) is not installed' }, () => {
+  let store: CliStore;
+
+  before(async () => {
+    store = await newCliStore(testConfig(), 'sqlite');
+  });
+
+  after(async () => {
+    await store?.remove();
+  });
+
+  it('asks for the password twice with echo off; the user can then log in', async () => {
+    const { code, shown } = await runCliOnTerminal(['user', 'create', 'tess', '--role', 'contributor'], {
+      env: store.env,
+      answers: [
+        { prompt: 'New password: ', line: 'typed on a terminal' },
+        { prompt: 'Repeat it: ', line: 'typed on a terminal' },
+      ],
+    });
+    assert.equal(code, 0, shown);
+    assert.match(shown, /New password: \r?\nRepeat it: \r?\nCreated the user tess \(id [a-z0-9]{24}, role contributor\)\./);
+    assert.ok(!shown.includes('typed'), 'the password is never echoed');
+    const app = await startAppOn(store);
+    try {
+      assert.equal((await login(app, 'tess', 'typed on a terminal')).status, 200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses two different answers, changing nothing', async () => {
+    const { code, shown } = await runCliOnTerminal(['user', 'password', 'tess'], {
+      env: store.env,
+      answers: [
+        { prompt: 'New password: ', line: 'one new password' },
+        { prompt: 'Repeat it: ', line: 'another new password' },
+      ],
+    });
+    assert.equal(code, 1, shown);
+    assert.match(shown, /cms user password: the two passwords differ/);
+    const app = await startAppOn(store);
+    try {
+      assert.equal((await login(app, 'tess', 'typed on a terminal')).status, 200);
+    } finally {
+      await app.close();
+    }
+  });
+});

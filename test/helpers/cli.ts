@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,4 +65,45 @@ export function runCli(args: readonly string[], options: { env: Record<string, s
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Whether `script` (util-linux) is there to run the CLI on a pseudo-terminal. */
+export function hasScript(): boolean {
+  return spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * Runs `node bin/cms.js …` on a pseudo-terminal (`script -qec`), answering each prompt in
+ * `answers` (a text the output shows, and the line to type) once it shows; resolves with the
+ * exit code and everything the terminal showed.
+ */
+export async function runCliOnTerminal(
+  args: readonly string[],
+  options: { env: Record<string, string>; answers: readonly { prompt: string; line: string }[] },
+): Promise<{ code: number | null; shown: string }> {
+  const command = [process.execPath, cmsBin, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: repositoryRoot,
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let shown = '';
+  const answers = [...options.answers];
+  let seen = 0;
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    shown += chunk;
+    // Each prompt is answered once it shows, after the ones before it.
+    while (answers.length > 0) {
+      const at = shown.indexOf(answers[0]!.prompt, seen);
+      if (at < 0) break;
+      seen = at + answers[0]!.prompt.length;
+      child.stdin.write(`${answers.shift()!.line}\r`);
+    }
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  child.stdin.destroy();
+  return { code, shown };
 }
