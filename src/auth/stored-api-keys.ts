@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { roles, type Role } from '../core/principal.js';
+import { isRole, roles } from '../core/principal.js';
 import { newId } from '../core/ids.js';
 import { InvalidRequestError, NotFoundError } from '../errors/app-error.js';
 import type { StorageAdapter, StoredApiKey } from '../storage/storage-adapter.js';
@@ -46,7 +46,7 @@ export class StoredApiKeys {
 
   /** A new random key with this role; only its digest is stored. */
   async create({ role, label = '' }: { role: string; label?: string }): Promise<NewApiKey> {
-    if (!(roles as readonly string[]).includes(role)) throw new InvalidRequestError(`The role must be one of ${roles.join(', ')}.`);
+    if (!isRole(role)) throw new InvalidRequestError(`The role must be one of ${roles.join(', ')}.`);
     // Printed as is in `cms apikey list`: no control characters that would garble a terminal.
     if (label.length > maxLabelLength || /\p{Cc}/u.test(label)) {
       throw new InvalidRequestError(`The label must be at most ${maxLabelLength} characters, without control characters.`);
@@ -91,9 +91,9 @@ export class StoredApiKeys {
   async identify(key: string): Promise<KeyCaller | null> {
     const digest = keyDigest(key);
     const stored = await this.#storage.apiKeys.findByDigest(digest);
-    if (!stored || !(roles as readonly string[]).includes(stored.role)) return null;
+    if (!stored || !isRole(stored.role)) return null;
     this.#recordUse(stored);
-    return keyCaller(stored.role as Role, digest);
+    return keyCaller(stored.role, digest);
   }
 
   /**
