@@ -2,7 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cheapPasswordHasher, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
-import { hasScript, newCliStore, runCliOnTerminal, type CliStore } from '../helpers/cli.js';
+import { hasScript, newCliStore, runCliOnTerminal, type CliStore } from '../helpers/cli-store.js';
 import { skipWithoutPostgres } from '../helpers/postgres.js';
 
 const loginUrl = '/api/v1/@cms/login/login';
