@@ -11,6 +11,7 @@ import { createFieldTypeRegistry } from './content/fields/registry.js';
 import { DocumentService } from './content/documents/document-service.js';
 import { loggedProgress, reindexStaleTypes } from './content/indexing/reindex.js';
 import { ApiKeys } from './auth/api-keys.js';
+import { StoredApiKeys } from './auth/stored-api-keys.js';
 import { TokenService, type PasswordVerifier } from './auth/token-service.js';
 import { ScryptPasswordHasher } from './auth/passwords.js';
 import { LoginThrottle } from './auth/login-throttle.js';
@@ -106,6 +107,36 @@ function createMediaService(config: AppConfig, storage: StorageAdapter, store: {
   });
 }
 
+/** The content layer over a store, wired as the server wires it. */
+export interface ContentServices {
+  readonly documents: DocumentService;
+  readonly media: MediaService;
+  readonly fieldTypes: ReturnType<typeof createFieldTypeRegistry>;
+  readonly passwordHasher: PasswordVerifier;
+  /** Releases the file store (an S3 client); the store itself is the caller's. */
+  close(): void;
+}
+
+/**
+ * The document and media services on `storage`, as the server uses them: the command line works
+ * through the same ones, so every rule of the content layer holds for it too.
+ */
+export async function createContentServices(
+  config: AppConfig,
+  storage: StorageAdapter,
+  options: Pick<AppOptions, 'passwordHasher'> = {},
+): Promise<ContentServices> {
+  const fileStore = createFileStorage(config);
+  const media = createMediaService(config, storage, fileStore);
+  await media.start();
+  const { limits } = config;
+  const passwordHasher =
+    options.passwordHasher ?? new ScryptPasswordHasher({ concurrency: limits.passwordHashConcurrency, queueLimit: limits.passwordHashQueue });
+  const fieldTypes = createFieldTypeRegistry();
+  const documents = new DocumentService({ config, storage, fieldTypes, attachments: media, passwordHasher, imageSizes });
+  return { documents, media, fieldTypes, passwordHasher, close: () => fileStore.close() };
+}
+
 /**
  * The composition root: the only place that picks concrete implementations. Opens and
  * migrates the store, wires the services and the HTTP layer; `main.ts` only listens.
@@ -120,14 +151,9 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     });
   // Workers of one primary never race on migrations: it ran them before forking them.
   if (!options.preparedByPrimary) await storage.migrate();
-  const fileStore = createFileStorage(config);
-  const media = createMediaService(config, storage, fileStore);
-  await media.start();
+  const content = await createContentServices(config, storage, options);
+  const { documents, media, fieldTypes, passwordHasher } = content;
   const { limits } = config;
-  const passwordHasher =
-    options.passwordHasher ?? new ScryptPasswordHasher({ concurrency: limits.passwordHashConcurrency, queueLimit: limits.passwordHashQueue });
-  const fieldTypes = createFieldTypeRegistry();
-  const documents = new DocumentService({ config, storage, fieldTypes, attachments: media, passwordHasher, imageSizes });
   const throttle = new LoginThrottle(storage.loginThrottle, {
     perUsername: limits.loginFailuresPerUsername,
     perAddress: limits.loginFailuresPerAddress,
@@ -173,7 +199,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], strictPreflight: false });
   // Before the auth hook, which reads the session cookie.
   await app.register(cookie);
-  registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens, baseUrl: config.baseUrl });
+  registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), storedKeys: new StoredApiKeys(storage), tokens, baseUrl: config.baseUrl });
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens, baseUrl: config.baseUrl });
   registerSetupRoutes(app, { setup, code: setupCode, baseUrl: config.baseUrl });
@@ -192,7 +218,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   app.addHook('onClose', async () => {
     await sweeps.stop();
     if (!options.storage) await storage.close();
-    fileStore.close();
+    content.close();
   });
   return app;
 }
