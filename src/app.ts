@@ -41,6 +41,9 @@ import { scheduleSweeps } from './media/attachment-reclaim.js';
 import { createSharpImageProcessor } from './media/image-processor.js';
 import { imageSizes } from './media/image-sizes.js';
 import { UploadBudget } from './media/upload-budget.js';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { WebhookAdmin } from './content/webhooks/webhook-admin.js';
+import { registerWebhookRoutes } from './http/routes/webhooks.js';
 
 /** Request log lines without API keys or tokens: they may travel in the query string. */
 function redactedRequest(request: { method: string; url: string; ip?: string }) {
@@ -147,7 +150,18 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   const passwordHasher =
     options.passwordHasher ?? new ScryptPasswordHasher({ concurrency: limits.passwordHashConcurrency, queueLimit: limits.passwordHashQueue });
   const fieldTypes = createFieldTypeRegistry();
-  const documents = new DocumentService({ config, storage, fieldTypes, attachments: media, passwordHasher, imageSizes });
+  // Made once the logger is; events committed before (the first-run setup's) go out in its first round.
+  let dispatcher: WebhookDispatcher | undefined;
+  const wakeDispatcher = () => dispatcher?.wake();
+  const documents = new DocumentService({
+    config,
+    storage,
+    fieldTypes,
+    attachments: media,
+    passwordHasher,
+    imageSizes,
+    onChangesCommitted: wakeDispatcher,
+  });
   const throttle = new LoginThrottle(storage.loginThrottle, {
     perUsername: limits.loginFailuresPerUsername,
     perAddress: limits.loginFailuresPerAddress,
@@ -205,11 +219,15 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
   await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, baseUrl: config.baseUrl });
+  registerWebhookRoutes(app, { webhooks: new WebhookAdmin({ config, storage, onRetry: wakeDispatcher }) });
+  dispatcher = new WebhookDispatcher({ storage, endpoints: config.webhooks, limits, log: app.log });
+  dispatcher.start();
   const sweeps = scheduleSweeps(() => media.sweep(), {
     intervalMs: limits.attachmentSweepSeconds * 1000,
     onError: (error) => app.log.error({ err: error }, 'the attachment sweep failed; the next one tries again'),
   });
   app.addHook('onClose', async () => {
+    await dispatcher?.stop();
     await sweeps.stop();
     if (!options.storage) await storage.close();
     fileStore.close();
