@@ -101,7 +101,7 @@ export class WebhookDispatcher {
       endpoints: [...this.#endpoints.keys()],
       now,
       // Longer than an attempt can take, with room to record it.
-      leaseMs: 2 * this.#limits.webhookTimeout + 5_000,
+      leaseMs: 2 * this.#limits.webhookTimeout + 1_000,
       token,
       limit: this.#limits.webhookConcurrency,
     });
