@@ -57,7 +57,7 @@ function webhookUrl(value: string, path: string): string {
 function secretOf(value: Static<typeof webhookSchema>['secret'], path: string, env: Environment): string {
   const secret = typeof value === 'string' ? value : env[value.env]?.trim();
   const where = typeof value === 'string' ? path : `${path} (${value.env})`;
-  if (!secret) throw new ConfigError(where, 'names an environment variable that is not set');
+  if (secret === undefined || (secret === '' && typeof value !== 'string')) throw new ConfigError(where, 'names an environment variable that is not set');
   if (secret.length < minimumWebhookSecretLength) {
     throw new ConfigError(where, `is ${secret.length} characters long; a webhook secret must be at least ${minimumWebhookSecretLength}`);
   }

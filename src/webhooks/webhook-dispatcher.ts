@@ -105,7 +105,11 @@ export class WebhookDispatcher {
       token,
       limit: this.#limits.webhookConcurrency,
     });
-    await Promise.all(claimed.map((delivery) => this.#deliver(delivery, token)));
+    // Each records its own outcome; one that cannot (the store failing) is sent again once its lease runs out.
+    const outcomes = await Promise.allSettled(claimed.map((delivery) => this.#deliver(delivery, token)));
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') this.#log.error({ err: outcome.reason }, 'a webhook attempt could not be recorded');
+    }
     return claimed.length;
   }
 

@@ -47,6 +47,7 @@ test('a broken endpoint stops the start naming its key path, never the secret', 
   await rejectsAt([good, good], 'webhooks.1.name');
   const short = await rejectsAt([{ ...good, secret: 'short-secret' }], 'webhooks.0.secret');
   assert.ok(!short.includes('short-secret'));
+  await rejectsAt([{ ...good, secret: '' }], 'webhooks.0.secret');
   await rejectsAt([{ ...good, secret: { env: 'MISSING_SECRET' } }], 'webhooks.0.secret (MISSING_SECRET)');
   await rejectsAt(undefined, 'CMS_WEBHOOKS', { CMS_WEBHOOKS: '{not json' });
   await rejectsAt(undefined, 'CMS_WEBHOOKS.0.secret', { CMS_WEBHOOKS: JSON.stringify([{ ...good, secret: 1 }]) });
