@@ -147,6 +147,11 @@ describe('webhooks', () => {
       assert.equal((await t.request('DELETE', '/api/v1/article/nosuchdocument0000000000')).status, 404);
       // An editor may not archive the published version through the draft: refused after the draft was changed.
       assert.equal((await t.request('PATCH', `/api/v1/article/${doc.cmsDocId}:en:draft`, { body: { archived: true }, key: 'contributor' })).status, 403);
+      // Deleting the draft takes the published version with it, which a contributor may not: the
+      // delete event is written first, then the transaction refused and rolled back with it.
+      const refusedDelete = await t.request('DELETE', `/api/v1/article/${doc.cmsDocId}:en:draft`, { key: 'contributor' });
+      assert.equal(refusedDelete.status, 403);
+      assert.equal((await t.request('GET', `/api/v1/article/${doc.cmsDocId}`)).status, 200, 'nothing was deleted');
       await assertNothingMore(receiver, before + 2);
       assert.deepEqual(receiver.received.slice(before).map((hook) => [hook.payload.event, hook.payload.locale]), [['insert', 'en'], ['insert', 'es']]);
       const listed = await t.request('GET', '/api/v1/@cms/webhook');
