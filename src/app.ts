@@ -40,6 +40,9 @@ import { scheduleSweeps } from './media/attachment-reclaim.js';
 import { createSharpImageProcessor } from './media/image-processor.js';
 import { imageSizes } from './media/image-sizes.js';
 import { UploadBudget } from './media/upload-budget.js';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { WebhookAdmin } from './content/webhooks/webhook-admin.js';
+import { registerWebhookRoutes } from './http/routes/webhooks.js';
 
 /** Request log lines without API keys or tokens: they may travel in the query string. */
 function redactedRequest(request: { method: string; url: string; ip?: string }) {
@@ -124,7 +127,7 @@ export interface ContentServices {
 export async function createContentServices(
   config: AppConfig,
   storage: StorageAdapter,
-  options: Pick<AppOptions, 'passwordHasher'> = {},
+  options: Pick<AppOptions, 'passwordHasher'> & { onChangesCommitted?: () => void } = {},
 ): Promise<ContentServices> {
   const fileStore = createFileStorage(config);
   const media = createMediaService(config, storage, fileStore);
@@ -133,7 +136,15 @@ export async function createContentServices(
   const passwordHasher =
     options.passwordHasher ?? new ScryptPasswordHasher({ concurrency: limits.passwordHashConcurrency, queueLimit: limits.passwordHashQueue });
   const fieldTypes = createFieldTypeRegistry();
-  const documents = new DocumentService({ config, storage, fieldTypes, attachments: media, passwordHasher, imageSizes });
+  const documents = new DocumentService({
+    config,
+    storage,
+    fieldTypes,
+    attachments: media,
+    passwordHasher,
+    imageSizes,
+    onChangesCommitted: options.onChangesCommitted,
+  });
   return { documents, media, fieldTypes, passwordHasher, close: () => fileStore.close() };
 }
 
@@ -151,7 +162,10 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     });
   // Workers of one primary never race on migrations: it ran them before forking them.
   if (!options.preparedByPrimary) await storage.migrate();
-  const content = await createContentServices(config, storage, options);
+  // Made once the logger is; events committed before (the first-run setup's) go out in its first round.
+  let dispatcher: WebhookDispatcher | undefined;
+  const wakeDispatcher = () => dispatcher?.wake();
+  const content = await createContentServices(config, storage, { ...options, onChangesCommitted: wakeDispatcher });
   const { documents, media, fieldTypes, passwordHasher } = content;
   const { limits } = config;
   const throttle = new LoginThrottle(storage.loginThrottle, {
@@ -211,11 +225,15 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
   await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, baseUrl: config.baseUrl });
+  registerWebhookRoutes(app, { webhooks: new WebhookAdmin({ config, storage, onRetry: wakeDispatcher }) });
+  dispatcher = new WebhookDispatcher({ storage, endpoints: config.webhooks, limits, log: app.log });
+  dispatcher.start();
   const sweeps = scheduleSweeps(() => media.sweep(), {
     intervalMs: limits.attachmentSweepSeconds * 1000,
     onError: (error) => app.log.error({ err: error }, 'the attachment sweep failed; the next one tries again'),
   });
   app.addHook('onClose', async () => {
+    await dispatcher?.stop();
     await sweeps.stop();
     if (!options.storage) await storage.close();
     content.close();
