@@ -31,8 +31,21 @@ type AlwaysKept = '_id' | 'type' | 'metaType';
 /** A document with only the projected properties (and those always kept). */
 export type Projected<D, P extends keyof D> = [P] extends [never] ? D : Pick<D, P | (AlwaysKept & keyof D)>;
 
-/** A field filter: one value, any of several values, or an inclusive range (an absent bound is open). */
-export type FilterValue = string | number | boolean | readonly (string | number | boolean)[] | { readonly min?: string | number; readonly max?: string | number };
+type Scalar = string | number | boolean;
+
+/**
+ * A filter on a field whose documents hold `V`: one value, any of several, or an inclusive range
+ * (an absent bound is open); choices (`select`, `checkboxes`) only their own values, and
+ * relationships the related documents' ids (or `'none'`).
+ */
+export type FieldFilter<V> =
+  NonNullable<V> extends readonly (infer E)[]
+    ? [E] extends [Scalar]
+      ? E | readonly E[]
+      : string | readonly string[]
+    : NonNullable<V> extends Scalar
+      ? NonNullable<V> | readonly NonNullable<V>[] | { readonly min?: NonNullable<V>; readonly max?: NonNullable<V> }
+      : string | readonly string[];
 
 export interface VersionOptions {
   /** `cmsLocale`: default the server's default locale (or the locale in a full `_id`). */
@@ -58,7 +71,7 @@ export interface ListQuery<D, P extends keyof D = never> extends GetOptions {
   /** Keys in order of precedence; `'search'` keeps the relevance order. */
   readonly sort?: { readonly [F in keyof D & string]?: 1 | -1 } | 'search';
   /** Filters by field; relationships by the related `cmsDocId`s (or `'none'`). */
-  readonly filters?: { readonly [F in keyof D & string]?: FilterValue };
+  readonly filters?: { readonly [F in keyof D & string]?: FieldFilter<D[F]> };
   /** Keep only these properties (plus `_id`, `type`, `metaType`). */
   readonly project?: readonly P[];
   /** Only these documents (`cmsDocId`s or `_id`s), in this order. */

@@ -7,7 +7,7 @@ export {
   createCmsClient,
   type Audience,
   type CmsClientOptions,
-  type FilterValue,
+  type FieldFilter,
   type GetOptions,
   type ListAnswer,
   type ListQuery,

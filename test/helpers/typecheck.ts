@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,14 +6,16 @@ import ts from 'typescript';
 /** The package root (tests run from dist/test/helpers). */
 export const packageRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
-const clientDeclarations = join(packageRoot, 'dist/src/client/index.d.ts');
+let declarationsEmitted = false;
 
 /**
- * The client's declarations as `npm run build` writes them (tsconfig.client.json); emitted here
- * when a test runs after a bare `tsc -p tsconfig.json`, which writes only the JavaScript.
+ * The client's declarations as `npm run build` writes them (tsconfig.client.json), written again
+ * once per test process: a bare `tsc -p tsconfig.json` writes only the JavaScript, and would leave
+ * declarations of an older source in place.
  */
 function ensureClientDeclarations(): void {
-  if (existsSync(clientDeclarations)) return;
+  if (declarationsEmitted) return;
+  declarationsEmitted = true;
   const configFile = ts.readConfigFile(join(packageRoot, 'tsconfig.client.json'), ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, packageRoot);
   const result = ts.createProgram(parsed.fileNames, parsed.options).emit();
@@ -31,7 +32,12 @@ const exampleOptions: ts.CompilerOptions = {
   lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
   types: [],
   noUnusedLocals: false,
+  // The DOM's and the client's declarations are checked where they are made, not again per example.
+  skipLibCheck: true,
 };
+
+/** The previous program: the next one reuses its unchanged files (the DOM's declarations above all). */
+let previous: ts.Program | undefined;
 
 export interface Diagnostic {
   readonly file: string;
@@ -51,7 +57,8 @@ export async function compile(files: Readonly<Record<string, string>>): Promise<
   const dir = await mkdtemp(join(packageRoot, 'dist', 'typed-example-'));
   try {
     for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
-    const program = ts.createProgram(Object.keys(files).map((name) => join(dir, name)), exampleOptions);
+    const program = ts.createProgram(Object.keys(files).map((name) => join(dir, name)), exampleOptions, undefined, previous);
+    previous = program;
     return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
       const position = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
       return {

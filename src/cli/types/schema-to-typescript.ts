@@ -168,7 +168,9 @@ export function objectType(schema: JsonSchemaObject, resolve: RefResolver, inden
   });
   const extra = extraPropertiesType(schema, resolve, inner);
   if (extra !== null) members.push(`${inner}[key: string]: ${members.length > 0 ? 'unknown' : extra};\n`);
-  return members.length === 0 ? '{}' : `{\n${members.join('')}${indent}}`;
+  // `{}` would accept any value but null: an object that may hold nothing is written so.
+  if (members.length === 0) members.push(`${inner}[key: string]: never;\n`);
+  return `{\n${members.join('')}${indent}}`;
 }
 
 /** The type of properties the schema does not name, or null when it allows none. */

@@ -2,7 +2,8 @@ import { docComment, objectType, typeOf, type JsonSchema, type JsonSchemaObject 
 
 /** The part of an OpenAPI 3.1 document the types come from. */
 export interface SchemaComponents {
-  readonly components?: { readonly schemas?: Readonly<Record<string, JsonSchema>> };
+  // Plain JSON as the OpenAPI builder makes it; read as the JSON Schema subset below.
+  readonly components?: { readonly schemas?: Readonly<Record<string, unknown>> };
 }
 
 /** The shapes of one piece type, as the OpenAPI components mark them with `x-cms-shape`. */
@@ -97,7 +98,7 @@ function pieceTypeMap(byType: ReadonlyMap<string, Partial<Record<Shape, string>>
  * and the `CmsPieceTypes` map. The same document gives the same bytes.
  */
 export function typesModule(document: SchemaComponents): string {
-  const schemas = document.components?.schemas ?? {};
+  const schemas = (document.components?.schemas ?? {}) as Readonly<Record<string, JsonSchema>>;
   const names = Object.keys(schemas).sort();
   const declarations = declarationNames(names);
   const resolve = refResolver(declarations);
