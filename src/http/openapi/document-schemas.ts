@@ -22,7 +22,8 @@ const documentProperties: Record<string, JsonSchema> = {
   updatedAt: dateTime,
   updatedBy: {
     type: ['object', 'null'],
-    properties: { _id: string, title: string, username: string },
+    description: 'The user who made the last change; `_id` null and title "System Task" for an API key.',
+    properties: { _id: { type: ['string', 'null'] }, title: { type: ['string', 'null'] }, username: { type: ['string', 'null'] } },
   },
   lastPublishedAt: { type: ['string', 'null'], format: 'date-time' },
   localizedAt: { type: ['string', 'null'], format: 'date-time' },
