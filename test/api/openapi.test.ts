@@ -6,6 +6,7 @@ import { demoConfig } from '../../src/config/demo-config.js';
 import { openApiDocument, type OpenApiDocument } from '../../src/http/openapi/openapi-document.js';
 import { pascalName } from '../../src/http/openapi/component-names.js';
 import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { answerProblem } from '../helpers/openapi-recorder.js';
 
 /** A configuration with every field type, nested arrays and objects, widgets, areas in widgets and relationships both ways. */
 function edgeConfig(): Record<string, unknown> {
@@ -155,7 +156,7 @@ describe('the OpenAPI document', () => {
 
     // The public shape shows only the projection (plus _id, type, metaType; _url brings _parentUrl).
     const shown = Object.keys(schemaOf(document, 'BlogPostPublic').properties).sort();
-    assert.deepEqual(shown, ['_id', '_parentUrl', '_tags', '_url', 'metaType', 'rating', 'title', 'type']);
+    assert.deepEqual(shown, ['_fields', '_id', '_parentUrl', '_tags', '_url', 'metaType', 'rating', 'title', 'type']);
     assert.equal(schemaOf(document, 'BlogPostPublic').properties._tags.items.allOf[0].$ref, '#/components/schemas/TagPublic');
     assert.equal(schemaOf(document, 'Tag').properties._posts.items.$ref, '#/components/schemas/BlogPost');
 
@@ -204,6 +205,25 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(Object.keys(list.responses).sort(), ['200', '304', '400', '401', '403', '404', '500']);
     assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['ApiKey', 'ApiKeyQuery', 'BearerToken', 'CsrfToken', 'SessionCookie']);
     assert.deepEqual(schemaOf(document, 'Error').required, ['name', 'message', 'data']);
+  });
+});
+
+describe('the answer check of the API tests', () => {
+  it('refuses answers the document does not describe: a route, a status, a body shape', async () => {
+    const config = await loadAppConfig({ config: testConfig(), env: { CMS_DATA_DIR: '/nonexistent-openapi-test' }, cwd: '/nonexistent-openapi-test' });
+    const json = 'application/json; charset=utf-8';
+    const article = JSON.stringify({ _id: 'a:en:published', type: 'article', metaType: 'doc', title: 'Hello', priority: 3, tags: ['news'] });
+    const answer = { method: 'GET', route: '/api/v1/article/:_id', status: 200, contentType: json, body: article };
+    assert.equal(answerProblem(config, answer), null);
+    assert.match(answerProblem(config, { ...answer, body: article.replace('"priority":3', '"priority":"3"') })!, /priority must be integer/);
+    assert.match(answerProblem(config, { ...answer, body: article.replace('["news"]', '["sports"]') })!, /must be equal to one of the allowed values/);
+    assert.match(answerProblem(config, { ...answer, body: '{"title":"no id"}' })!, /must match a schema in anyOf/);
+    assert.match(answerProblem(config, { ...answer, status: 409 })!, /answered 409, which the OpenAPI document does not list/);
+    assert.match(answerProblem(config, { ...answer, route: '/api/v1/article/:_id/archive' })!, /is not in the OpenAPI document/);
+    assert.match(answerProblem(config, { ...answer, method: 'DELETE', body: '{}' })!, /the body should be empty/);
+    assert.match(answerProblem(config, { ...answer, status: 404, body: '{"error":"not found"}' })!, /must have required property 'name'/);
+    assert.equal(answerProblem(config, { ...answer, status: 404, body: '{"name":"notfound","message":"Not found","data":{}}' }), null);
+    assert.match(answerProblem(config, { ...answer, contentType: 'text/html' })!, /not JSON/);
   });
 });
 

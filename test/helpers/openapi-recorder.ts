@@ -71,7 +71,11 @@ class DocumentChecker {
     }
     const validate = this.#validator(pointer);
     if (!validate || validate(value)) return null;
-    return `the body does not match ${pointer}: ${this.#ajv.errorsText(validate.errors)}; body ${body.slice(0, 300)}`;
+    const errors = (validate.errors ?? []).map((error) => {
+      const extra = (error.params as { additionalProperty?: string }).additionalProperty;
+      return `${error.instancePath || 'data'} ${error.message}${extra ? ` (${extra})` : ''}`;
+    });
+    return `the body does not match ${pointer}: ${errors.join(', ')}; body ${body.slice(0, 300)}`;
   }
 
   #validator(pointer: string): ValidateFunction | null {
@@ -104,6 +108,20 @@ function checkerFor(config: AppConfig): DocumentChecker {
     checkers.set(key, checker);
   }
   return checker;
+}
+
+/** One answer as the recorder sees it: `route` is Fastify's pattern (`/api/v1/article/:_id`), undefined when no route took it. */
+export interface RecordedAnswer {
+  readonly method: string;
+  readonly route: string | undefined;
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+}
+
+/** What is wrong with an answer by the document of `config`, or null when it matches. */
+export function answerProblem(config: AppConfig, answer: RecordedAnswer): string | null {
+  return checkerFor(config).check(answer.method, answer.route, answer.status, answer.contentType, answer.body);
 }
 
 /**
