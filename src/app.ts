@@ -32,6 +32,8 @@ import { registerHealthRoute } from './http/routes/health.js';
 import { registerMediaRoutes } from './http/routes/media.js';
 import { registerSchemaRoute } from './http/routes/schema.js';
 import { registerAdminRoutes } from './http/routes/admin.js';
+import { registerOpenApiRoutes } from './http/routes/openapi.js';
+import { OpenApiAnswers } from './http/openapi/openapi-answers.js';
 import { SchemaDescriber } from './content/schema/describe-schema.js';
 import { MediaService } from './media/media-service.js';
 import type { FileStorage } from './media/file-storage.js';
@@ -204,6 +206,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   });
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
+  await registerOpenApiRoutes(app, { documents: new OpenApiAnswers(config, fieldTypes), baseUrl: config.baseUrl });
   await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, baseUrl: config.baseUrl });
   const sweeps = scheduleSweeps(() => media.sweep(), {
     intervalMs: limits.attachmentSweepSeconds * 1000,

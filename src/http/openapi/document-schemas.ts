@@ -18,11 +18,18 @@ const documentProperties: Record<string, JsonSchema> = {
   cmsLocale: { ...string, description: '`<locale>:<mode>`' },
   cmsMode: { enum: ['draft', 'published', 'previous'] },
   metaType: { const: 'doc' },
+  visibility: { enum: ['public', 'loginRequired'] },
+  titleSortified: { type: 'string', description: 'The title in the form it sorts by' },
+  highSearchText: { type: 'string', description: 'The original\'s search properties: title and text fields, sortified' },
+  highSearchWords: { type: 'array', items: string },
+  lowSearchText: string,
+  searchSummary: string,
   createdAt: dateTime,
   updatedAt: dateTime,
   updatedBy: {
     type: ['object', 'null'],
-    properties: { _id: string, title: string, username: string },
+    description: 'The user who made the last change; `_id` null and title "System Task" for an API key.',
+    properties: { _id: { type: ['string', 'null'] }, title: { type: ['string', 'null'] }, username: { type: ['string', 'null'] } },
   },
   lastPublishedAt: { type: ['string', 'null'], format: 'date-time' },
   localizedAt: { type: ['string', 'null'], format: 'date-time' },
@@ -33,10 +40,17 @@ const documentProperties: Record<string, JsonSchema> = {
   _edit: boolean,
   _publish: boolean,
   _delete: boolean,
+  _fields: { type: 'object', description: 'On a related document: the fields the relationship keeps for it' },
 };
 
 /** Always kept by a projection (`src/content/query/projection.ts`). */
 const alwaysShown = ['_id', 'type', 'metaType'];
+
+/** What a projection keeps, and a related document's `_fields` added after it. */
+function isProjected(projection: Readonly<Record<string, unknown>>, key: string): boolean {
+  if (alwaysShown.includes(key) || key === '_fields') return true;
+  return projectionGoverns(projection, key) || (key === '_parentUrl' && Boolean(projection._url));
+}
 
 /** PATCH operators (interface 4.2, README "PATCH"): each maps paths to values. */
 const patchOperators = ['$set', '$unset', '$inc', '$push', '$addToSet', '$pull', '$pullAll', '$pullAllById', '$move'];
@@ -89,6 +103,8 @@ export class DocumentSchemas {
         ...tag('read'),
         required: alwaysShown,
         properties: readProperties,
+        // Closed: an answer with a property the document does not name is a drift to fix.
+        additionalProperties: false,
       },
       [this.pieceComponent(type.name, 'write')!]: { ...this.#inputSchema(type), ...tag('write') },
       [this.pieceComponent(type.name, 'patch')!]: { ...this.#patchSchema(type), ...tag('patch') },
@@ -103,6 +119,7 @@ export class DocumentSchemas {
         ...tag('public'),
         required: alwaysShown,
         properties: Object.fromEntries(Object.entries(properties).filter(([key]) => isProjected(projection, key))),
+        additionalProperties: false,
       };
     }
     return schemas;
@@ -190,8 +207,4 @@ export class DocumentSchemas {
     const component = this.pieceComponent(type, 'read');
     return component ? ref(component) : { type: 'object' };
   }
-}
-
-function isProjected(projection: Readonly<Record<string, unknown>>, key: string): boolean {
-  return alwaysShown.includes(key) || projectionGoverns(projection, key) || (key === '_parentUrl' && Boolean(projection._url));
 }

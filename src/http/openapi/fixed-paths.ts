@@ -18,7 +18,12 @@ export const fixedComponents: Record<string, JsonSchema> = {
     properties: {
       _id: string,
       _url: { ...string, description: 'The original file' },
-      _urls: { type: 'object', additionalProperties: string, description: 'Images: one URL per size (`max`, `full`, `two-thirds`, …, `original`)' },
+      _urls: {
+        type: 'object',
+        description: 'Images: one URL per size (`max`, `full`, `two-thirds`, …, `original`); with a crop, the uncropped ones under `uncropped`',
+        properties: { uncropped: { type: 'object', additionalProperties: string } },
+        additionalProperties: string,
+      },
       type: { const: 'attachment' },
       name: string,
       title: string,

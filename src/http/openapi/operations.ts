@@ -17,6 +17,7 @@ export const errorResponses: Readonly<Record<number, { name: string; description
   413: { name: 'TooLarge', description: 'The body, a file or a value is larger than the configured limit (`toolarge`).' },
   415: { name: 'Unsupported', description: 'The body is not of a media type this route reads (`unsupported`).' },
   429: { name: 'TooMany', description: 'Too many attempts or uploads; `Retry-After` says when to try again (`toomany`).' },
+  500: { name: 'Failed', description: 'An unexpected failure on the server; nothing about it is shown (`error`, "An error occurred.").' },
   503: { name: 'Unavailable', description: 'The server is busy or not ready; `Retry-After` says when to try again (`unavailable`).' },
 };
 
@@ -76,10 +77,11 @@ export const notModified = { 304: { $ref: '#/components/responses/NotModified' }
 /**
  * The responses of an operation: its successes, then the shared error responses of `statuses`.
  * Every route may answer 400 (a malformed query or id), 401 (a bad bearer token) and 403 (an
- * unknown API key) before it runs; a route with a body adds 413 and 415.
+ * unknown API key) before it runs, and 500 when something fails unexpectedly; a route with a
+ * body adds 413 and 415.
  */
 export function responses(success: Record<string | number, unknown>, statuses: readonly number[], withBody: boolean): Record<string, unknown> {
-  const all = new Set([400, 401, 403, ...(withBody ? [413, 415] : []), ...statuses]);
+  const all = new Set([400, 401, 403, 500, ...(withBody ? [413, 415] : []), ...statuses]);
   const result: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(success)) result[status] = response;
   for (const status of [...all].sort()) result[status] = { $ref: `#/components/responses/${errorResponses[status]!.name}` };

@@ -59,6 +59,9 @@ const listParameters = [
   renderAreas,
 ];
 
+/** `_newInstance: true`: the defaults with the body over them, never stored. */
+const newInstance = { type: 'object', required: ['_previewable'], properties: { _previewable: { type: 'boolean' } } };
+
 const filterValue = {
   anyOf: [
     { type: 'string' },
@@ -132,7 +135,7 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
         summary: `Insert a ${type.options.label}`,
         parameters: versionParameters,
         requestBody: jsonBody(ref(`${name}Input`)),
-        responses: responses({ 200: jsonResponse('The new version.', read) }, [404, ...busy], true),
+        responses: responses({ 200: jsonResponse('The new version, or with `_newInstance` the defaults (nothing stored).', { anyOf: [read, newInstance] }) }, [404, 409, ...busy], true),
       },
     },
     [one]: {
@@ -144,11 +147,11 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
         parameters: [...idParameters, archived, renderAreas],
         responses: responses({ 200: jsonResponse(`The ${type.options.label} version.`, answer), ...notModified }, [404], false),
       },
-      put: action(`replace${name}`, `Replace a ${type.options.label} version`, { 200: document }, [404, ...busy], jsonBody(ref(`${name}Input`))),
-      patch: action(`patch${name}`, `Patch a ${type.options.label} version`, { 200: document }, [404, ...busy], jsonBody(ref(`${name}Patch`))),
+      put: action(`replace${name}`, `Replace a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Input`))),
+      patch: action(`patch${name}`, `Patch a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Patch`))),
       delete: action(`delete${name}`, `Delete a ${type.options.label} version for good`, { 200: { description: 'Deleted; the body is empty.' } }, [404]),
     },
-    [`${one}/publish`]: { post: action(`publish${name}`, 'Publish the draft', { 200: jsonResponse('The published version.', read) }, [404]) },
+    [`${one}/publish`]: { post: action(`publish${name}`, 'Publish the draft', { 200: jsonResponse('The published version.', read) }, [404, 409]) },
     [`${one}/unpublish`]: { post: action(`unpublish${name}`, 'Remove the published version', { 200: jsonResponse('The draft.', read) }, [404]) },
     [`${one}/revert-draft-to-published`]: {
       post: action(`revertDraftToPublished${name}`, 'Throw away the draft\'s changes', { 200: jsonResponse('The draft, or `false` when there was nothing to revert.', { anyOf: [read, { const: false }] }) }, [404]),
