@@ -32,6 +32,8 @@ import { registerHealthRoute } from './http/routes/health.js';
 import { registerMediaRoutes } from './http/routes/media.js';
 import { registerSchemaRoute } from './http/routes/schema.js';
 import { registerAdminRoutes } from './http/routes/admin.js';
+import { registerOpenApiRoutes } from './http/routes/openapi.js';
+import { OpenApiAnswers } from './http/openapi/openapi-answers.js';
 import { SchemaDescriber } from './content/schema/describe-schema.js';
 import { MediaService } from './media/media-service.js';
 import type { FileStorage } from './media/file-storage.js';
@@ -224,6 +226,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   });
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
+  await registerOpenApiRoutes(app, { documents: new OpenApiAnswers(config, fieldTypes), baseUrl: config.baseUrl });
   await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, baseUrl: config.baseUrl });
   registerWebhookRoutes(app, { webhooks: new WebhookAdmin({ config, storage, onRetry: wakeDispatcher }) });
   dispatcher = new WebhookDispatcher({ storage, endpoints: config.webhooks, limits, log: app.log });

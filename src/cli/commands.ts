@@ -7,6 +7,7 @@ import { apiKeyListCommand } from './apikey-list.js';
 import { apiKeyRevokeCommand } from './apikey-revoke.js';
 import { exportCommand } from './export-command.js';
 import { importCommand } from './import-command.js';
+import { typesCommand } from './types-command.js';
 
 /** Every command of `cms`, in the order `cms help` lists them. */
 export const commands: readonly CliCommand[] = [
@@ -18,4 +19,5 @@ export const commands: readonly CliCommand[] = [
   apiKeyRevokeCommand,
   exportCommand,
   importCommand,
+  typesCommand,
 ];

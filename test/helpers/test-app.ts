@@ -9,6 +9,7 @@ import { buildApp, type AppOptions } from '../../src/app.js';
 import { createStorage } from '../../src/storage/create-storage.js';
 import { ScryptPasswordHasher } from '../../src/auth/passwords.js';
 import { newSchemaDatabase } from './postgres.js';
+import { recordResponses, type ResponseMismatch } from './openapi-recorder.js';
 
 /** scrypt at a test cost: suites that create users and sign in many times stay fast. */
 export const cheapPasswordHasher = () => new ScryptPasswordHasher({ concurrency: 2, queueLimit: 100, params: { N: 1024, r: 8, p: 1 } });
@@ -133,6 +134,8 @@ export async function startTestApp(
   // A wrapped store (tests counting queries) is the test's to close: the app closes only its own.
   const storage = options.wrapStorage?.(createStorage(loaded.databaseUrl, { writesPerCommit: loaded.limits.writesPerCommit }));
   const app = await buildApp(loaded, { storage, passwordHasher: options.passwordHasher, logStream: options.logStream, adminDir: options.adminDir });
+  // Every answer is checked against the OpenAPI document; a mismatch fails the request's test.
+  const recorder = recordResponses(app, loaded);
   return {
     app,
     dataDir,
@@ -147,6 +150,7 @@ export async function startTestApp(
         headers['content-type'] ??= 'application/json';
       }
       const response = await app.inject({ method, url, headers, payload });
+      failOnMismatch(recorder.take());
       let body: unknown = undefined;
       try {
         body = response.body === '' ? undefined : JSON.parse(response.body);
@@ -164,8 +168,16 @@ export async function startTestApp(
       await storage?.close();
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
+      // Answers to requests the test injected itself (uploads, raw sockets) are checked here.
+      failOnMismatch(recorder.take());
     },
   };
+}
+
+function failOnMismatch(mismatches: readonly ResponseMismatch[]): void {
+  if (mismatches.length === 0) return;
+  const lines = mismatches.map((m) => `${m.method} ${m.url} → ${m.status}: ${m.problem}`);
+  throw new Error(`The answer does not match the OpenAPI document:\n${lines.join('\n')}`);
 }
 
 export const isoDate = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -32,6 +32,8 @@ const mayImport: Readonly<Record<string, readonly string[]>> = {
   'src/cluster/': ['src/'],
   // The `cms` command line: like the server's entry, it assembles what its commands need.
   'src/cli/': ['src/'],
+  // The typed client ships to browsers: it imports nothing of the server.
+  'src/client/': [],
 };
 
 /** Packages only some areas may import: Fastify stays in http, each driver in its adapter, sharp behind one file. */

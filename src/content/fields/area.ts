@@ -1,3 +1,4 @@
+import { ownProperty } from './value-schema.js';
 import type { ConvertContext, FieldType, SchemaValues, SearchText, WidgetTypes } from './field-type.js';
 import type { SanitizedField } from '../types/piece-type.js';
 import type { FieldError } from '../../errors/app-error.js';
@@ -138,4 +139,13 @@ export const areaField: FieldType = {
   convert: convertArea,
   searchTexts: (value): SearchText[] => richTexts(value).map((text) => ({ text, weight: 'low' })),
   nested: (value, _field, widgetTypes) => widgets(value, widgetTypes),
+  valueSchemas(field, ctx) {
+    const items = { type: 'array', items: { oneOf: ctx.areaWidgets(field) } };
+    const common = { _id: { type: 'string' }, metaType: { const: 'area' }, items };
+    // A string is rich text: one rich-text widget holding it.
+    if (ctx.shape === 'write') return ownProperty(field, { anyOf: [{ type: 'object', properties: common }, { type: ['string', 'null'] }] });
+    // renderAreas=true replaces `items` by `_rendered` HTML.
+    const properties = { ...common, _rendered: { type: 'string' }, _docId: { type: 'string' }, _edit: { type: 'boolean' } };
+    return ownProperty(field, { type: 'object', required: ['_id', 'metaType'], properties });
+  },
 };

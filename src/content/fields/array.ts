@@ -1,3 +1,4 @@
+import { ownProperty } from './value-schema.js';
 import type { ConvertContext, FieldType } from './field-type.js';
 import type { SanitizedField } from '../types/piece-type.js';
 import type { FieldError } from '../../errors/app-error.js';
@@ -60,4 +61,11 @@ export const arrayField: FieldType = {
     return items;
   },
   nested: (value, field) => (Array.isArray(value) ? value.filter(isPlainObject).map((values) => ({ fields: field.fields, values })) : []),
+  valueSchemas(field, ctx) {
+    const { min, max } = field.options;
+    const bounds = { ...(typeof min === 'number' && { minItems: min }), ...(typeof max === 'number' && { maxItems: max }) };
+    if (ctx.shape === 'write') return ownProperty(field, { type: ['array', 'null'], items: ctx.fieldsObject(field.fields, { _id: { type: 'string' } }), ...bounds });
+    const item = ctx.fieldsObject(field.fields, { _id: { type: 'string' }, metaType: { const: 'arrayItem' } });
+    return ownProperty(field, { type: 'array', items: item });
+  },
 };

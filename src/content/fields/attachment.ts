@@ -1,3 +1,4 @@
+import { ownProperty } from './value-schema.js';
 import type { ConvertContext, FieldType } from './field-type.js';
 import type { SanitizedField } from '../types/piece-type.js';
 import type { AttachmentCrop, AttachmentRecord } from '../../storage/storage-adapter.js';
@@ -66,4 +67,11 @@ export const attachmentField: FieldType = {
   defaultValue: () => null,
   isEmpty: (value) => value === null || value === undefined,
   convert: convertAttachment,
+  valueSchemas(field, ctx) {
+    if (ctx.shape !== 'write') return ownProperty(field, { anyOf: [ctx.attachment(), { type: 'null' }] });
+    // Only `_id` and `crop` are read from the input (a whole attachment object may be sent back).
+    const box = { top: { type: 'number' }, left: { type: 'number' }, width: { type: 'number' }, height: { type: 'number' } };
+    const crop = { type: ['object', 'null'], properties: box };
+    return ownProperty(field, { type: ['object', 'null'], required: ['_id'], properties: { _id: { type: 'string' }, crop } });
+  },
 };

@@ -1,3 +1,4 @@
+import { ownProperty } from './value-schema.js';
 import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
 import { checkDefault } from './definition-checks.js';
@@ -35,4 +36,6 @@ export const booleanField: FieldType = {
   convert: (input) => launder(input),
   indexValues: scalarIndexValues,
   filters: (field) => [booleanFilter(field)],
+  valueSchemas: (field, ctx) =>
+    ownProperty(field, ctx.shape === 'write' ? { enum: [...spellings.keys(), '', null] } : { type: ['boolean', 'null'] }),
 };

@@ -1,3 +1,4 @@
+import { ownProperty } from './value-schema.js';
 import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
 import { checkChoices, choiceValues, matchChoice, type ChoiceValue } from './choices.js';
@@ -39,4 +40,10 @@ export const checkboxesField: FieldType = {
   convert: (input, field) => launder(input, choiceValues(field.options)),
   indexValues: scalarIndexValues,
   filters: (field) => [choicesFilter(field)],
+  valueSchemas(field, ctx) {
+    const choice = { enum: choiceValues(field.options) };
+    // Input may also spell a value as another primitive ("3" for 3), or give one value alone.
+    if (ctx.shape === 'write') return ownProperty(field, { anyOf: [{ type: 'array', items: { type: ['string', 'number', 'boolean'] } }, { type: ['string', 'null'] }] });
+    return ownProperty(field, { type: 'array', items: choice });
+  },
 };

@@ -30,4 +30,4 @@ function launder(input: unknown): string | null {
   return date.toISOString();
 }
 
-export const dateAndTimeField = textValueField('dateAndTime', launder, { filter: 'range' });
+export const dateAndTimeField = textValueField('dateAndTime', launder, { filter: 'range' }, null, 'date-time');

@@ -28,4 +28,4 @@ function launder(input: unknown): string | null {
   return text;
 }
 
-export const dateField = textValueField('date', launder, { filter: 'range' });
+export const dateField = textValueField('date', launder, { filter: 'range' }, null, 'date');

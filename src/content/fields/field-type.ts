@@ -4,6 +4,7 @@ import type { Mode } from '../../core/ids.js';
 import type { AttachmentRecord, FilterOperation, IndexValue } from '../../storage/storage-adapter.js';
 import type { PasswordLookup } from './password-hasher.js';
 import type { Limits } from '../../config/limits.js';
+import type { FieldProperties, ValueSchemaContext } from './value-schema.js';
 
 /**
  * Thrown by a field type's `convert` when a value cannot be accepted. The schema walker adds
@@ -181,4 +182,9 @@ export interface FieldType {
   searchTexts?(value: unknown, field: SanitizedField): SearchText[];
   /** The schema-described objects inside a stored value (array items, an object, widgets), for schema walks. */
   nested?(value: unknown, field: SanitizedField, widgetTypes: WidgetTypes): SchemaValues[];
+  /**
+   * The JSON Schema of what the field puts into a document read or written through the API
+   * (`ctx.shape`), by property name: the OpenAPI document is built from these.
+   */
+  valueSchemas(field: SanitizedField, ctx: ValueSchemaContext): FieldProperties;
 }

@@ -1,3 +1,4 @@
+import { nullable, ownProperty } from './value-schema.js';
 import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
 import { checkDefault, checkMinMax } from './definition-checks.js';
@@ -55,6 +56,16 @@ export function numberFieldType(kind: NumberKind): FieldType {
     indexValues: scalarIndexValues,
     // Bounds need not lie within the field's min and max: only their spelling is checked.
     filters: (field) => [rangeFilter(field, (text) => parse(text, kind)!)],
+    valueSchemas(field, ctx) {
+      const { min, max } = field.options;
+      const number = {
+        type: kind.name === 'integer' ? 'integer' : 'number',
+        ...(typeof min === 'number' && { minimum: min }),
+        ...(typeof max === 'number' && { maximum: max }),
+      };
+      // Written as a number or its text ("12"); '' and null clear it.
+      return ownProperty(field, ctx.shape === 'write' ? { anyOf: [number, { type: ['string', 'null'] }] } : nullable(number));
+    },
   };
 }
 

@@ -1,3 +1,4 @@
+import { ownProperty } from './value-schema.js';
 import type { ConvertContext, FieldType } from './field-type.js';
 import type { SanitizedField } from '../types/piece-type.js';
 import type { FieldTypeLookup } from './convert-schema.js';
@@ -43,5 +44,9 @@ export function createObjectField(types: FieldTypeLookup): FieldType {
     isEmpty: (value) => value === null || value === undefined,
     convert: convertObject,
     nested: (value, field) => (isPlainObject(value) ? [{ fields: field.fields, values: value }] : []),
+    valueSchemas(field, ctx) {
+      if (ctx.shape === 'write') return ownProperty(field, ctx.fieldsObject(field.fields, { _id: { type: 'string' } }));
+      return ownProperty(field, ctx.fieldsObject(field.fields, { _id: { type: 'string' }, metaType: { const: 'object' } }));
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { ownProperty } from './value-schema.js';
 import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
 import { ConfigError } from '../../errors/app-error.js';
@@ -40,4 +41,6 @@ export const passwordField: FieldType = {
     checkLength(input, field.options, ctx.passwords.minLength);
     return ctx.passwords.hashOf(input) ?? notHashedYet;
   },
+  // Never answered: a password exists only in what is written.
+  valueSchemas: (field, ctx) => (ctx.shape === 'write' ? ownProperty(field, { type: ['string', 'null'], writeOnly: true }) : {}),
 };

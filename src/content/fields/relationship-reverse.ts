@@ -42,6 +42,11 @@ export const relationshipReverseField: FieldType = {
   inputKeys: (field) => [expandedKey(field), relationshipBase(field)],
   write: () => {},
   read: () => undefined,
+  // Shown expanded on reads; input under its names is ignored.
+  valueSchemas: (field, ctx) =>
+    ctx.shape === 'write'
+      ? {}
+      : { [expandedKey(field)]: { type: 'array', items: ctx.relatedDocument(relationshipTarget(field.name, field.options.withType)) } },
 };
 
 /** The relationships of `type` that may be read backwards: top-level ones (their ids are indexed). */

@@ -1,3 +1,4 @@
+import type { JsonSchema } from './value-schema.js';
 import type { ConvertContext, FieldType } from './field-type.js';
 import type { SanitizedField } from '../types/piece-type.js';
 import type { FieldError } from '../../errors/app-error.js';
@@ -153,4 +154,23 @@ export const relationshipField: FieldType = {
       key: idsKey(field),
       withType: relationshipTarget(field.name, field.options.withType),
     }),
+  valueSchemas(field, ctx) {
+    const withType = relationshipTarget(field.name, field.options.withType);
+    if (ctx.shape === 'write') return relationshipInput(field, ctx.fieldsObject(field.fields));
+    const related = { allOf: [ctx.relatedDocument(withType), { properties: { _fields: ctx.fieldsObject(field.fields) } }] };
+    return {
+      [idsKey(field)]: { type: 'array', items: { type: 'string' } },
+      [fieldsKey(field)]: { type: 'object', additionalProperties: ctx.fieldsObject(field.fields) },
+      [expandedKey(field)]: { type: 'array', items: related },
+    };
+  },
 };
+
+/** Ids or `{ _id, _fields }`, or one comma-separated string, under `_author` or `author`. */
+function relationshipInput(field: SanitizedField, fields: JsonSchema): Record<string, JsonSchema> {
+  const { min, max } = field.options;
+  const bounds = { ...(typeof min === 'number' && { minItems: min }), ...(typeof max === 'number' && { maxItems: max }) };
+  const withFields = { type: 'object', required: ['_id'], properties: { _id: { type: 'string' }, _fields: fields } };
+  const value = { anyOf: [{ type: 'array', items: { anyOf: [{ type: 'string' }, withFields] }, ...bounds }, { type: ['string', 'null'] }] };
+  return { [expandedKey(field)]: value, [relationshipBase(field)]: value };
+}

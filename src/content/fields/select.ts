@@ -1,3 +1,4 @@
+import { ownProperty } from './value-schema.js';
 import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
 import { checkChoices, choiceValues, matchChoice, type ChoiceValue } from './choices.js';
@@ -23,4 +24,10 @@ export const selectField: FieldType = {
   convert: (input, field) => launder(input, choiceValues(field.options)),
   indexValues: scalarIndexValues,
   filters: (field) => [choicesFilter(field)],
+  valueSchemas(field, ctx) {
+    const values = choiceValues(field.options);
+    // Input may also spell a value as another primitive ("3" for 3); '' and null clear it.
+    if (ctx.shape === 'write') return ownProperty(field, { type: ['string', 'number', 'boolean', 'null'] });
+    return ownProperty(field, { enum: [...values, null] });
+  },
 };

@@ -1,3 +1,4 @@
+import { ownProperty } from './value-schema.js';
 import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
 import { slugify } from '../text.js';
@@ -18,4 +19,5 @@ export const slugField: FieldType = {
   // The original slugifies the filter value before matching it.
   filters: (field) => [containsFilter(field, slugify)],
   searchTexts: textSearch('high'),
+  valueSchemas: (field, ctx) => ownProperty(field, ctx.shape === 'write' ? { type: ['string', 'number', 'null'] } : { type: 'string' }),
 };

@@ -1,3 +1,4 @@
+import { ownProperty } from './value-schema.js';
 import type { FieldType } from './field-type.js';
 import type { SanitizedField } from '../types/piece-type.js';
 import { FieldFailure } from './field-type.js';
@@ -62,4 +63,10 @@ export const stringField: FieldType = {
   indexValues: scalarIndexValues,
   filters: (field) => [containsFilter(field)],
   searchTexts: textSearch('high'),
+  valueSchemas(field, ctx) {
+    if (ctx.shape !== 'write') return ownProperty(field, { type: 'string' });
+    // Numbers and booleans become text; '' is left to `required`, so only `max` bounds every value.
+    const { max } = field.options;
+    return ownProperty(field, { type: ['string', 'number', 'boolean', 'null'], ...(typeof max === 'number' && { maxLength: max }) });
+  },
 };

@@ -1,3 +1,4 @@
+import { nullable, ownProperty } from './value-schema.js';
 import type { FieldType, SearchText } from './field-type.js';
 import { checkDefault } from './definition-checks.js';
 import { containsFilter, rangeFilter, scalarIndexValues, textSearch } from './filter-kit.js';
@@ -19,6 +20,7 @@ export function textValueField(
   launder: (input: unknown) => string | null,
   querying: TextValueQuerying,
   emptyDefault: '' | null = null,
+  format?: string,
 ): FieldType {
   const parseBound = (text: string): string => launder(text) ?? '';
   return {
@@ -31,5 +33,9 @@ export function textValueField(
     indexValues: scalarIndexValues,
     filters: (field) => [querying.filter === 'range' ? rangeFilter(field, parseBound) : containsFilter(field)],
     ...(querying.search ? { searchTexts: textSearch(querying.search) } : {}),
+    valueSchemas(field, ctx) {
+      const text = { type: 'string', ...(format && ctx.shape !== 'write' && { format }) };
+      return ownProperty(field, emptyDefault === '' && ctx.shape !== 'write' ? text : nullable(text));
+    },
   };
 }

@@ -3,7 +3,8 @@ import type { AppConfig } from '../app-config.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
 import type { SanitizedWidgetType } from '../types/sanitize.js';
 import type { Principal, Role } from '../../core/principal.js';
-import { canAccessApi, canPublish, canReadType, canViewDrafts, canWrite } from '../access/permissions.js';
+import { canAccessApi, canPublish, canViewDrafts, canWrite } from '../access/permissions.js';
+import { visiblePieceTypes } from './visible-config.js';
 import { projectionGoverns } from '../query/projection.js';
 import { describeField, widgetsUsedBy, type FieldDescription } from './describe-field.js';
 
@@ -48,8 +49,7 @@ export class SchemaDescriber {
   }
 
   #build(principal: Principal) {
-    const readable = [...this.#config.pieceTypes.values()].filter((type) => canReadType(principal, type));
-    const visible = readable.map((type) => ({ type, fields: visibleFields(principal, type) }));
+    const visible = [...visiblePieceTypes(principal, this.#config).values()].map((type) => ({ type, fields: type.fields }));
     return {
       locales: this.#locales(),
       widgets: this.#widgets(visible.flatMap((entry) => entry.fields)),
@@ -120,13 +120,6 @@ function abilities(principal: Principal, type: SanitizedPieceType) {
     publish: canPublish(principal, type),
     delete: writes,
   };
-}
-
-/** Every field for callers with API access; the public projection's fields for the others. */
-function visibleFields(principal: Principal, type: SanitizedPieceType): readonly SanitizedField[] {
-  if (canAccessApi(principal, type)) return type.fields;
-  const projection = type.options.publicApiProjection ?? {};
-  return type.fields.filter((field) => projectionGoverns(projection, field.name));
 }
 
 /** The sort order without properties the public projection hides. */

@@ -1,0 +1,250 @@
+import { CmsError } from './cms-error.js';
+import { queryString, type QueryValue } from './query-string.js';
+
+/** The shapes of one piece type, as `cms types` writes them into `CmsPieceTypes`. */
+export interface PieceTypeShapes {
+  readonly read: object;
+  /** `never` for a type without public API. */
+  readonly public: object;
+  readonly write: object;
+  readonly patch: object;
+}
+
+/** What a client reads: every property (API access), or the public projection. */
+export type Audience = 'read' | 'public';
+
+export type Mode = 'draft' | 'published';
+
+/** The piece types a client of this audience may read: anonymous callers only those with a public API. */
+export type ReadableType<T, A extends Audience> = A extends 'read'
+  ? keyof T & string
+  : { [K in keyof T]: T[K] extends { public: infer P } ? ([P] extends [never] ? never : K) : never }[keyof T] & string;
+
+/** What a read of a piece type answers for this audience. */
+export type ReadShape<T, K extends keyof T, A extends Audience> = T[K] extends PieceTypeShapes ? T[K][A] : never;
+
+type Shape<T, K extends keyof T, S extends keyof PieceTypeShapes> = T[K] extends PieceTypeShapes ? T[K][S] : never;
+
+/** Properties every projected document keeps. */
+type AlwaysKept = '_id' | 'type' | 'metaType';
+
+/** A document with only the projected properties (and those always kept). */
+export type Projected<D, P extends keyof D> = [P] extends [never] ? D : Pick<D, P | (AlwaysKept & keyof D)>;
+
+type Scalar = string | number | boolean;
+
+/**
+ * A filter on a field whose documents hold `V`: one value, any of several, or an inclusive range
+ * (an absent bound is open); choices (`select`, `checkboxes`) only their own values, and
+ * relationships the related documents' ids (or `'none'`).
+ */
+export type FieldFilter<V> =
+  NonNullable<V> extends readonly (infer E)[]
+    ? [E] extends [Scalar]
+      ? E | readonly E[]
+      : string | readonly string[]
+    : NonNullable<V> extends Scalar
+      ? NonNullable<V> | readonly NonNullable<V>[] | { readonly min?: NonNullable<V>; readonly max?: NonNullable<V> }
+      : string | readonly string[];
+
+export interface VersionOptions {
+  /** `cmsLocale`: default the server's default locale (or the locale in a full `_id`). */
+  readonly locale?: string;
+  /** `cmsMode`: default `published`; `draft` needs API access. */
+  readonly mode?: Mode;
+}
+
+export interface GetOptions extends VersionOptions {
+  /** `true` replaces each area's items by `_rendered` HTML, `inline` adds it to each widget. */
+  readonly renderAreas?: boolean | 'inline';
+  /** `true`: archived only; `any`: archived or not; default live only. */
+  readonly archived?: boolean | 'any';
+}
+
+export interface ListQuery<D, P extends keyof D = never> extends GetOptions {
+  readonly page?: number;
+  readonly perPage?: number;
+  /** Full-text search; results come in relevance order unless `sort` is given. */
+  readonly search?: string;
+  /** Every word matches the beginning of a word of the title or the text fields. */
+  readonly autocomplete?: string;
+  /** Keys in order of precedence; `'search'` keeps the relevance order. */
+  readonly sort?: { readonly [F in keyof D & string]?: 1 | -1 } | 'search';
+  /** Filters by field; relationships by the related `cmsDocId`s (or `'none'`). */
+  readonly filters?: { readonly [F in keyof D & string]?: FieldFilter<D[F]> };
+  /** Keep only these properties (plus `_id`, `type`, `metaType`). */
+  readonly project?: readonly P[];
+  /** Only these documents (`cmsDocId`s or `_id`s), in this order. */
+  readonly ids?: readonly string[];
+  /** Adds `choices`: the values the matching documents hold for these fields. */
+  readonly choices?: readonly (keyof D & string)[];
+  /** Adds `counts`: as `choices`, each with its count. */
+  readonly counts?: readonly (keyof D & string)[];
+}
+
+export interface ListAnswer<R> {
+  readonly results: R[];
+  readonly pages: number;
+  readonly currentPage: number;
+  readonly choices?: Readonly<Record<string, readonly { readonly value: unknown; readonly label: string }[]>>;
+  readonly counts?: Readonly<Record<string, readonly { readonly value: unknown; readonly label: string; readonly count: number }[]>>;
+}
+
+/** An uploaded file as the upload answers it; pass a `cms types` shape as the client's second type argument for the exact one. */
+export interface UploadedAttachment {
+  readonly _id: string;
+  readonly _url?: string;
+  readonly _urls?: Readonly<Record<string, string>>;
+  readonly name: string;
+  readonly extension: string;
+  readonly group: string;
+  readonly length: number;
+  readonly [key: string]: unknown;
+}
+
+export interface CmsClientOptions {
+  /** The server's address, for example `https://cms.example.com` (paths start at `/api/v1`). */
+  readonly baseUrl: string;
+  /** Sent as `Authorization: ApiKey <key>`. */
+  readonly apiKey?: string;
+  /** A token from `POST /api/v1/@cms/login/login`, sent as `Authorization: Bearer <token>`. */
+  readonly bearer?: string;
+  /** Another `fetch` (a test double, one with retries); default the global one. */
+  readonly fetch?: typeof fetch;
+  /**
+   * What reads answer: `read` (every property) needs credentials with API access; a guest key or a
+   * role below the type's `viewRole` sees only the public projection, so say `public` for those.
+   */
+  readonly audience?: Audience;
+}
+
+type Fetch = typeof fetch;
+
+/** A path segment: encoded, but `@` (in `@cms/...`) and `:` (in `_id`s) stay as they are. */
+function segment(value: string): string {
+  return encodeURIComponent(value).replace(/%40/g, '@').replace(/%3A/gi, ':');
+}
+
+function typePath(type: string): string {
+  return `/api/v1/${type.split('/').map(segment).join('/')}`;
+}
+
+function versionParameters(options: GetOptions = {}): Record<string, QueryValue> {
+  return { cmsLocale: options.locale, cmsMode: options.mode, renderAreas: options.renderAreas, archived: options.archived };
+}
+
+/** Each `{ field: 1 }` as `field=1`, the object form the server reads for `sort` and `project`. */
+function flags(names: readonly string[] | undefined, value: number): Record<string, number> | undefined {
+  return names === undefined ? undefined : Object.fromEntries(names.map((name) => [name, value]));
+}
+
+function listParameters(query: ListQuery<Record<string, unknown>, string>): Record<string, QueryValue> {
+  return {
+    ...(query.filters as Record<string, QueryValue> | undefined),
+    ...versionParameters(query),
+    page: query.page,
+    perPage: query.perPage,
+    search: query.search,
+    autocomplete: query.autocomplete,
+    sort: query.sort as QueryValue,
+    project: flags(query.project, 1),
+    _ids: query.ids,
+    choices: query.choices?.join(','),
+    counts: query.counts?.join(','),
+  };
+}
+
+/**
+ * A typed client of one server's REST interface. `T` is the `CmsPieceTypes` map `cms types`
+ * writes, `A` what reads answer; every call throws a `CmsError` when the server refuses it.
+ */
+export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends Audience = Audience, TAttachment = UploadedAttachment> {
+  readonly #baseUrl: string;
+  readonly #authorization: string | undefined;
+  readonly #fetch: Fetch;
+
+  constructor(options: CmsClientOptions) {
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    if (options.apiKey !== undefined) this.#authorization = `ApiKey ${options.apiKey}`;
+    else if (options.bearer !== undefined) this.#authorization = `Bearer ${options.bearer}`;
+    const fetchFunction = options.fetch ?? globalThis.fetch;
+    // A bare reference to the browser's fetch must not be called as a method of this object.
+    this.#fetch = (input, init) => fetchFunction(input, init);
+  }
+
+  /** One page of a type's documents (published, default locale unless the query says otherwise). */
+  list<K extends ReadableType<T, A>, P extends keyof ReadShape<T, K, A> = never>(
+    type: K,
+    query: ListQuery<ReadShape<T, K, A>, P> = {},
+  ): Promise<ListAnswer<Projected<ReadShape<T, K, A>, P>>> {
+    return this.#request('GET', `${typePath(type)}${queryString(listParameters(query as ListQuery<Record<string, unknown>, string>))}`);
+  }
+
+  /** How many documents the query matches (its filters and search; paging is ignored). */
+  async count<K extends ReadableType<T, A>>(type: K, query: ListQuery<ReadShape<T, K, A>> = {}): Promise<number> {
+    const parameters = { ...listParameters(query as ListQuery<Record<string, unknown>, string>), count: 1 };
+    const answer = await this.#request<{ count: number }>('GET', `${typePath(type)}${queryString(parameters)}`);
+    return answer.count;
+  }
+
+  /** One version by `_id` (`<cmsDocId>:<locale>:<mode>`) or bare `cmsDocId`. */
+  get<K extends ReadableType<T, A>>(type: K, id: string, options: GetOptions = {}): Promise<ReadShape<T, K, A>> {
+    return this.#request('GET', `${typePath(type)}/${segment(id)}${queryString(versionParameters(options))}`);
+  }
+
+  /** Inserts a document: published by default (needs the publish role), a draft only with `mode: 'draft'`. */
+  insert<K extends keyof T & string>(type: K, body: Shape<T, K, 'write'>, options: VersionOptions = {}): Promise<Shape<T, K, 'read'>> {
+    return this.#request('POST', `${typePath(type)}${queryString(versionParameters(options))}`, body);
+  }
+
+  /** Changes only what the patch names (plain keys, dot paths, `$push` and the other operators). */
+  patch<K extends keyof T & string>(type: K, id: string, body: Shape<T, K, 'patch'>, options: VersionOptions = {}): Promise<Shape<T, K, 'read'>> {
+    return this.#request('PATCH', `${typePath(type)}/${segment(id)}${queryString(versionParameters(options))}`, body);
+  }
+
+  /** Copies the draft into the published version; answers the published version. */
+  publish<K extends keyof T & string>(type: K, id: string, options: Pick<VersionOptions, 'locale'> = {}): Promise<Shape<T, K, 'read'>> {
+    return this.#request('POST', `${typePath(type)}/${segment(id)}/publish${queryString({ cmsLocale: options.locale })}`);
+  }
+
+  /**
+   * Uploads a file as an attachment, to attach by its `_id` (`attachment: { _id }`). The name
+   * (default the `File`'s own) gives the attachment its name and extension.
+   */
+  upload(file: Blob, name?: string): Promise<TAttachment> {
+    const form = new FormData();
+    const fileName = name ?? (typeof (file as { name?: unknown }).name === 'string' ? (file as File).name : 'upload');
+    form.append('file', file, fileName);
+    return this.#request('POST', '/api/v1/@cms/attachment/upload', form);
+  }
+
+  async #request<R>(method: string, path: string, body?: unknown): Promise<R> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.#authorization !== undefined) headers.authorization = this.#authorization;
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const response = await this.#fetch(`${this.#baseUrl}${path}`, { method, headers, body: payload });
+    if (!response.ok) throw await CmsError.fromResponse(response);
+    return (await response.json()) as R;
+  }
+}
+
+type Credentials = { readonly apiKey: string } | { readonly bearer: string };
+
+/**
+ * A client of the server at `options.baseUrl`, typed by the `CmsPieceTypes` map of `cms types`.
+ * With an API key or a bearer token reads answer every property; without (or with
+ * `audience: 'public'`) they answer the public projection, and only types with a public API can
+ * be read.
+ */
+export function createCmsClient<T extends { [K in keyof T]: PieceTypeShapes }, TAttachment = UploadedAttachment>(
+  options: CmsClientOptions & Credentials & { readonly audience?: 'read' },
+): CmsClient<T, 'read', TAttachment>;
+export function createCmsClient<T extends { [K in keyof T]: PieceTypeShapes }, TAttachment = UploadedAttachment>(options: CmsClientOptions): CmsClient<T, 'public', TAttachment>;
+export function createCmsClient<T extends { [K in keyof T]: PieceTypeShapes }, TAttachment = UploadedAttachment>(options: CmsClientOptions): CmsClient<T, Audience, TAttachment> {
+  return new CmsClient<T, Audience, TAttachment>(options);
+}

@@ -1,0 +1,22 @@
+/**
+ * The typed client (`import { createCmsClient } from 'cms-server/client'`): standard fetch,
+ * FormData and Blob only, so it runs in browsers and Node.js 20+. It imports nothing of the server.
+ */
+export {
+  CmsClient,
+  createCmsClient,
+  type Audience,
+  type CmsClientOptions,
+  type FieldFilter,
+  type GetOptions,
+  type ListAnswer,
+  type ListQuery,
+  type Mode,
+  type PieceTypeShapes,
+  type Projected,
+  type ReadShape,
+  type ReadableType,
+  type UploadedAttachment,
+  type VersionOptions,
+} from './cms-client.js';
+export { CmsError } from './cms-error.js';

@@ -1,0 +1,225 @@
+import type { JsonSchema } from '../../content/fields/value-schema.js';
+import { ref } from './component-names.js';
+import { jsonBody, jsonResponse, notModified, responses, security, type Operation } from './operations.js';
+
+const string = { type: 'string' };
+const number = { type: 'number' };
+const dateTime = { type: 'string', format: 'date-time' };
+const ids = { type: 'array', items: string };
+const cropBox = { type: 'object', required: ['top', 'left', 'width', 'height'], properties: { top: number, left: number, width: number, height: number } };
+
+/** The components of the routes every configuration has (media, login, setup, health, schema). */
+export const fixedComponents: Record<string, JsonSchema> = {
+  Crop: cropBox,
+  Attachment: {
+    type: 'object',
+    description: 'An uploaded file (interface 2.5). `docIds` and `archivedDocIds` are shown to callers with API access only.',
+    required: ['_id', '_url'],
+    properties: {
+      _id: string,
+      _url: { ...string, description: 'The original file' },
+      _urls: {
+        type: 'object',
+        description: 'Images: one URL per size (`max`, `full`, `two-thirds`, …, `original`); with a crop, the uncropped ones under `uncropped`',
+        properties: { uncropped: { type: 'object', additionalProperties: string } },
+        additionalProperties: string,
+      },
+      type: { const: 'attachment' },
+      name: string,
+      title: string,
+      extension: string,
+      group: string,
+      length: { type: 'integer' },
+      md5: string,
+      width: number,
+      height: number,
+      landscape: { type: 'boolean' },
+      portrait: { type: 'boolean' },
+      createdAt: dateTime,
+      updatedAt: dateTime,
+      docIds: ids,
+      archivedDocIds: ids,
+      crops: { type: 'array', items: ref('Crop') },
+      crop: { anyOf: [ref('Crop'), { type: 'null' }], description: 'The crop a document chose' },
+      _crop: ref('Crop'),
+    },
+  },
+  Locales: {
+    type: 'object',
+    required: ['results'],
+    properties: { results: { type: 'array', items: { type: 'object', required: ['_id', 'cmsLocale'], properties: { _id: string, cmsLocale: string } } } },
+  },
+  Whoami: {
+    type: 'object',
+    required: ['_id', 'username', 'role'],
+    properties: { _id: string, username: string, title: string, role: { enum: ['guest', 'contributor', 'editor', 'admin'] }, csrfToken: string },
+  },
+  ConfigurationSchema: {
+    type: 'object',
+    description: 'What the caller may see of the configuration (README, `GET /api/v1/@cms/schema`).',
+    required: ['locales', 'widgets', 'types'],
+    properties: {
+      locales: { type: 'array', items: { type: 'object', properties: { name: string, label: string, prefix: string, default: { type: 'boolean' } } } },
+      widgets: { type: 'object', additionalProperties: { type: 'object' } },
+      types: { type: 'object', additionalProperties: { type: 'object' } },
+    },
+  },
+  Health: { type: 'object', required: ['status'], properties: { status: { enum: ['ok', 'unavailable'] } } },
+};
+
+const tags = {
+  media: ['@cms/attachment'],
+  login: ['@cms/login'],
+  setup: ['@cms/setup'],
+  service: ['service'],
+};
+
+const anyone = security({ anonymous: true, write: false });
+const writer = security({ anonymous: false, write: true });
+
+/** The routes of `media.ts`, `auth.ts`, `setup.ts`, `health.ts` and `schema.ts`. */
+export function fixedPaths(): Record<string, Record<string, Operation>> {
+  return {
+    '/api/v1/@cms/attachment/upload': {
+      post: {
+        tags: tags.media,
+        operationId: 'uploadAttachment',
+        summary: 'Upload a file',
+        security: writer,
+        requestBody: {
+          required: true,
+          content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } } } } },
+        },
+        responses: responses({ 200: jsonResponse('The new attachment; `docIds` is empty.', ref('Attachment')) }, [429], true),
+      },
+    },
+    '/api/v1/@cms/attachment/crop': {
+      post: {
+        tags: tags.media,
+        operationId: 'cropAttachment',
+        summary: 'Make a cropped copy of an image',
+        security: writer,
+        requestBody: jsonBody({ type: 'object', required: ['_id', 'crop'], properties: { _id: string, crop: ref('Crop'), annotate: { type: 'boolean' } } }),
+        responses: responses(
+          { 200: jsonResponse('`true`, or with `annotate: true` the attachment annotated with the crop.', { anyOf: [{ const: true }, ref('Attachment')] }) },
+          [404],
+          true,
+        ),
+      },
+    },
+    '/api/v1/@cms/image/{_id}/src': {
+      get: {
+        tags: ['@cms/image'],
+        operationId: 'imageSource',
+        summary: 'Redirect to one size of an image piece\'s file',
+        security: anyone,
+        parameters: [
+          { $ref: '#/components/parameters/_id' },
+          { $ref: '#/components/parameters/cmsMode' },
+          { $ref: '#/components/parameters/cmsLocale' },
+          { name: 'size', in: 'query', schema: { type: 'string', maxLength: 32 }, description: 'An image size name (`full` …)' },
+        ],
+        responses: responses({ 302: { description: 'Redirect to the file (`Location`).' } }, [404], false),
+      },
+    },
+    '/api/v1/@cms/login/login': {
+      post: {
+        tags: tags.login,
+        operationId: 'login',
+        summary: 'Sign in: a bearer token, or with `session: true` a session cookie',
+        security: [{}],
+        requestBody: jsonBody({
+          type: 'object',
+          required: ['username', 'password'],
+          properties: { username: { ...string, description: 'Username or email' }, password: { ...string, writeOnly: true }, session: { type: 'boolean' } },
+        }),
+        responses: responses(
+          {
+            200: jsonResponse('A bearer token, or the session\'s CSRF token (the cookies are set).', {
+              anyOf: [
+                { type: 'object', required: ['token'], properties: { token: string } },
+                { type: 'object', required: ['csrfToken'], properties: { csrfToken: string } },
+              ],
+            }),
+          },
+          [429, 503],
+          true,
+        ),
+      },
+    },
+    '/api/v1/@cms/login/logout': {
+      post: {
+        tags: tags.login,
+        operationId: 'logout',
+        summary: 'Revoke the bearer token or end the session',
+        security: [{ BearerToken: [] }, { SessionCookie: [], CsrfToken: [] }],
+        responses: responses({ 200: { description: 'Signed out; the body is empty.' } }, [], false),
+      },
+    },
+    '/api/v1/@cms/login/whoami': {
+      get: whoami('whoami'),
+      post: whoami('whoamiPost'),
+    },
+    '/api/v1/@cms/setup': {
+      get: {
+        tags: tags.setup,
+        operationId: 'setupNeeded',
+        summary: 'Whether the first admin is still to be created',
+        security: [{}],
+        responses: responses({ 200: jsonResponse('', { type: 'object', required: ['needed'], properties: { needed: { type: 'boolean' } } }) }, [], false),
+      },
+      post: {
+        tags: tags.setup,
+        operationId: 'setup',
+        summary: 'Create the first admin with the one-time setup code',
+        security: [{}],
+        requestBody: jsonBody({
+          type: 'object',
+          required: ['code', 'username', 'password'],
+          properties: { code: string, username: string, password: { ...string, writeOnly: true }, title: string, email: string },
+        }),
+        responses: responses({ 200: jsonResponse('The new admin.', ref('Whoami')) }, [409, 429, 503], true),
+      },
+    },
+    '/api/v1/@cms/schema': {
+      get: {
+        tags: tags.service,
+        operationId: 'configurationSchema',
+        summary: 'What the caller may see of the configuration',
+        security: anyone,
+        responses: responses({ 200: jsonResponse('Built once per role.', ref('ConfigurationSchema')), ...notModified }, [], false),
+      },
+    },
+    '/api/v1/openapi.json': {
+      get: {
+        tags: tags.service,
+        operationId: 'openApiDocument',
+        summary: 'This document',
+        security: [{}],
+        responses: { 200: jsonResponse('The OpenAPI 3.1 document of this configuration.', { type: 'object' }), ...notModified },
+      },
+    },
+    '/health': {
+      get: {
+        tags: tags.service,
+        operationId: 'health',
+        summary: 'Readiness',
+        security: [{}],
+        responses: {
+          200: jsonResponse('The store answers.', ref('Health')),
+          503: jsonResponse('The store does not answer.', ref('Health')),
+        },
+      },
+    },
+  };
+}
+
+function whoami(operationId: string): Operation {
+  return {
+    tags: tags.login,
+    operationId,
+    summary: 'The signed-in user of the bearer token or session',
+    security: [{ BearerToken: [] }, { SessionCookie: [] }],
+    responses: responses({ 200: jsonResponse('The user; `csrfToken` for a session.', ref('Whoami')) }, [404], false),
+  };
+}

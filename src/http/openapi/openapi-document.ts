@@ -1,0 +1,61 @@
+import type { AppConfig } from '../../content/app-config.js';
+import type { FieldTypeLookup } from '../../content/fields/convert-schema.js';
+import type { JsonSchema } from '../../content/fields/value-schema.js';
+import { createFieldTypeRegistry } from '../../content/fields/registry.js';
+import { DocumentSchemas } from './document-schemas.js';
+import { errorSchema, fieldErrorSchema, securitySchemes, sharedErrorResponses } from './operations.js';
+import { listComponents, piecePaths, sharedParameters } from './piece-paths.js';
+import { fixedComponents, fixedPaths } from './fixed-paths.js';
+
+/** An OpenAPI 3.1 document, as plain JSON. */
+export interface OpenApiDocument {
+  readonly openapi: '3.1.0';
+  readonly info: { readonly title: string; readonly version: string; readonly description?: string };
+  readonly jsonSchemaDialect: string;
+  readonly servers: readonly { readonly url: string }[];
+  readonly tags: readonly { readonly name: string; readonly description?: string }[];
+  readonly paths: Record<string, Record<string, Record<string, unknown>>>;
+  readonly components: {
+    readonly schemas: Record<string, JsonSchema>;
+    readonly responses: Record<string, unknown>;
+    readonly parameters: Record<string, unknown>;
+    readonly securitySchemes: Record<string, unknown>;
+  };
+}
+
+const description =
+  'The REST interface of this CMS for the configured piece types. Every piece type has the same routes under ' +
+  '`/api/v1/<type>`; its documents are described as `<Type>` (what GET answers callers with API access), ' +
+  '`<Type>Public` (the public projection anonymous callers see), `<Type>Input` (what POST and PUT take) and ' +
+  '`<Type>Patch` (what PATCH takes). Every refusal is `{ name, message, data }`.';
+
+/**
+ * The OpenAPI 3.1 document of a configuration: every route of every piece type, the media,
+ * login and setup routes, each type's document schemas (from its field types' `valueSchemas`),
+ * the error shape and the auth schemes. Built once at start; the same configuration always
+ * gives the same document.
+ */
+export function openApiDocument(config: AppConfig, fieldTypes: FieldTypeLookup = createFieldTypeRegistry()): OpenApiDocument {
+  const fixedNames = ['Error', 'FieldError', ...Object.keys(fixedComponents)];
+  const schemas = new DocumentSchemas(config, fieldTypes, new Set(fixedNames));
+  return {
+    openapi: '3.1.0',
+    info: { title: 'CMS REST interface', version: '1', description },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: [{ url: config.baseUrl === '' ? '/' : config.baseUrl }],
+    tags: [...config.pieceTypes.values()].map((type) => ({ name: type.name, description: `${type.options.pluralLabel} (\`${type.name}\`)` })),
+    paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths() },
+    components: {
+      schemas: {
+        Error: errorSchema,
+        FieldError: fieldErrorSchema,
+        ...fixedComponents,
+        ...schemas.components(),
+        ...listComponents(config, schemas),
+      },
+      responses: sharedErrorResponses(),
+      parameters: sharedParameters,
+      securitySchemes,
+    },
+  };
+}

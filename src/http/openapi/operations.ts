@@ -1,0 +1,133 @@
+import type { JsonSchema } from '../../content/fields/value-schema.js';
+import { ref } from './component-names.js';
+
+/** One OpenAPI operation object. */
+export type Operation = Record<string, unknown>;
+
+/** The error statuses with a shared response object in `components.responses`, by status. */
+export const errorResponses: Readonly<Record<number, { name: string; description: string }>> = {
+  400: { name: 'Invalid', description: 'The request is malformed or a value is refused (`invalid`; field errors in `data.errors`).' },
+  401: { name: 'Unauthorized', description: 'The bearer token is unknown, expired or revoked (`unauthorized`).' },
+  403: {
+    name: 'Forbidden',
+    description: 'An unknown API key, a role below what the action needs, or a failed CSRF or Origin check (`forbidden`).',
+  },
+  404: { name: 'NotFound', description: 'No such document, or a type or version the caller may not read (`notfound`).' },
+  409: { name: 'Conflict', description: 'The request conflicts with what is stored (`conflict`).' },
+  413: { name: 'TooLarge', description: 'The body, a file or a value is larger than the configured limit (`toolarge`).' },
+  415: { name: 'Unsupported', description: 'The body is not of a media type this route reads (`unsupported`).' },
+  429: { name: 'TooMany', description: 'Too many attempts or uploads; `Retry-After` says when to try again (`toomany`).' },
+  500: { name: 'Failed', description: 'An unexpected failure on the server; nothing about it is shown (`error`, "An error occurred.").' },
+  503: { name: 'Unavailable', description: 'The server is busy or not ready; `Retry-After` says when to try again (`unavailable`).' },
+};
+
+/** `{ name, message, data }`, the one error shape of every refusal. */
+export const errorSchema: JsonSchema = {
+  type: 'object',
+  required: ['name', 'message', 'data'],
+  properties: {
+    name: {
+      enum: ['invalid', 'forbidden', 'notfound', 'conflict', 'unauthorized', 'toolarge', 'unsupported', 'unimplemented', 'toomany', 'unavailable', 'error'],
+    },
+    message: { type: 'string' },
+    data: {
+      type: 'object',
+      properties: {
+        errors: { type: 'array', items: ref('FieldError') },
+        retryAfter: { type: 'integer' },
+      },
+    },
+  },
+};
+
+export const fieldErrorSchema: JsonSchema = {
+  type: 'object',
+  required: ['name', 'path'],
+  properties: {
+    name: { type: 'string', description: '`required`, `invalid`, `min`, `max`…' },
+    code: { type: 'integer' },
+    message: { type: 'string' },
+    path: { type: 'string', description: 'dot path of the refused value' },
+    data: { type: 'object' },
+  },
+};
+
+/** The shared response objects, one per error status, each the error shape. */
+export function sharedErrorResponses(): Record<string, unknown> {
+  const responses: Record<string, unknown> = {
+    NotModified: { description: 'The client\'s copy (`If-None-Match`) is current.' },
+  };
+  for (const { name, description } of Object.values(errorResponses)) {
+    responses[name] = { description, content: { 'application/json': { schema: ref('Error') } } };
+  }
+  return responses;
+}
+
+export function jsonResponse(description: string, schema: JsonSchema): Record<string, unknown> {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+export function jsonBody(schema: JsonSchema, required = true): Record<string, unknown> {
+  return { required, content: { 'application/json': { schema } } };
+}
+
+/** A GET's answer: ETag-validated, so `If-None-Match` may get a 304. */
+export const notModified = { 304: { $ref: '#/components/responses/NotModified' } };
+
+/**
+ * The responses of an operation: its successes, then the shared error responses of `statuses`.
+ * Every route may answer 400 (a malformed query or id), 401 (a bad bearer token) and 403 (an
+ * unknown API key) before it runs, and 500 when something fails unexpectedly; a route with a
+ * body adds 413 and 415.
+ */
+export function responses(success: Record<string | number, unknown>, statuses: readonly number[], withBody: boolean): Record<string, unknown> {
+  const all = new Set([400, 401, 403, 500, ...(withBody ? [413, 415] : []), ...statuses]);
+  const result: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(success)) result[status] = response;
+  for (const status of [...all].sort()) result[status] = { $ref: `#/components/responses/${errorResponses[status]!.name}` };
+  return result;
+}
+
+/**
+ * Security requirements: any credential, an anonymous call too when `anonymous`. A session
+ * cookie needs the CSRF token on anything but GET.
+ */
+export function security(options: { anonymous: boolean; write: boolean }): Record<string, string[]>[] {
+  const session: Record<string, string[]> = options.write ? { SessionCookie: [], CsrfToken: [] } : { SessionCookie: [] };
+  const credentials: Record<string, string[]>[] = [{ ApiKey: [] }, { ApiKeyQuery: [] }, { BearerToken: [] }, session];
+  return options.anonymous ? [{}, ...credentials] : credentials;
+}
+
+/** The security schemes of `src/http/plugins/auth.ts` and `src/http/session-cookies.ts`. */
+export const securitySchemes = {
+  ApiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'A configured API key as `Authorization: ApiKey <key>`.',
+  },
+  ApiKeyQuery: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'apikey',
+    description: 'A configured API key in the query (`apikey` or `apiKey`); it wins over a header.',
+  },
+  BearerToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A token from `POST /api/v1/@cms/login/login`, valid 14 days, with its user\'s role.',
+  },
+  SessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'cms.sid',
+    description:
+      'The session cookie set by a login with `"session": true` (`__Host-cms.sid` over https). Writes also need the CSRF token.',
+  },
+  CsrfToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-CSRF-Token',
+    description: 'The session\'s CSRF token (from `login` or `whoami`), required with the session cookie on every write.',
+  },
+};

@@ -1,0 +1,209 @@
+import type { AppConfig } from '../../content/app-config.js';
+import type { SanitizedPieceType } from '../../content/types/piece-type.js';
+import type { FieldTypeLookup } from '../../content/fields/convert-schema.js';
+import type { JsonSchema } from '../../content/fields/value-schema.js';
+import { schemasHold } from '../../content/fields/walk-fields.js';
+import type { DocumentSchemas } from './document-schemas.js';
+import { ref } from './component-names.js';
+import { jsonBody, jsonResponse, notModified, responses, security, type Operation } from './operations.js';
+
+type PathItems = Record<string, Record<string, Operation>>;
+
+const query = (name: string, schema: JsonSchema, description: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+  ...extra,
+});
+
+/** Every version route takes these (`src/http/schemas.ts`). */
+const versionParameters = [
+  { $ref: '#/components/parameters/cmsMode' },
+  { $ref: '#/components/parameters/cmsLocale' },
+];
+
+export const sharedParameters = {
+  cmsMode: query('cmsMode', { enum: ['draft', 'published'] }, 'The mode of the version; drafts need draft access. Overrides the mode in the id.'),
+  cmsLocale: query(
+    'cmsLocale',
+    { type: 'string', minLength: 1, maxLength: 64 },
+    'The locale of the version (or `<locale>:<mode>`). Overrides the locale in the id; an unknown locale is a 400.',
+  ),
+  _id: {
+    name: '_id',
+    in: 'path',
+    required: true,
+    description: 'A version `_id` (`<cmsDocId>:<locale>:<mode>`) or the bare `cmsDocId`.',
+    schema: { type: 'string', minLength: 1, maxLength: 200 },
+  },
+};
+
+const deepObject = { style: 'deepObject', explode: true };
+const renderAreas = query('renderAreas', { enum: ['true', '1', 'inline', 'false', '0'] }, '`true`/`1` replaces each top-level area\'s `items` by `_rendered` HTML; `inline` adds `_rendered` to each widget.');
+const archived = query('archived', { enum: ['1', 'true', '0', 'false', 'any'] }, 'Archived versions: only them (`1`), none (`0`, the default) or both (`any`). Ignored for callers without API access.');
+
+/** The list's own parameters (`src/content/query/list-params.ts`). */
+const listParameters = [
+  query('page', { type: 'integer', minimum: 1 }, 'Page number, from 1.'),
+  query('perPage', { type: 'integer', minimum: 1 }, 'Page size; default the type\'s `perPage`, larger than 100 is capped at 100.'),
+  query('search', { type: 'string' }, 'Full-text search; `"quoted phrases"` must appear, `-word` must not.'),
+  query('autocomplete', { type: 'string' }, 'Every word matches the beginning of a word of the title or text fields.'),
+  query('sort', { anyOf: [{ type: 'object', additionalProperties: { enum: ['1', '-1'] } }, { const: 'search' }] }, '`sort[<field>]=1` or `-1`, several in order; `sort=search` keeps the relevance order.', deepObject),
+  query('project', { type: 'object', additionalProperties: { enum: ['1', '0', 'true', 'false'] } }, '`project[title]=1` keeps those properties (plus `_id`, `type`, `metaType`); `project[body]=0` removes them.', deepObject),
+  query('_ids[]', { type: 'array', items: { type: 'string' } }, 'Only these documents (bare `cmsDocId`s or full `_id`s), in this order.', { style: 'form', explode: true }),
+  archived,
+  query('count', { enum: ['1', 'true', '0', 'false'] }, '`1` answers only `{ "count" }`, filters applied.'),
+  query('choices', { type: 'string' }, 'Comma-separated filter names: adds `choices` with the values the matching documents hold.'),
+  query('counts', { type: 'string' }, 'Like `choices`, under `counts`, each value with its `count`.'),
+  renderAreas,
+];
+
+/** `_newInstance: true`: the defaults with the body over them, never stored. */
+const newInstance = { type: 'object', required: ['_previewable'], properties: { _previewable: { type: 'boolean' } } };
+
+const filterValue = {
+  anyOf: [
+    { type: 'string' },
+    { type: 'array', items: { type: 'string' } },
+    { type: 'object', properties: { min: { type: 'string' }, max: { type: 'string' } } },
+  ],
+};
+
+const choicesSchema = {
+  type: 'object',
+  additionalProperties: {
+    type: 'array',
+    items: { type: 'object', required: ['value', 'label'], properties: { value: {}, label: { type: 'string' }, count: { type: 'integer' } } },
+  },
+};
+
+/**
+ * The routes `src/http/routes/pieces.ts` registers for every piece type, with the parameters,
+ * bodies and answers of each.
+ */
+export function piecePaths(config: AppConfig, fieldTypes: FieldTypeLookup, schemas: DocumentSchemas): PathItems {
+  const paths: PathItems = {};
+  for (const type of config.pieceTypes.values()) Object.assign(paths, pathsOfType(type, { config, fieldTypes, schemas }));
+  return paths;
+}
+
+interface TypeContext {
+  readonly config: AppConfig;
+  readonly fieldTypes: FieldTypeLookup;
+  readonly schemas: DocumentSchemas;
+}
+
+function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
+  const name = ctx.schemas.pieceNames.get(type.name)!;
+  const read = ref(ctx.schemas.pieceComponent(type.name, 'read')!);
+  const publicComponent = ctx.schemas.pieceComponent(type.name, 'public');
+  // Anonymous callers get the public projection, so a GET answers either shape.
+  const answer = publicComponent ? { anyOf: [read, ref(publicComponent)] } : read;
+  const anonymous = publicComponent !== null;
+  const tags = [type.name];
+  const base = `/api/v1/${type.name}`;
+  const one = `${base}/{_id}`;
+  const idParameters = [{ $ref: '#/components/parameters/_id' }, ...versionParameters];
+  const document = jsonResponse(`The ${type.options.label} version.`, read);
+  const write = { tags, security: security({ anonymous: false, write: true }) };
+  // Hashing a password can find the server's hashing queue full: 503 with Retry-After.
+  const hashes = schemasHold([type.fields], ctx.config.widgetTypes, 'password');
+  const busy = hashes ? [503] : [];
+  const action = (operationId: string, summary: string, success: Record<string, unknown>, statuses: number[], body?: Record<string, unknown>): Operation => ({
+    ...write,
+    operationId,
+    summary,
+    parameters: idParameters,
+    ...(body && { requestBody: body }),
+    responses: responses(success, statuses, body !== undefined),
+  });
+
+  return {
+    [base]: {
+      get: {
+        tags,
+        operationId: `list${name}`,
+        summary: `List ${type.options.pluralLabel}`,
+        security: security({ anonymous, write: false }),
+        parameters: [...versionParameters, ...listParameters, ...filterParameters(type, ctx.fieldTypes)],
+        responses: responses({ 200: jsonResponse('One page of versions, or `{ count }` with `count=1`.', ref(`${name}List`)), ...notModified }, [404], false),
+      },
+      post: {
+        ...write,
+        operationId: `insert${name}`,
+        summary: `Insert a ${type.options.label}`,
+        parameters: versionParameters,
+        requestBody: jsonBody(ref(`${name}Input`)),
+        responses: responses({ 200: jsonResponse('The new version, or with `_newInstance` the defaults (nothing stored).', { anyOf: [read, newInstance] }) }, [404, 409, ...busy], true),
+      },
+    },
+    [one]: {
+      get: {
+        tags,
+        operationId: `get${name}`,
+        summary: `Get one ${type.options.label} version`,
+        security: security({ anonymous, write: false }),
+        parameters: [...idParameters, archived, renderAreas],
+        responses: responses({ 200: jsonResponse(`The ${type.options.label} version.`, answer), ...notModified }, [404], false),
+      },
+      put: action(`replace${name}`, `Replace a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Input`))),
+      patch: action(`patch${name}`, `Patch a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Patch`))),
+      delete: action(`delete${name}`, `Delete a ${type.options.label} version for good`, { 200: { description: 'Deleted; the body is empty.' } }, [404]),
+    },
+    [`${one}/publish`]: { post: action(`publish${name}`, 'Publish the draft', { 200: jsonResponse('The published version.', read) }, [404, 409]) },
+    [`${one}/unpublish`]: { post: action(`unpublish${name}`, 'Remove the published version', { 200: jsonResponse('The draft.', read) }, [404]) },
+    [`${one}/revert-draft-to-published`]: {
+      post: action(`revertDraftToPublished${name}`, 'Throw away the draft\'s changes', { 200: jsonResponse('The draft, or `false` when there was nothing to revert.', { anyOf: [read, { const: false }] }) }, [404]),
+    },
+    [`${one}/revert-published-to-previous`]: {
+      post: action(`revertPublishedToPrevious${name}`, 'Undo the last publish', { 200: jsonResponse('The published version.', read) }, [404]),
+    },
+    [`${one}/localize`]: {
+      post: action(
+        `localize${name}`,
+        'Copy the draft into another locale',
+        { 200: jsonResponse('The new draft.', read) },
+        [404, 409],
+        jsonBody({ type: 'object', required: ['toLocale'], properties: { toLocale: { type: 'string' }, update: { type: 'boolean' } } }),
+      ),
+    },
+    [`${one}/locales`]: {
+      get: {
+        tags,
+        operationId: `locales${name}`,
+        summary: 'Every version of the document set the caller may see',
+        security: security({ anonymous, write: false }),
+        parameters: idParameters,
+        responses: responses({ 200: jsonResponse('The versions.', ref('Locales')), ...notModified }, [404], false),
+      },
+    },
+  };
+}
+
+/** A filter parameter for every filter the type's top-level fields offer (`category`, `_author`, `authorAnd`…). */
+function filterParameters(type: SanitizedPieceType, fieldTypes: FieldTypeLookup) {
+  return type.fields.flatMap((field) =>
+    (fieldTypes.get(field.type)?.filters?.(field) ?? []).map((filter) =>
+      query(filter.name, filterValue, `Filter on ${field.label || field.name} (\`${field.type}\`).`, deepObject),
+    ),
+  );
+}
+
+/** `ArticleList`: the list envelope of each type, or `{ count }`. */
+export function listComponents(config: AppConfig, schemas: DocumentSchemas): Record<string, JsonSchema> {
+  const components: Record<string, JsonSchema> = {};
+  for (const type of config.pieceTypes.values()) {
+    const read = ref(schemas.pieceComponent(type.name, 'read')!);
+    const publicComponent = schemas.pieceComponent(type.name, 'public');
+    const item = publicComponent ? { anyOf: [read, ref(publicComponent)] } : read;
+    const page = {
+      type: 'object',
+      required: ['pages', 'currentPage', 'results'],
+      properties: { pages: { type: 'integer' }, currentPage: { type: 'integer' }, results: { type: 'array', items: item }, choices: choicesSchema, counts: choicesSchema },
+    };
+    const count = { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } };
+    components[`${schemas.pieceNames.get(type.name)}List`] = { anyOf: [page, count] };
+  }
+  return components;
+}
