@@ -179,7 +179,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   if (!options.preparedByPrimary) await reindexStaleTypes({ config, storage, fieldTypes }, loggedProgress(app.log));
   // More connections than this are closed as soon as they are accepted.
   app.server.maxConnections = config.limits.connections;
-  registerErrorHandling(app);
+  registerErrorHandling(app, { readableTypes: (principal) => documents.readableTypeNames(principal) });
   registerNosniff(app);
   // The largest body this server takes at all, JSON or upload, is worth reading to deliver a refusal.
   registerBodyDrain(app, { maxBytes: Math.max(config.bodyLimit, config.uploadLimit), timeout: config.limits.drainTimeout });

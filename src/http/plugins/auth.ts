@@ -44,7 +44,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const credentials = credentialsOf(request);
     if (credentials.apiKey !== undefined) {
       const known = deps.apiKeys.identify(credentials.apiKey);
-      if (!known) return done(new ForbiddenError('invalid api key'));
+      if (!known) return done(invalidApiKey());
       request.principal = known.principal;
       request.callerId = known.callerId;
       return done();
@@ -52,7 +52,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (credentials.bearer !== undefined) {
       const credential: Credential = { kind: 'bearer', secret: credentials.bearer };
       return void deps.tokens.principalFor(credential).then((principal) => {
-        if (!principal) return done(new UnauthorizedError('bearer token invalid'));
+        if (!principal) return done(invalidBearer());
         actAs(request, principal, credential);
         done();
       }, done);
@@ -70,6 +70,16 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     done();
   });
 }
+
+// The original's words first ("invalid api key"), then what to do about it.
+const invalidApiKey = () =>
+  new ForbiddenError(
+    'invalid api key: no configured API key matches the one sent (Authorization: ApiKey <key> or ?apikey=<key>); send a configured key, or none to read public content',
+  );
+const invalidBearer = () =>
+  new UnauthorizedError(
+    'bearer token invalid: it is unknown, expired or signed out; sign in again with POST /api/v1/@cms/login/login and send Authorization: Bearer <token>',
+  );
 
 function actAs(request: FastifyRequest, principal: Principal, credential: Credential): void {
   request.principal = principal;
