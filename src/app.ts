@@ -40,6 +40,7 @@ import { createS3FileStorage } from './media/s3-file-storage.js';
 import { scheduleSweeps } from './media/attachment-reclaim.js';
 import { createSharpImageProcessor } from './media/image-processor.js';
 import { imageSizes } from './media/image-sizes.js';
+import { LinkBase } from './config/link-base.js';
 import { UploadBudget } from './media/upload-budget.js';
 
 /** Request log lines without API keys or tokens: they may travel in the query string. */
@@ -100,8 +101,8 @@ function serverOptions(limits: Limits) {
  * The file store the configuration names: `<dataDir>/uploads` served at `<baseUrl>/uploads/...`,
  * or a bucket whose files are linked at its public URL, else streamed by that same route.
  */
-function createFileStorage(config: AppConfig): { files: FileStorage; workDir: string; close(): void } {
-  const served = `${config.baseUrl}/uploads`;
+function createFileStorage(config: AppConfig, links: LinkBase): { files: FileStorage; workDir: string; close(): void } {
+  const served = () => `${links.url}/uploads`;
   const settings = config.fileStorage;
   if (settings.kind === 'local') {
     const root = join(config.dataDir, 'uploads');
@@ -110,7 +111,8 @@ function createFileStorage(config: AppConfig): { files: FileStorage; workDir: st
     const files = createLocalFileStorage({ root, privateRoot: join(config.dataDir, 'uploads-unreadable'), publicUrl: served });
     return { files, workDir: join(root, '.tmp'), close: () => undefined };
   }
-  const files = createS3FileStorage({ ...settings, publicUrl: settings.publicUrl ?? served });
+  const { publicUrl } = settings;
+  const files = createS3FileStorage({ ...settings, publicUrl: publicUrl === undefined ? served : () => publicUrl });
   return { files, workDir: join(config.dataDir, 'work'), close: () => files.close() };
 }
 
@@ -140,14 +142,15 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     });
   // Workers of one primary never race on migrations: it ran them before forking them.
   if (!options.preparedByPrimary) await storage.migrate();
-  const fileStore = createFileStorage(config);
+  const links = new LinkBase(config.baseUrl);
+  const fileStore = createFileStorage(config, links);
   const media = createMediaService(config, storage, fileStore);
   await media.start();
   const { limits } = config;
   const passwordHasher =
     options.passwordHasher ?? new ScryptPasswordHasher({ concurrency: limits.passwordHashConcurrency, queueLimit: limits.passwordHashQueue });
   const fieldTypes = createFieldTypeRegistry();
-  const documents = new DocumentService({ config, storage, fieldTypes, attachments: media, passwordHasher, imageSizes });
+  const documents = new DocumentService({ config, storage, fieldTypes, attachments: media, passwordHasher, imageSizes, links });
   const throttle = new LoginThrottle(storage.loginThrottle, {
     perUsername: limits.loginFailuresPerUsername,
     perAddress: limits.loginFailuresPerAddress,
@@ -193,10 +196,12 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], strictPreflight: false });
   // Before the auth hook, which reads the session cookie.
   await app.register(cookie);
-  registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens, baseUrl: config.baseUrl });
+  // The origin checks and cookies trust only a configured baseUrl, never one derived from the listening address.
+  const baseUrl = config.baseUrl ?? '';
+  registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens, baseUrl });
   registerHealthRoute(app, { storage });
-  registerAuthRoutes(app, { tokens, baseUrl: config.baseUrl });
-  registerSetupRoutes(app, { setup, code: setupCode, baseUrl: config.baseUrl });
+  registerAuthRoutes(app, { tokens, baseUrl });
+  registerSetupRoutes(app, { setup, code: setupCode, baseUrl });
   registerSchemaRoute(app, { schema: new SchemaDescriber(config) });
   const answers = new GetAnswers({
     cache: new ResponseCache({ maxEntries: limits.responseCacheEntries, maxBytes: limits.responseCacheBytes }),
@@ -204,7 +209,12 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   });
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
-  await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, baseUrl: config.baseUrl });
+  await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, links });
+  // Without a configured baseUrl, links name the address this server listens on, known only now (PORT=0).
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (address !== null && typeof address === 'object') links.listeningAt(config.host, address.port);
+  });
   const sweeps = scheduleSweeps(() => media.sweep(), {
     intervalMs: limits.attachmentSweepSeconds * 1000,
     onError: (error) => app.log.error({ err: error }, 'the attachment sweep failed; the next one tries again'),

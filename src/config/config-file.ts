@@ -52,15 +52,16 @@ export function isBundledDemo(raw: unknown): boolean {
 
 /**
  * The raw configuration: the file CMS_CONFIG names, else `cms.config.mjs` in the working
- * directory, else the bundled demo.
+ * directory, else the bundled demo; with a description of where it came from, for the start lines.
  */
-export async function readConfigSource(configPath: string | undefined, cwd: string): Promise<unknown> {
+export async function readConfigSource(configPath: string | undefined, cwd: string): Promise<{ raw: unknown; description: string }> {
   if (configPath !== undefined) {
     if (!(await exists(configPath))) {
       throw new ConfigError('CMS_CONFIG', `no such file: ${configPath}`);
     }
-    return readConfigFile(configPath);
+    return { raw: await readConfigFile(configPath), description: `the CMS_CONFIG file ${resolve(cwd, configPath)}` };
   }
   const defaultPath = resolve(cwd, defaultFileName);
-  return (await exists(defaultPath)) ? readConfigFile(defaultPath) : demoConfig;
+  if (await exists(defaultPath)) return { raw: await readConfigFile(defaultPath), description: defaultPath };
+  return { raw: demoConfig, description: 'the bundled demo (no CMS_CONFIG, no ./cms.config.mjs)' };
 }
