@@ -25,7 +25,7 @@ export const defaultUploadLimit = 50 * 1024 * 1024;
 
 const localeNamePattern = /^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/;
 
-const topLevelSchema = Type.Object(
+export const topLevelSchema = Type.Object(
   {
     baseUrl: Type.Optional(Type.String({ errorMessage: 'must be a string' })),
     locales: Type.Optional(
