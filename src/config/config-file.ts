@@ -28,11 +28,19 @@ async function readJson(path: string): Promise<unknown> {
   }
 }
 
+// Node runs TypeScript itself only from 22.6 on, behind a flag until 23.6; the server adds no loader of its own.
+const typeScriptNeedsNode =
+  'a TypeScript configuration needs Node 22.6 or later started with --experimental-strip-types (23.6 or later: no flag); ' +
+  'on this Node, write cms.config.mjs with "// @ts-check" and defineConfig from cms-server/config';
+
 async function importDefault(path: string): Promise<unknown> {
   let loaded: Record<string, unknown>;
   try {
     loaded = await import(pathToFileURL(path).href);
   } catch (error) {
+    if (/\.m?ts$/.test(path) && (error as { code?: string }).code === 'ERR_UNKNOWN_FILE_EXTENSION') {
+      throw new ConfigError(path, typeScriptNeedsNode);
+    }
     throw new ConfigError(path, `cannot be loaded: ${reason(error)}`);
   }
   if (loaded.default === undefined) {

@@ -120,3 +120,16 @@ test('a cms.config.mjs written with defineConfig loads and serves', async () => 
     }
   });
 });
+
+test('a cms.config.ts loads where Node strips types, and elsewhere says what to do instead', async () => {
+  await withPackageDir(async (dir) => {
+    const file = join(dir, 'site.ts');
+    await writeFile(file, "const modules: Record<string, unknown> = {};\nexport default { baseUrl: 'https://ts.test', modules };\n");
+    const load = loadAppConfig({ env: { CMS_CONFIG: file, CMS_DATA_DIR: dir }, cwd: dir });
+    if ((process.features as { typescript?: unknown }).typescript) {
+      assert.equal((await load).baseUrl, 'https://ts.test');
+    } else {
+      await assert.rejects(load, /site\.ts: a TypeScript configuration needs Node 22\.6 or later .*write cms\.config\.mjs with "\/\/ @ts-check"/);
+    }
+  });
+});
