@@ -1,7 +1,7 @@
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { Principal, Role } from '../../core/principal.js';
 import { roleRank } from '../../core/principal.js';
-import { ForbiddenError } from '../../errors/app-error.js';
+import { refusal } from '../../core/refusal.js';
 
 /**
  * Who may do what, as pure functions of the principal and the piece type. The document
@@ -69,33 +69,6 @@ export function canWrite(principal: Principal, type: SanitizedPieceType, mode: '
 
 export function canPublish(principal: Principal, type: SanitizedPieceType): boolean {
   return atLeast(principal, roleToPublish(type));
-}
-
-/** The ways to say who is calling, for a refusal to tell an anonymous caller. */
-export const waysToAuthenticate: readonly string[] = [
-  'Authorization: ApiKey <key>',
-  '?apikey=<key>',
-  'Authorization: Bearer <token> (from POST /api/v1/@cms/login/login)',
-  "the admin's session cookie",
-];
-
-/**
- * The refusal of `action` to a caller below `needed`: an anonymous caller learns how to send
- * credentials, a known one which role the action needs. The status stays 403 either way.
- */
-export function refusal(principal: Principal, needed: Role, action: string): ForbiddenError {
-  if (principal.role === null) {
-    return new ForbiddenError(
-      `${action} needs an API key or a sign-in: send Authorization: ApiKey <key> (or ?apikey=<key>), ` +
-        'or Authorization: Bearer <token> from POST /api/v1/@cms/login/login',
-      { requiredRole: needed, authenticate: waysToAuthenticate },
-    );
-  }
-  const who = principal.kind === 'apiKey' ? 'this API key' : 'this user';
-  return new ForbiddenError(`${action} needs the ${needed} role or higher; ${who} has ${principal.role}`, {
-    requiredRole: needed,
-    role: principal.role,
-  });
 }
 
 export function requireWrite(principal: Principal, type: SanitizedPieceType, mode: 'draft' | 'published' | null): void {
