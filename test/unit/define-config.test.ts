@@ -74,7 +74,21 @@ test('defineConfig types the whole configuration file: a full sample compiles, e
   await withPackageDir(async (dir) => {
     const file = join(dir, 'cms.config.ts');
     await writeFile(file, sampleTs);
-    const program = ts.createProgram([file], {
+    // The same checks in an editor for a plain JavaScript file that says `// @ts-check`.
+    const javascript = join(dir, 'cms.config.mjs');
+    await writeFile(
+      javascript,
+      [
+        '// @ts-check',
+        "import { defineConfig } from 'cms-server/config';",
+        "export default defineConfig({ modules: { a: { extend: '@cms/piece-type', fields: { add: { n: { type: 'integer', min: 0 } } } } } });",
+        '// @ts-expect-error min is a number',
+        "defineConfig({ modules: { a: { fields: { add: { n: { type: 'integer', min: 'zero' } } } } } });",
+      ].join('\n'),
+    );
+    const program = ts.createProgram([file, javascript], {
+      allowJs: true,
+      checkJs: true,
       strict: true,
       noEmit: true,
       module: ts.ModuleKind.NodeNext,
