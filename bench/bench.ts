@@ -22,6 +22,7 @@ import type { Captured } from './bare-server.js';
 import { childrenOf, peakRssKiB } from './process-tree.js';
 import { load, startCms as startServer, stop } from './servers.js';
 import { readEnvironment } from '../src/config/env.js';
+import { positive } from './settings.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = join(here, '..', '..');
@@ -40,12 +41,6 @@ const settings = {
 
 /** The scenarios the floor server answers. */
 const floorScenarios = new Set(['list', 'list-page-500', 'get-one', 'search-1pct']);
-
-function positive(name: string, raw: string): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must hold positive integers, not "${raw}"`);
-  return value;
-}
 
 interface Row {
   readonly scenario: string;

@@ -24,6 +24,7 @@ import type { LoadResult, LoadSpec } from './load.js';
 import { seed } from './seed.js';
 import { startLatencyProxy } from './latency-proxy.js';
 import { load, startCms, stop } from './servers.js';
+import { positive } from './settings.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = join(here, '..', '..');
@@ -39,12 +40,6 @@ const settings = {
 
 /** The servers' way to the database: through the latency proxy when there is one (main). */
 let serversPort: number | undefined;
-
-function positive(name: string, raw: string): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must hold positive integers, not "${raw}"`);
-  return value;
-}
 
 interface Scenario {
   readonly key: string;

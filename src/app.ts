@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
@@ -35,8 +34,7 @@ import { registerAdminRoutes } from './http/routes/admin.js';
 import { SchemaDescriber } from './content/schema/describe-schema.js';
 import { MediaService } from './media/media-service.js';
 import type { FileStorage } from './media/file-storage.js';
-import { createLocalFileStorage } from './media/local-file-storage.js';
-import { createS3FileStorage } from './media/s3-file-storage.js';
+import { createFileStorage } from './media/create-file-storage.js';
 import { scheduleSweeps } from './media/attachment-reclaim.js';
 import { createSharpImageProcessor } from './media/image-processor.js';
 import { imageSizes } from './media/image-sizes.js';
@@ -95,25 +93,6 @@ function serverOptions(limits: Limits) {
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
     },
   };
-}
-
-/**
- * The file store the configuration names: `<dataDir>/uploads` served at `<baseUrl>/uploads/...`,
- * or a bucket whose files are linked at its public URL, else streamed by that same route.
- */
-function createFileStorage(config: AppConfig, links: LinkBase): { files: FileStorage; workDir: string; close(): void } {
-  const served = () => `${links.url}/uploads`;
-  const settings = config.fileStorage;
-  if (settings.kind === 'local') {
-    const root = join(config.dataDir, 'uploads');
-    // Inside the uploads directory, so finished files are moved into place by a rename.
-    // Unreadable files move out of the served directory, beside it.
-    const files = createLocalFileStorage({ root, privateRoot: join(config.dataDir, 'uploads-unreadable'), publicUrl: served });
-    return { files, workDir: join(root, '.tmp'), close: () => undefined };
-  }
-  const { publicUrl } = settings;
-  const files = createS3FileStorage({ ...settings, publicUrl: publicUrl === undefined ? served : () => publicUrl });
-  return { files, workDir: join(config.dataDir, 'work'), close: () => files.close() };
 }
 
 function createMediaService(config: AppConfig, storage: StorageAdapter, store: { files: FileStorage; workDir: string }): MediaService {

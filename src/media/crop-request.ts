@@ -17,16 +17,23 @@ function cropErrors(crop: Record<string, unknown>): FieldError[] {
   return errors;
 }
 
-/** `{ _id, crop: { top, left, width, height } }` with whole pixel values, or a 400 naming each bad part. */
-export function parseCropRequest(body: unknown): { id: string; crop: AttachmentCrop } {
+/**
+ * `{ _id, crop: { top, left, width, height }, annotate? }` with whole pixel values, or a 400
+ * naming each bad part.
+ */
+export function parseCropRequest(body: unknown): { id: string; crop: AttachmentCrop; annotate: boolean } {
   if (!isPlainObject(body)) throw new InvalidRequestError('The body must be an object { _id, crop }');
   const errors: FieldError[] = [];
   if (!isValidId(body._id)) errors.push({ name: 'invalid', path: '_id', message: 'must be the _id of an attachment' });
   if (!isPlainObject(body.crop)) errors.push({ name: 'invalid', path: 'crop', message: 'must be an object { top, left, width, height }' });
   else errors.push(...cropErrors(body.crop));
+  if (body.annotate !== undefined && typeof body.annotate !== 'boolean') {
+    errors.push({ name: 'invalid', path: 'annotate', message: 'must be true or false' });
+  }
   if (errors.length > 0) throw new ValidationError(errors);
   const crop = body.crop as Record<(typeof cropKeys)[number], number>;
-  return { id: body._id as string, crop: { top: crop.top, left: crop.left, width: crop.width, height: crop.height } };
+  const box = { top: crop.top, left: crop.left, width: crop.width, height: crop.height };
+  return { id: body._id as string, crop: box, annotate: body.annotate === true };
 }
 
 /** The box must lie inside the image as displayed. */

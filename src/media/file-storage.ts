@@ -6,6 +6,11 @@ export interface StoredFileInfo {
   readonly modifiedAt: Date;
 }
 
+/** Where to look for a stored file: where readable files are (the default), or where unreadable ones are kept. */
+export interface FileLocation {
+  readonly unreadable?: boolean;
+}
+
 /**
  * Where attachment files live, by key (`attachments/<file name>`). The media service only moves
  * finished local files in and removes them, so another driver (an S3-compatible bucket, say)
@@ -17,10 +22,13 @@ export interface FileStorage {
   put(key: string, localPath: string): Promise<void>;
   /** Removes `key`, readable or not; a file that is not there is not an error. */
   remove(key: string): Promise<void>;
-  /** Size and time of `key`, or null when there is no such readable file (or the key is not a valid one). */
-  stat(key: string): Promise<StoredFileInfo | null>;
-  /** The file's bytes; fails like `fs.createReadStream` when it is missing. */
-  createReadStream(key: string): Readable;
+  /**
+   * Size and time of `key`, or null when there is no such readable file (or the key is not a
+   * valid one); with `unreadable`, of the file kept unreadable (an export reads those too).
+   */
+  stat(key: string, location?: FileLocation): Promise<StoredFileInfo | null>;
+  /** The file's bytes (with `unreadable`: the file kept unreadable); fails like `fs.createReadStream` when it is missing. */
+  createReadStream(key: string, location?: FileLocation): Readable;
   /** The public URL of `key`. */
   url(key: string): string;
   /**

@@ -38,13 +38,13 @@ export function createLocalFileStorage(options: { root: string; publicUrl: () =>
       await rm(requirePath(key, privateRoot), { force: true });
     },
 
-    async stat(key) {
-      const path = pathOf(key);
+    async stat(key, location) {
+      const path = pathOf(key, location?.unreadable ? privateRoot : root);
       return path === null ? null : fileInfo(path);
     },
 
-    createReadStream(key) {
-      return createReadStream(requirePath(key));
+    createReadStream(key, location) {
+      return createReadStream(requirePath(key, location?.unreadable ? privateRoot : root));
     },
 
     url(key) {

@@ -194,15 +194,23 @@ export class MediaService {
 
   /**
    * Writes a cropped version of an image and each of its sizes, then adds the crop to the
-   * record (once: the same box twice is stored once). Answers true.
+   * record (once: the same box twice is stored once). Answers true, or with `annotate: true`
+   * the attachment annotated with the crop.
    */
-  async crop(principal: Principal, body: unknown): Promise<true> {
+  async crop(principal: Principal, body: unknown): Promise<true | Output> {
     assertMayUpload(principal, 'Cropping an image');
-    const { id, crop } = parseCropRequest(body);
+    const { id, crop, annotate } = parseCropRequest(body);
     const record = await this.#find(id);
+    await this.#addCropFiles(record, crop);
+    return annotate ? this.#annotated(await this.#find(id), crop) : true;
+  }
+
+  /** Writes the crop's files and records the crop, unless the attachment has it already. */
+  async #addCropFiles(record: StoredAttachment, crop: AttachmentCrop): Promise<void> {
+    const id = record._id;
     if (!isSizedImage(record)) throw new InvalidRequestError(`A ${record.extension} file cannot be cropped`, { extension: record.extension });
     assertInside(crop, record);
-    if (record.crops.some((existing) => sameCrop(existing, crop))) return true;
+    if (record.crops.some((existing) => sameCrop(existing, crop))) return;
     const [state] = await this.#deps.storage.attachments.fileStates([id]);
     if (state && !state.readable) {
       throw new InvalidRequestError('The files of an attachment that only archived documents use are not served, nor cropped');
@@ -219,7 +227,17 @@ export class MediaService {
     } finally {
       await work.cleanup();
     }
-    return true;
+  }
+
+  /**
+   * The answer to `annotate: true` (original 11.2): the attachment as a document holding that
+   * crop shows it, with `_crop`, and the uncropped sizes under `_urls.uncropped`.
+   */
+  #annotated(record: StoredAttachment, crop: AttachmentCrop): Output {
+    const uncropped = this.present(record)._urls;
+    const output: Output = { ...this.present(record, crop), _crop: crop };
+    if (output._urls) output._urls = { ...(output._urls as object), uncropped };
+    return output;
   }
 
   async #addCrop(id: string, crop: AttachmentCrop): Promise<void> {

@@ -138,14 +138,16 @@ export function createS3FileStorage(options: S3FileStorageOptions): FileStorage 
       await Promise.all([remove(key), remove(unreadablePrefix + key)]);
     },
 
-    async stat(key) {
-      return isValidFileKey(key) ? head(key) : null;
+    async stat(key, location) {
+      if (!isValidFileKey(key)) return null;
+      return head(location?.unreadable ? unreadablePrefix + key : key);
     },
 
-    createReadStream(key) {
+    createReadStream(key, location) {
       requireKey(key);
       const output = new PassThrough();
-      client.send(new GetObjectCommand({ Bucket: bucket, Key: key })).then(
+      const objectKey = location?.unreadable ? unreadablePrefix + key : key;
+      client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey })).then(
         (answer) => {
           const body = answer.Body as Readable;
           body.on('error', (error) => output.destroy(error));

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { StorageAdapter, StorageSession } from './storage-adapter.js';
+import type { StorageAdapter, StorageSession, StoredAttachment } from './storage-adapter.js';
 
 /*
  * What every adapter builds its StorageAdapter from, whatever its database: the session of
@@ -111,6 +111,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
     logins: {
       get: (userId) => read.logins.get(userId),
       findByName: (name) => read.logins.findByName(name),
+      loginsAfter: (afterUserId, limit) => read.logins.loginsAfter(afterUserId, limit),
       put: (login) => transaction((tx) => tx.logins.put(login)),
       remove: (userId) => transaction((tx) => tx.logins.remove(userId)),
       addSetupCode: (digest) => transaction((tx) => tx.logins.addSetupCode(digest)),
@@ -126,6 +127,8 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
     attachments: {
       find: (ids) => read.attachments.find(ids),
       insert: (record) => transaction((tx) => tx.attachments.insert(record)),
+      attachmentsAfter: (afterId, limit) => read.attachments.attachmentsAfter(afterId, limit),
+      restore: (attachment, readable) => transaction((tx) => tx.attachments.restore(attachment, readable)),
       update: (record) => transaction((tx) => tx.attachments.update(record)),
       setUsage: (docVersionId, ids, archived) => transaction((tx) => tx.attachments.setUsage(docVersionId, ids, archived)),
       setReadable: (ids, readable) => transaction((tx) => tx.attachments.setReadable(ids, readable)),
@@ -142,6 +145,11 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       clear: (key) => transaction((tx) => tx.loginThrottle.clear(key)),
     },
   };
+}
+
+/** Attachments in bytewise `_id` order, as the databases order them (ids are ASCII). */
+export function inIdOrder(attachments: StoredAttachment[]): StoredAttachment[] {
+  return attachments.sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
 }
 
 /** Runs tasks one at a time, in call order, whether earlier ones succeed or fail. */

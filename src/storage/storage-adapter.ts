@@ -142,8 +142,11 @@ export interface DocumentStore {
    * wait until this one ends, so that the slug picked stays free meanwhile.
    */
   slugsLike(args: { locale: string | null; mode: Mode | null; base: string; exceptDocId?: string }): Promise<string[]>;
-  /** Up to `limit` versions of `type` whose `_id` sorts after `afterId` (all: null), in `_id` order. */
-  versionsAfter(type: string, afterId: string | null, limit: number): Promise<StoredDocument[]>;
+  /**
+   * Up to `limit` versions of `type` (every type: null) whose `_id` sorts after `afterId` (all:
+   * null), in bytewise `_id` order.
+   */
+  versionsAfter(type: string | null, afterId: string | null, limit: number): Promise<StoredDocument[]>;
   /** The digest of the index plan that the type's stored index was last derived by (null: none yet). */
   indexedBy(type: string): Promise<string | null>;
   /** Records that the type's stored index now follows the plan with this digest. */
@@ -174,6 +177,8 @@ export interface LoginStore {
   /** Throws ConflictError (data.constraint `username` or `email`) when another user has them. */
   put(login: UserLogin): Promise<void>;
   remove(userId: string): Promise<void>;
+  /** Up to `limit` logins whose `userId` sorts after `afterUserId` (all: null), in bytewise `userId` order. */
+  loginsAfter(afterUserId: string | null, limit: number): Promise<UserLogin[]>;
   /**
    * Keeps the digest of a first-run setup code a process made and logged: every process of the
    * store accepts every code any of them logged, until the first admin exists.
@@ -262,6 +267,15 @@ export interface AttachmentStore {
   find(ids: readonly string[]): Promise<StoredAttachment[]>;
   /** Throws ConflictError (data.constraint `id`) when the `_id` is taken. */
   insert(record: AttachmentRecord): Promise<void>;
+  /** Up to `limit` attachments whose `_id` sorts after `afterId` (all: null), with their usage, in bytewise `_id` order. */
+  attachmentsAfter(afterId: string | null, limit: number): Promise<StoredAttachment[]>;
+  /**
+   * Stores an attachment as an export holds it: the record, the versions that hold it (`docIds`,
+   * `archivedDocIds`) and whether its files are to be readable, which they are taken to be
+   * already (an import places them first). Unused, it is unused from now on (`findUnused`).
+   * Throws ConflictError (data.constraint `id`) when the `_id` is taken.
+   */
+  restore(attachment: StoredAttachment, readable: boolean): Promise<void>;
   /** Replaces the record with the same `_id` (its usage stays); false when there is none. */
   update(record: AttachmentRecord): Promise<boolean>;
   /**

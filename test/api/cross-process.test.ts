@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sendRequest, startServerProcess, type ProcessResponse, type ServerProcess } from '../helpers/server-process.js';
-import { adminQuery, describeOnPostgres, dropSchema, requirePostgresUrl, uniqueSchemaName } from '../helpers/postgres.js';
+import { describeOnPostgres, newSchemaDatabase, type SchemaDatabase } from '../helpers/postgres.js';
 
 /*
  * Two plain server processes (no CMS_WORKERS), each on a port of its own, on one store: nothing
@@ -243,17 +243,14 @@ describe('two server processes on one SQLite file', () => {
 
 describeOnPostgres('two server processes on one PostgreSQL schema', () => {
   let pair: Pair & { stop: () => Promise<void> };
-  let schema: string;
+  let database: SchemaDatabase;
   before(async () => {
-    schema = uniqueSchemaName();
-    await adminQuery(`CREATE SCHEMA "${schema}"`);
-    const url = new URL(requirePostgresUrl());
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    pair = await startPair({ CMS_DATABASE_URL: url.toString() });
+    database = await newSchemaDatabase();
+    pair = await startPair({ CMS_DATABASE_URL: database.url });
   });
   after(async () => {
     await pair?.stop();
-    await dropSchema(schema);
+    await database?.drop();
   });
 
   crossProcessScenarios(() => pair);

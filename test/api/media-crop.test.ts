@@ -58,6 +58,27 @@ describe('attachment crop', () => {
     assert.ok(record.updatedAt >= record.createdAt);
   });
 
+  it('answers the attachment annotated with the crop when asked to (annotate: true)', async () => {
+    const box = { top: 20, left: 40, width: 120, height: 60 };
+    const res = await crop({ _id: image._id, crop: box, annotate: true });
+    assert.equal(res.status, 200, res.text);
+    const base = `http://cms.test/uploads/attachments/${image._id}-halves`;
+    assert.equal(res.body._id, image._id);
+    assert.deepEqual(res.body._crop, box);
+    assert.deepEqual(res.body.crop, box);
+    assert.equal(res.body._url, `${base}.20.40.120.60.png`);
+    assert.equal(res.body._urls['one-half'], `${base}.20.40.120.60.one-half.png`);
+    assert.equal(res.body._urls.uncropped['one-half'], `${base}.one-half.png`);
+    assert.equal(res.body._urls.uncropped.original, `${base}.png`);
+    assert.ok(res.body.crops.some((c: unknown) => JSON.stringify(c) === JSON.stringify(box)));
+    // The same crop again changes nothing and is annotated the same.
+    const again = await crop({ _id: image._id, crop: box, annotate: true });
+    assert.deepEqual(again.body._urls, res.body._urls);
+    const refused = await crop({ _id: image._id, crop: box, annotate: 'yes' });
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body.data.errors.map((e: { path: string }) => e.path), ['annotate']);
+  });
+
   it('scales a large crop inside each size box', async () => {
     const big = await uploaded(t, 'big.jpg', await makeImage('jpeg', 2400, 1800));
     const box = { top: 0, left: 0, width: 2000, height: 1000 };

@@ -6,7 +6,7 @@ import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadAppConfig } from '../../src/load-app-config.js';
-import { adminQuery, describeOnPostgres, dropSchema, postgresUrl, uniqueSchemaName } from '../helpers/postgres.js';
+import { adminQuery, describeOnPostgres, newSchemaDatabase, type SchemaDatabase } from '../helpers/postgres.js';
 import { keys, testConfig } from '../helpers/test-app.js';
 
 /**
@@ -16,16 +16,14 @@ import { keys, testConfig } from '../helpers/test-app.js';
 describeOnPostgres('the service on PostgreSQL', () => {
   let app: FastifyInstance;
   let dataDir: string;
-  const schema = uniqueSchemaName();
+  let database: SchemaDatabase;
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cms-pg-test-'));
-    await adminQuery(`CREATE SCHEMA "${schema}"`);
-    const url = new URL(postgresUrl!);
-    url.searchParams.set('options', `-c search_path=${schema}`);
+    database = await newSchemaDatabase();
     const config = await loadAppConfig({
       config: testConfig(),
-      env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent', CMS_DATABASE_URL: url.href, CMS_DATABASE_POOL_SIZE: '4' },
+      env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent', CMS_DATABASE_URL: database.url, CMS_DATABASE_POOL_SIZE: '4' },
       cwd: dataDir,
     });
     app = await buildApp(config);
@@ -33,7 +31,7 @@ describeOnPostgres('the service on PostgreSQL', () => {
 
   after(async () => {
     await app?.close();
-    await dropSchema(schema);
+    await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -49,7 +47,7 @@ describeOnPostgres('the service on PostgreSQL', () => {
     assert.equal(health.status, 200);
     const tables = await adminQuery<{ table_name: string }>(
       'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
-      [schema],
+      [database.schema],
     );
     assert.ok(tables.some((table) => table.table_name === 'documents'), JSON.stringify(tables));
   });

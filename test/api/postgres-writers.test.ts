@@ -6,7 +6,7 @@ import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadAppConfig } from '../../src/load-app-config.js';
-import { adminQuery, describeOnPostgres, dropSchema, postgresUrl, uniqueSchemaName } from '../helpers/postgres.js';
+import { describeOnPostgres, newSchemaDatabase, type SchemaDatabase } from '../helpers/postgres.js';
 import { keys, testConfig } from '../helpers/test-app.js';
 
 type Method = 'GET' | 'POST' | 'PATCH';
@@ -22,18 +22,16 @@ function countingConfig(): Record<string, unknown> {
 describeOnPostgres('writers side by side: two servers on one PostgreSQL schema', () => {
   const apps: FastifyInstance[] = [];
   const dataDirs: string[] = [];
-  const schema = uniqueSchemaName();
+  let database: SchemaDatabase;
 
   before(async () => {
-    await adminQuery(`CREATE SCHEMA "${schema}"`);
-    const url = new URL(postgresUrl!);
-    url.searchParams.set('options', `-c search_path=${schema}`);
+    database = await newSchemaDatabase();
     for (let n = 0; n < 2; n++) {
       const dataDir = await mkdtemp(join(tmpdir(), 'cms-pg-writers-'));
       dataDirs.push(dataDir);
       const config = await loadAppConfig({
         config: countingConfig(),
-        env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent', CMS_DATABASE_URL: url.href, CMS_DATABASE_POOL_SIZE: '6' },
+        env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent', CMS_DATABASE_URL: database.url, CMS_DATABASE_POOL_SIZE: '6' },
         cwd: dataDir,
       });
       apps.push(await buildApp(config));
@@ -42,7 +40,7 @@ describeOnPostgres('writers side by side: two servers on one PostgreSQL schema',
 
   after(async () => {
     await Promise.all(apps.map((app) => app.close()));
-    await dropSchema(schema);
+    await database.drop();
     await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   });
 

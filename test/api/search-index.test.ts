@@ -8,7 +8,7 @@ import Database from '../../src/storage/sqlite/driver.js';
 import { loadAppConfig } from '../../src/load-app-config.js';
 import { buildApp } from '../../src/app.js';
 import { apiTestsOnPostgres, cheapPasswordHasher, keys } from '../helpers/test-app.js';
-import { adminQuery, dropSchema, requirePostgresUrl, uniqueSchemaName } from '../helpers/postgres.js';
+import { newSchemaDatabase } from '../helpers/postgres.js';
 
 /** `story`: `summary` shown to the public or not, `secret` never; `page`: a projection that shows every text. */
 function config(summaryShown: boolean): Record<string, unknown> {
@@ -34,13 +34,8 @@ function config(summaryShown: boolean): Record<string, unknown> {
 async function reopenableStore(): Promise<{ start(config: Record<string, unknown>): Promise<Started>; dispose(): Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-reindex-'));
   const env: Record<string, string> = { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'info' };
-  const schema = apiTestsOnPostgres ? uniqueSchemaName() : undefined;
-  if (schema) {
-    await adminQuery(`CREATE SCHEMA "${schema}"`);
-    const url = new URL(requirePostgresUrl());
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    env.CMS_DATABASE_URL = url.toString();
-  }
+  const database = apiTestsOnPostgres ? await newSchemaDatabase() : undefined;
+  if (database) env.CMS_DATABASE_URL = database.url;
   return {
     async start(appConfig) {
       const messages: string[] = [];
@@ -50,7 +45,7 @@ async function reopenableStore(): Promise<{ start(config: Record<string, unknown
       return { app, messages, databaseUrl: loaded.databaseUrl };
     },
     async dispose() {
-      if (schema) await dropSchema(schema);
+      await database?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { connect } from 'node:net';
 import { existsSync } from 'node:fs';
 import { freePort, startServerProcess, type ProcessResponse, type ServerProcess } from '../helpers/server-process.js';
-import { adminQuery, describeOnPostgres, dropSchema, requirePostgresUrl, uniqueSchemaName } from '../helpers/postgres.js';
+import { describeOnPostgres, newSchemaDatabase, type SchemaDatabase } from '../helpers/postgres.js';
 
 const adminKey = 'workers-test-admin-key-0123';
 const admin = { authorization: `ApiKey ${adminKey}` };
@@ -174,17 +174,14 @@ describe('CMS_WORKERS=2: stopping', () => {
 
 describeOnPostgres('CMS_WORKERS=2 on PostgreSQL', () => {
   let server: ServerProcess;
-  let schema: string;
+  let database: SchemaDatabase;
   before(async () => {
-    schema = uniqueSchemaName();
-    await adminQuery(`CREATE SCHEMA "${schema}"`);
-    const url = new URL(requirePostgresUrl());
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    server = await startServerProcess({ env: { ...twoWorkers, CMS_DATABASE_URL: url.toString() } });
+    database = await newSchemaDatabase();
+    server = await startServerProcess({ env: { ...twoWorkers, CMS_DATABASE_URL: database.url } });
   });
   after(async () => {
     await server.stop();
-    await dropSchema(schema);
+    await database?.drop();
   });
 
   it('reads a write made through one worker at once through the other', async () => {

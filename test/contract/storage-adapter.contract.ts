@@ -5,6 +5,7 @@ import { assertConflict, docIdsOf, emptyIndex, idsOf, makeDoc, makeIndex } from 
 import { describeIndexContract } from './document-index.contract.js';
 import { describeAttachmentContract } from './attachment-store.contract.js';
 import { describeLoginThrottleContract } from './login-throttle.contract.js';
+import { describeExportContract } from './export-reads.contract.js';
 
 /** Creates a fresh, empty store; `cleanup` runs after the suite has closed the adapter. */
 export type MakeAdapter = () => Promise<{ adapter: StorageAdapter; cleanup: () => Promise<void> }>;
@@ -401,6 +402,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     describeIndexContract(() => adapter);
     describeAttachmentContract(() => adapter);
     describeLoginThrottleContract(() => adapter);
+    describeExportContract(() => adapter);
 
     describe('logins', () => {
       it('stores and reads a login by user id', async () => {

@@ -37,6 +37,24 @@ export async function dropSchema(schema: string): Promise<void> {
   await adminQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
 }
 
+/**
+ * A new, empty schema and the database URL an operator would give to use it (its connections'
+ * search_path set through the URL's `options`); `drop` removes it and all it holds.
+ */
+export interface SchemaDatabase {
+  readonly schema: string;
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+export async function newSchemaDatabase(): Promise<SchemaDatabase> {
+  const schema = uniqueSchemaName();
+  await adminQuery(`CREATE SCHEMA "${schema}"`);
+  const url = new URL(requirePostgresUrl());
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { schema, url: url.toString(), drop: () => dropSchema(schema) };
+}
+
 /** A new adapter on a new, empty schema; `cleanup` drops the schema (close the adapter first). */
 export async function makePostgresAdapter(
   options: Partial<PostgresAdapterOptions> = {},

@@ -8,7 +8,7 @@ import { loadAppConfig } from '../../src/load-app-config.js';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import { createStorage } from '../../src/storage/create-storage.js';
 import { ScryptPasswordHasher } from '../../src/auth/passwords.js';
-import { adminQuery, dropSchema, requirePostgresUrl, uniqueSchemaName } from './postgres.js';
+import { newSchemaDatabase } from './postgres.js';
 
 /** scrypt at a test cost: suites that create users and sign in many times stay fast. */
 export const cheapPasswordHasher = () => new ScryptPasswordHasher({ concurrency: 2, queueLimit: 100, params: { N: 1024, r: 8, p: 1 } });
@@ -108,11 +108,8 @@ export const apiTestsOnPostgres = process.env.CMS_TEST_API_DATABASE === 'postgre
 /** The database URL of a new test app, and how to drop what it stored. */
 async function testDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   if (!apiTestsOnPostgres) return { env: {}, drop: async () => undefined };
-  const schema = uniqueSchemaName();
-  await adminQuery(`CREATE SCHEMA "${schema}"`);
-  const url = new URL(requirePostgresUrl());
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return { env: { CMS_DATABASE_URL: url.toString() }, drop: () => dropSchema(schema) };
+  const database = await newSchemaDatabase();
+  return { env: { CMS_DATABASE_URL: database.url }, drop: database.drop };
 }
 
 /** A real app on a fresh store and temp directory; requests go through Fastify's inject. */

@@ -163,7 +163,9 @@ describe('crop requests', () => {
     assert.deepEqual(parseCropRequest({ _id: 'abc', crop: { top: 0, left: 1, width: 2, height: 3, extra: 1 } }), {
       id: 'abc',
       crop: { top: 0, left: 1, width: 2, height: 3 },
+      annotate: false,
     });
+    assert.equal(parseCropRequest({ _id: 'abc', crop: { top: 0, left: 1, width: 2, height: 3 }, annotate: true }).annotate, true);
     assert.throws(
       () => parseCropRequest({ _id: 'abc', crop: { top: -1, left: 0.5, width: 0, height: Number.NaN } }),
       (error: unknown) => error instanceof ValidationError && error.errors.map((e) => e.path).join() === 'crop.top,crop.left,crop.width,crop.height',

@@ -2,6 +2,7 @@ import type { AttachmentFileState, AttachmentRecord, AttachmentStore, StoredAtta
 import { attachmentLockKey, lockStatement } from './migrations.js';
 import type { StatementSource } from './statements.js';
 import { conflictError, translatingErrors } from './translate-error.js';
+import { inIdOrder } from '../adapter-kit.js';
 
 interface FoundRow {
   data: AttachmentRecord;
@@ -19,6 +20,11 @@ const findSql = `SELECT attachments.data,
 // A new upload is unused until a version holds it: from its upload on, the grace period runs.
 const insertSql = `INSERT INTO attachments (id, created_at, data, unused_since) VALUES ($1::text, $2::text, $3::json, $4::bigint)
   ON CONFLICT DO NOTHING`;
+const idsAfterSql = 'SELECT id FROM attachments WHERE id > $1::text ORDER BY id LIMIT $2::int';
+const restoreSql = `INSERT INTO attachments (id, created_at, data, readable, files_readable, unused_since)
+  VALUES ($1::text, $2::text, $3::json, $4::boolean, $4::boolean, $5::bigint) ON CONFLICT DO NOTHING`;
+const restoreUsesSql = `INSERT INTO attachment_uses (doc_version_id, attachment_id, archived)
+  SELECT version, $1::text, $3::boolean FROM unnest($2::text[]) AS version`;
 const updateSql = 'UPDATE attachments SET created_at = $2::text, data = $3::json WHERE id = $1::text';
 // One statement: the uses the version no longer has go, the others are added or updated (a
 // statement cannot delete and re-add one row), and the ids of those that changed come back.
@@ -71,6 +77,22 @@ export function createPostgresAttachmentStore(statements: StatementSource): Atta
     async insert(record) {
       const inserted = await translatingErrors(() => statements.prepared(insertSql, [...toRow(record), Date.now()]));
       if (inserted.rowCount === 0) throw conflictError('attachments_id');
+    },
+
+    async attachmentsAfter(afterId, limit) {
+      const { rows } = await statements.prepared<{ id: string }>(idsAfterSql, [afterId ?? '', limit]);
+      return inIdOrder(await store.find(rows.map((row) => row.id)));
+    },
+
+    async restore(attachment, readable) {
+      const { docIds, archivedDocIds, ...record } = attachment;
+      const unused = docIds.length === 0 && archivedDocIds.length === 0;
+      const row = [...toRow(record), readable, unused ? Date.now() : null];
+      const inserted = await translatingErrors(() => statements.prepared(restoreSql, row));
+      if (inserted.rowCount === 0) throw conflictError('attachments_id');
+      for (const [versions, archived] of [[docIds, false], [archivedDocIds, true]] as const) {
+        if (versions.length > 0) await statements.prepared(restoreUsesSql, [record._id, [...versions], archived]);
+      }
     },
 
     async update(record) {

@@ -78,6 +78,7 @@ const slugsLikeSql = `SELECT slug FROM documents
   ORDER BY slug`;
 
 const versionsAfterSql = 'SELECT data FROM documents WHERE type = $1::text AND id > $2::text ORDER BY id LIMIT $3::int';
+const allVersionsAfterSql = 'SELECT data FROM documents WHERE id > $1::text ORDER BY id LIMIT $2::int';
 const indexedBySql = 'SELECT digest FROM index_plans WHERE type = $1::text';
 const markIndexedSql = `INSERT INTO index_plans (type, digest) VALUES ($1::text, $2::text)
   ON CONFLICT (type) DO UPDATE SET digest = excluded.digest`;
@@ -176,7 +177,10 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
     },
 
     async versionsAfter(type, afterId, limit) {
-      const { rows } = await statements.prepared<{ data: StoredDocument }>(versionsAfterSql, [type, afterId ?? '', limit]);
+      const { rows } =
+        type === null
+          ? await statements.prepared<{ data: StoredDocument }>(allVersionsAfterSql, [afterId ?? '', limit])
+          : await statements.prepared<{ data: StoredDocument }>(versionsAfterSql, [type, afterId ?? '', limit]);
       return rows.map((row) => row.data);
     },
 

@@ -35,6 +35,7 @@ const putLoginSql = `INSERT INTO user_logins (${loginColumns})
     username = excluded.username, email = excluded.email, password_hash = excluded.password_hash`;
 const usernameTakenSql = `SELECT EXISTS (SELECT 1 FROM user_logins WHERE user_id <> $1::text AND ${usernameIs('$2::text')}) AS taken`;
 const removeLoginSql = 'DELETE FROM user_logins WHERE user_id = $1::text';
+const loginsAfterSql = `SELECT ${loginColumns} FROM user_logins WHERE user_id > $1::text ORDER BY user_id LIMIT $2::int`;
 const addSetupCodeSql = 'INSERT INTO setup_codes (digest) VALUES ($1::text) ON CONFLICT DO NOTHING';
 const hasSetupCodesSql = 'SELECT EXISTS (SELECT 1 FROM setup_codes) AS kept';
 const takeSetupCodeSql = 'DELETE FROM setup_codes WHERE digest = $1::text';
@@ -67,6 +68,11 @@ export function createPostgresLoginStore(statements: StatementSource): LoginStor
 
     async remove(userId) {
       await statements.prepared(removeLoginSql, [userId]);
+    },
+
+    async loginsAfter(afterUserId, limit) {
+      const { rows } = await statements.prepared<LoginRow>(loginsAfterSql, [afterUserId ?? '', limit]);
+      return rows.map((row) => toLogin(row)!);
     },
 
     async addSetupCode(digest) {

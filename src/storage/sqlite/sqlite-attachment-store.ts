@@ -1,6 +1,7 @@
 import type { AttachmentFileState, AttachmentRecord, AttachmentStore, StoredAttachment } from '../storage-adapter.js';
 import type { StatementSource } from './statement-cache.js';
 import { translateSqliteError } from './translate-error.js';
+import { inIdOrder } from '../adapter-kit.js';
 
 interface UseRow {
   attachment_id: string;
@@ -19,6 +20,11 @@ const findUsesSql = `SELECT attachment_id, doc_version_id, archived FROM attachm
   WHERE attachment_id IN (SELECT value FROM json_each(?)) ORDER BY doc_version_id`;
 // A new upload is unused until a version holds it: from its upload on, the grace period runs.
 const insertSql = 'INSERT INTO attachments (id, created_at, data, unused_since) VALUES (@id, @createdAt, @data, @now)';
+const idsAfterSql = 'SELECT id FROM attachments WHERE id > ? ORDER BY id LIMIT ?';
+const restoreSql = `INSERT INTO attachments (id, created_at, data, readable, files_readable, unused_since)
+  VALUES (@id, @createdAt, @data, @readable, @readable, @unusedSince)`;
+const restoreUsesSql = `INSERT INTO attachment_uses (doc_version_id, attachment_id, archived)
+  SELECT value, @id, @archived FROM json_each(@versions)`;
 const updateSql = 'UPDATE attachments SET created_at = @createdAt, data = @data WHERE id = @id';
 const versionUsesSql = 'SELECT attachment_id, archived FROM attachment_uses WHERE doc_version_id = ?';
 const existingSql = 'SELECT id FROM attachments WHERE id IN (SELECT value FROM json_each(?))';
@@ -58,6 +64,24 @@ export function createSqliteAttachmentStore(statements: StatementSource): Attach
         statements.statement(insertSql).run({ ...toRow(record), now: Date.now() });
       } catch (error) {
         throw translateSqliteError(error);
+      }
+    },
+
+    async attachmentsAfter(afterId, limit) {
+      const ids = statements.statement(idsAfterSql).pluck().all(afterId ?? '', limit) as string[];
+      return inIdOrder(await store.find(ids));
+    },
+
+    async restore(attachment, readable) {
+      const { docIds, archivedDocIds, ...record } = attachment;
+      const unused = docIds.length === 0 && archivedDocIds.length === 0;
+      try {
+        statements.statement(restoreSql).run({ ...toRow(record), readable: readable ? 1 : 0, unusedSince: unused ? Date.now() : null });
+      } catch (error) {
+        throw translateSqliteError(error);
+      }
+      for (const [versions, archived] of [[docIds, 0], [archivedDocIds, 1]] as const) {
+        if (versions.length > 0) statements.statement(restoreUsesSql).run({ id: record._id, archived, versions: JSON.stringify(versions) });
       }
     },
 

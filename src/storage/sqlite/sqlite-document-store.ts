@@ -31,6 +31,7 @@ const slugsLikeSql = `SELECT slug FROM documents
   ORDER BY slug`;
 
 const versionsAfterSql = `SELECT data FROM documents WHERE type = ? AND id > ? ORDER BY id LIMIT ?`;
+const allVersionsAfterSql = `SELECT data FROM documents WHERE id > ? ORDER BY id LIMIT ?`;
 const indexedBySql = 'SELECT digest FROM index_plans WHERE type = ?';
 const markIndexedSql = 'INSERT INTO index_plans (type, digest) VALUES (?, ?) ON CONFLICT (type) DO UPDATE SET digest = excluded.digest';
 
@@ -105,7 +106,11 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
     },
 
     async versionsAfter(type, afterId, limit) {
-      const rows = statements.statement(versionsAfterSql).pluck().all(type, afterId ?? '', limit) as string[];
+      const rows = (
+        type === null
+          ? statements.statement(allVersionsAfterSql).pluck().all(afterId ?? '', limit)
+          : statements.statement(versionsAfterSql).pluck().all(type, afterId ?? '', limit)
+      ) as string[];
       return rows.map((data) => JSON.parse(data) as StoredDocument);
     },
 

@@ -26,6 +26,7 @@ const putLoginSql = `INSERT INTO user_logins (${loginColumns})
   ON CONFLICT (user_id) DO UPDATE SET
     username = excluded.username, email = excluded.email, password_hash = excluded.password_hash`;
 const removeLoginSql = 'DELETE FROM user_logins WHERE user_id = ?';
+const loginsAfterSql = `SELECT ${loginColumns} FROM user_logins WHERE user_id > ? ORDER BY user_id LIMIT ?`;
 
 const addSetupCodeSql = 'INSERT OR IGNORE INTO setup_codes (digest) VALUES (?)';
 const hasSetupCodesSql = 'SELECT EXISTS (SELECT 1 FROM setup_codes)';
@@ -59,6 +60,11 @@ export function createSqliteLoginStore(statements: StatementSource): LoginStore 
 
     async remove(userId) {
       statements.statement(removeLoginSql).run(userId);
+    },
+
+    async loginsAfter(afterUserId, limit) {
+      const rows = statements.statement(loginsAfterSql).all(afterUserId ?? '', limit) as LoginRow[];
+      return rows.map((row) => toLogin(row)!);
     },
 
     async addSetupCode(digest) {

@@ -1,0 +1,115 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+
+/**
+ * The archive `cms export` writes and `cms import` reads: a gzipped tar whose entries come in
+ * this order, each sorted, with fixed headers (no time, owner or mode of this machine), so the
+ * same store always gives the same bytes:
+ * - `documents.jsonl`: every document version, one JSON object a line, by `_id`;
+ * - `users.jsonl`: every user's login data (the password hash, never a password), by `userId`;
+ * - `attachments.jsonl`: every attachment record with the versions holding it and `readable`, by `_id`;
+ * - `files/<key>`: every file of every attachment, readable or not, by key;
+ * - `manifest.json`: last, since it holds the SHA-256 of everything before it.
+ */
+export const archiveFormat = 'cms-archive';
+export const archiveVersion = 1;
+
+export const partNames = ['documents.jsonl', 'users.jsonl', 'attachments.jsonl'] as const;
+export type PartName = (typeof partNames)[number];
+export const filePrefix = 'files/';
+export const manifestName = 'manifest.json';
+/** A manifest is a few hundred bytes: anything much larger is not one. */
+export const manifestMaxBytes = 64 * 1024;
+
+/** Tar header fields that would otherwise come from this machine and this moment. */
+export const fixedHeader = { mtime: new Date(0), mode: 0o644, uid: 0, gid: 0, uname: '', gname: '' } as const;
+
+const isoDate = Type.String({ maxLength: 64 });
+const id = Type.String({ minLength: 1, maxLength: 1000 });
+const count = Type.Integer({ minimum: 0 });
+const sha256 = Type.String({ pattern: '^[0-9a-f]{64}$' });
+
+const partSchema = Type.Object({ name: Type.Union(partNames.map((name) => Type.Literal(name))), lines: count, bytes: count, sha256 }, { additionalProperties: false });
+
+export const manifestSchema = Type.Object(
+  {
+    format: Type.Literal(archiveFormat),
+    version: Type.Integer(),
+    generator: Type.String({ maxLength: 200 }),
+    /** The latest `updatedAt` of any document or attachment: when the data was last changed. */
+    dataAsOf: Type.Union([isoDate, Type.Null()]),
+    parts: Type.Array(partSchema, { maxItems: partNames.length }),
+    /** The files, with the SHA-256 of their listing: one `fileListingLine` per file, in order. */
+    files: Type.Object({ count, bytes: count, sha256 }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+export type Manifest = Static<typeof manifestSchema>;
+export type ManifestPart = Static<typeof partSchema>;
+
+/** What the files' listing digest covers for one file: its key, size and the SHA-256 of its bytes. */
+export function fileListingLine(key: string, size: number, digest: string): string {
+  return `${JSON.stringify({ key, size, sha256: digest })}\n`;
+}
+
+// Additional properties are a document's fields: kept exactly as stored.
+export const documentLineSchema = Type.Object({
+  _id: id,
+  cmsDocId: id,
+  cmsLocale: Type.Optional(Type.String({ maxLength: 1000 })),
+  cmsMode: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('previous')])),
+  type: Type.String({ minLength: 1, maxLength: 200 }),
+  slug: Type.String({ maxLength: 10_000 }),
+  title: Type.String(),
+  titleSortified: Type.String(),
+  archived: Type.Boolean(),
+  visibility: Type.Optional(Type.String({ maxLength: 200 })),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+
+export const userLineSchema = Type.Object(
+  {
+    userId: id,
+    username: Type.String({ minLength: 1, maxLength: 1000 }),
+    email: Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]),
+    passwordHash: Type.String({ minLength: 1, maxLength: 1000 }),
+  },
+  { additionalProperties: false },
+);
+
+const pixels = Type.Integer({ minimum: 0, maximum: 1_000_000 });
+const versionIds = Type.Array(id, { maxItems: 1_000_000 });
+
+// Names and extensions as the media module launders them: they become file keys.
+export const attachmentLineSchema = Type.Object({
+  _id: Type.String({ pattern: '^[a-z0-9]{1,100}$' }),
+  type: Type.Literal('attachment'),
+  group: Type.String({ maxLength: 100 }),
+  extension: Type.String({ pattern: '^[a-z0-9]{1,20}$' }),
+  name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,99}$' }),
+  title: Type.String({ maxLength: 1000 }),
+  length: count,
+  md5: Type.String({ maxLength: 64 }),
+  width: Type.Optional(pixels),
+  height: Type.Optional(pixels),
+  landscape: Type.Optional(Type.Boolean()),
+  portrait: Type.Optional(Type.Boolean()),
+  crops: Type.Array(Type.Object({ top: pixels, left: pixels, width: pixels, height: pixels }, { additionalProperties: false }), { maxItems: 10_000 }),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+  docIds: versionIds,
+  archivedDocIds: versionIds,
+  readable: Type.Boolean(),
+});
+export type AttachmentLine = Static<typeof attachmentLineSchema>;
+
+/** Each schema compiled once, with the first mismatch as a message. */
+export function compiledCheck<T extends TSchema>(schema: T): (value: unknown) => string | null {
+  const check = TypeCompiler.Compile(schema);
+  return (value) => {
+    if (check.Check(value)) return null;
+    const first = check.Errors(value).First();
+    return first ? `${first.path || '(the record)'}: ${first.message}` : 'does not match its schema';
+  };
+}

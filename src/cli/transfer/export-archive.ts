@@ -1,0 +1,201 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { Transform, type Readable } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import tar from 'tar-stream';
+import type { StorageAdapter } from '../../storage/storage-adapter.js';
+import type { FileLocation, FileStorage, StoredFileInfo } from '../../media/file-storage.js';
+import { attachmentKeys } from '../../media/attachment-output.js';
+import type { Progress } from '../progress.js';
+import {
+  archiveFormat,
+  archiveVersion,
+  filePrefix,
+  fileListingLine,
+  fixedHeader,
+  manifestName,
+  type Manifest,
+  type ManifestPart,
+  type PartName,
+} from './archive-format.js';
+
+// Rows read per query.
+const pageSize = 500;
+
+export interface ExportDeps {
+  readonly storage: StorageAdapter;
+  readonly files: FileStorage;
+  readonly progress: Progress;
+  /** Written into the manifest: which program made the archive. */
+  readonly generator: string;
+  /** Told about a file an attachment should have but the file store lacks. */
+  readonly warn: (message: string) => void;
+}
+
+/**
+ * Writes the whole store to one archive at `path` (see archive-format.ts), streamed: records go
+ * through temporary files (a tar entry states its size first), files straight from the file
+ * store. The archive appears at `path` only once complete. Answers the manifest.
+ */
+export async function exportArchive(deps: ExportDeps, path: string): Promise<Manifest> {
+  const work = await mkdtemp(join(tmpdir(), 'cms-export-'));
+  const partial = `${path}.partial`;
+  try {
+    const latest = { updatedAt: null as string | null };
+    const parts: ManifestPart[] = [
+      await writePart(work, 'documents.jsonl', documentLines(deps, latest)),
+      await writePart(work, 'users.jsonl', userLines(deps)),
+      await writePart(work, 'attachments.jsonl', attachmentLines(deps, latest)),
+    ];
+    const pack = tar.pack();
+    const written = pipeline(pack, createGzip(), createWriteStream(partial));
+    // The pipeline's failure (a full disk) ends the entries too; it is awaited below.
+    written.catch(() => undefined);
+    for (const part of parts) await addEntry(pack, part.name, part.bytes, createReadStream(join(work, part.name)));
+    const files = await addFiles(deps, pack);
+    const manifest: Manifest = { format: archiveFormat, version: archiveVersion, generator: deps.generator, dataAsOf: latest.updatedAt, parts, files };
+    const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+    pack.entry({ ...fixedHeader, name: manifestName, size: manifestBytes.length }, manifestBytes);
+    pack.finalize();
+    await written;
+    await rename(partial, path);
+    return manifest;
+  } finally {
+    await rm(partial, { force: true });
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** Writes lines to a temporary file of the part's name; answers its size, line count and SHA-256. */
+async function writePart(work: string, name: PartName, lines: AsyncIterable<string>): Promise<ManifestPart> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  let count = 0;
+  const out = createWriteStream(join(work, name));
+  for await (const line of lines) {
+    const chunk = Buffer.from(line);
+    hash.update(chunk);
+    bytes += chunk.length;
+    count++;
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  out.end();
+  await finished(out);
+  return { name, lines: count, bytes, sha256: hash.digest('hex') };
+}
+
+async function* documentLines(deps: ExportDeps, latest: { updatedAt: string | null }): AsyncGenerator<string> {
+  const stage = deps.progress.stage('documents', { total: await deps.storage.documents.count({}) });
+  for (let after: string | null = null; ; ) {
+    const page = await deps.storage.documents.versionsAfter(null, after, pageSize);
+    for (const doc of page) {
+      noteLatest(latest, doc.updatedAt);
+      yield `${JSON.stringify(doc)}\n`;
+    }
+    stage.add(page.length);
+    if (page.length < pageSize) break;
+    after = page.at(-1)!._id;
+  }
+  stage.done();
+}
+
+async function* userLines(deps: ExportDeps): AsyncGenerator<string> {
+  const stage = deps.progress.stage('users');
+  for (let after: string | null = null; ; ) {
+    const page = await deps.storage.logins.loginsAfter(after, pageSize);
+    for (const login of page) yield `${JSON.stringify(login)}\n`;
+    stage.add(page.length);
+    if (page.length < pageSize) break;
+    after = page.at(-1)!.userId;
+  }
+  stage.done();
+}
+
+async function* attachmentLines(deps: ExportDeps, latest: { updatedAt: string | null }): AsyncGenerator<string> {
+  const stage = deps.progress.stage('attachments');
+  for await (const page of attachmentPages(deps.storage)) {
+    for (const { attachment, readable } of page) {
+      noteLatest(latest, attachment.updatedAt);
+      yield `${JSON.stringify({ ...attachment, readable })}\n`;
+    }
+    stage.add(page.length);
+  }
+  stage.done();
+}
+
+/** Every attachment in `_id` order, a page at a time, with where its files are to be and were last put. */
+async function* attachmentPages(storage: StorageAdapter) {
+  for (let after: string | null = null; ; ) {
+    const page = await storage.attachments.attachmentsAfter(after, pageSize);
+    const states = new Map((await storage.attachments.fileStates(page.map((found) => found._id))).map((state) => [state.id, state]));
+    yield page.map((attachment) => {
+      const state = states.get(attachment._id);
+      return { attachment, readable: state?.readable ?? true, filesReadable: state?.filesReadable ?? true };
+    });
+    if (page.length < pageSize) return;
+    after = page.at(-1)!._id;
+  }
+}
+
+/** Every file of every attachment, sorted by key (an attachment's keys sort between its `_id`'s neighbours'). */
+async function addFiles(deps: ExportDeps, pack: tar.Pack): Promise<Manifest['files']> {
+  const listing = createHash('sha256');
+  let count = 0;
+  let bytes = 0;
+  const stage = deps.progress.stage('files', { unit: 'bytes' });
+  for await (const page of attachmentPages(deps.storage)) {
+    for (const { attachment, filesReadable } of page) {
+      for (const key of [...attachmentKeys(attachment)].sort()) {
+        const found = await locate(deps.files, key, filesReadable);
+        if (!found) {
+          deps.warn(`the file ${key} of attachment ${attachment._id} is missing from the file store: left out`);
+          continue;
+        }
+        const hash = createHash('sha256');
+        const counted = new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            hash.update(chunk);
+            stage.add(chunk.length);
+            callback(null, chunk);
+          },
+        });
+        await addEntry(pack, filePrefix + key, found.info.size, deps.files.createReadStream(key, found.location).pipe(counted));
+        listing.update(fileListingLine(key, found.info.size, hash.digest('hex')));
+        count++;
+        bytes += found.info.size;
+      }
+    }
+  }
+  stage.done();
+  return { count, bytes, sha256: listing.digest('hex') };
+}
+
+/** Where a file is: where its record says it was last put, else on the other side (a move a crash interrupted). */
+async function locate(files: FileStorage, key: string, readable: boolean): Promise<{ info: StoredFileInfo; location: FileLocation } | null> {
+  for (const unreadable of readable ? [false, true] : [true, false]) {
+    const info = await files.stat(key, { unreadable });
+    if (info) return { info, location: { unreadable } };
+  }
+  return null;
+}
+
+/** One tar entry of `size` bytes from `source`; fails when the source gives another number of bytes. */
+function addEntry(pack: tar.Pack, name: string, size: number, source: Readable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const entry = pack.entry({ ...fixedHeader, name, size }, (error) => (error ? reject(error) : resolve()));
+    source.once('error', (error) => {
+      entry.destroy(error);
+      reject(error);
+    });
+    source.pipe(entry);
+  });
+}
+
+function noteLatest(latest: { updatedAt: string | null }, updatedAt: unknown): void {
+  if (typeof updatedAt === 'string' && (latest.updatedAt === null || updatedAt > latest.updatedAt)) latest.updatedAt = updatedAt;
+}

@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { AppConfig } from '../../content/app-config.js';
+import type { FieldTypeLookup } from '../../content/fields/convert-schema.js';
+import { DocumentIndexer } from '../../content/indexing/document-indexer.js';
+import type { StorageSession, StorageAdapter, StoredDocument, UserLogin } from '../../storage/storage-adapter.js';
+import type { FileStorage } from '../../media/file-storage.js';
+import { attachmentIdOfKey } from '../../media/naming.js';
+import { WorkFiles } from '../../media/work-files.js';
+import type { Progress } from '../progress.js';
+import { ArchiveError, archiveEntries, linesOf } from './archive-reader.js';
+import { checkArchive, hashed, type CheckedArchive } from './check-archive.js';
+import { fileListingLine, filePrefix, partNames, type AttachmentLine, type Manifest, type PartName } from './archive-format.js';
+
+export interface ImportDeps {
+  readonly config: Pick<AppConfig, 'pieceTypes' | 'limits'>;
+  readonly fieldTypes: FieldTypeLookup;
+  readonly storage: StorageAdapter;
+  readonly files: FileStorage;
+  /** Where files are written before the file store takes them. */
+  readonly workDir: string;
+  readonly progress: Progress;
+}
+
+/** The store already holds something: an import never mixes two stores. */
+export class StoreNotEmptyError extends Error {
+  override readonly name = 'StoreNotEmptyError';
+}
+
+/**
+ * Imports an archive into an empty store, in three readings of it: the first checks all of it
+ * and writes nothing (check-archive.ts); the second places the files, each where its record
+ * will say it is (readable or not); the third writes every record in one transaction, the
+ * filter index and search texts derived again as a reindex does. Files come first and records
+ * after, as uploads do: a failure removes the files placed, the transaction leaves no record,
+ * and a process killed in between leaves only files no record names, which the server's
+ * attachment sweep removes.
+ */
+export async function importArchive(deps: ImportDeps, path: string): Promise<Manifest> {
+  await refuseUnlessEmpty(deps.storage);
+  const indexer = new DocumentIndexer(deps.fieldTypes);
+  const checked = await checkArchive({ config: deps.config, indexer }, path);
+  const placed: string[] = [];
+  try {
+    await placeFiles(deps, path, checked, placed);
+    await deps.storage.transaction(async (tx) => {
+      await refuseUnlessEmpty(tx);
+      await writeRecords(deps, indexer, tx, path, checked.manifest);
+    });
+  } catch (error) {
+    for (const key of placed) await deps.files.remove(key);
+    throw error;
+  }
+  return checked.manifest;
+}
+
+async function refuseUnlessEmpty(store: StorageSession): Promise<void> {
+  const holds = [
+    (await store.documents.versionsAfter(null, null, 1)).length > 0 && 'documents',
+    (await store.logins.loginsAfter(null, 1)).length > 0 && 'users',
+    (await store.attachments.attachmentsAfter(null, 1)).length > 0 && 'attachments',
+  ].filter(Boolean);
+  if (holds.length > 0) {
+    throw new StoreNotEmptyError(`the store is not empty (it holds ${holds.join(' and ')}): import only into a new, empty store; nothing was written`);
+  }
+}
+
+/** Moves every file into the file store, unreadable ones out of sight; each checked again as it is read. */
+async function placeFiles(deps: ImportDeps, path: string, checked: CheckedArchive, placed: string[]): Promise<void> {
+  const { manifest, unreadable } = checked;
+  await mkdir(deps.workDir, { recursive: true });
+  const listing = createHash('sha256');
+  const stage = deps.progress.stage('files', { total: manifest.files.bytes, unit: 'bytes' });
+  for await (const entry of archiveEntries(path)) {
+    if (!entry.name.startsWith(filePrefix)) {
+      await entry.skip();
+      continue;
+    }
+    const key = entry.name.slice(filePrefix.length);
+    const work = new WorkFiles(deps.workDir);
+    try {
+      const local = work.path('import');
+      const hash = createHash('sha256');
+      const counted = { bytes: 0 };
+      await pipeline(Readable.from(hashed(entry.body, hash, counted)), createWriteStream(local));
+      listing.update(fileListingLine(key, counted.bytes, hash.digest('hex')));
+      placed.push(key);
+      await deps.files.put(key, local);
+      if (unreadable.has(attachmentIdOfKey(key)!)) await deps.files.setReadable(key, false);
+      stage.add(counted.bytes);
+    } finally {
+      await work.cleanup();
+    }
+  }
+  // The archive was checked whole before; this reading must have found the same files.
+  if (listing.digest('hex') !== manifest.files.sha256) throw new ArchiveError('the archive changed while it was being imported');
+  stage.done();
+}
+
+/** Every record, read from the archive's record parts only (the files that follow are not read again). */
+async function writeRecords(deps: ImportDeps, indexer: DocumentIndexer, tx: StorageSession, path: string, manifest: Manifest): Promise<void> {
+  const write: Record<PartName, (record: never) => Promise<void>> = {
+    'documents.jsonl': async (doc: StoredDocument) => {
+      const { index, properties } = indexer.index(deps.config.pieceTypes.get(doc.type)!, doc);
+      await tx.documents.insert({ ...doc, ...properties }, index);
+    },
+    'users.jsonl': (login: UserLogin) => tx.logins.put(login),
+    'attachments.jsonl': ({ readable, ...attachment }: AttachmentLine) => tx.attachments.restore(attachment, readable),
+  };
+  let partsLeft = partNames.length;
+  for await (const entry of archiveEntries(path)) {
+    const name = entry.name as PartName;
+    const part = manifest.parts.find((listed) => listed.name === name)!;
+    const stage = deps.progress.stage(name.replace('.jsonl', ''), { total: part.lines });
+    for await (const line of linesOf(entry.body, deps.config.limits.archiveRecordBytes, name)) {
+      await write[name](JSON.parse(line) as never);
+      stage.add(1);
+    }
+    stage.done();
+    if (--partsLeft === 0) break;
+  }
+  // The index was derived by the plan of this configuration: no start needs to derive it again.
+  for (const type of deps.config.pieceTypes.values()) await tx.documents.markIndexed(type.name, indexer.planDigest(type));
+}

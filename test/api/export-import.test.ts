@@ -1,0 +1,380 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import tar from 'tar-stream';
+import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { fetchRaw, listFiles, makeImage, makePdf, pathOf, uploaded } from '../helpers/media.js';
+import { adminQuery, dropSchema, postgresUrl, uniqueSchemaName } from '../helpers/postgres.js';
+import { runCms } from '../helpers/cli.js';
+import { startTestBucket } from '../helpers/s3.js';
+import { createStorage } from '../../src/storage/create-storage.js';
+
+/** The fixture types, plus `gallery` whose `hero` takes any file (a PDF here). */
+function transferConfig(): Record<string, unknown> {
+  const config = testConfig();
+  const modules = config.modules as Record<string, unknown>;
+  return {
+    ...config,
+    modules: { ...modules, gallery: { extend: '@cms/piece-type', options: { label: 'Gallery' }, fields: { add: { hero: { type: 'attachment' } } } } },
+  };
+}
+
+/** A store to import into: a data directory, and the database URL (a SQLite file in it, or a PostgreSQL schema). */
+interface Target {
+  readonly dataDir: string;
+  readonly env: Record<string, string>;
+  remove(): Promise<void>;
+}
+
+async function sqliteTarget(): Promise<Target> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'cms-import-'));
+  return { dataDir, env: { CMS_DATA_DIR: dataDir }, remove: () => rm(dataDir, { recursive: true, force: true }) };
+}
+
+async function postgresTarget(): Promise<Target> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'cms-import-pg-'));
+  const schema = uniqueSchemaName();
+  await adminQuery(`CREATE SCHEMA "${schema}"`);
+  const url = new URL(postgresUrl!);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    dataDir,
+    env: { CMS_DATA_DIR: dataDir, CMS_DATABASE_URL: url.toString() },
+    async remove() {
+      await dropSchema(schema);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What the archive's entries hold, in order. */
+async function entriesOf(archive: Buffer): Promise<{ name: string; data: Buffer }[]> {
+  const extract = tar.extract();
+  Readable.from([gunzipSync(archive)]).pipe(extract);
+  const entries: { name: string; data: Buffer }[] = [];
+  for await (const entry of extract) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of entry) chunks.push(chunk as Buffer);
+    entries.push({ name: entry.header.name, data: Buffer.concat(chunks) });
+  }
+  return entries;
+}
+
+async function packed(entries: readonly { name: string; data: Buffer }[]): Promise<Buffer> {
+  const pack = tar.pack();
+  for (const { name, data } of entries) pack.entry({ name, size: data.length }, data);
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of pack) chunks.push(chunk as Buffer);
+  return gzipSync(Buffer.concat(chunks));
+}
+
+/** The archive with one part replaced and its manifest entry made to match, so only the part's content is wrong. */
+async function withPart(archive: Buffer, name: string, data: Buffer): Promise<Buffer> {
+  const entries = await entriesOf(archive);
+  const manifestEntry = entries.find((entry) => entry.name === 'manifest.json')!;
+  const manifest = JSON.parse(manifestEntry.data.toString());
+  const part = manifest.parts.find((listed: { name: string }) => listed.name === name);
+  Object.assign(part, { bytes: data.length, lines: data.toString().split('\n').length - 1, sha256: createHash('sha256').update(data).digest('hex') });
+  manifestEntry.data = Buffer.from(JSON.stringify(manifest));
+  return packed(entries.map((entry) => (entry.name === name ? { name, data } : entry)));
+}
+
+describe('cms export and cms import', () => {
+  let work: string;
+  let configPath: string;
+  let source: TestApp;
+  let archive: Buffer;
+  const answers = new Map<string, { status: number; body: unknown }>();
+  const fileUrls: string[] = [];
+  let hiddenFiles: string[] = [];
+
+  const cms = (args: string[], env: Record<string, string>) => runCms(args, { CMS_CONFIG: configPath, ...env });
+
+  /** The answers the tests compare between stores: lists, filters, searches, single documents, anonymous and not. */
+  const urls = () => [...answers.keys()];
+
+  async function answersOf(t: TestApp): Promise<Map<string, { status: number; body: unknown }>> {
+    const result = new Map<string, { status: number; body: unknown }>();
+    for (const url of urls()) {
+      const [path, who] = url.split(' as ') as [string, string | undefined];
+      const response = await t.request('GET', path, { key: who === 'anonymous' ? null : 'admin' });
+      result.set(url, { status: response.status, body: response.body });
+    }
+    return result;
+  }
+
+  before(async () => {
+    work = await mkdtemp(join(tmpdir(), 'cms-transfer-'));
+    configPath = join(work, 'cms.config.json');
+    await writeFile(configPath, JSON.stringify(transferConfig()));
+    source = await startTestApp(transferConfig());
+    const ok = async (method: 'POST' | 'PATCH', url: string, body: unknown = {}) => {
+      const response = await source.request(method, url, { body });
+      assert.equal(response.status, 200, `${method} ${url}: ${response.text}`);
+      return response.body;
+    };
+    // Users that can log in.
+    const ada = await ok('POST', '/api/v1/@cms/user', { title: 'Ada', username: 'ada', password: 'ada-password-1', role: 'editor', email: 'ada@example.com' });
+    await ok('POST', '/api/v1/@cms/user', { title: 'Bob', username: 'bob', password: 'bob-password-1', role: 'contributor' });
+    // Articles in two locales, drafts and published (with a previous version), relationships, an area, one archived.
+    const first = await ok('POST', '/api/v1/article', { title: 'Harbour news', category: 'tech', tags: ['news'], priority: 3, _author: [ada._id], body: '<p>The lighthouse keeper</p>' });
+    await ok('POST', `/api/v1/article/${first._id}/publish`);
+    await ok('PATCH', `/api/v1/article/${first._id}`, { title: 'Harbour news, updated' });
+    await ok('POST', `/api/v1/article/${first._id}/publish`);
+    const second = await ok('POST', '/api/v1/article', { title: 'Second story', category: 'life', _related: [first.cmsDocId], color: 'red' });
+    await ok('POST', `/api/v1/article/${second._id}/publish`);
+    await ok('POST', '/api/v1/article?cmsLocale=es&cmsMode=draft', { title: 'Noticias del puerto', category: 'tech' });
+    const gone = await ok('POST', '/api/v1/article', { title: 'Old story' });
+    await ok('PATCH', `/api/v1/article/${gone._id}`, { archived: true });
+    await ok('POST', '/api/v1/note', { title: 'A note', text: 'private' });
+    // Images with sizes and a crop, a PDF, and an archived document's image, whose files become unreadable.
+    const photo = await uploaded(source, 'sunset.png', await makeImage('png', 64, 48));
+    await ok('POST', '/api/v1/@cms/attachment/crop', { _id: photo._id, crop: { top: 0, left: 0, width: 20, height: 10 } });
+    await ok('POST', '/api/v1/@cms/image', { title: 'Sunset', attachment: { _id: photo._id } });
+    const old = await uploaded(source, 'old.jpg', await makeImage('jpeg', 32, 32));
+    const oldImage = await ok('POST', '/api/v1/@cms/image', { title: 'Old photo', attachment: { _id: old._id } });
+    await ok('PATCH', `/api/v1/@cms/image/${oldImage.cmsDocId}:en:draft`, { archived: true });
+    const pdf = await uploaded(source, 'Report.pdf', makePdf('Quarterly'));
+    await ok('POST', '/api/v1/gallery', { title: 'Reports', hero: { _id: pdf._id } });
+    hiddenFiles = await listFiles(join(source.dataDir, 'uploads-unreadable'));
+    assert.ok(hiddenFiles.length >= 7, 'the archived image has unreadable files');
+
+    for (const url of [
+      '/api/v1/article',
+      '/api/v1/article?cmsMode=draft',
+      '/api/v1/article?cmsLocale=es&cmsMode=draft',
+      '/api/v1/article?archived=any&cmsMode=draft',
+      '/api/v1/article?category=tech',
+      '/api/v1/article?search=lighthouse',
+      '/api/v1/article?autocomplete=harb',
+      '/api/v1/article as anonymous',
+      '/api/v1/article?search=lighthouse as anonymous',
+      `/api/v1/article/${first.cmsDocId}:en:draft`,
+      `/api/v1/article/${second.cmsDocId}:en:published as anonymous`,
+      '/api/v1/note',
+      '/api/v1/@cms/image?archived=any&cmsMode=draft',
+      '/api/v1/@cms/user',
+      '/api/v1/gallery',
+    ]) {
+      answers.set(url, { status: 0, body: null });
+    }
+    for (const [url, answer] of await answersOf(source)) answers.set(url, answer);
+    const count = (url: string) => (answers.get(url)!.body as { results: unknown[] }).results.length;
+    assert.deepEqual(
+      ['/api/v1/article?cmsMode=draft', '/api/v1/article?cmsLocale=es&cmsMode=draft', '/api/v1/article?archived=any&cmsMode=draft', '/api/v1/article?search=lighthouse', '/api/v1/article?category=tech', '/api/v1/@cms/image?archived=any&cmsMode=draft', '/api/v1/@cms/user'].map(count),
+      [2, 1, 3, 1, 1, 2, 2],
+      'the answers compared hold documents',
+    );
+    const images = answers.get('/api/v1/@cms/image?archived=any&cmsMode=draft')!.body as { results: { attachment: { _urls: Record<string, string> } }[] };
+    for (const image of images.results) fileUrls.push(...Object.values(image.attachment._urls));
+    const gallery = answers.get('/api/v1/gallery')!.body as { results: { hero: { _url: string } }[] };
+    fileUrls.push(gallery.results[0]!.hero._url);
+
+    const exported = await cms(['export', join(work, 'source.tar.gz'), '--quiet'], { CMS_DATA_DIR: source.dataDir, CMS_DATABASE_URL: source.databaseUrl });
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.equal(exported.stderr, '', 'nothing on stderr with --quiet');
+    assert.match(exported.stdout, /^exported 2\d document versions, 2 users, 3 attachments, \d+ files \(\d+ bytes\)\n$/);
+    archive = await readFile(join(work, 'source.tar.gz'));
+  });
+
+  after(async () => {
+    await source?.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('writes a gzipped tar of the records, every file and a manifest, the same bytes each time', async () => {
+    const entries = await entriesOf(archive);
+    const names = entries.map((entry) => entry.name);
+    assert.deepEqual(names.slice(0, 3), ['documents.jsonl', 'users.jsonl', 'attachments.jsonl']);
+    assert.equal(names.at(-1), 'manifest.json');
+    const files = names.filter((name) => name.startsWith('files/'));
+    assert.deepEqual(files, [...files].sort());
+    // The readable files and the unreadable ones moved aside, each once.
+    for (const hidden of hiddenFiles) assert.ok(files.includes(`files/${hidden}`), hidden);
+    const manifest = JSON.parse(entries.at(-1)!.data.toString());
+    assert.equal(manifest.format, 'cms-archive');
+    assert.equal(manifest.version, 1);
+    assert.equal(manifest.files.count, files.length);
+    const documents = entries[0]!.data.toString();
+    assert.equal(manifest.parts[0].sha256, createHash('sha256').update(documents).digest('hex'));
+    const users = entries[1]!.data.toString().trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(users.map((user) => user.username).sort(), ['ada', 'bob']);
+    assert.match(users[0].passwordHash, /^\$?scrypt|\S{20,}/);
+    assert.ok(documents.includes('"cmsMode":"previous"') && documents.includes('"archived":true') && documents.includes(':es:draft'));
+    const again = await cms(['export', join(work, 'again.tar.gz'), '--quiet'], { CMS_DATA_DIR: source.dataDir, CMS_DATABASE_URL: source.databaseUrl });
+    assert.equal(again.code, 0, again.stderr);
+    assert.ok(archive.equals(await readFile(join(work, 'again.tar.gz'))), 'the same store exports to the same bytes');
+  });
+
+  async function importAndCompare(target: Target): Promise<void> {
+    const imported = await cms(['import', join(work, 'source.tar.gz')], target.env);
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.match(imported.stdout, /^imported 2\d document versions, 2 users, 3 attachments/);
+    // Progress went to stderr as plain lines: it is not a terminal.
+    assert.match(imported.stderr, /^documents: \d+\/\d+ in [\d.]+ s$/m);
+    const reexported = await cms(['export', join(work, 'reexported.tar.gz'), '-q'], target.env);
+    assert.equal(reexported.code, 0, reexported.stderr);
+    assert.ok(archive.equals(await readFile(join(work, 'reexported.tar.gz'))), 'the imported store exports to the same bytes');
+
+    const copy = await startTestApp(transferConfig(), target.env);
+    try {
+      for (const [url, answer] of await answersOf(copy)) assert.deepEqual(answer, answers.get(url), url);
+      for (const url of fileUrls) {
+        const [before, after] = [await fetchRaw(source, pathOf(url)), await fetchRaw(copy, pathOf(url))];
+        assert.equal(after.status, before.status, url);
+        assert.ok(after.bytes.equals(before.bytes), `${url} serves the same bytes`);
+      }
+      assert.ok(fileUrls.some((url) => url.includes('old')), 'the unreadable image is among the files');
+      assert.deepEqual(await listFiles(join(target.dataDir, 'uploads-unreadable')), hiddenFiles);
+      for (const hidden of hiddenFiles) {
+        const [was, is] = [await readFile(join(source.dataDir, 'uploads-unreadable', hidden)), await readFile(join(target.dataDir, 'uploads-unreadable', hidden))];
+        assert.ok(is.equals(was), hidden);
+      }
+      const login = await copy.request('POST', '/api/v1/@cms/login/login', { key: null, body: { username: 'ada', password: 'ada-password-1' } });
+      assert.equal(login.status, 200, login.text);
+      assert.equal(typeof login.body.token, 'string');
+      const wrong = await copy.request('POST', '/api/v1/@cms/login/login', { key: null, body: { username: 'bob', password: 'not-his-password' } });
+      assert.equal(wrong.status, 400);
+    } finally {
+      await copy.close();
+    }
+  }
+
+  it('imports into an empty SQLite store that answers the same and exports the same bytes', async () => {
+    const target = await sqliteTarget();
+    try {
+      await importAndCompare(target);
+      // Not into a store that holds anything: nothing changes.
+      const refused = await cms(['import', join(work, 'source.tar.gz')], target.env);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /^cms import: the store is not empty \(it holds documents and users and attachments\)/);
+      const after = await cms(['export', join(work, 'after.tar.gz'), '-q'], target.env);
+      assert.ok(archive.equals(await readFile(join(work, 'after.tar.gz'))), 'the refused import changed nothing');
+    } finally {
+      await target.remove();
+    }
+  });
+
+  it('imports into an empty PostgreSQL schema that answers the same and exports the same bytes', { skip: postgresUrl ? false : 'CMS_TEST_POSTGRES_URL is not set' }, async () => {
+    const target = await postgresTarget();
+    try {
+      await importAndCompare(target);
+    } finally {
+      await target.remove();
+    }
+  });
+
+  it('imports into a store whose files are in a bucket, unreadable ones aside, and exports the same bytes from it', async () => {
+    const bucket = await startTestBucket();
+    const target = await sqliteTarget();
+    try {
+      const env = { ...target.env, ...bucket.env() };
+      const imported = await cms(['import', join(work, 'source.tar.gz'), '--quiet'], env);
+      assert.equal(imported.code, 0, imported.stderr);
+      const keys = await bucket.keys();
+      for (const hidden of hiddenFiles) assert.ok(keys.includes(`_unreadable/${hidden}`), hidden);
+      assert.equal(keys.length, (await entriesOf(archive)).filter((entry) => entry.name.startsWith('files/')).length);
+      assert.deepEqual(await listFiles(join(target.dataDir, 'uploads')), [], 'no file stays behind in the work directory');
+      const reexported = await cms(['export', join(work, 'from-bucket.tar.gz'), '--quiet'], env);
+      assert.equal(reexported.code, 0, reexported.stderr);
+      assert.ok(archive.equals(await readFile(join(work, 'from-bucket.tar.gz'))), 'the bucket store exports to the same bytes');
+    } finally {
+      await target.remove();
+      await bucket.close();
+    }
+  });
+
+  /** Imports `damaged` into a new store: it must fail with `message` and leave the store and the file store empty. */
+  async function assertRefused(damaged: Buffer, message: RegExp): Promise<void> {
+    const target = await sqliteTarget();
+    try {
+      const path = join(work, 'damaged.tar.gz');
+      await writeFile(path, damaged);
+      const result = await cms(['import', path, '--quiet'], target.env);
+      assert.equal(result.code, 1, result.stdout);
+      assert.match(result.stderr, message);
+      assert.equal(result.stdout, '');
+      const storage = createStorage(`sqlite:${join(target.dataDir, 'cms.sqlite')}`);
+      try {
+        await storage.migrate();
+        assert.deepEqual(await storage.documents.versionsAfter(null, null, 1), []);
+        assert.deepEqual(await storage.logins.loginsAfter(null, 1), []);
+        assert.deepEqual(await storage.attachments.attachmentsAfter(null, 1), []);
+      } finally {
+        await storage.close();
+      }
+      const left = [...(await listFiles(join(target.dataDir, 'uploads'))), ...(await listFiles(join(target.dataDir, 'uploads-unreadable')))];
+      assert.deepEqual(left, []);
+    } finally {
+      await target.remove();
+    }
+  }
+
+  it('refuses an archive whose records do not match their checksum', async () => {
+    const entries = await entriesOf(archive);
+    const documents = entries[0]!;
+    documents.data = Buffer.from(documents.data.toString().replace('Second story', 'Second stork'));
+    await assertRefused(await packed(entries), /^cms import: documents\.jsonl does not match its SHA-256 in manifest\.json/);
+  });
+
+  it('refuses an archive whose file does not match the checksums', async () => {
+    const entries = await entriesOf(archive);
+    const file = entries.find((entry) => entry.name.endsWith('.pdf'))!;
+    file.data = Buffer.from(file.data.toString('latin1').replace('Quarterly', 'Yearly!!!'), 'latin1');
+    await assertRefused(await packed(entries), /^cms import: the files do not match their SHA-256/);
+  });
+
+  it('refuses a path trick before writing anything', async () => {
+    const entries = await entriesOf(archive);
+    const at = entries.findIndex((entry) => entry.name.startsWith('files/'));
+    entries.splice(at, 0, { name: 'files/attachments/../../../escaped.txt', data: Buffer.from('gotcha') });
+    await assertRefused(await packed(entries), /^cms import: the entry "files\/attachments\/\.\.\/\.\.\/\.\.\/escaped\.txt" is not an attachment file's name/);
+    const absolute = (await entriesOf(archive)).map((entry) => (entry.name === 'users.jsonl' ? { name: '/etc/users.jsonl', data: entry.data } : entry));
+    await assertRefused(await packed(absolute), /^cms import: unexpected entry "\/etc\/users\.jsonl"/);
+  });
+
+  it('refuses a record that is not JSON, or not of its shape, even with a matching checksum', async () => {
+    await assertRefused(await withPart(archive, 'users.jsonl', Buffer.from('{"userId": "u1", "username"\n')), /^cms import: line 1 of users\.jsonl: not JSON/);
+    const user = { userId: 'u1', username: 'eve', email: null, passwordHash: 12 };
+    await assertRefused(await withPart(archive, 'users.jsonl', Buffer.from(`${JSON.stringify(user)}\n`)), /^cms import: line 1 of users\.jsonl: \/passwordHash: Expected string/);
+  });
+
+  it('refuses another format version, and a document of a type the configuration lacks', async () => {
+    const entries = await entriesOf(archive);
+    const manifestEntry = entries.at(-1)!;
+    manifestEntry.data = Buffer.from(JSON.stringify({ ...JSON.parse(manifestEntry.data.toString()), version: 2 }));
+    await assertRefused(await packed(entries), /^cms import: the archive has format version 2; this cms reads version 1\n/);
+    const documents = (await entriesOf(archive))[0]!.data.toString().replaceAll('"type":"note"', '"type":"memo"');
+    await assertRefused(await withPart(archive, 'documents.jsonl', Buffer.from(documents)), /the type "memo" is not in this configuration/);
+  });
+
+  it('refuses a truncated archive, and a file that is no archive', async () => {
+    await assertRefused(archive.subarray(0, Math.floor(archive.length / 2)), /^cms import: the archive is damaged \(not a complete gzipped tar\)/);
+    await assertRefused(Buffer.from('just some text\n'), /^cms import: the archive is damaged/);
+  });
+
+  it('rolls back the records and removes the files placed when the store refuses a record', async () => {
+    // Two drafts with one slug pass every check of the archive but not the store's unique slug.
+    const entries = await entriesOf(archive);
+    const lines = entries[0]!.data.toString().trim().split('\n').map((line) => JSON.parse(line));
+    const drafts = lines.filter((doc) => doc.type === 'article' && doc.cmsLocale === 'en:draft');
+    drafts[1].slug = drafts[0].slug;
+    const data = Buffer.from(lines.map((doc) => `${JSON.stringify(doc)}\n`).join(''));
+    await assertRefused(await withPart(archive, 'documents.jsonl', data), /^cms import: .*slug/i);
+  });
+
+  it('answers usage errors with exit code 2', async () => {
+    const none = await cms(['export'], {});
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /expected one archive path[\s\S]*Usage: cms export <archive> \[--quiet\]/);
+    const unknown = await cms(['import', 'a.tar.gz', '--force'], {});
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /--force/);
+  });
+});
