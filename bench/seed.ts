@@ -53,6 +53,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get loginThrottle() {
       return current().loginThrottle;
     },
+    get apiKeys() {
+      return current().apiKeys;
+    },
   };
   const adapter: StorageAdapter = Object.assign(Object.create(session) as StorageSession, {
     capabilities: storage.capabilities,

@@ -11,6 +11,7 @@ import { createFieldTypeRegistry } from './content/fields/registry.js';
 import { DocumentService } from './content/documents/document-service.js';
 import { loggedProgress, reindexStaleTypes } from './content/indexing/reindex.js';
 import { ApiKeys } from './auth/api-keys.js';
+import { StoredApiKeys } from './auth/stored-api-keys.js';
 import { TokenService, type PasswordVerifier } from './auth/token-service.js';
 import { ScryptPasswordHasher } from './auth/passwords.js';
 import { LoginThrottle } from './auth/login-throttle.js';
@@ -107,6 +108,38 @@ function createMediaService(config: AppConfig, storage: StorageAdapter, store: {
   });
 }
 
+/** The content layer over a store, wired as the server wires it. */
+export interface ContentServices {
+  readonly documents: DocumentService;
+  readonly media: MediaService;
+  readonly fieldTypes: ReturnType<typeof createFieldTypeRegistry>;
+  readonly passwordHasher: PasswordVerifier;
+  /** Releases the file store (an S3 client); the store itself is the caller's. */
+  close(): void;
+}
+
+/**
+ * The document and media services on `storage`, as the server uses them: the command line works
+ * through the same ones, so every rule of the content layer holds for it too.
+ */
+export async function createContentServices(
+  config: AppConfig,
+  storage: StorageAdapter,
+  options: Pick<AppOptions, 'passwordHasher'> & { readonly links?: LinkBase } = {},
+): Promise<ContentServices> {
+  // The server's links follow its listening address once known; the command line's, the configured baseUrl.
+  const links = options.links ?? new LinkBase(config.baseUrl);
+  const fileStore = createFileStorage(config, links);
+  const media = createMediaService(config, storage, fileStore);
+  await media.start();
+  const { limits } = config;
+  const passwordHasher =
+    options.passwordHasher ?? new ScryptPasswordHasher({ concurrency: limits.passwordHashConcurrency, queueLimit: limits.passwordHashQueue });
+  const fieldTypes = createFieldTypeRegistry();
+  const documents = new DocumentService({ config, storage, fieldTypes, attachments: media, passwordHasher, imageSizes, links });
+  return { documents, media, fieldTypes, passwordHasher, close: () => fileStore.close() };
+}
+
 /**
  * The composition root: the only place that picks concrete implementations. Opens and
  * migrates the store, wires the services and the HTTP layer; `main.ts` only listens.
@@ -122,14 +155,9 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   // Workers of one primary never race on migrations: it ran them before forking them.
   if (!options.preparedByPrimary) await storage.migrate();
   const links = new LinkBase(config.baseUrl);
-  const fileStore = createFileStorage(config, links);
-  const media = createMediaService(config, storage, fileStore);
-  await media.start();
+  const content = await createContentServices(config, storage, { passwordHasher: options.passwordHasher, links });
+  const { documents, media, fieldTypes, passwordHasher } = content;
   const { limits } = config;
-  const passwordHasher =
-    options.passwordHasher ?? new ScryptPasswordHasher({ concurrency: limits.passwordHashConcurrency, queueLimit: limits.passwordHashQueue });
-  const fieldTypes = createFieldTypeRegistry();
-  const documents = new DocumentService({ config, storage, fieldTypes, attachments: media, passwordHasher, imageSizes, links });
   const throttle = new LoginThrottle(storage.loginThrottle, {
     perUsername: limits.loginFailuresPerUsername,
     perAddress: limits.loginFailuresPerAddress,
@@ -177,7 +205,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   await app.register(cookie);
   // The origin checks and cookies trust only a configured baseUrl, never one derived from the listening address.
   const baseUrl = config.baseUrl ?? '';
-  registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), tokens, baseUrl });
+  registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), storedKeys: new StoredApiKeys(storage), tokens, baseUrl });
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens, baseUrl });
   registerSetupRoutes(app, { setup, code: setupCode, baseUrl });
@@ -201,7 +229,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   app.addHook('onClose', async () => {
     await sweeps.stop();
     if (!options.storage) await storage.close();
-    fileStore.close();
+    content.close();
   });
   return app;
 }

@@ -5,6 +5,19 @@ function digest(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
 }
 
+/** Who an API key is, configured or stored: the key's role, and its caller id for per-caller budgets. */
+export interface KeyCaller {
+  readonly principal: Principal;
+  /** `key:<SHA-256 of the key, hex>`: the key itself never sits in memory longer than the request needs it. */
+  readonly callerId: string;
+}
+
+/** The caller of a key with this role and SHA-256 digest (hex). */
+export function keyCaller(role: Role, digestHex: string): KeyCaller {
+  const principal: Principal = { kind: 'apiKey', role, userId: null, title: 'System Task', username: null };
+  return { principal, callerId: `key:${digestHex}` };
+}
+
 /**
  * The configured API keys. Keys are compared as SHA-256 digests with timingSafeEqual, and every
  * configured key is compared on each lookup, so neither the length nor the position of a match
@@ -17,18 +30,13 @@ export class ApiKeys {
     this.#entries = [...keys].map(([key, { role }]) => ({ digest: digest(key), role }));
   }
 
-  /**
-   * The principal of a configured key, with a caller id made from the key's digest (the key
-   * itself never sits in memory longer than the request needs it); null for any other key.
-   */
-  identify(key: string): { principal: Principal; callerId: string } | null {
+  /** The caller of a configured key; null for any other key. Synchronous: no store is asked. */
+  identify(key: string): KeyCaller | null {
     const presented = digest(key);
     let role: Role | null = null;
     for (const entry of this.#entries) {
       if (timingSafeEqual(entry.digest, presented)) role = entry.role;
     }
-    if (role === null) return null;
-    const principal: Principal = { kind: 'apiKey', role, userId: null, title: 'System Task', username: null };
-    return { principal, callerId: `key:${presented.toString('hex')}` };
+    return role === null ? null : keyCaller(role, presented.toString('hex'));
   }
 }

@@ -1,3 +1,4 @@
+import { ValidationError } from '../errors/app-error.js';
 import { UsageError, type CliCommand, type CliIo } from './command.js';
 import { commands } from './commands.js';
 
@@ -17,8 +18,10 @@ function overview(): string {
   return ['Usage: cms <command> [arguments]', '', 'Commands:', ...lines, `  ${'help'.padEnd(width)}  this list; cms help <command> shows one command's arguments`, ''].join('\n');
 }
 
+/** The synopsis (the usage's first paragraph), the summary, then the usage's notes if any. */
 function usageOf(command: CliCommand): string {
-  return `Usage: cms ${command.name} ${command.usage}\n\n${command.summary}\n`;
+  const [synopsis = '', ...notes] = command.usage.split('\n\n');
+  return [`Usage: cms ${command.name} ${synopsis}`.trimEnd(), command.summary, ...notes, ''].join('\n\n').replace(/\n\n$/, '\n');
 }
 
 /**
@@ -43,8 +46,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr.write(`cms ${found.command.name}: ${error.message}\n\n${usageOf(found.command)}`);
       return 2;
     }
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`cms ${found.command.name}: ${message}\n`);
+    io.stderr.write(`cms ${found.command.name}: ${messageOf(error)}\n`);
     return 1;
   }
+}
+
+/** What went wrong, for the operator: a validation error names each field that failed. */
+function messageOf(error: unknown): string {
+  if (error instanceof ValidationError) {
+    return error.errors.map((failure) => `${failure.path}: ${failure.message ?? failure.name}`).join('; ');
+  }
+  return error instanceof Error ? error.message : String(error);
 }

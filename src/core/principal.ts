@@ -1,6 +1,10 @@
 export const roles = ['guest', 'contributor', 'editor', 'admin'] as const;
 export type Role = (typeof roles)[number];
 
+export function isRole(value: unknown): value is Role {
+  return (roles as readonly unknown[]).includes(value);
+}
+
 /** Who is asking. Anonymous callers have no role. */
 export interface Principal {
   readonly kind: 'anonymous' | 'apiKey' | 'user';

@@ -144,6 +144,13 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       recordFailures: (failures, now) => transaction((tx) => tx.loginThrottle.recordFailures(failures, now)),
       clear: (key) => transaction((tx) => tx.loginThrottle.clear(key)),
     },
+    apiKeys: {
+      insert: (key) => transaction((tx) => tx.apiKeys.insert(key)),
+      findByDigest: (digest) => read.apiKeys.findByDigest(digest),
+      list: () => read.apiKeys.list(),
+      remove: (id) => transaction((tx) => tx.apiKeys.remove(id)),
+      markUsed: (id, usedAt) => transaction((tx) => tx.apiKeys.markUsed(id, usedAt)),
+    },
   };
 }
 

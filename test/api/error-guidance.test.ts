@@ -82,7 +82,7 @@ describe('errors that tell the caller what to do', () => {
     const key = await t.request('GET', '/api/v1/article', { key: null, headers: { authorization: 'ApiKey wrong-key-0123456789' } });
     assert.equal(key.status, 403);
     assert.equal(key.body.name, 'forbidden');
-    assert.match(key.body.message, /^invalid api key: no configured API key matches the one sent \(Authorization: ApiKey <key> or \?apikey=<key>\)/);
+    assert.match(key.body.message, /^invalid api key: no API key matches the one sent \(Authorization: ApiKey <key> or \?apikey=<key>\)/);
     const bearer = await t.request('GET', '/api/v1/article', { key: null, headers: { authorization: 'Bearer not-a-token' } });
     assert.equal(bearer.status, 401);
     assert.equal(bearer.body.name, 'unauthorized');

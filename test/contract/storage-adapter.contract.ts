@@ -6,6 +6,7 @@ import { describeIndexContract } from './document-index.contract.js';
 import { describeAttachmentContract } from './attachment-store.contract.js';
 import { describeLoginThrottleContract } from './login-throttle.contract.js';
 import { describeExportContract } from './export-reads.contract.js';
+import { describeApiKeyContract } from './api-key-store.contract.js';
 
 /** Creates a fresh, empty store; `cleanup` runs after the suite has closed the adapter. */
 export type MakeAdapter = () => Promise<{ adapter: StorageAdapter; cleanup: () => Promise<void> }>;
@@ -403,6 +404,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     describeAttachmentContract(() => adapter);
     describeLoginThrottleContract(() => adapter);
     describeExportContract(() => adapter);
+    describeApiKeyContract(() => adapter);
 
     describe('logins', () => {
       it('stores and reads a login by user id', async () => {

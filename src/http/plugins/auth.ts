@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { anonymous, type Principal } from '../../core/principal.js';
-import type { ApiKeys } from '../../auth/api-keys.js';
+import type { ApiKeys, KeyCaller } from '../../auth/api-keys.js';
+import type { StoredApiKeys } from '../../auth/stored-api-keys.js';
 import type { Credential, TokenService } from '../../auth/token-service.js';
 import { ForbiddenError, UnauthorizedError } from '../../errors/app-error.js';
 import { isUnsafe, refuseForeignOrigin, refuseMissingCsrfToken } from '../cross-site.js';
@@ -22,6 +23,8 @@ declare module 'fastify' {
 
 export interface AuthDeps {
   readonly apiKeys: ApiKeys;
+  /** Keys made by `cms apikey create`, asked only about a key that is not configured. */
+  readonly storedKeys: StoredApiKeys;
   readonly tokens: TokenService;
   /** The configured `baseUrl`: its origin is this server's, for the Origin check. */
   readonly baseUrl: string;
@@ -29,7 +32,7 @@ export interface AuthDeps {
 
 /**
  * Resolves who is asking before any route runs: an API key (`apikey`/`apiKey` query parameter or
- * `Authorization: ApiKey <key>`), a bearer token (`Authorization: Bearer <token>`), the session
+ * `Authorization: ApiKey <key>`; a configured one, else one the store keeps), a bearer token (`Authorization: Bearer <token>`), the session
  * cookie, or nobody, in that order: a key or token makes the cookie ignored. A key or token that
  * is presented but wrong is refused outright rather than treated as anonymous.
  */
@@ -37,17 +40,23 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('principal', null as unknown as Principal);
   app.decorateRequest('credential', null);
   app.decorateRequest('callerId', null);
-  // A callback hook: anonymous and API-key requests (no store to ask) cost no promise.
+  // A callback hook: anonymous and configured-key requests (no store to ask) cost no promise.
   app.addHook('onRequest', (request, reply, done) => {
     request.principal = anonymous;
     request.callerId = null;
     const credentials = credentialsOf(request);
     if (credentials.apiKey !== undefined) {
-      const known = deps.apiKeys.identify(credentials.apiKey);
-      if (!known) return done(invalidApiKey());
-      request.principal = known.principal;
-      request.callerId = known.callerId;
-      return done();
+      const configured = deps.apiKeys.identify(credentials.apiKey);
+      if (configured) {
+        actAsKey(request, configured);
+        return done();
+      }
+      if (!deps.storedKeys.mayBeStored(credentials.apiKey)) return done(invalidApiKey());
+      return void deps.storedKeys.identify(credentials.apiKey).then((stored) => {
+        if (!stored) return done(invalidApiKey());
+        actAsKey(request, stored);
+        done();
+      }, done);
     }
     if (credentials.bearer !== undefined) {
       const credential: Credential = { kind: 'bearer', secret: credentials.bearer };
@@ -74,12 +83,17 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
 // The original's words first ("invalid api key"), then what to do about it.
 const invalidApiKey = () =>
   new ForbiddenError(
-    'invalid api key: no configured API key matches the one sent (Authorization: ApiKey <key> or ?apikey=<key>); send a configured key, or none to read public content',
+    'invalid api key: no API key matches the one sent (Authorization: ApiKey <key> or ?apikey=<key>); send a valid key, or none to read public content',
   );
 const invalidBearer = () =>
   new UnauthorizedError(
     'bearer token invalid: it is unknown, expired or signed out; sign in again with POST /api/v1/@cms/login/login and send Authorization: Bearer <token>',
   );
+
+function actAsKey(request: FastifyRequest, key: KeyCaller): void {
+  request.principal = key.principal;
+  request.callerId = key.callerId;
+}
 
 function actAs(request: FastifyRequest, principal: Principal, credential: Credential): void {
   request.principal = principal;

@@ -269,6 +269,19 @@ export const migrations: readonly string[] = [
     digest text COLLATE "C" CONSTRAINT setup_codes_digest PRIMARY KEY
   );
   `,
+  // 10: API keys made by `cms apikey create`, kept as SHA-256 digests. The digest is the primary
+  // key: the server looks a presented key up by it on every request that carries one.
+  `
+  CREATE TABLE api_keys (
+    digest text COLLATE "C" CONSTRAINT api_keys_digest PRIMARY KEY,
+    id text COLLATE "C" NOT NULL CONSTRAINT api_keys_id UNIQUE,
+    role text NOT NULL,
+    label text NOT NULL,
+    hint text NOT NULL,
+    created_at text COLLATE "C" NOT NULL,
+    last_used_at text COLLATE "C"
+  );
+  `,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

@@ -11,6 +11,7 @@ import { postgresGenerations } from './postgres-generations.js';
 import { compileCountQuery } from './postgres-query.js';
 import { createPostgresLoginStore, createPostgresTokenStore } from './postgres-login-store.js';
 import { createPostgresLoginThrottleStore } from './postgres-login-throttle-store.js';
+import { createPostgresApiKeyStore } from './postgres-api-key-store.js';
 import { statementSource, type StatementSource } from './statements.js';
 
 export interface PostgresAdapterOptions {
@@ -197,5 +198,6 @@ function createSession(statements: StatementSource, inTransaction = false): Stor
     tokens: createPostgresTokenStore(statements),
     attachments: createPostgresAttachmentStore(statements),
     loginThrottle: createPostgresLoginThrottleStore(statements),
+    apiKeys: createPostgresApiKeyStore(statements),
   };
 }

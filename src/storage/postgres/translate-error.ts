@@ -13,6 +13,8 @@ export const conflicts = {
   user_logins_email: { constraint: 'email', message: 'The email is already in use' },
   bearer_tokens_token: { constraint: 'id', message: 'The token already exists' },
   attachments_id: { constraint: 'id', message: 'An attachment with this _id already exists' },
+  api_keys_id: { constraint: 'id', message: 'An API key with this id already exists' },
+  api_keys_digest: { constraint: 'id', message: 'The API key already exists' },
 } as const satisfies Record<string, Conflict>;
 
 /** The ConflictError for one of `conflicts`. */

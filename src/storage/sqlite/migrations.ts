@@ -288,6 +288,19 @@ export const migrations: readonly string[] = [
     digest TEXT PRIMARY KEY
   ) STRICT, WITHOUT ROWID;
   `,
+  // 12: API keys made by `cms apikey create`, kept as SHA-256 digests. The digest is the primary
+  // key: the server looks a presented key up by it on every request that carries one.
+  `
+  CREATE TABLE api_keys (
+    digest TEXT PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    role TEXT NOT NULL,
+    label TEXT NOT NULL,
+    hint TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_used_at TEXT
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */

@@ -9,6 +9,7 @@ import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
 import { createSqliteLoginThrottleStore } from './sqlite-login-throttle-store.js';
+import { createSqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { StatementCache, type StatementSource } from './statement-cache.js';
 import { CountCache } from './count-cache.js';
 import { ScopeGenerations } from './scope-generations.js';
@@ -170,5 +171,6 @@ function createSession(statements: StatementSource, pendingSearch?: PendingSearc
     tokens: createSqliteTokenStore(statements),
     attachments: createSqliteAttachmentStore(statements),
     loginThrottle: createSqliteLoginThrottleStore(statements),
+    apiKeys: createSqliteApiKeyStore(statements),
   };
 }

@@ -7,6 +7,8 @@ const conflictsByColumn: ReadonlyMap<string, { constraint: string; message: stri
   ['user_logins.email', { constraint: 'email', message: 'The email is already in use' }],
   ['bearer_tokens.token', { constraint: 'id', message: 'The token already exists' }],
   ['attachments.id', { constraint: 'id', message: 'An attachment with this _id already exists' }],
+  ['api_keys.id', { constraint: 'id', message: 'An API key with this id already exists' }],
+  ['api_keys.digest', { constraint: 'id', message: 'The API key already exists' }],
 ]);
 
 /**
