@@ -132,7 +132,8 @@ function describeCliAccounts(database: 'sqlite' | 'postgres', skip: false | stri
 
       assert.equal((await login(app, 'carol', 'first password 1')).status, 400);
       const dead = await app.request('GET', '/api/v1/@cms/login/whoami', withToken(token));
-      assert.deepEqual([dead.status, dead.body], [401, { name: 'unauthorized', message: 'bearer token invalid', data: {} }]);
+      assert.deepEqual([dead.status, dead.body.name], [401, 'unauthorized']);
+      assert.match(dead.body.message, /^bearer token invalid: /);
       assert.equal((await login(app, 'carol', 'second password 2')).status, 200);
     });
 
