@@ -56,6 +56,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get apiKeys() {
       return current().apiKeys;
     },
+    get webhooks() {
+      return current().webhooks;
+    },
   };
   const adapter: StorageAdapter = Object.assign(Object.create(session) as StorageSession, {
     capabilities: storage.capabilities,

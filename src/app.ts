@@ -41,6 +41,9 @@ import { createSharpImageProcessor } from './media/image-processor.js';
 import { imageSizes } from './media/image-sizes.js';
 import { LinkBase } from './config/link-base.js';
 import { UploadBudget } from './media/upload-budget.js';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { WebhookAdmin } from './content/webhooks/webhook-admin.js';
+import { registerWebhookRoutes } from './http/routes/webhooks.js';
 
 /** Request log lines without API keys or tokens: they may travel in the query string. */
 function redactedRequest(request: { method: string; url: string; ip?: string }) {
@@ -125,7 +128,7 @@ export interface ContentServices {
 export async function createContentServices(
   config: AppConfig,
   storage: StorageAdapter,
-  options: Pick<AppOptions, 'passwordHasher'> & { readonly links?: LinkBase } = {},
+  options: Pick<AppOptions, 'passwordHasher'> & { readonly links?: LinkBase; onChangesCommitted?: () => void } = {},
 ): Promise<ContentServices> {
   // The server's links follow its listening address once known; the command line's, the configured baseUrl.
   const links = options.links ?? new LinkBase(config.baseUrl);
@@ -136,7 +139,16 @@ export async function createContentServices(
   const passwordHasher =
     options.passwordHasher ?? new ScryptPasswordHasher({ concurrency: limits.passwordHashConcurrency, queueLimit: limits.passwordHashQueue });
   const fieldTypes = createFieldTypeRegistry();
-  const documents = new DocumentService({ config, storage, fieldTypes, attachments: media, passwordHasher, imageSizes, links });
+  const documents = new DocumentService({
+    config,
+    storage,
+    fieldTypes,
+    attachments: media,
+    passwordHasher,
+    imageSizes,
+    links,
+    onChangesCommitted: options.onChangesCommitted,
+  });
   return { documents, media, fieldTypes, passwordHasher, close: () => fileStore.close() };
 }
 
@@ -155,7 +167,10 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   // Workers of one primary never race on migrations: it ran them before forking them.
   if (!options.preparedByPrimary) await storage.migrate();
   const links = new LinkBase(config.baseUrl);
-  const content = await createContentServices(config, storage, { passwordHasher: options.passwordHasher, links });
+  // Made once the logger is; events committed before (the first-run setup's) go out in its first round.
+  let dispatcher: WebhookDispatcher | undefined;
+  const wakeDispatcher = () => dispatcher?.wake();
+  const content = await createContentServices(config, storage, { passwordHasher: options.passwordHasher, links, onChangesCommitted: wakeDispatcher });
   const { documents, media, fieldTypes, passwordHasher } = content;
   const { limits } = config;
   const throttle = new LoginThrottle(storage.loginThrottle, {
@@ -222,11 +237,15 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     const address = app.server.address();
     if (address !== null && typeof address === 'object') links.listeningAt(config.host, address.port);
   });
+  registerWebhookRoutes(app, { webhooks: new WebhookAdmin({ config, storage, onRetry: wakeDispatcher }) });
+  dispatcher = new WebhookDispatcher({ storage, endpoints: config.webhooks, limits, log: app.log });
+  dispatcher.start();
   const sweeps = scheduleSweeps(() => media.sweep(), {
     intervalMs: limits.attachmentSweepSeconds * 1000,
     onError: (error) => app.log.error({ err: error }, 'the attachment sweep failed; the next one tries again'),
   });
   app.addHook('onClose', async () => {
+    await dispatcher?.stop();
     await sweeps.stop();
     if (!options.storage) await storage.close();
     content.close();

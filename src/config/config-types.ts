@@ -2,6 +2,7 @@ import type { Role } from '../core/principal.js';
 import type { Limits } from './limits.js';
 import type { TrustProxy } from './env.js';
 import type { FileStorageConfig } from './file-storage-config.js';
+import type { WebhookEndpointConfig } from './webhooks-config.js';
 
 export interface LocaleConfig {
   readonly label: string;
@@ -37,6 +38,8 @@ export interface LoadedConfig {
   readonly limits: Limits;
   /** Where uploaded files are kept: `CMS_DATA_DIR/uploads`, or an S3-compatible bucket. */
   readonly fileStorage: FileStorageConfig;
+  /** Endpoints told of document changes (types not yet checked against the piece types). */
+  readonly webhooks: readonly WebhookEndpointConfig[];
   readonly dataDir: string;
   readonly databaseUrl: string;
   /** Most connections to PostgreSQL per process (CMS_DATABASE_POOL_SIZE); undefined: the adapter's default. */

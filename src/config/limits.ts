@@ -62,6 +62,17 @@ export const limitDefinitions = {
   // `cms import` reads an archive as hostile input: a record is parsed whole, a file is streamed.
   archiveRecordBytes: { env: 'CMS_LIMIT_ARCHIVE_RECORD_BYTES', default: 64 * 1024 * 1024, min: 1024, max: 1024 ** 3, unit: 'bytes', about: '`cms import`: one record (a document version, a user, an attachment) of an archive' },
   archiveFileBytes: { env: 'CMS_LIMIT_ARCHIVE_FILE_BYTES', default: 16 * 1024 ** 3, min: 1024, max: 1024 ** 4, unit: 'bytes', about: '`cms import`: one attachment file of an archive' },
+  // Webhooks: each attempt gets webhookTimeout; a failed one is tried again after webhookRetryDelay,
+  // doubled at each failure (with jitter) up to webhookRetryMaxDelay, until webhookAttempts attempts
+  // or webhookMaxAgeSeconds after the change, then marked failed. With the defaults: about 3 hours of tries.
+  webhookTimeout: { env: 'CMS_LIMIT_WEBHOOK_TIMEOUT', default: 10_000, min: 100, max: 120_000, unit: 'ms', about: 'one webhook delivery attempt, from connecting to the status line' },
+  webhookAttempts: { env: 'CMS_LIMIT_WEBHOOK_ATTEMPTS', default: 12, min: 1, max: 100, unit: 'attempts', about: 'attempts to deliver one event to one endpoint before it is marked failed' },
+  webhookRetryDelay: { env: 'CMS_LIMIT_WEBHOOK_RETRY_DELAY', default: 10_000, min: 10, max: 3_600_000, unit: 'ms', about: 'pause after the first failed attempt; doubled after each further one' },
+  webhookRetryMaxDelay: { env: 'CMS_LIMIT_WEBHOOK_RETRY_MAX_DELAY', default: 3_600_000, min: 10, max: 86_400_000, unit: 'ms', about: 'longest pause between two attempts' },
+  webhookMaxAgeSeconds: { env: 'CMS_LIMIT_WEBHOOK_MAX_AGE_SECONDS', default: 259_200, min: 1, max: 31_536_000, unit: 's', about: 'an event not delivered this long after the change is marked failed' },
+  webhookPollInterval: { env: 'CMS_LIMIT_WEBHOOK_POLL_INTERVAL', default: 2_000, min: 10, max: 600_000, unit: 'ms', about: 'how often a server looks for events other processes wrote (its own are sent at once)' },
+  webhookConcurrency: { env: 'CMS_LIMIT_WEBHOOK_CONCURRENCY', default: 8, min: 1, max: 1_000, unit: 'requests', about: 'webhook deliveries one server process sends at once' },
+  webhookKeepSeconds: { env: 'CMS_LIMIT_WEBHOOK_KEEP_SECONDS', default: 604_800, min: 1, max: 315_360_000, unit: 's', about: 'delivered and failed deliveries are listed this long after their last attempt, then removed' },
 } as const satisfies Record<string, LimitDefinition>;
 
 export interface LimitDefinition {

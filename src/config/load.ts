@@ -9,6 +9,7 @@ import { isBundledDemo, readConfigSource } from './config-file.js';
 import { limitsSchema, resolveLimits } from './limits.js';
 import { absoluteHttpUrl } from './http-url.js';
 import { s3Schema, resolveFileStorage } from './file-storage-config.js';
+import { resolveWebhooks, webhooksSchema } from './webhooks-config.js';
 
 export interface LoadConfigOptions {
   /** Defaults to process.env. */
@@ -53,6 +54,7 @@ export const topLevelSchema = Type.Object(
     uploadLimit: Type.Optional(Type.Integer({ minimum: 1, errorMessage: 'must be a positive integer number of bytes' })),
     limits: Type.Optional(limitsSchema),
     s3: Type.Optional(s3Schema),
+    webhooks: Type.Optional(webhooksSchema),
     trustProxy: Type.Optional(
       Type.Union([Type.Boolean(), Type.String()], {
         errorMessage: 'must be true, false or a comma-separated list of addresses and networks',
@@ -153,6 +155,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     uploadLimit: settings.uploadLimit ?? raw.uploadLimit ?? defaultUploadLimit,
     limits: resolveLimits(raw.limits, options.env ?? process.env),
     fileStorage: resolveFileStorage(raw.s3, options.env ?? process.env),
+    webhooks: resolveWebhooks(raw.webhooks, options.env ?? process.env, (value, path) => assertMatches(webhooksSchema, value, path)),
     dataDir: settings.dataDir,
     databaseUrl: settings.databaseUrl,
     databasePoolSize: settings.databasePoolSize,

@@ -1,5 +1,7 @@
 import type { LoadedConfig } from '../config/config-types.js';
 import { deepFreeze } from '../config/deep-freeze.js';
+import { ConfigError } from '../errors/app-error.js';
+import type { WebhookEndpointConfig } from '../config/webhooks-config.js';
 import type { SanitizedPieceType } from './types/piece-type.js';
 import {
   pieceTypeNamesOf,
@@ -25,5 +27,15 @@ export function assembleAppConfig(loaded: LoadedConfig, fieldTypes: FieldTypeLoo
   const { modules, widgets, ...settings } = loaded;
   const widgetTypes = sanitizeWidgetTypes(widgets, { fieldTypes, pieceTypeNames: pieceTypeNamesOf(modules) });
   const pieceTypes = sanitizePieceTypes(modules, { fieldTypes, widgetTypeNames: widgetTypeNamesOf(widgets) });
+  checkWebhookTypes(settings.webhooks, pieceTypes);
   return deepFreeze({ ...settings, pieceTypes, widgetTypes });
+}
+
+/** A webhook names only types that exist: a typo would silently deliver nothing. */
+function checkWebhookTypes(webhooks: readonly WebhookEndpointConfig[], pieceTypes: ReadonlyMap<string, unknown>): void {
+  webhooks.forEach((webhook, index) => {
+    if (webhook.types === '*') return;
+    const unknown = webhook.types.findIndex((name) => !pieceTypes.has(name));
+    if (unknown >= 0) throw new ConfigError(`webhooks.${index}.types.${unknown}`, `"${webhook.types[unknown]}" is not a piece type`);
+  });
 }

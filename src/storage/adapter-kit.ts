@@ -151,6 +151,15 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       remove: (id) => transaction((tx) => tx.apiKeys.remove(id)),
       markUsed: (id, usedAt) => transaction((tx) => tx.apiKeys.markUsed(id, usedAt)),
     },
+    webhooks: {
+      enqueue: (deliveries, now) => transaction((tx) => tx.webhooks.enqueue(deliveries, now)),
+      claim: (args) => transaction((tx) => tx.webhooks.claim(args)),
+      record: (attempt) => transaction((tx) => tx.webhooks.record(attempt)),
+      list: (args) => read.webhooks.list(args),
+      counts: () => read.webhooks.counts(),
+      retry: (id, now) => transaction((tx) => tx.webhooks.retry(id, now)),
+      prune: (before, limit) => transaction((tx) => tx.webhooks.prune(before, limit)),
+    },
   };
 }
 

@@ -22,6 +22,8 @@ const mayImport: Readonly<Record<string, readonly string[]>> = {
   'src/auth/': ['src/core/', 'src/errors/', 'src/content/', storageInterface],
   'src/media/': ['src/core/', 'src/errors/', 'src/config/', 'src/content/text.ts', storageInterface],
   'src/http/': ['src/core/', 'src/errors/', 'src/config/', 'src/content/', 'src/auth/', 'src/media/', storageInterface],
+  // Sending the outbox's webhook deliveries: the content layer only writes them.
+  'src/webhooks/': ['src/core/', 'src/errors/', 'src/config/', storageInterface],
   // Assembling: the configuration, the composition root, the process entry.
   'src/load-app-config.ts': ['src/config/', 'src/content/'],
   // The type of a configuration file, for editors (`cms-server/config`): from config's and content's schemas.

@@ -17,6 +17,8 @@ import { SchemaLayout } from './versions.js';
 import { AttachmentAnnotator, AttachmentRefs, recordOf, type AttachmentFileKeeper, type AttachmentPresenter } from './attachment-refs.js';
 import { PasswordsToHash, WritePasswords, type PasswordHasher } from '../fields/password-hasher.js';
 import { LinkBase } from '../../config/link-base.js';
+import { ChangeSubscriptions, changeOf, deliveriesOf, webhookReader, type Change } from './change-events.js';
+import type { ChangeEventName } from '../../config/webhooks-config.js';
 
 export interface DocumentServiceDeps {
   readonly config: AppConfig;
@@ -29,6 +31,8 @@ export interface DocumentServiceDeps {
   readonly imageSizes?: readonly { readonly name: string; readonly width: number }[];
   /** Where `_url` and `_parentUrl` start; default: the configured `baseUrl`, relative links without one. */
   readonly links?: LinkBase;
+  /** Called once a transaction that wrote change events to the webhook outbox has committed. */
+  readonly onChangesCommitted?: () => void;
 }
 
 /**
@@ -48,6 +52,10 @@ export class DocumentContext {
   readonly #attachmentFiles: AttachmentFileKeeper;
   /** Per open transaction: the attachments whose usage its writes changed. */
   readonly #usageChanged = new WeakMap<StorageSession, Set<string>>();
+  readonly #subscriptions: ChangeSubscriptions;
+  /** The open transactions that wrote change events. */
+  readonly #recordedChanges = new WeakSet<StorageSession>();
+  readonly #changesCommitted: () => void;
 
   constructor(deps: DocumentServiceDeps) {
     this.config = deps.config;
@@ -57,6 +65,8 @@ export class DocumentContext {
     this.#fieldTypes = deps.fieldTypes;
     this.layout = new SchemaLayout(deps.fieldTypes);
     this.indexer = new DocumentIndexer(deps.fieldTypes);
+    this.#subscriptions = new ChangeSubscriptions(deps.config.webhooks);
+    this.#changesCommitted = deps.onChangesCommitted ?? (() => undefined);
     this.#attachmentRefs = new AttachmentRefs({ registry: deps.fieldTypes, widgetTypes: deps.config.widgetTypes });
     const attachments = new AttachmentAnnotator({ refs: this.#attachmentRefs, store: deps.storage.attachments, presenter: deps.attachments });
     this.presenter = new DocumentPresenter({
@@ -100,15 +110,38 @@ export class DocumentContext {
    */
   async transaction<T>(work: (tx: StorageSession) => Promise<T>): Promise<T> {
     let toSettle: string[] = [];
+    let recordedChanges = false;
     const result = await this.storage.transaction(async (tx) => {
       const changed = new Set<string>();
       this.#usageChanged.set(tx, changed);
       const value = await work(tx);
       toSettle = await this.#decideReadable(tx, [...changed]);
+      recordedChanges = this.#recordedChanges.has(tx);
       return value;
     });
+    if (recordedChanges) this.#changesCommitted();
     if (toSettle.length > 0) await this.#attachmentFiles.settle(toSettle);
     return result;
+  }
+
+  /**
+   * Writes the event of one change into the webhook outbox, in the change's own transaction, for
+   * each endpoint told of it; writes nothing at all when none is. `doc` is the version as the
+   * change left it (null after a delete); its body is built now, as an admin API key would read it.
+   */
+  async recordChange(session: StorageSession, change: Change, doc: StoredDocument | null): Promise<void> {
+    const endpoints = this.#subscriptions.endpointsFor(change.type, change.event);
+    if (endpoints.length === 0) return;
+    const type = this.pieceType(change.type);
+    const document = doc && (await this.presenter.present([doc], { type, principal: webhookReader, withRelationships: false }))[0]!;
+    await session.webhooks.enqueue(deliveriesOf(change, endpoints, document), Date.now());
+    this.#recordedChanges.add(session);
+  }
+
+  /** `recordChange` for a change that left `doc` as it is now; answers `doc`. */
+  async recorded(session: StorageSession, event: ChangeEventName, doc: StoredDocument, principal: Principal): Promise<StoredDocument> {
+    await this.recordChange(session, changeOf(event, doc, principal), doc);
+    return doc;
   }
 
   /**

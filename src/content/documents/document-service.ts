@@ -7,6 +7,7 @@ import { defaultsFor, type FieldTypeLookup } from '../fields/convert-schema.js';
 import { NotFoundError } from '../../errors/app-error.js';
 import { canAccessApi, canPublish, canReadType, readableArchived, requireDrafts, requirePublish, requireWrite, visibleValues } from '../access/permissions.js';
 import { DocumentContext, replayedIds, type DocumentServiceDeps } from './document-context.js';
+import { changeOf } from './change-events.js';
 import { newId } from '../../core/ids.js';
 import { applyPatch, parsePatch } from './patch.js';
 import { Publishing } from './publishing.js';
@@ -175,14 +176,14 @@ export class DocumentService extends Publishing {
         await this.ctx.assignSlug(tx, type, [doc]);
         await saveLogin(tx, type, doc);
         await this.ctx.insertVersion(tx, doc);
-        return doc;
+        return this.ctx.recorded(tx, 'insert', doc, principal);
       }
       const draft = version('draft');
       if (mode === 'draft' && !type.options.autopublish) {
         draft.modified = true;
         await this.ctx.assignSlug(tx, type, [draft]);
         await this.ctx.insertVersion(tx, draft);
-        return draft;
+        return this.ctx.recorded(tx, 'insert', draft, principal);
       }
       const published = version('published');
       published.lastPublishedAt = draft.lastPublishedAt = now;
@@ -190,7 +191,7 @@ export class DocumentService extends Publishing {
       await this.ctx.assignSlug(tx, type, [draft, published]);
       await this.ctx.insertVersion(tx, draft);
       await this.ctx.insertVersion(tx, published);
-      return mode === 'draft' ? draft : published;
+      return this.ctx.recorded(tx, 'insert', mode === 'draft' ? draft : published, principal);
     });
     return this.ctx.presentOne(saved, type, principal);
   }
@@ -297,12 +298,14 @@ export class DocumentService extends Publishing {
       if (version.archived !== archivedBefore) {
         await this.#spreadArchived(tx, { type, target, archived: version.archived, done: changed, now, principal });
       }
+      // One event for the request: archiving or restoring says so, any other change is an update.
+      const event = version.archived === archivedBefore ? 'update' : version.archived ? 'archive' : 'restore';
       if (target.mode === 'draft' && type.options.autopublish) {
         await this.publishVersion(tx, type, target.docId, target.locale!, principal);
         // Publishing changed the draft through a copy of its own.
-        return (await this.ctx.readVersion(tx, target.id))!;
+        return this.ctx.recorded(tx, event, (await this.ctx.readVersion(tx, target.id))!, principal);
       }
-      return version;
+      return this.ctx.recorded(tx, event, version, principal);
     });
     return this.ctx.presentOne(saved, type, principal);
   }
@@ -346,6 +349,8 @@ export class DocumentService extends Publishing {
     await this.ctx.transaction(async (tx) => {
       await tx.documents.lock([target.docId]);
       const doc = await this.ctx.requireVersion(tx, target.id);
+      // Written first: a refusal below rolls it back with the rest.
+      await this.ctx.recordChange(tx, changeOf('delete', doc, principal), null);
       if (target.mode === null) {
         await removeLogin(tx, type, doc);
         await this.ctx.removeVersions(tx, [doc._id]);

@@ -33,7 +33,7 @@ export class Publishing {
     requirePublish(scope.principal, type);
     const published = await this.ctx.transaction(async (tx) => {
       await tx.documents.lock([target.docId]);
-      return this.publishVersion(tx, type, target.docId, target.locale, scope.principal);
+      return this.ctx.recorded(tx, 'publish', await this.publishVersion(tx, type, target.docId, target.locale, scope.principal), scope.principal);
     });
     return this.ctx.presentOne(published, type, scope.principal);
   }
@@ -49,7 +49,7 @@ export class Publishing {
       const draft = await this.markUnpublished(tx, target);
       // Throwing inside the transaction rolls the removal back: never a published-only set half undone.
       if (!draft) throw new NotFoundError();
-      return draft;
+      return this.ctx.recorded(tx, 'unpublish', draft, scope.principal);
     });
     return this.ctx.presentOne(draft, type, scope.principal);
   }
@@ -66,7 +66,7 @@ export class Publishing {
       Object.assign(draft, this.ctx.layout.schemaValues(type, published), { modified: false });
       this.ctx.touch(draft, new Date().toISOString(), scope.principal);
       await this.ctx.updateVersion(tx, draft);
-      return draft;
+      return this.ctx.recorded(tx, 'update', draft, scope.principal);
     });
     return draft && this.ctx.presentOne(draft, type, scope.principal);
   }
@@ -86,7 +86,7 @@ export class Publishing {
       await this.ctx.removeVersions(tx, [previous._id]);
       await this.ctx.updateVersion(tx, published);
       await this.refreshModified(tx, type, { ...target, id: published._id, mode: 'published' });
-      return published;
+      return this.ctx.recorded(tx, 'update', published, scope.principal);
     });
     return this.ctx.presentOne(published, type, scope.principal);
   }
@@ -115,7 +115,7 @@ export class Publishing {
       await this.ctx.assignSlug(tx, type, [draft]);
       await (existing ? this.ctx.updateVersion(tx, draft) : this.ctx.insertVersion(tx, draft));
       await this.refreshModified(tx, type, { id: draft._id, docId: target.docId, locale: toLocale, mode: 'draft' });
-      return (await this.ctx.readVersion(tx, draft._id))!;
+      return this.ctx.recorded(tx, existing ? 'update' : 'insert', (await this.ctx.readVersion(tx, draft._id))!, scope.principal);
     });
     return this.ctx.presentOne(localized, type, scope.principal);
   }

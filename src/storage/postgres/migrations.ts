@@ -282,6 +282,33 @@ export const migrations: readonly string[] = [
     last_used_at text COLLATE "C"
   );
   `,
+  // 11: the webhook outbox: one row per event and endpoint, written in the transaction of the
+  // change. Writers of one document take turns (its lock), so its rows' ids follow commit order.
+  // A pending row is sent when due, unleased, and no earlier pending row of its document and endpoint exists.
+  `
+  CREATE TABLE webhook_deliveries (
+    id bigserial PRIMARY KEY,
+    event_id text NOT NULL,
+    endpoint text COLLATE "C" NOT NULL,
+    doc_id text COLLATE "C" NOT NULL,
+    event text NOT NULL,
+    type text NOT NULL,
+    payload text NOT NULL,
+    status text NOT NULL DEFAULT 'pending',
+    attempts integer NOT NULL DEFAULT 0,
+    last_status_code integer,
+    last_error text,
+    next_attempt_at bigint NOT NULL,
+    lease_until bigint NOT NULL DEFAULT 0,
+    lease_token text,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL
+  );
+  CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint, doc_id, id) WHERE status = 'pending';
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+  CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (updated_at) WHERE status <> 'pending';
+  CREATE INDEX webhook_deliveries_status ON webhook_deliveries (status, endpoint, id);
+  `,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

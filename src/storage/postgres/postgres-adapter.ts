@@ -12,6 +12,7 @@ import { compileCountQuery } from './postgres-query.js';
 import { createPostgresLoginStore, createPostgresTokenStore } from './postgres-login-store.js';
 import { createPostgresLoginThrottleStore } from './postgres-login-throttle-store.js';
 import { createPostgresApiKeyStore } from './postgres-api-key-store.js';
+import { createPostgresWebhookOutbox } from './postgres-webhook-outbox.js';
 import { statementSource, type StatementSource } from './statements.js';
 
 export interface PostgresAdapterOptions {
@@ -199,5 +200,6 @@ function createSession(statements: StatementSource, inTransaction = false): Stor
     attachments: createPostgresAttachmentStore(statements),
     loginThrottle: createPostgresLoginThrottleStore(statements),
     apiKeys: createPostgresApiKeyStore(statements),
+    webhooks: createPostgresWebhookOutbox(statements),
   };
 }

@@ -301,6 +301,33 @@ export const migrations: readonly string[] = [
     last_used_at TEXT
   ) STRICT, WITHOUT ROWID;
   `,
+  // 13: the webhook outbox: one row per event and endpoint, written in the transaction of the
+  // change. AUTOINCREMENT: ids never come back after pruning, so they order a document's events.
+  // A pending row is sent when due, unleased, and no earlier pending row of its document and endpoint exists.
+  `
+  CREATE TABLE webhook_deliveries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_id TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    doc_id TEXT NOT NULL,
+    event TEXT NOT NULL,
+    type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_status_code INTEGER,
+    last_error TEXT,
+    next_attempt_at INTEGER NOT NULL,
+    lease_until INTEGER NOT NULL DEFAULT 0,
+    lease_token TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint, doc_id, id) WHERE status = 'pending';
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+  CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (updated_at) WHERE status <> 'pending';
+  CREATE INDEX webhook_deliveries_status ON webhook_deliveries (status, endpoint, id);
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */

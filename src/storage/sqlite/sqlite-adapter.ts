@@ -10,6 +10,7 @@ import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
 import { createSqliteLoginThrottleStore } from './sqlite-login-throttle-store.js';
 import { createSqliteApiKeyStore } from './sqlite-api-key-store.js';
+import { createSqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
 import { StatementCache, type StatementSource } from './statement-cache.js';
 import { CountCache } from './count-cache.js';
 import { ScopeGenerations } from './scope-generations.js';
@@ -172,5 +173,6 @@ function createSession(statements: StatementSource, pendingSearch?: PendingSearc
     attachments: createSqliteAttachmentStore(statements),
     loginThrottle: createSqliteLoginThrottleStore(statements),
     apiKeys: createSqliteApiKeyStore(statements),
+    webhooks: createSqliteWebhookOutbox(statements),
   };
 }

@@ -1,0 +1,82 @@
+import { newId } from '../../core/ids.js';
+import type { Principal } from '../../core/principal.js';
+import type { ChangeEventName, WebhookEndpointConfig } from '../../config/webhooks-config.js';
+import type { NewWebhookDelivery, StoredDocument } from '../../storage/storage-adapter.js';
+
+/** The document a change event is about, and what it says of it. */
+export interface Change {
+  readonly event: ChangeEventName;
+  readonly type: string;
+  readonly docId: string;
+  /** The version the change was asked of (`<docId>:<locale>:<mode>`, or the docId of a non-localized type). */
+  readonly id: string;
+  readonly locale: string | null;
+  readonly mode: string | null;
+  readonly principal: Principal;
+}
+
+/** How webhooks read documents: as an admin API key reads them (secrets removed, nothing projected away). */
+export const webhookReader: Principal = Object.freeze({ kind: 'apiKey', role: 'admin', userId: null, title: null, username: null });
+
+/**
+ * Which configured endpoints are told of which changes, worked out once per type and event, and
+ * the outbox rows of one change: one per endpoint, all with the same event id and body.
+ */
+export class ChangeSubscriptions {
+  readonly #webhooks: readonly WebhookEndpointConfig[];
+  readonly #endpoints = new Map<string, readonly string[]>();
+
+  constructor(webhooks: readonly WebhookEndpointConfig[]) {
+    this.#webhooks = webhooks;
+  }
+
+  /** The names of the endpoints told of this event of this type (most often none). */
+  endpointsFor(type: string, event: ChangeEventName): readonly string[] {
+    const key = `${event} ${type}`;
+    let names = this.#endpoints.get(key);
+    if (names === undefined) {
+      names = this.#webhooks
+        .filter((webhook) => (webhook.types === '*' || webhook.types.includes(type)) && webhook.events.includes(event))
+        .map((webhook) => webhook.name);
+      this.#endpoints.set(key, names);
+    }
+    return names;
+  }
+}
+
+/**
+ * The outbox rows of one change, to `endpoints`. The body is fixed now, in the change's
+ * transaction: a receiver learns the document as this change left it, however late it is sent.
+ * `document` is the version after the change (none after a delete).
+ */
+export function deliveriesOf(change: Change, endpoints: readonly string[], document: Record<string, unknown> | null): NewWebhookDelivery[] {
+  const eventId = newId();
+  const { principal } = change;
+  const payload = JSON.stringify({
+    id: eventId,
+    event: change.event,
+    type: change.type,
+    cmsDocId: change.docId,
+    _id: change.id,
+    locale: change.locale,
+    mode: change.mode,
+    at: new Date().toISOString(),
+    // Who made the change, never how they proved it (no key, no token).
+    by: { kind: principal.kind, role: principal.role, userId: principal.userId },
+    document,
+  });
+  return endpoints.map((endpoint) => ({ eventId, endpoint, docId: change.docId, event: change.event, type: change.type, payload }));
+}
+
+/** The target of a change made to a stored version. */
+export function changeOf(event: ChangeEventName, doc: StoredDocument, principal: Principal): Change {
+  return {
+    event,
+    type: doc.type,
+    docId: doc.cmsDocId,
+    id: doc._id,
+    locale: doc.cmsLocale ? doc.cmsLocale.split(':')[0]! : null,
+    mode: doc.cmsMode ?? null,
+    principal,
+  };
+}

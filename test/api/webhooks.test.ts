@@ -1,0 +1,309 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { StorageAdapter, StorageSession, WebhookOutbox } from '../../src/storage/storage-adapter.js';
+import { isoDate, keys, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { signatureIsValid, startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+/**
+ * Webhooks through real HTTP both ways: writes through the API, deliveries to a receiver the test
+ * runs on loopback, the outbox in the test's store (SQLite, or PostgreSQL with `npm run test:postgres`).
+ */
+
+const secret = 'test-webhook-secret-0123456789';
+const allEvents = ['insert', 'update', 'publish', 'unpublish', 'archive', 'restore', 'delete'];
+
+/** Short delays, so that retries happen within a test. */
+const fastEnv = {
+  CMS_LIMIT_WEBHOOK_RETRY_DELAY: '150',
+  CMS_LIMIT_WEBHOOK_POLL_INTERVAL: '100',
+  CMS_LIMIT_WEBHOOK_TIMEOUT: '500',
+};
+
+function configWith(webhooks: unknown[]): Record<string, unknown> {
+  return { ...testConfig(), webhooks };
+}
+
+/** Waits a little longer than the dispatcher needs to send anything left, then checks nothing more came. */
+async function assertNothingMore(receiver: WebhookReceiver, count: number): Promise<void> {
+  await sleep(400);
+  assert.equal(receiver.received.length, count, `expected ${count} requests, got ${receiver.received.map((hook) => hook.payload.event).join(', ')}`);
+}
+
+describe('webhooks', () => {
+  describe('the seven events, signed', () => {
+    let receiver: WebhookReceiver;
+    let t: TestApp;
+    before(async () => {
+      receiver = await startReceiver();
+      t = await startTestApp(configWith([{ name: 'articles', url: receiver.url, secret, types: ['article'] }]), fastEnv);
+    });
+    after(async () => {
+      await t.close();
+      await receiver.close();
+    });
+
+    it('tells the endpoint of each change of a type it names, once, in order, signed, with the document as changed', async () => {
+      const started = Math.floor(Date.now() / 1000);
+      const inserted = await t.request('POST', '/api/v1/article', { body: { title: 'Hello', category: 'news' } });
+      assert.equal(inserted.status, 200);
+      const docId: string = inserted.body.cmsDocId;
+      const steps: [string, () => Promise<number>][] = [
+        ['update', async () => (await t.request('PATCH', `/api/v1/article/${docId}`, { body: { title: 'Hello again' } })).status],
+        ['unpublish', async () => (await t.request('POST', `/api/v1/article/${docId}/unpublish`)).status],
+        ['publish', async () => (await t.request('POST', `/api/v1/article/${docId}/publish`)).status],
+        ['archive', async () => (await t.request('PATCH', `/api/v1/article/${docId}`, { body: { archived: true } })).status],
+        ['restore', async () => (await t.request('PATCH', `/api/v1/article/${docId}`, { body: { archived: false } })).status],
+        ['delete', async () => (await t.request('DELETE', `/api/v1/article/${docId}:en:draft`)).status],
+      ];
+      for (const [event, step] of steps) assert.equal(await step(), 200, event);
+      // A type the endpoint does not name.
+      assert.equal((await t.request('POST', '/api/v1/note', { body: { title: 'Unheard' } })).status, 200);
+
+      const hooks = await receiver.waitFor(7);
+      await assertNothingMore(receiver, 7);
+      assert.deepEqual(hooks.map((hook) => hook.payload.event), ['insert', 'update', 'unpublish', 'publish', 'archive', 'restore', 'delete']);
+      for (const hook of hooks) {
+        assert.ok(signatureIsValid(hook, secret), `${hook.payload.event}: the signature is valid`);
+        assert.ok(!signatureIsValid(hook, `${secret}x`), 'and only for the secret');
+        assert.equal(hook.headers['content-type'], 'application/json');
+        assert.equal(hook.headers['cms-webhook-id'], hook.payload.id);
+        assert.equal(hook.headers['cms-webhook-event'], hook.payload.event);
+        const timestamp = Number(hook.headers['cms-webhook-timestamp']);
+        assert.ok(timestamp >= started && timestamp <= Math.ceil(Date.now() / 1000), 'a current Unix time in seconds');
+        assert.equal(hook.payload.type, 'article');
+        assert.equal(hook.payload.cmsDocId, docId);
+        assert.equal(hook.payload.locale, 'en');
+        assert.match(hook.payload.at, isoDate);
+        assert.deepEqual(hook.payload.by, { kind: 'apiKey', role: 'admin', userId: null });
+        assert.ok(!hook.body.includes(keys.admin), 'never the key');
+      }
+      assert.equal(new Set(hooks.map((hook) => hook.payload.id)).size, 7, 'one id per event');
+      const [insert, update, unpublish, publish, archive, restore, remove] = hooks.map((hook) => hook.payload);
+      assert.equal(insert._id, `${docId}:en:published`);
+      assert.equal(insert.mode, 'published');
+      assert.deepEqual([insert.document.title, insert.document.category, insert.document._id], ['Hello', 'news', `${docId}:en:published`]);
+      assert.equal(insert.document._url, `http://cms.test/articles/${insert.document.slug}`, 'the document as the API shows it');
+      assert.equal(update.document.title, 'Hello again');
+      assert.deepEqual([unpublish._id, unpublish.mode, unpublish.document.modified, unpublish.document.lastPublishedAt], [`${docId}:en:draft`, 'draft', true, null]);
+      assert.deepEqual([publish._id, publish.document.title], [`${docId}:en:published`, 'Hello again']);
+      assert.equal(archive.document.archived, true);
+      assert.equal(restore.document.archived, false);
+      assert.deepEqual([remove._id, remove.mode, remove.document], [`${docId}:en:draft`, 'draft', null]);
+    });
+
+    it('shows the endpoint and its deliveries to an admin, a page at a time', async () => {
+      const endpoints = await t.request('GET', '/api/v1/@cms/webhook');
+      assert.equal(endpoints.status, 200);
+      assert.deepEqual(endpoints.body, {
+        results: [{ name: 'articles', url: receiver.url, types: ['article'], events: allEvents, deliveries: { pending: 0, delivered: 7, failed: 0 } }],
+      });
+      assert.ok(!endpoints.text.includes(secret), 'never the secret');
+      const first = await t.request('GET', '/api/v1/@cms/webhook/deliveries?perPage=4');
+      assert.equal(first.status, 200);
+      assert.deepEqual(first.body.results.map((d: { event: string }) => d.event), ['delete', 'restore', 'archive', 'publish']);
+      const [latest] = first.body.results;
+      assert.deepEqual(Object.keys(latest).sort(), [
+        'attempts', 'cmsDocId', 'createdAt', 'endpoint', 'event', 'eventId', 'id', 'lastError', 'lastStatusCode', 'nextAttemptAt', 'status', 'type', 'updatedAt',
+      ]);
+      assert.deepEqual([latest.status, latest.attempts, latest.lastStatusCode, latest.lastError, latest.nextAttemptAt], ['delivered', 1, 200, null, null]);
+      assert.equal(latest.eventId, receiver.received[6]!.payload.id);
+      assert.match(latest.updatedAt, isoDate);
+      const second = await t.request('GET', `/api/v1/@cms/webhook/deliveries?perPage=4&before=${first.body.next}`);
+      assert.deepEqual(second.body.results.map((d: { event: string }) => d.event), ['unpublish', 'update', 'insert']);
+      assert.equal(second.body.next, null);
+      const none = await t.request('GET', '/api/v1/@cms/webhook/deliveries?status=failed');
+      assert.deepEqual(none.body, { results: [], next: null });
+    });
+
+    it('refuses everyone but admins, and hostile queries', async () => {
+      const [delivered] = (await t.request('GET', '/api/v1/@cms/webhook/deliveries?perPage=1')).body.results;
+      for (const key of ['editor', 'contributor', 'guest', null] as const) {
+        assert.equal((await t.request('GET', '/api/v1/@cms/webhook', { key })).status, 403, `${key}`);
+        assert.equal((await t.request('GET', '/api/v1/@cms/webhook/deliveries', { key })).status, 403, `${key}`);
+        const retry = await t.request('POST', `/api/v1/@cms/webhook/deliveries/${delivered.id}/retry`, { key });
+        assert.equal(retry.status, 403, `${key}`);
+        assert.equal(retry.body.name, 'forbidden');
+      }
+      for (const query of ['status=sent', 'perPage=0', 'perPage=101', 'before=-1', 'before=abc', 'status[]=failed', 'endpoint=']) {
+        const answer = await t.request('GET', `/api/v1/@cms/webhook/deliveries?${query}`);
+        assert.equal(answer.status, 400, query);
+        assert.equal(answer.body.name, 'invalid');
+      }
+      assert.equal((await t.request('POST', '/api/v1/@cms/webhook/deliveries/999999/retry')).status, 404);
+      assert.equal((await t.request('POST', '/api/v1/@cms/webhook/deliveries/x1/retry')).status, 404);
+      const notFailed = await t.request('POST', `/api/v1/@cms/webhook/deliveries/${delivered.id}/retry`);
+      assert.equal(notFailed.status, 409);
+    });
+
+    it('enqueues nothing for a write that is refused', async () => {
+      const before = receiver.received.length;
+      const doc = (await t.request('POST', '/api/v1/article', { body: { title: 'Kept' } })).body;
+      assert.equal((await t.request('POST', `/api/v1/article/${doc.cmsDocId}/localize`, { body: { toLocale: 'es' } })).status, 200);
+      await receiver.waitFor(before + 2);
+      assert.equal((await t.request('POST', '/api/v1/article', { body: { title: 'Bad', priority: 1000 } })).status, 400);
+      assert.equal((await t.request('PATCH', `/api/v1/article/${doc.cmsDocId}`, { body: { color: 'green' } })).status, 400);
+      assert.equal((await t.request('POST', `/api/v1/article/${doc.cmsDocId}/localize`, { body: { toLocale: 'es' } })).status, 409);
+      assert.equal((await t.request('DELETE', '/api/v1/article/nosuchdocument0000000000')).status, 404);
+      // An editor may not archive the published version through the draft: refused after the draft was changed.
+      assert.equal((await t.request('PATCH', `/api/v1/article/${doc.cmsDocId}:en:draft`, { body: { archived: true }, key: 'contributor' })).status, 403);
+      // Deleting the draft takes the published version with it, which a contributor may not: the
+      // delete event is written first, then the transaction refused and rolled back with it.
+      const refusedDelete = await t.request('DELETE', `/api/v1/article/${doc.cmsDocId}:en:draft`, { key: 'contributor' });
+      assert.equal(refusedDelete.status, 403);
+      assert.equal((await t.request('GET', `/api/v1/article/${doc.cmsDocId}`)).status, 200, 'nothing was deleted');
+      await assertNothingMore(receiver, before + 2);
+      assert.deepEqual(receiver.received.slice(before).map((hook) => [hook.payload.event, hook.payload.locale]), [['insert', 'en'], ['insert', 'es']]);
+      const listed = await t.request('GET', '/api/v1/@cms/webhook');
+      assert.equal(listed.body.results[0].deliveries.delivered, 9);
+    });
+  });
+
+  describe('retries', () => {
+    let receiver: WebhookReceiver;
+    let refusing: string;
+    let t: TestApp;
+    before(async () => {
+      receiver = await startReceiver(({ n }) => (n <= 2 ? 500 : 200));
+      // A port nothing listens on any more: the connection is refused.
+      const closed = await startReceiver();
+      refusing = closed.url;
+      await closed.close();
+      t = await startTestApp(configWith([{ name: 'flaky', url: receiver.url, secret, types: ['article'] }]), fastEnv);
+    });
+    after(async () => {
+      await t.close();
+      await receiver.close();
+    });
+
+    it('tries again with growing pauses, and sends a document\'s later event only once the earlier one is through', async () => {
+      const doc = (await t.request('POST', '/api/v1/article', { body: { title: 'Flaky' } })).body;
+      assert.equal((await t.request('PATCH', `/api/v1/article/${doc.cmsDocId}`, { body: { title: 'Flaky 2' } })).status, 200);
+      const other = (await t.request('POST', '/api/v1/note', { body: { title: 'Not sent' } })).body;
+      assert.ok(other.cmsDocId);
+      const hooks = await receiver.waitFor(4);
+      await assertNothingMore(receiver, 4);
+      assert.deepEqual(hooks.map((hook) => [hook.payload.event, hook.answered]), [['insert', 500], ['insert', 500], ['insert', 200], ['update', 200]]);
+      assert.equal(new Set(hooks.slice(0, 3).map((hook) => hook.headers['cms-webhook-id'])).size, 1, 'the same event each time');
+      for (const hook of hooks) assert.ok(signatureIsValid(hook, secret));
+      const [first, second, third] = hooks.map((hook) => hook.at);
+      assert.ok(second! - first! >= 100, `a pause after the first failure (${second! - first!} ms)`);
+      assert.ok(third! - second! > second! - first!, `a longer one after the second (${second! - first!} ms, then ${third! - second!} ms)`);
+      const deliveries = (await t.request('GET', '/api/v1/@cms/webhook/deliveries')).body.results;
+      assert.deepEqual(
+        deliveries.map((d: Record<string, unknown>) => [d.event, d.status, d.attempts, d.lastStatusCode, d.lastError]),
+        [['update', 'delivered', 1, 200, null], ['insert', 'delivered', 3, 200, null]],
+      );
+    });
+
+    it('marks a delivery failed after its last attempt, and an admin retries it', async () => {
+      const env = { ...fastEnv, CMS_LIMIT_WEBHOOK_ATTEMPTS: '2' };
+      const failing = await startReceiver(() => 500);
+      const config = configWith([
+        { name: 'down', url: failing.url, secret, types: ['note'] },
+        { name: 'refused', url: refusing, secret, types: ['note'] },
+      ]);
+      const app = await startTestApp(config, env);
+      try {
+        await app.request('POST', '/api/v1/note', { body: { title: 'Lost' } });
+        let failed: Record<string, unknown>[] = [];
+        for (let waited = 0; failed.length < 2 && waited < 5000; waited += 50) {
+          await sleep(50);
+          failed = (await app.request('GET', '/api/v1/@cms/webhook/deliveries?status=failed')).body.results;
+        }
+        const byEndpoint = Object.fromEntries(failed.map((d) => [d.endpoint, d]));
+        assert.deepEqual([byEndpoint.down?.attempts, byEndpoint.down?.lastStatusCode, byEndpoint.down?.lastError], [2, 500, 'answered 500']);
+        assert.deepEqual([byEndpoint.refused?.attempts, byEndpoint.refused?.lastStatusCode], [2, null]);
+        assert.match(String(byEndpoint.refused?.lastError), /ECONNREFUSED/);
+        assert.equal(failing.received.length, 2);
+        const counts = (await app.request('GET', '/api/v1/@cms/webhook')).body.results;
+        assert.deepEqual(counts.map((e: { deliveries: unknown }) => e.deliveries), [
+          { pending: 0, delivered: 0, failed: 1 },
+          { pending: 0, delivered: 0, failed: 1 },
+        ]);
+
+        failing.answer = () => 204;
+        const retried = await app.request('POST', `/api/v1/@cms/webhook/deliveries/${byEndpoint.down!.id}/retry`);
+        assert.equal(retried.status, 200);
+        assert.deepEqual([retried.body.status, retried.body.attempts], ['pending', 0]);
+        const [, , again] = await failing.waitFor(3);
+        assert.equal(again!.answered, 204);
+        assert.equal(again!.payload.id, failing.received[0]!.payload.id);
+        await sleep(100);
+        const [after] = (await app.request('GET', `/api/v1/@cms/webhook/deliveries?endpoint=down`)).body.results;
+        assert.deepEqual([after.status, after.attempts, after.lastStatusCode], ['delivered', 1, 204]);
+      } finally {
+        await app.close();
+        await failing.close();
+      }
+    });
+  });
+
+  it('writes nothing to the outbox for a change no endpoint is told of', async () => {
+    const receiver = await startReceiver();
+    let enqueued = 0;
+    const counting = (outbox: WebhookOutbox): WebhookOutbox => ({
+      ...outbox,
+      enqueue: (deliveries, now) => {
+        enqueued += deliveries.length;
+        return outbox.enqueue(deliveries, now);
+      },
+    });
+    const wrap = (adapter: StorageAdapter): StorageAdapter => ({
+      ...adapter,
+      transaction: (work) => adapter.transaction((tx: StorageSession) => work({ ...tx, webhooks: counting(tx.webhooks) })),
+    });
+    const config = configWith([{ url: receiver.url, secret, types: ['article'], events: ['publish'] }]);
+    const t = await startTestApp(config, fastEnv, { wrapStorage: wrap });
+    try {
+      const doc = (await t.request('POST', '/api/v1/article', { body: { title: 'Quiet' }, headers: {} })).body;
+      await t.request('PATCH', `/api/v1/article/${doc.cmsDocId}`, { body: { title: 'Still quiet' } });
+      await t.request('POST', '/api/v1/note', { body: { title: 'Other type' } });
+      assert.equal(enqueued, 0);
+      await t.request('POST', `/api/v1/article/${doc.cmsDocId}/publish`);
+      assert.equal(enqueued, 1);
+      const [hook] = await receiver.waitFor(1);
+      assert.equal(hook!.payload.event, 'publish');
+      await assertNothingMore(receiver, 1);
+    } finally {
+      await t.close();
+      await receiver.close();
+    }
+  });
+
+  it('delivers after a restart what a stopped process left unsent', async () => {
+    const receiver = await startReceiver(() => 'hang');
+    const config = configWith([{ name: 'kept', url: receiver.url, secret, types: ['article'] }]);
+    const first = await startTestApp(config, fastEnv);
+    let second: TestApp | undefined;
+    try {
+      const doc = (await first.request('POST', '/api/v1/article', { body: { title: 'Survives' } })).body;
+      // The process goes away in the middle of its attempt, which it leased: nothing was recorded.
+      await receiver.waitFor(1);
+      const leased = Date.now();
+      await first.app.close();
+      receiver.answer = () => 200;
+      second = await startTestApp(config, { ...fastEnv, CMS_DATABASE_URL: first.databaseUrl });
+      const started = Date.now();
+      let delivered;
+      while (!delivered && Date.now() - started < 10_000) {
+        await sleep(50);
+        delivered = receiver.received.find((hook) => hook.answered === 200);
+      }
+      assert.ok(delivered, 'the second process sent the event');
+      // The lease (twice the 500 ms timeout, plus a second) had to run out first.
+      assert.ok(delivered.at - leased >= 1500, `sent ${delivered.at - leased} ms after the first process stopped`);
+      assert.equal(delivered.payload.event, 'insert');
+      assert.equal(delivered.payload.cmsDocId, doc.cmsDocId);
+      assert.ok(signatureIsValid(delivered, secret));
+      assert.ok(receiver.received.every((hook) => hook.payload.id === delivered.payload.id), 'only that event, maybe sent twice: at least once');
+      await sleep(100);
+      const [row] = (await second.request('GET', '/api/v1/@cms/webhook/deliveries')).body.results;
+      assert.deepEqual([row.status, row.lastStatusCode], ['delivered', 200]);
+    } finally {
+      await second?.close();
+      await first.close();
+      await receiver.close();
+    }
+  });
+});
