@@ -41,6 +41,7 @@ import { createFileStorage } from './media/create-file-storage.js';
 import { scheduleSweeps } from './media/attachment-reclaim.js';
 import { createSharpImageProcessor } from './media/image-processor.js';
 import { imageSizes } from './media/image-sizes.js';
+import { LinkBase } from './config/link-base.js';
 import { UploadBudget } from './media/upload-budget.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { WebhookAdmin } from './content/webhooks/webhook-admin.js';
@@ -129,9 +130,11 @@ export interface ContentServices {
 export async function createContentServices(
   config: AppConfig,
   storage: StorageAdapter,
-  options: Pick<AppOptions, 'passwordHasher'> & { onChangesCommitted?: () => void } = {},
+  options: Pick<AppOptions, 'passwordHasher'> & { readonly links?: LinkBase; onChangesCommitted?: () => void } = {},
 ): Promise<ContentServices> {
-  const fileStore = createFileStorage(config);
+  // The server's links follow its listening address once known; the command line's, the configured baseUrl.
+  const links = options.links ?? new LinkBase(config.baseUrl);
+  const fileStore = createFileStorage(config, links);
   const media = createMediaService(config, storage, fileStore);
   await media.start();
   const { limits } = config;
@@ -145,6 +148,7 @@ export async function createContentServices(
     attachments: media,
     passwordHasher,
     imageSizes,
+    links,
     onChangesCommitted: options.onChangesCommitted,
   });
   return { documents, media, fieldTypes, passwordHasher, close: () => fileStore.close() };
@@ -164,10 +168,11 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     });
   // Workers of one primary never race on migrations: it ran them before forking them.
   if (!options.preparedByPrimary) await storage.migrate();
+  const links = new LinkBase(config.baseUrl);
   // Made once the logger is; events committed before (the first-run setup's) go out in its first round.
   let dispatcher: WebhookDispatcher | undefined;
   const wakeDispatcher = () => dispatcher?.wake();
-  const content = await createContentServices(config, storage, { ...options, onChangesCommitted: wakeDispatcher });
+  const content = await createContentServices(config, storage, { passwordHasher: options.passwordHasher, links, onChangesCommitted: wakeDispatcher });
   const { documents, media, fieldTypes, passwordHasher } = content;
   const { limits } = config;
   const throttle = new LoginThrottle(storage.loginThrottle, {
@@ -201,7 +206,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   if (!options.preparedByPrimary) await reindexStaleTypes({ config, storage, fieldTypes }, loggedProgress(app.log));
   // More connections than this are closed as soon as they are accepted.
   app.server.maxConnections = config.limits.connections;
-  registerErrorHandling(app);
+  registerErrorHandling(app, { readableTypes: (principal) => documents.readableTypeNames(principal) });
   registerNosniff(app);
   // The largest body this server takes at all, JSON or upload, is worth reading to deliver a refusal.
   registerBodyDrain(app, { maxBytes: Math.max(config.bodyLimit, config.uploadLimit), timeout: config.limits.drainTimeout });
@@ -215,10 +220,12 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], strictPreflight: false });
   // Before the auth hook, which reads the session cookie.
   await app.register(cookie);
-  registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), storedKeys: new StoredApiKeys(storage), tokens, baseUrl: config.baseUrl });
+  // The origin checks and cookies trust only a configured baseUrl, never one derived from the listening address.
+  const baseUrl = config.baseUrl ?? '';
+  registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), storedKeys: new StoredApiKeys(storage), tokens, baseUrl });
   registerHealthRoute(app, { storage });
-  registerAuthRoutes(app, { tokens, baseUrl: config.baseUrl });
-  registerSetupRoutes(app, { setup, code: setupCode, baseUrl: config.baseUrl });
+  registerAuthRoutes(app, { tokens, baseUrl });
+  registerSetupRoutes(app, { setup, code: setupCode, baseUrl });
   registerSchemaRoute(app, { schema: new SchemaDescriber(config) });
   const answers = new GetAnswers({
     cache: new ResponseCache({ maxEntries: limits.responseCacheEntries, maxBytes: limits.responseCacheBytes }),
@@ -226,8 +233,13 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   });
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
-  await registerOpenApiRoutes(app, { documents: new OpenApiAnswers(config, fieldTypes), baseUrl: config.baseUrl });
-  await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, baseUrl: config.baseUrl });
+  await registerOpenApiRoutes(app, { documents: new OpenApiAnswers(config, fieldTypes), baseUrl: config.baseUrl ?? '' });
+  await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, links });
+  // Without a configured baseUrl, links name the address this server listens on, known only now (PORT=0).
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (address !== null && typeof address === 'object') links.listeningAt(config.host, address.port);
+  });
   registerWebhookRoutes(app, { webhooks: new WebhookAdmin({ config, storage, onRetry: wakeDispatcher }) });
   dispatcher = new WebhookDispatcher({ storage, endpoints: config.webhooks, limits, log: app.log });
   dispatcher.start();

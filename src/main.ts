@@ -3,6 +3,7 @@ import { loadAppConfig } from './load-app-config.js';
 import type { AppOptions } from './app.js';
 import type { AppConfig } from './content/app-config.js';
 import { runPrimary } from './cluster/primary.js';
+import { startLines } from './config/start-lines.js';
 
 /**
  * Process entry: load the configuration, then serve alone (`CMS_WORKERS=1`, the default), or
@@ -37,6 +38,12 @@ async function serve(config: AppConfig, options: AppOptions, warnings: readonly 
   process.once('SIGINT', () => void close('SIGINT'));
   process.once('SIGTERM', () => void close('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  // A worker of several says nothing at start: its primary says it once.
+  if (!options.preparedByPrimary) {
+    const address = app.server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : config.port;
+    for (const line of startLines(config, [...config.pieceTypes.keys()], port)) app.log.info(line.data, line.msg);
+  }
   for (const warning of warnings) app.log.warn(warning);
 }
 
@@ -46,8 +53,8 @@ function startWarnings(config: AppConfig): string[] {
 
 function demoWarning(host: string): string {
   return (
-    `Running the bundled demo configuration with its PUBLIC API keys (dev-admin-key-change-me is admin) on ${host}. ` +
-    'For local use only: set CMS_CONFIG to your own configuration file, or CMS_API_KEYS to your own keys, before anyone else can reach this server.'
+    `The bundled demo runs with its PUBLIC API keys (dev-admin-key-change-me is admin, printed in the README), listening on ${host} only. ` +
+    'Before anyone else can reach this server, set CMS_CONFIG to your own configuration file (or write ./cms.config.mjs), or CMS_API_KEYS to your own keys.'
   );
 }
 

@@ -7,6 +7,7 @@ import { createFieldTypeRegistry } from '../content/fields/registry.js';
 import { loggedProgress, reindexStaleTypes } from '../content/indexing/reindex.js';
 import { newSetupCode, setupCodeNotice } from '../auth/first-run-setup.js';
 import { RestartPolicy, defaultRestartLimits } from './restart-policy.js';
+import { startLines } from '../config/start-lines.js';
 
 export interface PrimaryOptions {
   /** Warnings to log once every worker listens (each worker logs nothing of its own at start). */
@@ -27,6 +28,7 @@ export async function runPrimary(config: AppConfig, options: PrimaryOptions): Pr
     log,
     onAllListening: (address) => {
       log.info({ workers: config.workers }, `${config.workers} workers listening at ${urlOf(address)}`);
+      for (const line of startLines(config, [...config.pieceTypes.keys()], address.port)) log.info(line.data, line.msg);
       for (const warning of options.startWarnings) log.warn(warning);
       if (setupCode !== null) log.warn(setupCodeNotice(setupCode));
     },

@@ -28,11 +28,19 @@ async function readJson(path: string): Promise<unknown> {
   }
 }
 
+// Node runs TypeScript itself only from 22.6 on, behind a flag until 23.6; the server adds no loader of its own.
+const typeScriptNeedsNode =
+  'a TypeScript configuration needs Node 22.6 or later started with --experimental-strip-types (23.6 or later: no flag); ' +
+  'on this Node, write cms.config.mjs with "// @ts-check" and defineConfig from cms-server/config';
+
 async function importDefault(path: string): Promise<unknown> {
   let loaded: Record<string, unknown>;
   try {
     loaded = await import(pathToFileURL(path).href);
   } catch (error) {
+    if (/\.m?ts$/.test(path) && (error as { code?: string }).code === 'ERR_UNKNOWN_FILE_EXTENSION') {
+      throw new ConfigError(path, typeScriptNeedsNode);
+    }
     throw new ConfigError(path, `cannot be loaded: ${reason(error)}`);
   }
   if (loaded.default === undefined) {
@@ -52,15 +60,16 @@ export function isBundledDemo(raw: unknown): boolean {
 
 /**
  * The raw configuration: the file CMS_CONFIG names, else `cms.config.mjs` in the working
- * directory, else the bundled demo.
+ * directory, else the bundled demo; with a description of where it came from, for the start lines.
  */
-export async function readConfigSource(configPath: string | undefined, cwd: string): Promise<unknown> {
+export async function readConfigSource(configPath: string | undefined, cwd: string): Promise<{ raw: unknown; description: string }> {
   if (configPath !== undefined) {
     if (!(await exists(configPath))) {
       throw new ConfigError('CMS_CONFIG', `no such file: ${configPath}`);
     }
-    return readConfigFile(configPath);
+    return { raw: await readConfigFile(configPath), description: `the CMS_CONFIG file ${resolve(cwd, configPath)}` };
   }
   const defaultPath = resolve(cwd, defaultFileName);
-  return (await exists(defaultPath)) ? readConfigFile(defaultPath) : demoConfig;
+  if (await exists(defaultPath)) return { raw: await readConfigFile(defaultPath), description: defaultPath };
+  return { raw: demoConfig, description: 'the bundled demo (no CMS_CONFIG, no ./cms.config.mjs)' };
 }

@@ -16,7 +16,13 @@ export interface LocaleConfig {
  * app is assembled (`src/load-app-config.ts`), because only content knows the field types.
  */
 export interface LoadedConfig {
-  readonly baseUrl: string;
+  /**
+   * The start of every link (an absolute URL, or "" for relative links) as `baseUrl` or
+   * `CMS_BASE_URL` give it; null when neither does: links then follow the listening address.
+   */
+  readonly baseUrl: string | null;
+  /** Where the configuration came from, for the start lines: a file path, or the bundled demo. */
+  readonly configSource: string;
   readonly locales: ReadonlyMap<string, LocaleConfig>;
   readonly defaultLocale: string;
   readonly apiKeys: ReadonlyMap<string, { readonly role: Role }>;

@@ -3,7 +3,7 @@
  * `npm start` shows a working site. The API keys are for local use only.
  */
 export const demoConfig = {
-  baseUrl: 'http://localhost:3000',
+  // No baseUrl: links follow the port and host the server listens on.
   locales: {
     en: { label: 'English' },
     es: { label: 'Español' },

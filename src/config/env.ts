@@ -55,8 +55,8 @@ function readPort(value: string | undefined): number {
 
 function readConfigPath(value: string | undefined, cwd: string): string | undefined {
   if (value === undefined) return undefined;
-  if (!/\.(json|js|mjs)$/.test(value)) {
-    throw new ConfigError('CMS_CONFIG', `must name a .json, .js or .mjs file, not "${value}"`);
+  if (!/\.(json|js|mjs|ts|mts)$/.test(value)) {
+    throw new ConfigError('CMS_CONFIG', `must name a .json, .js, .mjs, .ts or .mts file, not "${value}"`);
   }
   return resolve(cwd, value);
 }

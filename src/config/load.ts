@@ -26,7 +26,7 @@ export const defaultUploadLimit = 50 * 1024 * 1024;
 
 const localeNamePattern = /^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/;
 
-const topLevelSchema = Type.Object(
+export const topLevelSchema = Type.Object(
   {
     baseUrl: Type.Optional(Type.String({ errorMessage: 'must be a string' })),
     locales: Type.Optional(
@@ -134,16 +134,18 @@ function trustProxyOf(value: RawConfig['trustProxy']): TrustProxy {
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
   const settings = readEnvironment(options.env ?? process.env, cwd);
-  const source = options.config ?? (await readConfigSource(settings.configPath, cwd));
+  const { raw: source, description: configSource } =
+    options.config !== undefined ? { raw: options.config, description: 'given by the caller' } : await readConfigSource(settings.configPath, cwd);
   const raw = checkTopLevel(source);
   // The demo's keys are in the README: while they open the API, only this machine may reach it.
   const publicDemoKeys = isBundledDemo(source) && settings.apiKeys === undefined;
   const { locales, defaultLocale } = sanitizeLocales(raw);
   const baseUrl = settings.baseUrl !== undefined
     ? sanitizeBaseUrl(settings.baseUrl, 'CMS_BASE_URL')
-    : sanitizeBaseUrl(raw.baseUrl ?? '', 'baseUrl');
+    : raw.baseUrl === undefined ? null : sanitizeBaseUrl(raw.baseUrl, 'baseUrl');
   return deepFreeze({
     baseUrl,
+    configSource,
     locales,
     defaultLocale,
     apiKeys: settings.apiKeys ?? sanitizeApiKeys(raw),

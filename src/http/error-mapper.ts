@@ -65,12 +65,25 @@ export function mapError(error: unknown): MappedError {
   }
   const framework = error as { statusCode?: number; message?: string; validation?: unknown; validationContext?: string };
   const code = typeof framework.statusCode === 'number' ? codeOfClientStatus[framework.statusCode] : undefined;
+  if (code === 'unsupported') return { status: 415, body: unsupportedBody, internal: false };
   if (code) {
     return { status: statusOf[code], body: { name: code, message: clip(framework.message ?? code), data: {} }, internal: false };
   }
   // Anything else is our fault: say so without leaking internals.
   return { status: 500, body: { name: 'error', message: 'An error occurred.', data: {} }, internal: true };
 }
+
+/**
+ * Fastify's 415 (a body none of the parsers takes) says only "Unsupported Media Type"; this
+ * answer says what to send instead. The one route that takes multipart answers its own.
+ */
+const unsupportedBody: ErrorBody = {
+  name: 'unsupported',
+  message:
+    'Send the body as JSON with the header Content-Type: application/json; ' +
+    'file uploads (POST /api/v1/@cms/attachment/upload) take multipart/form-data',
+  data: { accepted: ['application/json'] },
+};
 
 /** Nested errors (arrays, objects, areas) keep their own `data.errors`, shaped the same way. */
 function fieldErrorBody(error: FieldError): Record<string, unknown> {

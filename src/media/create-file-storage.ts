@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { FileStorageConfig } from '../config/file-storage-config.js';
+import { LinkBase } from '../config/link-base.js';
 import type { FileStorage } from './file-storage.js';
 import { createLocalFileStorage } from './local-file-storage.js';
 import { createS3FileStorage } from './s3-file-storage.js';
@@ -13,15 +14,15 @@ export interface ConfiguredFileStorage {
 }
 
 /**
- * The file store the configuration names: `<dataDir>/uploads` served at `<baseUrl>/uploads/...`,
+ * The file store the configuration names: `<dataDir>/uploads` served at `<links>/uploads/...`,
  * or a bucket whose files are linked at its public URL, else streamed by that same route.
+ * `links` is the server's (known once it listens); without one, the configured `baseUrl`.
  */
-export function createFileStorage(config: {
-  readonly dataDir: string;
-  readonly baseUrl: string;
-  readonly fileStorage: FileStorageConfig;
-}): ConfiguredFileStorage {
-  const served = `${config.baseUrl}/uploads`;
+export function createFileStorage(
+  config: { readonly dataDir: string; readonly baseUrl: string | null; readonly fileStorage: FileStorageConfig },
+  links: LinkBase = new LinkBase(config.baseUrl),
+): ConfiguredFileStorage {
+  const served = () => `${links.url}/uploads`;
   const settings = config.fileStorage;
   if (settings.kind === 'local') {
     const root = join(config.dataDir, 'uploads');
@@ -30,6 +31,7 @@ export function createFileStorage(config: {
     const files = createLocalFileStorage({ root, privateRoot: join(config.dataDir, 'uploads-unreadable'), publicUrl: served });
     return { files, workDir: join(root, '.tmp'), close: () => undefined };
   }
-  const files = createS3FileStorage({ ...settings, publicUrl: settings.publicUrl ?? served });
+  const { publicUrl } = settings;
+  const files = createS3FileStorage({ ...settings, publicUrl: publicUrl === undefined ? served : () => publicUrl });
   return { files, workDir: join(config.dataDir, 'work'), close: () => files.close() };
 }

@@ -6,11 +6,12 @@ const statsAtOnce = 32;
 
 /**
  * Files in a local directory (`CMS_DATA_DIR/uploads`), served by the HTTP layer under
- * `publicUrl` (`<baseUrl>/uploads`). An unreadable file is moved to the same key under
+ * `publicUrl()` (`<baseUrl>/uploads`, asked at each link: without a configured `baseUrl`, the
+ * server's is known once it listens). An unreadable file is moved to the same key under
  * `privateRoot` (default: `<root>-unreadable`), outside the served directory: permissions would not stop a server running as
  * root, nor a web server that serves the directory itself.
  */
-export function createLocalFileStorage(options: { root: string; publicUrl: string; privateRoot?: string }): FileStorage {
+export function createLocalFileStorage(options: { root: string; publicUrl: () => string; privateRoot?: string }): FileStorage {
   const root = resolve(options.root);
   const privateRoot = resolve(options.privateRoot ?? `${root}-unreadable`);
 
@@ -47,7 +48,7 @@ export function createLocalFileStorage(options: { root: string; publicUrl: strin
     },
 
     url(key) {
-      return `${options.publicUrl}/${key}`;
+      return `${options.publicUrl()}/${key}`;
     },
 
     async setReadable(key, readable) {

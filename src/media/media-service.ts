@@ -7,7 +7,8 @@ import type { FileStorage } from './file-storage.js';
 import type { ImageFormat, ImageProcessor } from './image-processor.js';
 import { roleRank } from '../core/principal.js';
 import { newId } from '../core/ids.js';
-import { AppError, ForbiddenError, InvalidRequestError, NotFoundError } from '../errors/app-error.js';
+import { AppError, InvalidRequestError, NotFoundError } from '../errors/app-error.js';
+import { refusal } from '../core/refusal.js';
 import { attachmentOutput, isSizedImage } from './attachment-output.js';
 import { assertInside, parseCropRequest, sameCrop } from './crop-request.js';
 import { contentTypeOf } from './content-types.js';
@@ -101,7 +102,7 @@ export class MediaService {
    * caller may upload and has budget left; every byte received is charged to that budget.
    */
   async upload({ principal, callerId, receive }: UploadRequest): Promise<Output> {
-    assertMayUpload(principal);
+    assertMayUpload(principal, 'Uploading a file');
     const lease = this.#deps.uploadBudget.begin(callerId ?? 'anonymous');
     try {
       const incoming = await receive();
@@ -197,7 +198,7 @@ export class MediaService {
    * the attachment annotated with the crop.
    */
   async crop(principal: Principal, body: unknown): Promise<true | Output> {
-    assertMayUpload(principal);
+    assertMayUpload(principal, 'Cropping an image');
     const { id, crop, annotate } = parseCropRequest(body);
     const record = await this.#find(id);
     await this.#addCropFiles(record, crop);
@@ -290,9 +291,9 @@ export class MediaService {
 }
 
 /** Uploading and cropping need the contributor role, as in the original. */
-function assertMayUpload(principal: Principal): void {
+function assertMayUpload(principal: Principal, action: string): void {
   if (roleRank(principal.role) < roleRank('contributor')) {
-    throw new ForbiddenError('You do not have permission to upload a file');
+    throw refusal(principal, 'contributor', action);
   }
 }
 

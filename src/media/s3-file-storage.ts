@@ -26,8 +26,9 @@ export interface S3FileStorageOptions {
   /**
    * Where readable files are served: `<publicUrl>/<key>`. A bucket URL or a CDN in front of it,
    * or the server's own `<baseUrl>/uploads`, whose route then streams them from the bucket.
+   * Asked at each link: without a configured `baseUrl`, the server's is known once it listens.
    */
-  readonly publicUrl: string;
+  readonly publicUrl: () => string;
   /** Keys per listing request; undefined: the service's own (1,000 on S3). */
   readonly listPageSize?: number;
 }
@@ -158,7 +159,7 @@ export function createS3FileStorage(options: S3FileStorageOptions): FileStorage 
     },
 
     url(key) {
-      return `${options.publicUrl}/${key}`;
+      return `${options.publicUrl()}/${key}`;
     },
 
     async setReadable(key, readable) {

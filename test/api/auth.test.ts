@@ -38,7 +38,8 @@ describe('authentication, roles and the public projection', () => {
   it('refuses a wrong API key with 403 in the one error shape, in the query and the header', async () => {
     const query = await t.request('GET', '/api/v1/article?apikey=wrong-key', { key: null });
     assert.equal(query.status, 403);
-    assert.deepEqual(query.body, { name: 'forbidden', message: 'invalid api key', data: {} });
+    assert.equal(query.body.name, 'forbidden');
+    assert.match(query.body.message, /^invalid api key: /);
     const header = await t.request('POST', '/api/v1/article', {
       key: null,
       headers: { authorization: 'ApiKey wrong-key' },
@@ -184,6 +185,7 @@ describe('authentication, roles and the public projection', () => {
     assert.equal(logout.status, 200);
     const after = await t.request('GET', '/api/v1/article', { key: null, headers: bearer });
     assert.equal(after.status, 401);
-    assert.deepEqual(after.body, { name: 'unauthorized', message: 'bearer token invalid', data: {} });
+    assert.equal(after.body.name, 'unauthorized');
+    assert.match(after.body.message, /^bearer token invalid: /);
   });
 });

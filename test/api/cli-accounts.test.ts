@@ -7,7 +7,11 @@ import { skipWithoutPostgres } from '../helpers/postgres.js';
 
 const loginUrl = '/api/v1/@cms/login/login';
 const storedKey = /^cms_[A-Za-z0-9_-]{43}$/;
-const invalidKey = { name: 'forbidden', message: 'invalid api key', data: {} };
+const invalidKey = {
+  name: 'forbidden',
+  message: 'invalid api key: no API key matches the one sent (Authorization: ApiKey <key> or ?apikey=<key>); send a valid key, or none to read public content',
+  data: {},
+};
 
 /** The app on the CLI's store, with a request helper for a stored key or a bearer token. */
 async function startAppOn(store: CliStore): Promise<TestApp> {
@@ -128,7 +132,8 @@ function describeCliAccounts(database: 'sqlite' | 'postgres', skip: false | stri
 
       assert.equal((await login(app, 'carol', 'first password 1')).status, 400);
       const dead = await app.request('GET', '/api/v1/@cms/login/whoami', withToken(token));
-      assert.deepEqual([dead.status, dead.body], [401, { name: 'unauthorized', message: 'bearer token invalid', data: {} }]);
+      assert.deepEqual([dead.status, dead.body.name], [401, 'unauthorized']);
+      assert.match(dead.body.message, /^bearer token invalid: /);
       assert.equal((await login(app, 'carol', 'second password 2')).status, 200);
     });
 

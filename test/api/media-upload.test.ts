@@ -275,7 +275,10 @@ describe('upload permissions', () => {
     for (const key of ['guest', null] as const) {
       const res = await upload(t, 'no.png', png, { key });
       assert.equal(res.status, 403, String(key));
-      assert.deepEqual(res.body, { name: 'forbidden', message: 'You do not have permission to upload a file', data: {} });
+      assert.equal(res.body.name, 'forbidden');
+      assert.equal(res.body.data.requiredRole, 'contributor');
+      const expected = key === null ? /^Uploading a file needs an API key or a sign-in: send Authorization: ApiKey <key>/ : /^Uploading a file needs the contributor role or higher; this API key has guest$/;
+      assert.match(res.body.message, expected);
     }
     assert.deepEqual(await listFiles(uploadsDir(t)), before);
     assert.equal(await countAttachments(t), 2);

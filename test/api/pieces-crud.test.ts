@@ -163,7 +163,10 @@ describe('piece endpoints: insert, get, list, replace', () => {
   it('answers 404 in the error shape for unknown piece types and routes', async () => {
     const res = await t.request('GET', '/api/v1/nosuchtype');
     assert.equal(res.status, 404);
-    assert.deepEqual(res.body, { name: 'notfound', message: 'notfound', data: {} });
+    assert.equal(res.body.name, 'notfound');
+    assert.deepEqual(res.body.data, { knownTypes: ['@cms/user', '@cms/image', '@cms/file', 'article', 'note'] });
+    const route = await t.request('GET', '/nosuchroute');
+    assert.deepEqual(route.body, { name: 'notfound', message: 'notfound', data: {} });
   });
 
   it('serves /health without authentication', async () => {

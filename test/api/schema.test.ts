@@ -306,7 +306,8 @@ describe('GET /api/v1/@cms/schema', () => {
   it('refuses wrong credentials in the one error shape', async () => {
     const wrongKey = await t.request('GET', '/api/v1/@cms/schema?apikey=not-a-key-0123456789', { key: null });
     assert.equal(wrongKey.status, 403);
-    assert.deepEqual(wrongKey.body, { name: 'forbidden', message: 'invalid api key', data: {} });
+    assert.equal(wrongKey.body.name, 'forbidden');
+    assert.match(wrongKey.body.message, /^invalid api key: /);
     const wrongToken = await t.request('GET', '/api/v1/@cms/schema', { key: null, headers: { authorization: 'Bearer nope' } });
     assert.equal(wrongToken.status, 401);
     assert.equal(wrongToken.body.name, 'unauthorized');

@@ -56,6 +56,17 @@ describe('CMS_WORKERS=2: one port, two processes (SQLite)', () => {
     assert.deepEqual(new Set(listening.map((line) => line.pid)), new Set([...workers, server.child.pid]), 'each worker, then the primary once');
   });
 
+  it('says the start lines once, from the primary', async () => {
+    await server.waitForLine((line) => line.msg.startsWith('Open http://localhost:'));
+    for (const start of ['Configuration: ', 'Piece types (', 'Store: SQLite file ', 'Files: local directory ', 'Links (_url', 'Open http://localhost:']) {
+      const lines = server.lines().filter((line) => line.msg.startsWith(start));
+      assert.equal(lines.length, 1, start);
+      assert.equal(lines[0]!.pid, server.child.pid, start);
+      assert.equal(lines[0]!.level, 30, start);
+    }
+    assert.ok(server.lines().some((line) => line.msg === `Open http://localhost:${server.port}/admin (the API is at http://localhost:${server.port}/api/v1)`));
+  });
+
   it('logs one setup code, from the primary, and every worker accepts it', async () => {
     const notices = server.lines().filter((line) => /setup code/.test(line.msg));
     assert.equal(notices.length, 1);

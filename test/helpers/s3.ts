@@ -68,7 +68,7 @@ export async function startTestBucket(bucket = 'cms-test'): Promise<TestBucket> 
       }
     },
     driver(publicUrl = bucketUrl, listPageSize) {
-      const driver = createS3FileStorage({ bucket, region: 'us-east-1', endpoint, forcePathStyle: true, credentials: s3rverCredentials, publicUrl, listPageSize });
+      const driver = createS3FileStorage({ bucket, region: 'us-east-1', endpoint, forcePathStyle: true, credentials: s3rverCredentials, publicUrl: () => publicUrl, listPageSize });
       drivers.push(driver);
       return driver;
     },

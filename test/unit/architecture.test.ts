@@ -26,6 +26,8 @@ const mayImport: Readonly<Record<string, readonly string[]>> = {
   'src/webhooks/': ['src/core/', 'src/errors/', 'src/config/', storageInterface],
   // Assembling: the configuration, the composition root, the process entry.
   'src/load-app-config.ts': ['src/config/', 'src/content/'],
+  // The type of a configuration file, for editors (`cms-server/config`): from config's and content's schemas.
+  'src/define-config.ts': ['src/core/', 'src/config/', 'src/content/'],
   'src/app.ts': ['src/'],
   'src/main.ts': ['src/'],
   // The primary of several server processes: it prepares the store and the setup code before forking.

@@ -47,7 +47,8 @@ test('the bundled demo configuration loads with the defaults of the environment'
     assert.equal(config.logLevel, 'info');
     assert.equal(config.bodyLimit, 16 * 1024 * 1024);
     assert.equal(config.uploadLimit, 50 * 1024 * 1024);
-    assert.equal(config.baseUrl, 'http://localhost:3000');
+    assert.equal(config.baseUrl, null, 'no baseUrl: links follow the listening address');
+    assert.match(config.configSource, /^the bundled demo/);
     assert.equal(config.defaultLocale, 'en');
     assert.deepEqual([...config.locales], [
       ['en', { label: 'English', prefix: '' }],
@@ -289,12 +290,14 @@ test('configuration files named by CMS_CONFIG or found in the working directory 
     await writeFile(join(dir, 'broken.json'), '{ "baseUrl": ');
     const fromJson = await loadAppConfig({ env: { CMS_CONFIG: 'site.json' }, cwd: dir });
     assert.equal(fromJson.baseUrl, 'http://json.test');
+    assert.equal(fromJson.configSource, `the CMS_CONFIG file ${join(dir, 'site.json')}`);
     assert.ok(fromJson.pieceTypes.has('note'));
     const fromModule = await loadAppConfig({ env: { CMS_CONFIG: join(dir, 'site.mjs') }, cwd: dir });
     assert.equal(fromModule.baseUrl, 'http://mjs.test');
     assert.ok(fromModule.pieceTypes.get('note')!.fieldsByName.has('text'));
     const fromDefault = await loadAppConfig({ env: {}, cwd: dir });
     assert.equal(fromDefault.baseUrl, 'http://default.test');
+    assert.equal(fromDefault.configSource, join(dir, 'cms.config.mjs'));
     await assert.rejects(loadAppConfig({ env: { CMS_CONFIG: 'missing.json' }, cwd: dir }), /CMS_CONFIG: no such file/);
     await assert.rejects(loadAppConfig({ env: { CMS_CONFIG: 'broken.json' }, cwd: dir }), /not valid JSON/);
     await assert.rejects(loadAppConfig({ env: { CMS_CONFIG: 'site.yaml' }, cwd: dir }), /CMS_CONFIG: must name/);

@@ -184,7 +184,7 @@ describe('local file storage', () => {
   it('moves files in, serves and removes them, and refuses keys that could leave its root', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cms-files-'));
     try {
-      const files = createLocalFileStorage({ root: join(dir, 'uploads'), publicUrl: 'https://x.test/uploads' });
+      const files = createLocalFileStorage({ root: join(dir, 'uploads'), publicUrl: () => 'https://x.test/uploads' });
       const local = join(dir, 'incoming');
       await writeFile(local, 'bytes');
       await files.put('attachments/a-b.txt', local);
@@ -220,7 +220,7 @@ describe('local file storage: unreadable files', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cms-files-'));
     try {
       const root = join(dir, 'uploads');
-      const files = createLocalFileStorage({ root, privateRoot: join(dir, 'hidden'), publicUrl: '/uploads' });
+      const files = createLocalFileStorage({ root, privateRoot: join(dir, 'hidden'), publicUrl: () => '/uploads' });
       for (const [name, bytes] of [['a-one.txt', 'one'], ['b-two.txt', 'two!']]) {
         await writeFile(join(dir, name), bytes);
         await files.put(`attachments/${name}`, join(dir, name));
@@ -261,7 +261,7 @@ describe('local file storage: unreadable files', () => {
 });
 
 describe('attachment output', () => {
-  const files = createLocalFileStorage({ root: '/unused', publicUrl: '/uploads' });
+  const files = createLocalFileStorage({ root: '/unused', publicUrl: () => '/uploads' });
   const base = { _id: 'id1', type: 'attachment', name: 'n', title: 'n', length: 1, md5: 'm', crops: [], createdAt: '', updatedAt: '', docIds: [], archivedDocIds: [] } as const;
 
   it('gives images a URL per size and the original, SVG one file for all, others only _url', () => {

@@ -16,6 +16,7 @@ import { uniqueSlug, wantedSlug } from './slugs.js';
 import { SchemaLayout } from './versions.js';
 import { AttachmentAnnotator, AttachmentRefs, recordOf, type AttachmentFileKeeper, type AttachmentPresenter } from './attachment-refs.js';
 import { PasswordsToHash, WritePasswords, type PasswordHasher } from '../fields/password-hasher.js';
+import { LinkBase } from '../../config/link-base.js';
 import { ChangeSubscriptions, changeOf, deliveriesOf, webhookReader, type Change } from './change-events.js';
 import type { ChangeEventName } from '../../config/webhooks-config.js';
 
@@ -28,6 +29,8 @@ export interface DocumentServiceDeps {
   readonly passwordHasher: PasswordHasher;
   /** The media module's image sizes, for `srcset` in rendered image widgets (none: no `srcset`). */
   readonly imageSizes?: readonly { readonly name: string; readonly width: number }[];
+  /** Where `_url` and `_parentUrl` start; default: the configured `baseUrl`, relative links without one. */
+  readonly links?: LinkBase;
   /** Called once a transaction that wrote change events to the webhook outbox has committed. */
   readonly onChangesCommitted?: () => void;
 }
@@ -68,6 +71,7 @@ export class DocumentContext {
     const attachments = new AttachmentAnnotator({ refs: this.#attachmentRefs, store: deps.storage.attachments, presenter: deps.attachments });
     this.presenter = new DocumentPresenter({
       config: deps.config,
+      links: deps.links ?? new LinkBase(deps.config.baseUrl),
       layout: this.layout,
       store: deps.storage.documents,
       attachments,

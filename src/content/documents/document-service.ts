@@ -1,11 +1,11 @@
-import type { Principal } from '../../core/principal.js';
+import type { Principal, Role } from '../../core/principal.js';
 import { answerScopes } from './answer-scopes.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentQuery, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import type { Choice } from '../fields/field-type.js';
 import { defaultsFor, type FieldTypeLookup } from '../fields/convert-schema.js';
-import { ForbiddenError, NotFoundError } from '../../errors/app-error.js';
-import { canAccessApi, canPublish, canReadType, canViewDrafts, canWrite, readableArchived, visibleValues } from '../access/permissions.js';
+import { NotFoundError } from '../../errors/app-error.js';
+import { canAccessApi, canPublish, canReadType, readableArchived, requireDrafts, requirePublish, requireWrite, visibleValues } from '../access/permissions.js';
 import { DocumentContext, replayedIds, type DocumentServiceDeps } from './document-context.js';
 import { changeOf } from './change-events.js';
 import { newId } from '../../core/ids.js';
@@ -41,6 +41,8 @@ export class DocumentService extends Publishing {
   readonly #queries: ListQueries;
   readonly #areas: AreaRenderer;
   readonly #fieldTypes: FieldTypeLookup;
+  /** `readableTypeNames` by role: what a caller may read depends on its role alone. */
+  readonly #readableTypes = new Map<Role | null, readonly string[]>();
 
   constructor(deps: DocumentServiceDeps) {
     super(new DocumentContext(deps));
@@ -58,6 +60,19 @@ export class DocumentService extends Publishing {
   }
 
   /**
+   * The piece types a caller may read, as the URL names them: what the 404 of an unknown type
+   * lists, so that it never reveals a type the caller could not use.
+   */
+  readableTypeNames(principal: Principal): readonly string[] {
+    let names = this.#readableTypes.get(principal.role);
+    if (names === undefined) {
+      names = [...this.ctx.config.pieceTypes.values()].filter((type) => canReadType(principal, type)).map((type) => type.name);
+      this.#readableTypes.set(principal.role, names);
+    }
+    return names;
+  }
+
+  /**
    * The list endpoint: `query` is the whole query string. A caller without API access filters,
    * sorts, searches and counts only on what the public projection shows.
    */
@@ -65,7 +80,7 @@ export class DocumentService extends Publishing {
     const { principal } = scope;
     const type = this.ctx.pieceType(typeName);
     const { locale, mode } = requestVersion(this.ctx.config, type, scope);
-    if (mode === 'draft' && !canViewDrafts(principal, type)) throw new ForbiddenError();
+    if (mode === 'draft') requireDrafts(principal, type);
     if (!canReadType(principal, type)) throw new NotFoundError();
     const params = parseListParams(query);
     const fullAccess = canAccessApi(principal, type);
@@ -146,7 +161,7 @@ export class DocumentService extends Publishing {
     const { principal } = scope;
     const type = this.ctx.pieceType(typeName);
     const { locale, mode } = requestVersion(this.ctx.config, type, scope);
-    if (!canWrite(principal, type, mode)) throw new ForbiddenError();
+    requireWrite(principal, type, mode);
     if (body._newInstance) return this.#newInstance(type, body);
     const saved = await this.ctx.write(async (tx, passwords) => {
       // A condition on the store, checked in the write's own transaction: no other write, from
@@ -257,7 +272,7 @@ export class DocumentService extends Publishing {
     const { principal } = scope;
     const type = this.ctx.pieceType(typeName);
     const target = resolveTarget(this.ctx.config, type, rawId, scope);
-    if (!canWrite(principal, type, target.mode)) throw new ForbiddenError();
+    requireWrite(principal, type, target.mode);
     const saved = await this.ctx.write(async (tx, passwords) => {
       await tx.documents.lock([target.docId]);
       const now = new Date().toISOString();
@@ -310,8 +325,8 @@ export class DocumentService extends Publishing {
     const siblings = (await tx.documents.find({ docIds: [target.docId], locale: target.locale })).filter(
       (sibling) => sibling.archived !== archived && !args.done.some((doc) => doc._id === sibling._id),
     );
-    if (siblings.some((sibling) => sibling.cmsMode !== 'draft') && !canPublish(principal, type)) {
-      throw new ForbiddenError(`${archived ? 'Archiving' : 'Restoring'} the published version needs permission to publish`);
+    if (siblings.some((sibling) => sibling.cmsMode !== 'draft')) {
+      requirePublish(principal, type, `${archived ? 'Archiving' : 'Restoring'} the published version of ${type.name}`);
     }
     for (const sibling of siblings) {
       sibling.archived = archived;
@@ -330,7 +345,7 @@ export class DocumentService extends Publishing {
     const { principal } = scope;
     const type = this.ctx.pieceType(typeName);
     const target = resolveTarget(this.ctx.config, type, rawId, scope);
-    if (!canWrite(principal, type, target.mode)) throw new ForbiddenError();
+    requireWrite(principal, type, target.mode);
     await this.ctx.transaction(async (tx) => {
       await tx.documents.lock([target.docId]);
       const doc = await this.ctx.requireVersion(tx, target.id);
@@ -348,7 +363,9 @@ export class DocumentService extends Publishing {
         await this.markUnpublished(tx, target);
         return;
       }
-      if (!canPublish(principal, type) && (await this.ctx.readVersion(tx, published))) throw new ForbiddenError();
+      if (!canPublish(principal, type) && (await this.ctx.readVersion(tx, published))) {
+        requirePublish(principal, type, `Deleting the published version of ${type.name}`);
+      }
       await this.ctx.removeVersions(tx, [doc._id, published, previous]);
     });
   }

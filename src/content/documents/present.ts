@@ -10,6 +10,7 @@ import { includeOnly } from '../query/projection.js';
 import type { AttachmentAnnotator } from './attachment-refs.js';
 import { fileTypeName } from '../types/builtin-types.js';
 import { schemasBelow, schemasHold, walkFields } from '../fields/walk-fields.js';
+import type { LinkBase } from '../../config/link-base.js';
 
 export interface PresentOptions {
   readonly type: SanitizedPieceType;
@@ -27,6 +28,7 @@ type Output = Record<string, unknown>;
  */
 export class DocumentPresenter {
   readonly #config: AppConfig;
+  readonly #links: LinkBase;
   readonly #layout: SchemaLayout;
   readonly #related: RelatedLoader;
   readonly #attachments: AttachmentAnnotator;
@@ -36,12 +38,14 @@ export class DocumentPresenter {
 
   constructor(deps: {
     config: AppConfig;
+    links: LinkBase;
     layout: SchemaLayout;
     store: DocumentStore;
     attachments: AttachmentAnnotator;
     registry: FieldTypeLookup;
   }) {
     this.#config = deps.config;
+    this.#links = deps.links;
     this.#layout = deps.layout;
     this.#attachments = deps.attachments;
     this.#registry = deps.registry;
@@ -114,7 +118,7 @@ export class DocumentPresenter {
     if (pagePath === null) return {};
     const locale = doc.cmsLocale?.split(':')[0];
     const prefix = locale ? (this.#config.locales.get(locale)?.prefix ?? '') : '';
-    const parentUrl = `${this.#config.baseUrl}${prefix}${pagePath}`;
+    const parentUrl = `${this.#links.url}${prefix}${pagePath}`;
     return { _url: `${parentUrl}/${doc.slug}`, _parentUrl: parentUrl };
   }
 }

@@ -1,8 +1,8 @@
 import type { Principal } from '../../core/principal.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
-import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
-import { canAccessApi, canPublish, canReadType, canViewDrafts, canWrite, visibleValues } from '../access/permissions.js';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
+import { canAccessApi, canReadType, canViewDrafts, requirePublish, requireWrite, visibleValues } from '../access/permissions.js';
 import type { DocumentContext } from './document-context.js';
 import { parseDocumentId } from '../../core/ids.js';
 import { splitLocale, versionId, type RequestScope, type Target } from './scope.js';
@@ -30,7 +30,7 @@ export class Publishing {
   /** Publishes the draft; the response is the newly published version. */
   async publish(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
-    if (!canPublish(scope.principal, type)) throw new ForbiddenError();
+    requirePublish(scope.principal, type);
     const published = await this.ctx.transaction(async (tx) => {
       await tx.documents.lock([target.docId]);
       return this.ctx.recorded(tx, 'publish', await this.publishVersion(tx, type, target.docId, target.locale, scope.principal), scope.principal);
@@ -41,7 +41,7 @@ export class Publishing {
   /** Removes the published version (and its previous copy); the draft stays, marked modified. */
   async unpublish(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
-    if (!canPublish(scope.principal, type)) throw new ForbiddenError();
+    requirePublish(scope.principal, type);
     const draft = await this.ctx.transaction(async (tx) => {
       await tx.documents.lock([target.docId]);
       const published = await this.ctx.requireVersion(tx, versionId(target, 'published'));
@@ -57,7 +57,7 @@ export class Publishing {
   /** Discards the draft's changes; answers `false` when there is nothing to revert. */
   async revertDraftToPublished(scope: RequestScope, typeName: string, rawId: string): Promise<Output | false> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
-    if (!canWrite(scope.principal, type, 'draft')) throw new ForbiddenError();
+    requireWrite(scope.principal, type, 'draft');
     const draft = await this.ctx.transaction(async (tx) => {
       await tx.documents.lock([target.docId]);
       const draft = await this.ctx.requireVersion(tx, versionId(target, 'draft'));
@@ -74,7 +74,7 @@ export class Publishing {
   /** Undoes the last publish: the previous copy becomes the published version again. */
   async revertPublishedToPrevious(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
-    if (!canPublish(scope.principal, type)) throw new ForbiddenError();
+    requirePublish(scope.principal, type);
     const published = await this.ctx.transaction(async (tx) => {
       await tx.documents.lock([target.docId]);
       const published = await this.ctx.requireVersion(tx, versionId(target, 'published'));
@@ -98,7 +98,7 @@ export class Publishing {
     if (typeof toLocale !== 'string' || !this.ctx.config.locales.has(toLocale) || toLocale === target.locale) {
       throw new InvalidRequestError('toLocale must name another configured locale', { path: 'toLocale' });
     }
-    if (!canWrite(scope.principal, type, 'draft')) throw new ForbiddenError();
+    requireWrite(scope.principal, type, 'draft');
     const localized = await this.ctx.transaction(async (tx) => {
       await tx.documents.lock([target.docId]);
       const source = await this.ctx.requireVersion(tx, versionId(target, 'draft'));

@@ -1,8 +1,8 @@
 import type { AppConfig } from '../app-config.js';
 import type { Principal } from '../../core/principal.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
-import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
-import { canViewDrafts } from '../access/permissions.js';
+import { InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
+import { requireDrafts } from '../access/permissions.js';
 import { composeId, isMode, parseDocumentId } from '../../core/ids.js';
 
 /** What the HTTP layer knows about a request: who asks, and the cmsLocale/cmsMode it named. */
@@ -57,7 +57,7 @@ export function resolveTarget(config: AppConfig, type: SanitizedPieceType, rawId
   const locale = asked.locale ?? parsed.locale ?? config.defaultLocale;
   const mode = scope.mode ?? asked.mode ?? parsed.mode ?? 'published';
   if (!isMode(mode)) throw new NotFoundError();
-  if (mode === 'draft' && !canViewDrafts(scope.principal, type)) throw new ForbiddenError();
+  if (mode === 'draft') requireDrafts(scope.principal, type);
   if (!config.locales.has(locale)) throw new NotFoundError();
   return { id: composeId(parsed.docId, locale, mode), docId: parsed.docId, locale, mode };
 }

@@ -1,7 +1,7 @@
 import { ownProperty } from './value-schema.js';
 import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
-import { checkChoices, choiceValues, matchChoice, type ChoiceValue } from './choices.js';
+import { checkChoices, choiceValues, matchChoice, notAChoice, type ChoiceValue } from './choices.js';
 import { checkDefault } from './definition-checks.js';
 import { choicesFilter, scalarIndexValues } from './filter-kit.js';
 
@@ -17,9 +17,7 @@ function launder(input: unknown, values: readonly ChoiceValue[]): ChoiceValue[] 
   const chosen: ChoiceValue[] = [];
   for (const entry of asList(input)) {
     const choice = matchChoice(entry, values);
-    if (choice === undefined) {
-      throw new FieldFailure('invalid', `${JSON.stringify(entry) ?? String(entry)} is not one of the choices`);
-    }
+    if (choice === undefined) throw notAChoice(values, entry);
     if (!chosen.includes(choice)) chosen.push(choice);
   }
   return chosen;

@@ -1,4 +1,4 @@
-import type { DefinitionContext } from './field-type.js';
+import { FieldFailure, type DefinitionContext } from './field-type.js';
 import { ConfigError } from '../../errors/app-error.js';
 import { isPlainObject } from '../../config/schema-check.js';
 import { keyPath } from './definition-checks.js';
@@ -43,4 +43,21 @@ export function matchChoice(input: unknown, values: readonly ChoiceValue[]): Cho
   const matches = values.filter((value) => String(value) === spelled);
   // Two choices spelled alike (3 and "3") would make the match a guess.
   return matches.length === 1 ? matches[0] : undefined;
+}
+
+/** Choices a refusal lists: enough to pick from, few enough that a huge list keeps the answer small. */
+const listedChoices = 20;
+
+/**
+ * The refusal of a value outside the choices, listing them (the first `listedChoices`, with the
+ * count of the rest) in the message and in `data.choices`, so the caller can pick a valid one.
+ */
+export function notAChoice(values: readonly ChoiceValue[], sent?: unknown): FieldFailure {
+  const listed = values.slice(0, listedChoices);
+  const more = values.length - listed.length;
+  const named = listed.map((value) => JSON.stringify(value)).join(', ') + (more > 0 ? ` and ${more} more` : '');
+  const what = sent === undefined ? 'must be' : `${JSON.stringify(sent) ?? String(sent)} is not`;
+  return new FieldFailure('invalid', `${what} one of the choices: ${named}`, {
+    data: { choices: listed, ...(more > 0 ? { moreChoices: more } : {}) },
+  });
 }

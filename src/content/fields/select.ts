@@ -1,7 +1,6 @@
 import { ownProperty } from './value-schema.js';
 import type { FieldType } from './field-type.js';
-import { FieldFailure } from './field-type.js';
-import { checkChoices, choiceValues, matchChoice, type ChoiceValue } from './choices.js';
+import { checkChoices, choiceValues, matchChoice, notAChoice, type ChoiceValue } from './choices.js';
 import { checkDefault } from './definition-checks.js';
 import { choicesFilter, scalarIndexValues } from './filter-kit.js';
 
@@ -9,7 +8,7 @@ function launder(input: unknown, values: readonly ChoiceValue[]): ChoiceValue | 
   const choice = matchChoice(input, values);
   if (choice !== undefined) return choice;
   if (input === null || input === '') return null;
-  throw new FieldFailure('invalid', 'must be one of the choices');
+  throw notAChoice(values);
 }
 
 export const selectField: FieldType = {

@@ -42,7 +42,8 @@ export function openApiDocument(config: AppConfig, fieldTypes: FieldTypeLookup =
     openapi: '3.1.0',
     info: { title: 'CMS REST interface', version: '1', description },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    servers: [{ url: config.baseUrl === '' ? '/' : config.baseUrl }],
+    // Relative without a configured baseUrl: the document is served by the server it describes.
+    servers: [{ url: config.baseUrl ? config.baseUrl : '/' }],
     tags: [...config.pieceTypes.values()].map((type) => ({ name: type.name, description: `${type.options.pluralLabel} (\`${type.name}\`)` })),
     paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths() },
     components: {

@@ -51,9 +51,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
         actAsKey(request, configured);
         return done();
       }
-      if (!deps.storedKeys.mayBeStored(credentials.apiKey)) return done(new ForbiddenError('invalid api key'));
+      if (!deps.storedKeys.mayBeStored(credentials.apiKey)) return done(invalidApiKey());
       return void deps.storedKeys.identify(credentials.apiKey).then((stored) => {
-        if (!stored) return done(new ForbiddenError('invalid api key'));
+        if (!stored) return done(invalidApiKey());
         actAsKey(request, stored);
         done();
       }, done);
@@ -61,7 +61,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (credentials.bearer !== undefined) {
       const credential: Credential = { kind: 'bearer', secret: credentials.bearer };
       return void deps.tokens.principalFor(credential).then((principal) => {
-        if (!principal) return done(new UnauthorizedError('bearer token invalid'));
+        if (!principal) return done(invalidBearer());
         actAs(request, principal, credential);
         done();
       }, done);
@@ -79,6 +79,16 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     done();
   });
 }
+
+// The original's words first ("invalid api key"), then what to do about it.
+const invalidApiKey = () =>
+  new ForbiddenError(
+    'invalid api key: no API key matches the one sent (Authorization: ApiKey <key> or ?apikey=<key>); send a valid key, or none to read public content',
+  );
+const invalidBearer = () =>
+  new UnauthorizedError(
+    'bearer token invalid: it is unknown, expired or signed out; sign in again with POST /api/v1/@cms/login/login and send Authorization: Bearer <token>',
+  );
 
 function actAsKey(request: FastifyRequest, key: KeyCaller): void {
   request.principal = key.principal;

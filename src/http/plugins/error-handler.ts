@@ -1,9 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NotFoundError } from '../../errors/app-error.js';
+import type { Principal } from '../../core/principal.js';
 import { mapError } from '../error-mapper.js';
+import { unknownTypeExplainer } from '../unknown-type.js';
 
-/** Every error, ours or the framework's, leaves through `mapError`: one shape, one status table. */
-export function registerErrorHandling(app: FastifyInstance): void {
+/**
+ * Every error, ours or the framework's, leaves through `mapError`: one shape, one status table.
+ * Registered before the routes: a 404 tells a mistyped piece type from the routes it knows.
+ */
+export function registerErrorHandling(app: FastifyInstance, deps: { readableTypes: (principal: Principal) => readonly string[] }): void {
+  const notFound = unknownTypeExplainer(app, deps.readableTypes);
   app.setErrorHandler((error, request, reply) => {
     const { status, body, internal, headers } = mapError(error);
     if (internal) request.log.error({ err: error }, 'unhandled error');
@@ -11,8 +16,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (headers) void reply.headers(headers);
     void reply.code(status).send(body);
   });
-  app.setNotFoundHandler((_request, reply) => {
-    const { status, body } = mapError(new NotFoundError());
+  app.setNotFoundHandler((request, reply) => {
+    const { status, body } = mapError(notFound(request));
     void reply.code(status).send(body);
   });
 }

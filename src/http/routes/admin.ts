@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { AppError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
+import type { LinkBase } from '../../config/link-base.js';
 
 const prefix = '/admin';
 const assetsPrefix = `${prefix}/assets/`;
@@ -15,8 +16,8 @@ const shellOptions = { cacheControl: false, index: false } as const;
 export interface AdminDeps {
   /** The admin's build (`index.html`, `assets/`): `dist/admin` unless `AppOptions.adminDir` says otherwise. */
   readonly dir: string;
-  /** The configured `baseUrl`: uploaded images are served under it, perhaps from another origin. */
-  readonly baseUrl: string;
+  /** Where links start: uploaded images are served under it, perhaps from another origin. */
+  readonly links: LinkBase;
 }
 
 /**
@@ -44,7 +45,7 @@ async function sendShell(request: FastifyRequest, reply: FastifyReply, deps: Adm
   await refuseUnbuilt(deps.dir);
   return reply
     .header('cache-control', 'no-cache')
-    .header('content-security-policy', contentSecurityPolicy(request, deps.baseUrl))
+    .header('content-security-policy', contentSecurityPolicy(request, deps.links.url))
     .header('referrer-policy', 'same-origin')
     .header('x-frame-options', 'DENY')
     .sendFile('index.html', deps.dir, shellOptions);

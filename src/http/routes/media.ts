@@ -76,7 +76,9 @@ export async function registerMediaRoutes(
 /** The part named `file`; other files are skipped, fields ignored. Parser failures become 4xx. */
 async function filePart(request: FastifyRequest): Promise<MultipartFile | null> {
   if (!request.isMultipart()) {
-    throw new UnsupportedMediaTypeError('Send the file as multipart/form-data, in the part named "file"');
+    throw new UnsupportedMediaTypeError('Send the file as multipart/form-data (Content-Type: multipart/form-data), in the part named "file"', {
+      accepted: ['multipart/form-data'],
+    });
   }
   try {
     for await (const part of request.parts()) {
