@@ -39,9 +39,8 @@ export const checkboxesField: FieldType = {
   indexValues: scalarIndexValues,
   filters: (field) => [choicesFilter(field)],
   valueSchemas(field, ctx) {
-    const choice = { enum: choiceValues(field.options) };
-    // Input may also spell a value as another primitive ("3" for 3), or give one value alone.
-    if (ctx.shape === 'write') return ownProperty(field, { anyOf: [{ type: 'array', items: { type: ['string', 'number', 'boolean'] } }, { type: ['string', 'null'] }] });
-    return ownProperty(field, { type: 'array', items: choice });
+    const choices = { type: 'array', items: { enum: choiceValues(field.options) } };
+    // Input may also spell a value as another primitive ("3" for 3), or be null (none).
+    return ownProperty(field, ctx.shape === 'write' ? { anyOf: [choices, { type: 'null' }] } : choices);
   },
 };

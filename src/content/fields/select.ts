@@ -25,8 +25,7 @@ export const selectField: FieldType = {
   filters: (field) => [choicesFilter(field)],
   valueSchemas(field, ctx) {
     const values = choiceValues(field.options);
-    // Input may also spell a value as another primitive ("3" for 3); '' and null clear it.
-    if (ctx.shape === 'write') return ownProperty(field, { type: ['string', 'number', 'boolean', 'null'] });
-    return ownProperty(field, { enum: [...values, null] });
+    // Input may also spell a value as another primitive ("3" for 3), which clients need not know; '' clears it too.
+    return ownProperty(field, { enum: ctx.shape === 'write' ? [...values, '', null] : [...values, null] });
   },
 };

@@ -47,7 +47,8 @@ export const fixedComponents: Record<string, JsonSchema> = {
   Locales: {
     type: 'object',
     required: ['results'],
-    properties: { results: { type: 'array', items: { type: 'object', required: ['_id', 'cmsLocale'], properties: { _id: string, cmsLocale: string } } } },
+    // Types that are not localized (`@cms/user`) have one version, without `cmsLocale`.
+    properties: { results: { type: 'array', items: { type: 'object', required: ['_id'], properties: { _id: string, cmsLocale: string } } } },
   },
   Whoami: {
     type: 'object',
@@ -153,12 +154,12 @@ export function fixedPaths(): Record<string, Record<string, Operation>> {
         operationId: 'logout',
         summary: 'Revoke the bearer token or end the session',
         security: [{ BearerToken: [] }, { SessionCookie: [], CsrfToken: [] }],
-        responses: responses({ 200: { description: 'Signed out; the body is empty.' } }, [], false),
+        responses: responses({ 200: { description: 'Signed out; the body is empty.' } }, [], true),
       },
     },
     '/api/v1/@cms/login/whoami': {
-      get: whoami('whoami'),
-      post: whoami('whoamiPost'),
+      get: whoami('whoami', false),
+      post: whoami('whoamiPost', true),
     },
     '/api/v1/@cms/setup': {
       get: {
@@ -196,7 +197,7 @@ export function fixedPaths(): Record<string, Record<string, Operation>> {
         operationId: 'openApiDocument',
         summary: 'This document',
         security: [{}],
-        responses: { 200: jsonResponse('The OpenAPI 3.1 document of this configuration.', { type: 'object' }), ...notModified },
+        responses: responses({ 200: jsonResponse('The OpenAPI 3.1 document of this configuration, as the caller\'s role may see it.', { type: 'object' }), ...notModified }, [], false),
       },
     },
     '/health': {
@@ -206,7 +207,7 @@ export function fixedPaths(): Record<string, Record<string, Operation>> {
         summary: 'Readiness',
         security: [{}],
         responses: {
-          200: jsonResponse('The store answers.', ref('Health')),
+          ...responses({ 200: jsonResponse('The store answers.', ref('Health')) }, [], false),
           503: jsonResponse('The store does not answer.', ref('Health')),
         },
       },
@@ -214,12 +215,12 @@ export function fixedPaths(): Record<string, Record<string, Operation>> {
   };
 }
 
-function whoami(operationId: string): Operation {
+function whoami(operationId: string, readsBody: boolean): Operation {
   return {
     tags: tags.login,
     operationId,
     summary: 'The signed-in user of the bearer token or session',
     security: [{ BearerToken: [] }, { SessionCookie: [] }],
-    responses: responses({ 200: jsonResponse('The user; `csrfToken` for a session.', ref('Whoami')) }, [404], false),
+    responses: responses({ 200: jsonResponse('The user; `csrfToken` for a session.', ref('Whoami')) }, [404], readsBody),
   };
 }

@@ -77,11 +77,12 @@ export const notModified = { 304: { $ref: '#/components/responses/NotModified' }
 /**
  * The responses of an operation: its successes, then the shared error responses of `statuses`.
  * Every route may answer 400 (a malformed query or id), 401 (a bad bearer token) and 403 (an
- * unknown API key) before it runs, and 500 when something fails unexpectedly; a route with a
- * body adds 413 and 415.
+ * unknown API key or a failed CSRF check) before it runs, and 500 when something fails
+ * unexpectedly. Fastify reads the body of every POST, PUT, PATCH and DELETE (`readsBody`), so
+ * those add 413 and 415 even where the route takes no body.
  */
-export function responses(success: Record<string | number, unknown>, statuses: readonly number[], withBody: boolean): Record<string, unknown> {
-  const all = new Set([400, 401, 403, 500, ...(withBody ? [413, 415] : []), ...statuses]);
+export function responses(success: Record<string | number, unknown>, statuses: readonly number[], readsBody: boolean): Record<string, unknown> {
+  const all = new Set([400, 401, 403, 500, ...(readsBody ? [413, 415] : []), ...statuses]);
   const result: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(success)) result[status] = response;
   for (const status of [...all].sort()) result[status] = { $ref: `#/components/responses/${errorResponses[status]!.name}` };

@@ -116,7 +116,7 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
     summary,
     parameters: idParameters,
     ...(body && { requestBody: body }),
-    responses: responses(success, statuses, body !== undefined),
+    responses: responses(success, statuses, true),
   });
 
   return {

@@ -27,6 +27,7 @@ export async function registerOpenApiRoutes(app: FastifyInstance, deps: { docume
         return json as never;
       },
       uiConfig: { deepLinking: true, tryItOutEnabled: false },
+      theme: { title: 'CMS API reference' },
       validatorUrl: false,
       staticCSP: contentSecurityPolicy(deps.baseUrl),
     });
