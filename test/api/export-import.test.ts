@@ -10,7 +10,7 @@ import tar from 'tar-stream';
 import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { fetchRaw, listFiles, makeImage, makePdf, pathOf, uploaded } from '../helpers/media.js';
 import { adminQuery, dropSchema, postgresUrl, uniqueSchemaName } from '../helpers/postgres.js';
-import { runCms } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli-store.js';
 import { startTestBucket } from '../helpers/s3.js';
 import { createStorage } from '../../src/storage/create-storage.js';
 
@@ -94,7 +94,7 @@ describe('cms export and cms import', () => {
   const fileUrls: string[] = [];
   let hiddenFiles: string[] = [];
 
-  const cms = (args: string[], env: Record<string, string>) => runCms(args, { CMS_CONFIG: configPath, ...env });
+  const cms = (args: string[], env: Record<string, string>) => runCli(args, { env: { CMS_CONFIG: configPath, CMS_LOG_LEVEL: 'silent', ...env } });
 
   /** The answers the tests compare between stores: lists, filters, searches, single documents, anonymous and not. */
   const urls = () => [...answers.keys()];
