@@ -6,6 +6,7 @@ import { DocumentSchemas } from './document-schemas.js';
 import { errorSchema, fieldErrorSchema, securitySchemes, sharedErrorResponses } from './operations.js';
 import { listComponents, piecePaths, sharedParameters } from './piece-paths.js';
 import { fixedComponents, fixedPaths } from './fixed-paths.js';
+import { webhookComponents, webhookPaths } from './webhook-paths.js';
 
 /** An OpenAPI 3.1 document, as plain JSON. */
 export interface OpenApiDocument {
@@ -36,7 +37,7 @@ const description =
  * gives the same document.
  */
 export function openApiDocument(config: AppConfig, fieldTypes: FieldTypeLookup = createFieldTypeRegistry()): OpenApiDocument {
-  const fixedNames = ['Error', 'FieldError', ...Object.keys(fixedComponents)];
+  const fixedNames = ['Error', 'FieldError', ...Object.keys(fixedComponents), ...Object.keys(webhookComponents)];
   const schemas = new DocumentSchemas(config, fieldTypes, new Set(fixedNames));
   return {
     openapi: '3.1.0',
@@ -45,12 +46,13 @@ export function openApiDocument(config: AppConfig, fieldTypes: FieldTypeLookup =
     // Relative without a configured baseUrl: the document is served by the server it describes.
     servers: [{ url: config.baseUrl ? config.baseUrl : '/' }],
     tags: [...config.pieceTypes.values()].map((type) => ({ name: type.name, description: `${type.options.pluralLabel} (\`${type.name}\`)` })),
-    paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths() },
+    paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths(), ...webhookPaths() },
     components: {
       schemas: {
         Error: errorSchema,
         FieldError: fieldErrorSchema,
         ...fixedComponents,
+        ...webhookComponents,
         ...schemas.components(),
         ...listComponents(config, schemas),
       },

@@ -105,13 +105,13 @@ export const securitySchemes = {
     type: 'apiKey',
     in: 'header',
     name: 'Authorization',
-    description: 'A configured API key as `Authorization: ApiKey <key>`.',
+    description: 'An API key (configured, or made with `cms apikey create`) as `Authorization: ApiKey <key>`.',
   },
   ApiKeyQuery: {
     type: 'apiKey',
     in: 'query',
     name: 'apikey',
-    description: 'A configured API key in the query (`apikey` or `apiKey`); it wins over a header.',
+    description: 'An API key in the query (`apikey` or `apiKey`); it wins over a header.',
   },
   BearerToken: {
     type: 'http',
