@@ -48,7 +48,13 @@ export async function runArchiveCommand(args: readonly string[], io: CliIo, work
 /** One line for the end: what the archive holds. */
 export function summary(manifest: Manifest): string {
   const lines = (name: string) => manifest.parts.find((part) => part.name === name)?.lines ?? 0;
-  return `${lines('documents.jsonl')} document versions, ${lines('users.jsonl')} users, ${lines('attachments.jsonl')} attachments, ${manifest.files.count} files (${manifest.files.bytes} bytes)`;
+  const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+  return [
+    counted(lines('documents.jsonl'), 'document version'),
+    counted(lines('users.jsonl'), 'user'),
+    counted(lines('attachments.jsonl'), 'attachment'),
+    `${counted(manifest.files.count, 'file')} (${counted(manifest.files.bytes, 'byte')})`,
+  ].join(', ');
 }
 
 /** `cms-server <version>`, from the package this code belongs to. */

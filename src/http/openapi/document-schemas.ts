@@ -99,7 +99,7 @@ export class DocumentSchemas {
     const schemas: Record<string, JsonSchema> = {
       [this.pieceComponent(type.name, 'read')!]: {
         type: 'object',
-        description: `A ${type.options.label} version as GET answers callers with API access.`,
+        description: `One version of a document of type ${type.name} (${type.options.label}) as GET answers callers with API access.`,
         ...tag('read'),
         required: alwaysShown,
         properties: readProperties,
@@ -115,7 +115,7 @@ export class DocumentSchemas {
       const properties = { ...documentProperties, type: { const: type.name }, ...shown };
       schemas[this.pieceComponent(type.name, 'public')!] = {
         type: 'object',
-        description: `A ${type.options.label} version as its public projection shows it to callers without API access.`,
+        description: `One version of a document of type ${type.name} (${type.options.label}) as its public projection shows it to callers without API access.`,
         ...tag('public'),
         required: alwaysShown,
         properties: Object.fromEntries(Object.entries(properties).filter(([key]) => isProjected(projection, key))),
