@@ -124,6 +124,9 @@ describe('webhooks', () => {
         const retry = await t.request('POST', `/api/v1/@cms/webhook/deliveries/${delivered.id}/retry`, { key });
         assert.equal(retry.status, 403, `${key}`);
         assert.equal(retry.body.name, 'forbidden');
+        assert.equal(retry.body.data.requiredRole, 'admin');
+        // An anonymous caller is told how to send credentials, a known one which role it lacks.
+        assert.match(retry.body.message, key === null ? /needs an API key or a sign-in/ : /needs the admin role or higher/);
       }
       for (const query of ['status=sent', 'perPage=0', 'perPage=101', 'before=-1', 'before=abc', 'status[]=failed', 'endpoint=']) {
         const answer = await t.request('GET', `/api/v1/@cms/webhook/deliveries?${query}`);

@@ -1,7 +1,8 @@
 import type { AppConfig } from '../app-config.js';
 import type { Principal } from '../../core/principal.js';
 import type { StorageAdapter, WebhookDelivery, WebhookDeliveryStatus } from '../../storage/storage-adapter.js';
-import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
+import { refusal } from '../../core/refusal.js';
 
 const statuses: readonly WebhookDeliveryStatus[] = ['pending', 'delivered', 'failed'];
 export const defaultDeliveriesPerPage = 20;
@@ -71,7 +72,7 @@ export class WebhookAdmin {
 }
 
 function requireAdmin(principal: Principal): void {
-  if (principal.role !== 'admin') throw new ForbiddenError();
+  if (principal.role !== 'admin') throw refusal(principal, 'admin', 'Seeing and retrying webhook deliveries');
 }
 
 function optionalString(value: unknown, path: string): string | undefined {
