@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { fetchRaw, listFiles, makeImage, makePdf, pathOf, uploaded } from '../helpers/media.js';
-import { adminQuery, dropSchema, postgresUrl, uniqueSchemaName } from '../helpers/postgres.js';
+import { newSchemaDatabase, postgresUrl } from '../helpers/postgres.js';
 import { runCli } from '../helpers/cli-store.js';
 import { startTestBucket } from '../helpers/s3.js';
 import { createStorage } from '../../src/storage/create-storage.js';
@@ -33,20 +33,19 @@ interface Target {
 
 async function sqliteTarget(): Promise<Target> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-import-'));
-  return { dataDir, env: { CMS_DATA_DIR: dataDir }, remove: () => rm(dataDir, { recursive: true, force: true }) };
+  // The URL named, so that an app started on it under `npm run test:postgres` opens this store too.
+  const env = { CMS_DATA_DIR: dataDir, CMS_DATABASE_URL: `sqlite:${join(dataDir, 'cms.sqlite')}` };
+  return { dataDir, env, remove: () => rm(dataDir, { recursive: true, force: true }) };
 }
 
 async function postgresTarget(): Promise<Target> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-import-pg-'));
-  const schema = uniqueSchemaName();
-  await adminQuery(`CREATE SCHEMA "${schema}"`);
-  const url = new URL(postgresUrl!);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  const database = await newSchemaDatabase();
   return {
     dataDir,
-    env: { CMS_DATA_DIR: dataDir, CMS_DATABASE_URL: url.toString() },
+    env: { CMS_DATA_DIR: dataDir, CMS_DATABASE_URL: database.url },
     async remove() {
-      await dropSchema(schema);
+      await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
