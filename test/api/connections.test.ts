@@ -240,7 +240,10 @@ describe('one address trickling bodies', () => {
 
     it('holds only its share, and a new client gets /health within 2 s', async () => {
       // In batches, so that the listen backlog is not what refuses them.
-      while (sockets.length < total) sockets.push(...(await Promise.all(Array.from({ length: Math.min(100, total - sockets.length) }, () => trickler(port, attacker)))));
+      while (sockets.length < total) {
+        const batch = Array.from({ length: Math.min(100, total - sockets.length) }, () => trickler(port, attacker));
+        sockets.push(...(await Promise.all(batch)));
+      }
       // Settled: every trickler is held by the server or was closed by it.
       for (let waited = 0; sockets.filter((socket) => socket.destroyed).length + (await connectionCount(t)) < total; waited += 20) {
         assert.ok(waited < 10_000, 'every trickling connection reached the server');
