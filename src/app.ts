@@ -21,6 +21,8 @@ import { registerAuth } from './http/plugins/auth.js';
 import { registerNosniff } from './http/plugins/nosniff.js';
 import { registerBodyDrain } from './http/plugins/drain-body.js';
 import { answerClientError } from './http/client-errors.js';
+import { capConnectionsPerAddress } from './http/connections-per-address.js';
+import { requireBodyRate } from './http/body-rate.js';
 import { redactUrl } from './http/redact-url.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
 import { GetAnswers } from './http/get-answers.js';
@@ -204,8 +206,10 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   });
   // The primary of several workers brought the index up to the configuration before forking them.
   if (!options.preparedByPrimary) await reindexStaleTypes({ config, storage, fieldTypes }, loggedProgress(app.log));
-  // More connections than this are closed as soon as they are accepted.
+  // More connections than this are closed as soon as they are accepted; one address gets only its share.
   app.server.maxConnections = config.limits.connections;
+  capConnectionsPerAddress(app.server, config.limits.connectionsPerAddress);
+  requireBodyRate(app.server, { minBytesPerSecond: config.limits.minBodyRate, graceMs: config.limits.bodyRateGrace });
   registerErrorHandling(app, { readableTypes: (principal) => documents.readableTypeNames(principal) });
   registerNosniff(app);
   // The largest body this server takes at all, JSON or upload, is worth reading to deliver a refusal.

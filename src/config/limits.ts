@@ -29,6 +29,15 @@ export const limitDefinitions = {
   requestsPerConnection: { env: 'CMS_LIMIT_REQUESTS_PER_CONNECTION', default: 1_000, min: 1, max: 1_000_000, unit: 'requests', about: 'requests on one kept-alive connection' },
   // Below the common 1,024 open-file limit, leaving room for the database and uploads.
   connections: { env: 'CMS_LIMIT_CONNECTIONS', default: 900, min: 1, max: 1_000_000, unit: 'connections', about: 'open connections; more are closed at once' },
+  // Headroom: one address holds at most this many, so it cannot take the others' connections. Enough
+  // for an office behind one NAT address (a browser keeps up to 6 per server, some 20 people at
+  // once) or a front end's connection pool. Behind a proxy every connection has the proxy's address:
+  // raise it to `connections` and let the proxy limit each client.
+  connectionsPerAddress: { env: 'CMS_LIMIT_CONNECTIONS_PER_ADDRESS', default: 128, min: 1, max: 1_000_000, unit: 'connections', about: 'open connections from one client address (an IPv6 /64); more are closed at once' },
+  // A body trickled a byte at a time would hold its connection until requestTimeout. Apache's
+  // mod_reqtimeout asks the same 500 bytes a second; any real client sends far faster.
+  minBodyRate: { env: 'CMS_LIMIT_MIN_BODY_RATE', default: 500, min: 1, max: 1024 ** 3, unit: 'bytes/s', about: 'average pace of a request body once bodyRateGrace has passed; a slower one gets 408' },
+  bodyRateGrace: { env: 'CMS_LIMIT_BODY_RATE_GRACE', default: 10_000, min: 100, max: 600_000, unit: 'ms', about: 'time a request body may arrive at any pace before minBodyRate applies' },
   // A refusal sent before the body is read waits this long for the rest of the body, so the client reads the answer.
   drainTimeout: { env: 'CMS_LIMIT_DRAIN_TIMEOUT', default: 10_000, min: 0, max: 600_000, unit: 'ms', about: 'reading the unread body of a refused request' },
   // Logins and passwords.
