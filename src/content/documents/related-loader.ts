@@ -4,7 +4,7 @@ import type { Mode } from '../../core/ids.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentQuery, DocumentStore, FilterCondition, StoredDocument } from '../../storage/storage-adapter.js';
-import { canReadType, canViewDrafts, visibleValues } from '../access/permissions.js';
+import { canAccessApi, canReadType, canViewDrafts, visibleValues } from '../access/permissions.js';
 import { expandedKey, idsKey, relatedFields, relatedIds, relationshipTarget } from '../fields/relationship.js';
 import { forwardRelationship } from '../fields/relationship-reverse.js';
 import { isProjected } from '../indexing/document-indexer.js';
@@ -97,18 +97,24 @@ export class RelatedLoader {
 
   /**
    * Documents of the forward type whose ids hold the owner, grouped in memory per owner, each
-   * with the `_fields` its forward relationship stores for the owner.
+   * with the `_fields` its forward relationship stores for the owner. Those are the related
+   * document's data: shown only when the caller sees its forward field (full access to its
+   * type, or a projection that shows the field), as reading it directly would show them.
    */
   async #expandReverse(owner: SanitizedPieceType, field: SanitizedField, outputs: readonly Output[], scope: RelatedScope): Promise<void> {
     const forward = forwardRelationship(this.#config.pieceTypes, owner, field);
     const ownerIds = outputs.map((output) => String(output.cmsDocId));
     const conditions: FilterCondition[] = [{ key: idsKey(forward.field), op: 'in', values: ownerIds }];
     const related = await this.#load(field, forward.type.name, { conditions }, scope);
+    const withFields = seesField(scope.principal, forward);
     for (const output of outputs) {
       const ownerId = String(output.cmsDocId);
       output[expandedKey(field)] = related
         .filter((doc) => relatedIds(doc.stored, forward.field).includes(ownerId))
-        .map((doc) => ({ ...doc.output, _fields: relatedFields(doc.stored, forward.field)[ownerId] ?? {} }));
+        .map((doc) => ({
+          ...doc.output,
+          ...(withFields && { _fields: relatedFields(doc.stored, forward.field)[ownerId] ?? {} }),
+        }));
     }
   }
 
@@ -136,6 +142,12 @@ export class RelatedLoader {
     const project = (field.options.builders as { project?: Record<string, unknown> } | undefined)?.project;
     return stored.map((doc, i) => ({ stored: doc, output: project ? includeOnly(outputs[i]!, project) : outputs[i]! }));
   }
+}
+
+/** Whether the caller sees `field` on documents of `type`: all of them, or its projection's. */
+function seesField(principal: Principal, { type, field }: { type: SanitizedPieceType; field: SanitizedField }): boolean {
+  const projection = type.options.publicApiProjection;
+  return canAccessApi(principal, type) || (projection !== null && isProjected(projection, field));
 }
 
 /**
