@@ -186,6 +186,14 @@ test('module and field rules are enforced', async () => {
     'modules.article.fields.add.items.fields.add.size.type',
   );
   await rejectsAt({ widgets: { gallery: { fields: { add: { photo: { type: 'nope' } } } } } }, 'widgets.gallery.fields.add.photo.type');
+  // Its fields are answered with every related document: a password there would answer its hash.
+  const relationshipWith = (add: Record<string, unknown>) =>
+    article({ _author: { type: 'relationship', withType: '@cms/user', fields: { add } } });
+  await rejectsAt({ modules: { article: relationshipWith({ pin: { type: 'password' } }) } }, 'modules.article.fields.add._author.fields.add.pin');
+  await rejectsAt(
+    { modules: { article: relationshipWith({ keys: { type: 'array', fields: { add: { pin: { type: 'password' } } } } }) } },
+    'modules.article.fields.add._author.fields.add.keys.fields.add.pin',
+  );
 });
 
 test('a module may remove an optional field and configure widget types', async () => {

@@ -37,5 +37,20 @@ export function checkRelationshipDefinition(definition: Record<string, unknown>,
   checkMinMax(definition, ctx, 'count');
   checkBuilders(definition.builders, keyPath(ctx, 'builders'));
   checkNestedFields(definition, ctx, false);
+  checkNoPasswordField(definition.fields, keyPath(ctx, 'fields.add'));
   if (definition.def !== undefined) throw new ConfigError(keyPath(ctx, 'def'), 'a relationship cannot have a default');
+}
+
+/**
+ * A relationship's own fields are answered as `_fields` with every related document, through
+ * either direction, and are not walked when password hashes are taken out of an answer: a password
+ * field there would answer its hash. Refused at start, at any depth of arrays and objects.
+ */
+function checkNoPasswordField(fields: unknown, path: string): void {
+  if (!isPlainObject(fields) || !isPlainObject(fields.add)) return;
+  for (const [name, definition] of Object.entries(fields.add)) {
+    if (!isPlainObject(definition)) continue;
+    if (definition.type === 'password') throw new ConfigError(`${path}.${name}`, 'a relationship\'s fields cannot hold a password field');
+    checkNoPasswordField(definition.fields, `${path}.${name}.fields.add`);
+  }
 }
