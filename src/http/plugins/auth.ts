@@ -37,7 +37,8 @@ export interface AuthDeps {
  * Resolves who is asking before any route runs: an API key (`apikey`/`apiKey` query parameter or
  * `Authorization: ApiKey <key>`; a configured one, else one the store keeps), a bearer token (`Authorization: Bearer <token>`), the session
  * cookie, or nobody, in that order: a key or token makes the cookie ignored. A key or token that
- * is presented but wrong is refused outright rather than treated as anonymous.
+ * is presented but wrong is refused outright rather than treated as anonymous, and so is one of
+ * the demo's published keys from another site's page (`PublicKeyGuard`).
  */
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('principal', null as unknown as Principal);
@@ -132,7 +133,7 @@ async function resolveSession(request: FastifyRequest, reply: FastifyReply, sess
   if (renewed) setSessionCookies(reply, renewed, deps.baseUrl);
 }
 
-/** The credentials a request presents, the first that counts of each kind; none: anonymous. */
+/** The one credential a request presents, the first of an API key, a bearer token and the session cookie; none: anonymous. */
 export function credentialsOf(request: FastifyRequest): { apiKey?: string; bearer?: string; session?: string } {
   const query = (request.query ?? {}) as Record<string, unknown>;
   const fromQuery = query.apikey ?? query.apiKey;
