@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import cors from '@fastify/cors';
 import cookie from '@fastify/cookie';
 import qs from 'qs';
 import type { AppConfig } from './content/app-config.js';
@@ -19,6 +18,8 @@ import { registerErrorHandling, sendFrameworkError } from './http/plugins/error-
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerNosniff } from './http/plugins/nosniff.js';
+import { registerCors } from './http/plugins/cors.js';
+import { PublicKeyGuard } from './http/public-keys.js';
 import { registerBodyDrain } from './http/plugins/drain-body.js';
 import { answerClientError } from './http/client-errors.js';
 import { capConnectionsPerAddress } from './http/connections-per-address.js';
@@ -219,14 +220,14 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     bodyLimit: config.bodyLimit,
     shape: { maxDepth: jsonDepth, maxArrayItems: arrayItems, maxObjectKeys: objectKeys, maxNodes: bodyNodes, maxStringLength: stringLength },
   });
-  // Front ends on any origin may read and write (the original mounts cors() on the API).
-  // Not strict: an OPTIONS request without Origin gets the same 204, not a text/plain 400 outside the error shape.
-  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], strictPreflight: false });
-  // Before the auth hook, which reads the session cookie.
+  // Before the CORS and auth hooks, which read the session cookie.
   await app.register(cookie);
+  // Any origin may read anonymously (the original mounts cors() on the API); only listed ones may send credentials.
+  registerCors(app, { origins: config.corsOrigins });
   // The origin checks and cookies trust only a configured baseUrl, never one derived from the listening address.
   const baseUrl = config.baseUrl ?? '';
-  registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), storedKeys: new StoredApiKeys(storage), tokens, baseUrl });
+  const publicKeys = config.publicDemoKeys ? new PublicKeyGuard({ baseUrl, listenHost: config.host, trustedOrigins: config.corsOrigins }) : null;
+  registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), storedKeys: new StoredApiKeys(storage), tokens, baseUrl, publicKeys });
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens, baseUrl });
   registerSetupRoutes(app, { setup, code: setupCode, baseUrl });

@@ -50,6 +50,11 @@ export interface LoadedConfig {
   readonly publicDemoKeys: boolean;
   /** Proxies whose `X-Forwarded-For` names the client (CMS_TRUST_PROXY); `false`: the socket's address is the client's. */
   readonly trustProxy: TrustProxy;
+  /**
+   * Origins whose pages may send credentials and write (`cors.origins`, CMS_CORS_ORIGINS), as
+   * browsers send them in `Origin`; every other origin may only read anonymously.
+   */
+  readonly corsOrigins: readonly string[];
   readonly logLevel: string;
   /** Server processes sharing the port (CMS_WORKERS): above 1, `main.ts` starts a primary that forks them. */
   readonly workers: number;

@@ -10,6 +10,7 @@ import { limitsSchema, resolveLimits } from './limits.js';
 import { absoluteHttpUrl } from './http-url.js';
 import { s3Schema, resolveFileStorage } from './file-storage-config.js';
 import { resolveWebhooks, webhooksSchema } from './webhooks-config.js';
+import { corsSchema, resolveCorsOrigins } from './cors-config.js';
 
 export interface LoadConfigOptions {
   /** Defaults to process.env. */
@@ -55,6 +56,7 @@ export const topLevelSchema = Type.Object(
     limits: Type.Optional(limitsSchema),
     s3: Type.Optional(s3Schema),
     webhooks: Type.Optional(webhooksSchema),
+    cors: Type.Optional(corsSchema),
     trustProxy: Type.Optional(
       Type.Union([Type.Boolean(), Type.String()], {
         errorMessage: 'must be true, false or a comma-separated list of addresses and networks',
@@ -163,6 +165,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     host: settings.host ?? (publicDemoKeys ? '127.0.0.1' : '0.0.0.0'),
     publicDemoKeys,
     trustProxy: settings.trustProxy ?? trustProxyOf(raw.trustProxy),
+    corsOrigins: resolveCorsOrigins(raw.cors, options.env ?? process.env),
     logLevel: settings.logLevel,
     workers: settings.workers,
   });

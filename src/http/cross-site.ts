@@ -14,14 +14,14 @@ export function isUnsafe(method: string): boolean {
 }
 
 /** This server's origin: that of an absolute `baseUrl`, else the scheme and Host the request came with. */
-function ownOrigin(request: FastifyRequest, baseUrl: string): string {
+export function ownOrigin(request: FastifyRequest, baseUrl: string): string {
   const own = /^https?:\/\//i.test(baseUrl) ? baseUrl : `${request.protocol}://${request.host}`;
   // A Host header no URL can be made of matches no origin a browser sends.
   return URL.canParse(own) ? new URL(own).origin : 'unknown';
 }
 
 /** The origin the browser says the request comes from (`Origin`, else `Referer`); undefined when it says none. */
-function claimedOrigin(request: FastifyRequest): string | undefined {
+export function claimedOrigin(request: FastifyRequest): string | undefined {
   const { origin, referer } = request.headers;
   const claim = typeof origin === 'string' ? origin : referer;
   if (claim === undefined) return undefined;

@@ -376,3 +376,17 @@ test('CMS_TRUST_PROXY and trustProxy: true, false, or addresses and networks', a
   await assert.rejects(load({ CMS_TRUST_PROXY: '2' }), (error: unknown) => error instanceof ConfigError && error.path === 'CMS_TRUST_PROXY');
   await assert.rejects(load({}, { trustProxy: 'proxy.example' }), (error: unknown) => error instanceof ConfigError && error.path === 'trustProxy');
 });
+
+test('CMS_CORS_ORIGINS and cors.origins: origins as browsers send them, never "*"', async () => {
+  const load = (env: Record<string, string>, config: Record<string, unknown> = {}) => loadAppConfig({ env, cwd: tmpdir(), config });
+  assert.deepEqual((await load({})).corsOrigins, []);
+  assert.deepEqual((await load({}, { cors: { origins: ['https://www.example.com/', 'http://localhost:5173'] } })).corsOrigins, ['https://www.example.com', 'http://localhost:5173']);
+  assert.deepEqual((await load({ CMS_CORS_ORIGINS: ' https://a.example:8443 ,http://b.example' })).corsOrigins, ['https://a.example:8443', 'http://b.example']);
+  assert.deepEqual((await load({ CMS_CORS_ORIGINS: '' }, { cors: { origins: ['https://www.example.com'] } })).corsOrigins, [], 'an empty variable lists none');
+  const star = await rejectsAt({ cors: { origins: ['*'] } }, 'cors.origins.0');
+  assert.match(star.message, /"\*" is not allowed/);
+  await rejectsAt({ cors: { origins: ['https://www.example.com/app'] } }, 'cors.origins.0');
+  await rejectsAt({ cors: { origins: ['ftp://files.example'] } }, 'cors.origins.0');
+  await rejectsAt({}, 'CMS_CORS_ORIGINS', { CMS_CORS_ORIGINS: 'www.example.com' });
+  await rejectsAt({ cors: { origin: ['https://www.example.com'] } }, 'cors.origins');
+});

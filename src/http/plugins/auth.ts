@@ -6,6 +6,7 @@ import type { Credential, TokenService } from '../../auth/token-service.js';
 import { ForbiddenError, UnauthorizedError } from '../../errors/app-error.js';
 import { isUnsafe, refuseForeignOrigin, refuseMissingCsrfToken } from '../cross-site.js';
 import { clearSessionCookies, sessionIdOf, setSessionCookies } from '../session-cookies.js';
+import type { PublicKeyGuard } from '../public-keys.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,13 +29,16 @@ export interface AuthDeps {
   readonly tokens: TokenService;
   /** The configured `baseUrl`: its origin is this server's, for the Origin check. */
   readonly baseUrl: string;
+  /** Set while the configured keys are the bundled demo's published ones: who may use them. */
+  readonly publicKeys: PublicKeyGuard | null;
 }
 
 /**
  * Resolves who is asking before any route runs: an API key (`apikey`/`apiKey` query parameter or
  * `Authorization: ApiKey <key>`; a configured one, else one the store keeps), a bearer token (`Authorization: Bearer <token>`), the session
  * cookie, or nobody, in that order: a key or token makes the cookie ignored. A key or token that
- * is presented but wrong is refused outright rather than treated as anonymous.
+ * is presented but wrong is refused outright rather than treated as anonymous, and so is one of
+ * the demo's published keys from another site's page (`PublicKeyGuard`).
  */
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('principal', null as unknown as Principal);
@@ -48,6 +52,11 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (credentials.apiKey !== undefined) {
       const configured = deps.apiKeys.identify(credentials.apiKey);
       if (configured) {
+        try {
+          deps.publicKeys?.check(request);
+        } catch (error) {
+          return done(error as Error);
+        }
         actAsKey(request, configured);
         return done();
       }
@@ -124,7 +133,8 @@ async function resolveSession(request: FastifyRequest, reply: FastifyReply, sess
   if (renewed) setSessionCookies(reply, renewed, deps.baseUrl);
 }
 
-function credentialsOf(request: FastifyRequest): { apiKey?: string; bearer?: string; session?: string } {
+/** The one credential a request presents, the first of an API key, a bearer token and the session cookie; none: anonymous. */
+export function credentialsOf(request: FastifyRequest): { apiKey?: string; bearer?: string; session?: string } {
   const query = (request.query ?? {}) as Record<string, unknown>;
   const fromQuery = query.apikey ?? query.apiKey;
   if (typeof fromQuery === 'string') return { apiKey: fromQuery };
