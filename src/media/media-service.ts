@@ -220,10 +220,10 @@ export class MediaService {
 
   /**
    * A crop changes what every document showing the attachment may show: it needs the right to
-   * edit one of the live versions that hold it, or, while none holds it, to be its uploader.
+   * edit one of the versions that hold it (archived ones too), or, while none holds it, to be its uploader.
    */
   async #assertMayCrop({ principal, callerId }: MediaCaller, record: StoredAttachment): Promise<void> {
-    if (await this.#deps.mayEditVersions(principal, record.docIds)) return;
+    if (await this.#deps.mayEditVersions(principal, [...record.docIds, ...record.archivedDocIds])) return;
     const unused = record.docIds.length === 0 && record.archivedDocIds.length === 0;
     if (unused && callerId !== null) {
       const [uploader] = await this.#deps.storage.attachments.uploaders([record._id]);
