@@ -46,6 +46,7 @@ import { createSharpImageProcessor } from './media/image-processor.js';
 import { imageSizes } from './media/image-sizes.js';
 import { LinkBase } from './config/link-base.js';
 import { UploadBudget } from './media/upload-budget.js';
+import { createVersionEditCheck } from './content/access/version-edits.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { WebhookAdmin } from './content/webhooks/webhook-admin.js';
 import { registerWebhookRoutes } from './http/routes/webhooks.js';
@@ -112,6 +113,8 @@ function createMediaService(config: AppConfig, storage: StorageAdapter, store: {
     workDir: store.workDir,
     uploadLimit: config.uploadLimit,
     uploadBudget: new UploadBudget({ bytesPerMinute: config.limits.uploadBytesPerMinute, inFlight: config.limits.uploadsInFlight }),
+    cropsPerAttachment: config.limits.cropsPerAttachment,
+    mayEditVersions: createVersionEditCheck({ pieceTypes: config.pieceTypes, documents: storage.documents }),
     graceMs: config.limits.attachmentGraceSeconds * 1000,
   });
 }

@@ -52,7 +52,10 @@ export const limitDefinitions = {
   // Uploads: a caller (one API key or one user) gets a byte budget per minute and a few uploads
   // at a time; four full-size (50 MB) files a minute, more than any editor sends by hand.
   uploadBytesPerMinute: { env: 'CMS_LIMIT_UPLOAD_BYTES_PER_MINUTE', default: 200 * 1024 * 1024, min: 1024, max: 1024 ** 4, unit: 'bytes', about: 'bytes one caller may upload per minute' },
-  uploadsInFlight: { env: 'CMS_LIMIT_UPLOADS_IN_FLIGHT', default: 3, min: 1, max: 100, unit: 'uploads', about: 'uploads one caller may run at once' },
+  uploadsInFlight: { env: 'CMS_LIMIT_UPLOADS_IN_FLIGHT', default: 3, min: 1, max: 100, unit: 'uploads', about: 'uploads one caller may run at once (crops included)' },
+  // Crops: each writes the cropped image and its six sizes, kept as long as the attachment; an
+  // image shown in a few places needs a few. Crops also count against the caller's upload budget.
+  cropsPerAttachment: { env: 'CMS_LIMIT_CROPS_PER_ATTACHMENT', default: 10, min: 0, max: 1_000, unit: 'crops', about: 'crops one attachment may have' },
   // GET answers of the piece routes, kept as bytes for anonymous callers and API keys until a write
   // commits; 0 entries turns the cache off.
   // Searches and sorts on a stored property read every document they select: at 100,000 that is

@@ -45,6 +45,15 @@ export function assertInside(crop: AttachmentCrop, record: AttachmentRecord): vo
   }
 }
 
+/**
+ * What a crop's files are expected to take, known before any work: the stored original's bytes
+ * in the share of the image the box covers. The files written are charged too once they exist.
+ */
+export function cropCostEstimate(crop: AttachmentCrop, record: Pick<AttachmentRecord, 'length' | 'width' | 'height'>): number {
+  const area = (record.width ?? 0) * (record.height ?? 0);
+  return area === 0 ? record.length : Math.ceil((record.length * crop.width * crop.height) / area);
+}
+
 export function sameCrop(a: AttachmentCrop, b: AttachmentCrop): boolean {
   return cropKeys.every((key) => a[key] === b[key]);
 }

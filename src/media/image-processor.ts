@@ -1,7 +1,9 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import sharp, { type Sharp } from 'sharp';
 import type { AttachmentCrop } from '../storage/storage-adapter.js';
 import { lossyQuality, originalQuality } from './image-sizes.js';
-import { jpegHasMetadataSegments } from './jpeg-segments.js';
+import { jpegLayout } from './jpeg-segments.js';
+import { pngKnownChunks } from './png-chunks.js';
 
 export type ImageFormat = 'jpg' | 'png' | 'gif' | 'webp';
 
@@ -30,8 +32,10 @@ export interface ImageProcessor {
   /**
    * When `source` carries metadata (EXIF with its GPS position, owner and serial numbers, XMP,
    * IPTC, comments, text chunks), writes to `output` the same image without it: oriented upright,
-   * ICC profile kept, every frame kept, lossless formats losslessly. Resolves true when it wrote
-   * `output`, false when `source` has nothing to remove and may be kept as it is.
+   * ICC profile kept, every frame kept, lossless formats losslessly. A JPEG or PNG with nothing
+   * else beyond its image (bytes after its end, unknown chunks) is written without them, byte
+   * for byte otherwise. Resolves true when it wrote `output`, false when `source` has nothing to
+   * remove and may be kept as it is.
    */
   removeMetadata(args: { source: string; format: ImageFormat; output: string }): Promise<boolean>;
 }
@@ -65,15 +69,34 @@ function encode(pipeline: Sharp, format: ImageFormat, quality = lossyQuality): S
 }
 
 /**
- * Does the image carry metadata beyond what displays it? GIF is always rewritten: sharp shows
- * none of its comment or application blocks (where XMP goes), so there is no telling.
+ * Does the image carry metadata sharp sees? GIF is always rewritten: sharp shows none of its
+ * comment or application blocks (where XMP goes), so there is no telling.
  */
 async function hasMetadata(path: string, format: ImageFormat): Promise<boolean> {
   if (format === 'gif') return true;
   const metadata = await open(path).metadata();
-  if (metadata.exif || metadata.xmp || metadata.iptc || metadata.tifftagPhotoshop || metadata.comments?.length) return true;
-  // JPEG comment segments do not show in sharp's metadata.
-  return format === 'jpg' && jpegHasMetadataSegments(path);
+  return Boolean(metadata.exif || metadata.xmp || metadata.iptc || metadata.tifftagPhotoshop || metadata.comments?.length);
+}
+
+/**
+ * The bytes of a JPEG or PNG that its format needs: a JPEG up to its end-of-image marker, a
+ * PNG's known chunks up to IEND. `unchanged` when that is the whole file (and for the other
+ * formats), `reencode` when only decoding and encoding again cleans it: a JPEG metadata segment
+ * (comments do not show in sharp's metadata; EXIF carries the orientation to apply), or a file
+ * too broken to walk. The file is read whole: it is at most the upload limit, and sharp decodes
+ * it into more than that anyway.
+ */
+async function formatBytes(path: string, format: ImageFormat): Promise<Buffer | 'unchanged' | 'reencode'> {
+  if (format !== 'jpg' && format !== 'png') return 'unchanged';
+  const bytes = await readFile(path);
+  if (format === 'jpg') {
+    const layout = jpegLayout(bytes);
+    if (!layout || layout.hasMetadata) return 'reencode';
+    return layout.end < bytes.length ? bytes.subarray(0, layout.end) : 'unchanged';
+  }
+  const known = pngKnownChunks(bytes);
+  if (!known) return 'reencode';
+  return known.dropped ? known.bytes : 'unchanged';
 }
 
 export function createSharpImageProcessor(): ImageProcessor {
@@ -107,9 +130,14 @@ export function createSharpImageProcessor(): ImageProcessor {
     },
 
     async removeMetadata({ source, format, output }) {
-      if (!(await hasMetadata(source, format))) return false;
-      // sharp writes no metadata unless asked: the ICC profile is asked for, nothing else.
-      await encode(open(source, format).autoOrient().keepIccProfile(), format, originalQuality).toFile(output);
+      const bytes = await formatBytes(source, format);
+      if (bytes === 'reencode' || (await hasMetadata(source, format))) {
+        // sharp writes no metadata unless asked: the ICC profile is asked for, nothing else.
+        await encode(open(source, format).autoOrient().keepIccProfile(), format, originalQuality).toFile(output);
+        return true;
+      }
+      if (bytes === 'unchanged') return false;
+      await writeFile(output, bytes);
       return true;
     },
   };

@@ -7,10 +7,10 @@ import type { FileStorage } from './file-storage.js';
 import type { ImageFormat, ImageProcessor } from './image-processor.js';
 import { roleRank } from '../core/principal.js';
 import { newId } from '../core/ids.js';
-import { AppError, InvalidRequestError, NotFoundError } from '../errors/app-error.js';
+import { AppError, ForbiddenError, InvalidRequestError, NotFoundError } from '../errors/app-error.js';
 import { refusal } from '../core/refusal.js';
 import { attachmentOutput, isSizedImage } from './attachment-output.js';
-import { assertInside, parseCropRequest, sameCrop } from './crop-request.js';
+import { assertInside, cropCostEstimate, parseCropRequest, sameCrop } from './crop-request.js';
 import { contentTypeOf } from './content-types.js';
 import { classifyExtension, type FileGroup } from './file-groups.js';
 import { imageSizes } from './image-sizes.js';
@@ -20,7 +20,7 @@ import { contentMatches, sniffLength } from './sniff.js';
 import { pdfFileProblem } from './pdf-check.js';
 import { svgFileProblem } from './svg-check-thread.js';
 import type { UploadBudget, UploadLease } from './upload-budget.js';
-import { WorkFiles, prepareWorkDir } from './work-files.js';
+import { WorkFiles, prepareWorkDir, totalLength } from './work-files.js';
 import { AttachmentReclaimer, type SweepReport } from './attachment-reclaim.js';
 
 /** A stored file to serve: what caching headers need, and its bytes on demand. */
@@ -48,17 +48,28 @@ export interface MediaServiceDeps {
   readonly workDir: string;
   /** Largest accepted file, in bytes. */
   readonly uploadLimit: number;
-  /** Per-caller upload rate and concurrency. */
+  /** Per-caller upload rate and concurrency; crops are charged to it too. */
   readonly uploadBudget: UploadBudget;
+  /** Most crops one attachment may have. */
+  readonly cropsPerAttachment: number;
+  /** Whether a caller may edit one of these document versions: the content layer's rule, handed in. */
+  readonly mayEditVersions: VersionEditCheck;
   /** How long an attachment no document version holds is kept before it is removed with its files. */
   readonly graceMs: number;
 }
 
-/** An upload request: who asks, and how to read its file once it may be read. */
-export interface UploadRequest {
+/** Whether a caller may edit at least one of these document versions (by their stored `_id`). */
+export type VersionEditCheck = (principal: Principal, versionIds: readonly string[]) => Promise<boolean>;
+
+/** Who asks for an upload or a crop. */
+export interface MediaCaller {
   readonly principal: Principal;
-  /** The caller's stable id for its upload budget (an API key's digest or a user id). */
+  /** The caller's stable id for its upload budget (an API key's digest or a user id); recorded as an upload's uploader. */
   readonly callerId: string | null;
+}
+
+/** An upload request: who asks, and how to read its file once it may be read. */
+export interface UploadRequest extends MediaCaller {
   /** Yields the file, or null when the request holds none. */
   readonly receive: () => Promise<IncomingFile | null>;
 }
@@ -107,13 +118,13 @@ export class MediaService {
     try {
       const incoming = await receive();
       if (!incoming) throw new InvalidRequestError('Send the file in the multipart form part named "file"');
-      return await this.#store(incoming, lease);
+      return await this.#store(incoming, lease, callerId);
     } finally {
       lease.release();
     }
   }
 
-  async #store(incoming: IncomingFile, lease: UploadLease): Promise<Output> {
+  async #store(incoming: IncomingFile, lease: UploadLease, callerId: string | null): Promise<Output> {
     const { base, extension: rawExtension } = splitFilename(incoming.filename);
     const { extension, group } = classifyExtension(rawExtension);
     const work = new WorkFiles(this.#deps.workDir);
@@ -126,7 +137,7 @@ export class MediaService {
       });
       const record = newRecord({ base, extension, group, received });
       const placements = await this.#prepareFiles(record, received, work);
-      await this.#placeThen(placements, () => this.#deps.storage.attachments.insert(record));
+      await this.#placeThen(placements, () => this.#deps.storage.attachments.insert(record, callerId));
       return this.present({ ...record, docIds: [], archivedDocIds: [] });
     } finally {
       await work.cleanup();
@@ -195,38 +206,76 @@ export class MediaService {
   /**
    * Writes a cropped version of an image and each of its sizes, then adds the crop to the
    * record (once: the same box twice is stored once). Answers true, or with `annotate: true`
-   * the attachment annotated with the crop.
+   * the attachment annotated with the crop. A crop is an upload the server writes for the
+   * caller: it takes one of the caller's uploads in flight and is charged to its byte budget.
    */
-  async crop(principal: Principal, body: unknown): Promise<true | Output> {
-    assertMayUpload(principal, 'Cropping an image');
+  async crop(caller: MediaCaller, body: unknown): Promise<true | Output> {
+    assertMayUpload(caller.principal, 'Cropping an image');
     const { id, crop, annotate } = parseCropRequest(body);
     const record = await this.#find(id);
-    await this.#addCropFiles(record, crop);
+    await this.#assertMayCrop(caller, record);
+    await this.#addCropFiles(record, crop, caller.callerId);
     return annotate ? this.#annotated(await this.#find(id), crop) : true;
   }
 
+  /**
+   * A crop changes what every document showing the attachment may show: it needs the right to
+   * edit one of the versions that hold it (archived ones too), or, while none holds it, to be its uploader.
+   */
+  async #assertMayCrop({ principal, callerId }: MediaCaller, record: StoredAttachment): Promise<void> {
+    if (await this.#deps.mayEditVersions(principal, [...record.docIds, ...record.archivedDocIds])) return;
+    const unused = record.docIds.length === 0 && record.archivedDocIds.length === 0;
+    if (unused && callerId !== null) {
+      const [uploader] = await this.#deps.storage.attachments.uploaders([record._id]);
+      if (uploader?.uploadedBy === callerId) return;
+    }
+    throw new ForbiddenError(
+      unused
+        ? 'Cropping an attachment no document uses yet is for its uploader'
+        : 'Cropping this attachment needs the right to edit a document that uses it',
+    );
+  }
+
   /** Writes the crop's files and records the crop, unless the attachment has it already. */
-  async #addCropFiles(record: StoredAttachment, crop: AttachmentCrop): Promise<void> {
+  async #addCropFiles(record: StoredAttachment, crop: AttachmentCrop, callerId: string | null): Promise<void> {
     const id = record._id;
     if (!isSizedImage(record)) throw new InvalidRequestError(`A ${record.extension} file cannot be cropped`, { extension: record.extension });
     assertInside(crop, record);
     if (record.crops.some((existing) => sameCrop(existing, crop))) return;
+    this.#assertCropsLeft(record);
     const [state] = await this.#deps.storage.attachments.fileStates([id]);
     if (state && !state.readable) {
       throw new InvalidRequestError('The files of an attachment that only archived documents use are not served, nor cropped');
     }
+    // Taken, and the estimate charged, before any work: a refused crop costs a lookup.
+    const lease = this.#deps.uploadBudget.begin(callerId ?? 'anonymous');
     const work = new WorkFiles(this.#deps.workDir);
     try {
+      const estimate = cropCostEstimate(crop, record);
+      lease.take(estimate);
       const source = work.path('source');
       await pipeline(this.#deps.files.createReadStream(fileKey(record)), createWriteStream(source));
       const renderings: Rendering[] = [{ key: fileKey(record, { crop }), path: work.path('cropped') }, ...sizeRenderings(record, work, crop)];
       // The source was decoded at upload: a failure here is the server's, not the client's.
       await this.#deps.images.render({ source, format: record.extension as ImageFormat, crop, outputs: renderings });
+      // What the files really take, beyond the estimate; past the budget, none of them is stored.
+      lease.take(Math.max(0, (await totalLength(renderings.map((rendering) => rendering.path))) - estimate));
       // A concurrent request that stored the same crop owns the same files: they stay.
       await this.#placeThen(renderings, () => this.#addCrop(id, crop), () => this.#hasCrop(id, crop));
     } finally {
+      lease.release();
       await work.cleanup();
     }
+  }
+
+  /** Refuses a new crop of an attachment that has as many as it may have. */
+  #assertCropsLeft(record: AttachmentRecord): void {
+    const max = this.#deps.cropsPerAttachment;
+    if (record.crops.length < max) return;
+    throw new InvalidRequestError(`An attachment may have at most ${max} crops, and this one has them: use one of them`, {
+      limit: 'cropsPerAttachment',
+      max,
+    });
   }
 
   /**
@@ -246,6 +295,8 @@ export class MediaService {
       const [current] = await tx.attachments.find([id]);
       if (!current) throw new NotFoundError();
       if (current.crops.some((existing) => sameCrop(existing, crop))) return;
+      // Checked again under the lock: crops of one attachment that ran at once count each other.
+      this.#assertCropsLeft(current);
       const { docIds: _docIds, archivedDocIds: _archivedDocIds, ...record } = current;
       await tx.attachments.update({ ...record, crops: [...record.crops, crop], updatedAt: new Date().toISOString() });
     });

@@ -11,6 +11,8 @@ export interface UploadBudgetLimits {
 export interface UploadLease {
   /** Counts `bytes` more received; throws a 429 once the caller's minute is spent. */
   charge(bytes: number): void;
+  /** Counts `bytes` about to be written when they fit in the caller's minute; else throws a 429 and counts nothing. */
+  take(bytes: number): void;
   release(): void;
 }
 
@@ -44,7 +46,7 @@ export class UploadBudget {
     this.#prune();
     const state = this.#current(callerId);
     if (state.inFlight >= this.#limits.inFlight) {
-      throw new RetryLaterError('toomany', `At most ${this.#limits.inFlight} uploads at a time`, inFlightRetryAfter, { limit: 'uploadsInFlight' });
+      throw new RetryLaterError('toomany', `At most ${this.#limits.inFlight} uploads (crops included) at a time`, inFlightRetryAfter, { limit: 'uploadsInFlight' });
     }
     if (state.bytes >= this.#limits.bytesPerMinute) throw this.#spent(state);
     state.inFlight += 1;
@@ -54,6 +56,11 @@ export class UploadBudget {
         const current = this.#current(callerId);
         current.bytes += bytes;
         if (current.bytes > this.#limits.bytesPerMinute) throw this.#spent(current);
+      },
+      take: (bytes) => {
+        const current = this.#current(callerId);
+        if (current.bytes + bytes > this.#limits.bytesPerMinute) throw this.#spent(current);
+        current.bytes += bytes;
       },
       release: () => {
         if (released) return;

@@ -29,6 +29,12 @@ export class WorkFiles {
   }
 }
 
+/** The bytes these files take together. */
+export async function totalLength(paths: readonly string[]): Promise<number> {
+  const sizes = await Promise.all(paths.map(async (path) => (await stat(path)).size));
+  return sizes.reduce((sum, size) => sum + size, 0);
+}
+
 /** No operation keeps a work file this long: an older one was left by a process that stopped. */
 export const staleWorkFileAge = 24 * 60 * 60 * 1000;
 

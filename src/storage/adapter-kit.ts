@@ -126,9 +126,10 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
     },
     attachments: {
       find: (ids) => read.attachments.find(ids),
-      insert: (record) => transaction((tx) => tx.attachments.insert(record)),
+      insert: (record, uploadedBy) => transaction((tx) => tx.attachments.insert(record, uploadedBy)),
+      uploaders: (ids) => read.attachments.uploaders(ids),
       attachmentsAfter: (afterId, limit) => read.attachments.attachmentsAfter(afterId, limit),
-      restore: (attachment, readable) => transaction((tx) => tx.attachments.restore(attachment, readable)),
+      restore: (attachment, readable, uploadedBy) => transaction((tx) => tx.attachments.restore(attachment, readable, uploadedBy)),
       update: (record) => transaction((tx) => tx.attachments.update(record)),
       setUsage: (docVersionId, ids, archived) => transaction((tx) => tx.attachments.setUsage(docVersionId, ids, archived)),
       setReadable: (ids, readable) => transaction((tx) => tx.attachments.setReadable(ids, readable)),

@@ -295,17 +295,22 @@ export interface StoredAttachment extends AttachmentRecord {
 export interface AttachmentStore {
   /** The attachments with these ids that exist, in no particular order. */
   find(ids: readonly string[]): Promise<StoredAttachment[]>;
-  /** Throws ConflictError (data.constraint `id`) when the `_id` is taken. */
-  insert(record: AttachmentRecord): Promise<void>;
+  /**
+   * Records a new upload and who uploaded it (`uploadedBy`, a caller id; null or absent: unknown), kept
+   * apart from the record. Throws ConflictError (data.constraint `id`) when the `_id` is taken.
+   */
+  insert(record: AttachmentRecord, uploadedBy?: string | null): Promise<void>;
+  /** Who uploaded these attachments, for those that exist and whose uploader is known. */
+  uploaders(ids: readonly string[]): Promise<AttachmentUploader[]>;
   /** Up to `limit` attachments whose `_id` sorts after `afterId` (all: null), with their usage, in bytewise `_id` order. */
   attachmentsAfter(afterId: string | null, limit: number): Promise<StoredAttachment[]>;
   /**
    * Stores an attachment as an export holds it: the record, the versions that hold it (`docIds`,
    * `archivedDocIds`) and whether its files are to be readable, which they are taken to be
    * already (an import places them first). Unused, it is unused from now on (`findUnused`).
-   * Throws ConflictError (data.constraint `id`) when the `_id` is taken.
+   * Throws ConflictError (data.constraint `id`) when the `_id` is taken. `uploadedBy` as for `insert`.
    */
-  restore(attachment: StoredAttachment, readable: boolean): Promise<void>;
+  restore(attachment: StoredAttachment, readable: boolean, uploadedBy?: string | null): Promise<void>;
   /** Replaces the record with the same `_id` (its usage stays); false when there is none. */
   update(record: AttachmentRecord): Promise<boolean>;
   /**
@@ -333,6 +338,12 @@ export interface AttachmentStore {
   removeUnused(id: string, before: number): Promise<boolean>;
   /** Holds the attachment records `ids` as `DocumentStore.lock` holds documents. */
   lock(ids: readonly string[]): Promise<void>;
+}
+
+/** Who uploaded an attachment: the caller id its upload was charged to (`user:<id>`, `key:<digest>`). */
+export interface AttachmentUploader {
+  readonly id: string;
+  readonly uploadedBy: string;
 }
 
 /**

@@ -7,7 +7,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
-import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { keys, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { fetchRaw, listFiles, makeImage, makePdf, pathOf, uploaded } from '../helpers/media.js';
 import { newSchemaDatabase, postgresUrl } from '../helpers/postgres.js';
 import { runCli } from '../helpers/cli-store.js';
@@ -206,6 +206,10 @@ describe('cms export and cms import', () => {
     assert.deepEqual(users.map((user) => user.username).sort(), ['ada', 'bob']);
     assert.match(users[0].passwordHash, /^\$?scrypt|\S{20,}/);
     assert.ok(documents.includes('"cmsMode":"previous"') && documents.includes('"archived":true') && documents.includes(':es:draft'));
+    // Who uploaded each attachment goes along (the re-export of an import being the same bytes, it comes back too).
+    const attachments = entries[2]!.data.toString().trim().split('\n').map((line) => JSON.parse(line));
+    const uploader = `key:${createHash('sha256').update(keys.admin).digest('hex')}`;
+    assert.deepEqual(attachments.map((attachment) => attachment.uploadedBy), [uploader, uploader, uploader]);
     const again = await cms(['export', join(work, 'again.tar.gz'), '--quiet'], { CMS_DATA_DIR: source.dataDir, CMS_DATABASE_URL: source.databaseUrl });
     assert.equal(again.code, 0, again.stderr);
     assert.ok(archive.equals(await readFile(join(work, 'again.tar.gz'))), 'the same store exports to the same bytes');

@@ -1,8 +1,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
+import { keys, startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import {
   countAttachments,
@@ -14,6 +16,7 @@ import {
   makeRotatedJpeg,
   sizeNames,
   storedAttachment,
+  upload,
   uploaded,
   uploadsDir,
 } from '../helpers/media.js';
@@ -111,8 +114,10 @@ describe('attachment crop', () => {
     assert.equal(outside.status, 400, 'the stored width (400) is not the upright width (200)');
   });
 
-  it('lets contributors crop and refuses guests and anonymous callers', async () => {
-    assert.equal((await crop({ _id: image._id, crop: { top: 0, left: 0, width: 5, height: 5 } }, 'contributor')).status, 200);
+  it('lets contributors crop their own upload and refuses guests and anonymous callers', async () => {
+    const own = await upload(t, 'own.png', await makeImage('png', 40, 30), { key: 'contributor' });
+    assert.equal(own.status, 200, own.text);
+    assert.equal((await crop({ _id: own.body._id, crop: { top: 0, left: 0, width: 5, height: 5 } }, 'contributor')).status, 200);
     for (const key of ['guest', null] as const) {
       const res = await refusedCrop({ _id: image._id, crop: { top: 0, left: 0, width: 6, height: 6 } }, 403, key);
       assert.equal(res.body.name, 'forbidden');
@@ -216,5 +221,115 @@ describe('a crop whose record update fails', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+/** A PNG of random pixels: it hardly compresses, so its crops and their sizes take real bytes. */
+async function makeNoisePng(width: number, height: number): Promise<Buffer> {
+  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png().toBuffer();
+}
+
+/** A refused crop: the status, the one error shape, and nothing changed on disk or in the record. */
+async function assertRefusedCrop(t: TestApp, id: string, body: unknown, status: number, key: keyof typeof keys): Promise<TestResponse> {
+  const files = await listFiles(uploadsDir(t));
+  const record = await storedAttachment(t, id);
+  const res = await t.request('POST', cropUrl, { body, key });
+  assert.equal(res.status, status, `${JSON.stringify(body)}: ${res.text}`);
+  assert.deepEqual(Object.keys(res.body).sort(), ['data', 'message', 'name']);
+  assert.deepEqual(await listFiles(uploadsDir(t)), files);
+  assert.deepEqual(await storedAttachment(t, id), record);
+  return res;
+}
+
+describe('crop limits', () => {
+  it('refuses a crop past cropsPerAttachment (default 10) with a 400 naming the limit, writing nothing', async () => {
+    const t = await startTestApp();
+    try {
+      const image = await uploaded(t, 'many.png', await makeImage('png', 60, 60));
+      for (let index = 0; index < 10; index++) {
+        const res = await t.request('POST', cropUrl, { body: { _id: image._id, crop: { top: 0, left: 0, width: index + 1, height: 5 } } });
+        assert.equal(res.status, 200, res.text);
+      }
+      const res = await assertRefusedCrop(t, image._id, { _id: image._id, crop: { top: 0, left: 0, width: 20, height: 5 } }, 400, 'admin');
+      assert.equal(res.body.name, 'invalid');
+      assert.deepEqual(res.body.data, { limit: 'cropsPerAttachment', max: 10 });
+      const again = await t.request('POST', cropUrl, { body: { _id: image._id, crop: { top: 0, left: 0, width: 3, height: 5 } } });
+      assert.equal(again.body, true, 'a crop the attachment has already is answered as before');
+      assert.equal((await storedAttachment(t, image._id))!.crops.length, 10);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("charges crops to the caller's upload budget: past it, a 429 naming it and no file written", async () => {
+    const budget = 150_000;
+    const t = await startTestApp(undefined, { CMS_LIMIT_UPLOAD_BYTES_PER_MINUTE: String(budget), CMS_LIMIT_CROPS_PER_ATTACHMENT: '100' });
+    try {
+      const image = await uploaded(t, 'noise.png', await makeNoisePng(64, 64));
+      const afterUpload = new Set(await listFiles(uploadsDir(t)));
+      let refused: TestResponse | null = null;
+      for (let index = 0; index < 20 && !refused; index++) {
+        const body = { _id: image._id, crop: { top: 0, left: 0, width: 64 - index, height: 64 } };
+        const files = await listFiles(uploadsDir(t));
+        const res = await t.request('POST', cropUrl, { body });
+        if (res.status === 200) continue;
+        refused = res;
+        assert.equal(res.status, 429, res.text);
+        assert.deepEqual(Object.keys(res.body).sort(), ['data', 'message', 'name']);
+        assert.equal(res.body.data.limit, 'uploadBytesPerMinute');
+        assert.ok(Number(res.headers['retry-after']) >= 1);
+        assert.deepEqual(await listFiles(uploadsDir(t)), files, 'the refused crop wrote nothing');
+        assert.equal((await storedAttachment(t, image._id))!.crops.length, index);
+        assert.ok(index >= 1, 'the budget left room for a crop');
+      }
+      assert.ok(refused, 'a crop was refused once the budget was spent');
+      const cropFiles = (await listFiles(uploadsDir(t))).filter((path) => !afterUpload.has(path));
+      const written = (await Promise.all(cropFiles.map(async (path) => (await stat(join(uploadsDir(t), path))).size))).reduce((a, b) => a + b, 0);
+      assert.ok(image.length + written <= budget, `upload and crops took ${image.length + written} bytes of ${budget}`);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('who may crop', () => {
+  let t: TestApp;
+  before(async () => {
+    const config = testConfig();
+    t = await startTestApp({
+      ...config,
+      modules: { ...(config.modules as Record<string, unknown>), album: { extend: '@cms/piece-type', options: { label: 'Album' }, fields: { add: { cover: { type: 'attachment' } } } } },
+    });
+  });
+  after(() => t.close());
+
+  const box = (width: number) => ({ top: 0, left: 0, width, height: 4 });
+
+  it("refuses a contributor the attachment of an image piece it may not edit, and lets an editor crop it", async () => {
+    const photo = await uploaded(t, 'published.png', await makeImage('png', 40, 30));
+    const piece = await t.request('POST', '/api/v1/@cms/image', { body: { title: 'Published', attachment: { _id: photo._id } } });
+    assert.equal(piece.status, 200, piece.text);
+    const res = await assertRefusedCrop(t, photo._id, { _id: photo._id, crop: box(10) }, 403, 'contributor');
+    assert.equal(res.body.name, 'forbidden');
+    assert.equal((await t.request('POST', cropUrl, { body: { _id: photo._id, crop: box(10) }, key: 'editor' })).status, 200);
+  });
+
+  it('lets a contributor crop the attachment of a draft it may edit', async () => {
+    const photo = await uploaded(t, 'cover.png', await makeImage('png', 40, 30));
+    const draft = await t.request('POST', '/api/v1/album?cmsMode=draft', { key: 'contributor', body: { title: 'Trip', cover: { _id: photo._id } } });
+    assert.equal(draft.status, 200, draft.text);
+    assert.equal((await t.request('POST', cropUrl, { body: { _id: photo._id, crop: box(11) }, key: 'contributor' })).status, 200);
+  });
+
+  it('lets the uploader crop its upload while no document uses it, and no one else', async () => {
+    const own = await upload(t, 'mine.png', await makeImage('png', 40, 30), { key: 'contributor' });
+    assert.equal(own.status, 200, own.text);
+    const id = own.body._id;
+    assert.equal((await t.request('POST', cropUrl, { body: { _id: id, crop: box(12) }, key: 'contributor' })).status, 200);
+    assert.equal((await assertRefusedCrop(t, id, { _id: id, crop: box(13) }, 403, 'editor')).body.name, 'forbidden');
+    // Once an image piece the contributor may not edit holds it, the upload is that piece's to crop.
+    const piece = await t.request('POST', '/api/v1/@cms/image', { body: { title: 'Taken', attachment: { _id: id } } });
+    assert.equal(piece.status, 200, piece.text);
+    await assertRefusedCrop(t, id, { _id: id, crop: box(14) }, 403, 'contributor');
   });
 });

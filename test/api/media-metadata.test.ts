@@ -36,14 +36,25 @@ async function photo(format: 'jpeg' | 'png' | 'webp', width: number, height: num
 
 /** The PNG with a `tEXt` chunk inserted after its header chunk. */
 function withPngText(png: Buffer, keyword: string, text: string): Buffer {
-  const type = Buffer.from('tEXt');
-  const data = Buffer.from(`${keyword}\0${text}`, 'latin1');
+  return withPngChunk(png, 'tEXt', Buffer.from(`${keyword}\0${text}`, 'latin1'));
+}
+
+/** The PNG with a chunk of this type and data inserted after its header chunk. */
+function withPngChunk(png: Buffer, name: string, data: Buffer): Buffer {
+  const type = Buffer.from(name, 'latin1');
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const crc = Buffer.alloc(4);
   crc.writeUInt32BE(crc32(Buffer.concat([type, data])));
   const afterHeader = 8 + 25; // signature, then IHDR: length, type, 13 bytes, CRC
   return Buffer.concat([png.subarray(0, afterHeader), length, type, data, crc, png.subarray(afterHeader)]);
+}
+
+// A page a browser would run, were the file ever taken for HTML.
+const page = Buffer.from('<html><script>alert(document.cookie)</script></html>');
+
+function assertNoPage(bytes: Buffer, label: string): void {
+  assert.equal(bytes.includes('<script>'), false, `${label}: the appended page is still there`);
 }
 
 function assertNoSecrets(bytes: Buffer, label: string): void {
@@ -107,6 +118,24 @@ describe('metadata of uploaded originals', () => {
     const { stored } = await uploadClean('anim.gif', gif);
     const metadata = await sharp(stored, { animated: true }).metadata();
     assert.deepEqual([metadata.pages, metadata.width, metadata.pageHeight], [3, 40, 20]);
+  });
+
+  it('drops what follows the end of a JPEG, keeping the image byte for byte', async () => {
+    const jpeg = await makeImage('jpeg', 20, 20);
+    const { stored } = await uploadClean('appended.jpg', Buffer.concat([jpeg, page]));
+    assertNoPage(stored, 'the JPEG');
+    assert.deepEqual(stored, jpeg);
+  });
+
+  it('drops private chunks of a PNG and what follows its IEND, keeping the image byte for byte', async () => {
+    const png = await makeImage('png', 30, 20);
+    // scRp: ancillary, private, safe to copy; no decoder reads it.
+    const { stored } = await uploadClean('private.png', withPngChunk(png, 'scRp', page));
+    assertNoPage(stored, 'a private chunk');
+    assert.deepEqual(stored, png);
+    const after = await uploadClean('trailing.png', Buffer.concat([png, page]));
+    assertNoPage(after.stored, 'the bytes after IEND');
+    assert.deepEqual(after.stored, png);
   });
 
   it('stores an image without metadata byte for byte', async () => {

@@ -35,6 +35,23 @@ export function describeAttachmentContract(adapterOf: () => StorageAdapter): voi
       assert.deepEqual(await adapter.attachments.find([]), []);
     });
 
+    it('keeps who uploaded an attachment apart from its record, through insert and restore', async () => {
+      const adapter = adapterOf();
+      await adapter.attachments.insert(makeAttachment('a1'), 'user:u1');
+      await adapter.attachments.insert(makeAttachment('a2'));
+      await adapter.attachments.restore({ ...makeAttachment('a3'), docIds: [], archivedDocIds: [] }, true, 'key:abc');
+      const found = await adapter.attachments.uploaders(['a1', 'a2', 'a3', 'missing']);
+      assert.deepEqual(
+        found.sort((a, b) => a.id.localeCompare(b.id)),
+        [
+          { id: 'a1', uploadedBy: 'user:u1' },
+          { id: 'a3', uploadedBy: 'key:abc' },
+        ],
+      );
+      assert.deepEqual(await adapter.attachments.find(['a1']), [{ ...makeAttachment('a1'), docIds: [], archivedDocIds: [] }]);
+      assert.deepEqual(await adapter.attachments.uploaders([]), []);
+    });
+
     it('refuses a taken id and replaces a record on update', async () => {
       const adapter = adapterOf();
       await adapter.attachments.insert(makeAttachment('a1'));

@@ -7,7 +7,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
  * same store always gives the same bytes:
  * - `documents.jsonl`: every document version, one JSON object a line, by `_id`;
  * - `users.jsonl`: every user's login data (the password hash, never a password), by `userId`;
- * - `attachments.jsonl`: every attachment record with the versions holding it and `readable`, by `_id`;
+ * - `attachments.jsonl`: every attachment record with the versions holding it, `readable` and its uploader when known, by `_id`;
  * - `files/<key>`: every file of every attachment, readable or not, by key;
  * - `manifest.json`: last, since it holds the SHA-256 of everything before it.
  */
@@ -101,6 +101,8 @@ export const attachmentLineSchema = Type.Object({
   docIds: versionIds,
   archivedDocIds: versionIds,
   readable: Type.Boolean(),
+  // The caller id of the upload (`user:<id>`, `key:<digest>`); absent when unknown.
+  uploadedBy: Type.Optional(Type.String({ maxLength: 200 })),
 });
 export type AttachmentLine = Static<typeof attachmentLineSchema>;
 

@@ -119,23 +119,26 @@ async function* userLines(deps: ExportDeps): AsyncGenerator<string> {
 async function* attachmentLines(deps: ExportDeps, latest: { updatedAt: string | null }): AsyncGenerator<string> {
   const stage = deps.progress.stage('attachments');
   for await (const page of attachmentPages(deps.storage)) {
-    for (const { attachment, readable } of page) {
+    for (const { attachment, readable, uploadedBy } of page) {
       noteLatest(latest, attachment.updatedAt);
-      yield `${JSON.stringify({ ...attachment, readable })}\n`;
+      yield `${JSON.stringify({ ...attachment, readable, ...(uploadedBy !== undefined && { uploadedBy }) })}\n`;
     }
     stage.add(page.length);
   }
   stage.done();
 }
 
-/** Every attachment in `_id` order, a page at a time, with where its files are to be and were last put. */
+/** Every attachment in `_id` order, a page at a time, with where its files are to be and were last put, and its uploader when known. */
 async function* attachmentPages(storage: StorageAdapter) {
   for (let after: string | null = null; ; ) {
     const page = await storage.attachments.attachmentsAfter(after, pageSize);
-    const states = new Map((await storage.attachments.fileStates(page.map((found) => found._id))).map((state) => [state.id, state]));
+    const ids = page.map((found) => found._id);
+    const states = new Map((await storage.attachments.fileStates(ids)).map((state) => [state.id, state]));
+    const uploaders = new Map((await storage.attachments.uploaders(ids)).map((known) => [known.id, known.uploadedBy]));
     yield page.map((attachment) => {
       const state = states.get(attachment._id);
-      return { attachment, readable: state?.readable ?? true, filesReadable: state?.filesReadable ?? true };
+      const uploadedBy = uploaders.get(attachment._id);
+      return { attachment, readable: state?.readable ?? true, filesReadable: state?.filesReadable ?? true, uploadedBy };
     });
     if (page.length < pageSize) return;
     after = page.at(-1)!._id;

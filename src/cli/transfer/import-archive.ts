@@ -108,7 +108,7 @@ async function writeRecords(deps: ImportDeps, indexer: DocumentIndexer, tx: Stor
       await tx.documents.insert({ ...doc, ...properties }, index);
     },
     'users.jsonl': (login: UserLogin) => tx.logins.put(login),
-    'attachments.jsonl': ({ readable, ...attachment }: AttachmentLine) => tx.attachments.restore(attachment, readable),
+    'attachments.jsonl': ({ readable, uploadedBy, ...attachment }: AttachmentLine) => tx.attachments.restore(attachment, readable, uploadedBy ?? null),
   };
   let partsLeft = partNames.length;
   for await (const entry of archiveEntries(path)) {

@@ -103,7 +103,7 @@ export function fixedPaths(): Record<string, Record<string, Operation>> {
         requestBody: jsonBody({ type: 'object', required: ['_id', 'crop'], properties: { _id: string, crop: ref('Crop'), annotate: { type: 'boolean' } } }),
         responses: responses(
           { 200: jsonResponse('`true`, or with `annotate: true` the attachment annotated with the crop.', { anyOf: [{ const: true }, ref('Attachment')] }) },
-          [404],
+          [404, 429],
           true,
         ),
       },

@@ -53,7 +53,7 @@ export async function registerMediaRoutes(
     });
   });
 
-  app.post('/api/v1/@cms/attachment/crop', async (request) => media.crop(request.principal, request.body));
+  app.post('/api/v1/@cms/attachment/crop', async (request) => media.crop({ principal: request.principal, callerId: request.callerId }, request.body));
 
   // The image links rich text holds: a redirect to one size of the image piece's file.
   app.get(`/api/v1/${imageTypeName}/:_id/src`, { schema: { params: idParams, querystring: imageSourceQuery } }, async (request, reply) => {

@@ -309,6 +309,11 @@ export const migrations: readonly string[] = [
   CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (updated_at) WHERE status <> 'pending';
   CREATE INDEX webhook_deliveries_status ON webhook_deliveries (status, endpoint, id);
   `,
+  // 12: who uploaded an attachment (its caller id: `user:<id>` or `key:<digest>`), outside the
+  // record's data so that no answer that shows the record shows it. Older uploads have none.
+  `
+  ALTER TABLE attachments ADD COLUMN uploaded_by text COLLATE "C";
+  `,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

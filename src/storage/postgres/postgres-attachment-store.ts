@@ -1,4 +1,4 @@
-import type { AttachmentFileState, AttachmentRecord, AttachmentStore, StoredAttachment } from '../storage-adapter.js';
+import type { AttachmentFileState, AttachmentRecord, AttachmentStore, AttachmentUploader, StoredAttachment } from '../storage-adapter.js';
 import { attachmentLockKey, lockStatement } from './migrations.js';
 import type { StatementSource } from './statements.js';
 import { conflictError, translatingErrors } from './translate-error.js';
@@ -18,11 +18,12 @@ const findSql = `SELECT attachments.data,
   WHERE attachments.id = ANY ($1::text[])
   GROUP BY attachments.id`;
 // A new upload is unused until a version holds it: from its upload on, the grace period runs.
-const insertSql = `INSERT INTO attachments (id, created_at, data, unused_since) VALUES ($1::text, $2::text, $3::json, $4::bigint)
-  ON CONFLICT DO NOTHING`;
+const insertSql = `INSERT INTO attachments (id, created_at, data, unused_since, uploaded_by)
+  VALUES ($1::text, $2::text, $3::json, $4::bigint, $5::text) ON CONFLICT DO NOTHING`;
+const uploadersSql = `SELECT id, uploaded_by AS "uploadedBy" FROM attachments WHERE id = ANY ($1::text[]) AND uploaded_by IS NOT NULL`;
 const idsAfterSql = 'SELECT id FROM attachments WHERE id > $1::text ORDER BY id LIMIT $2::int';
-const restoreSql = `INSERT INTO attachments (id, created_at, data, readable, files_readable, unused_since)
-  VALUES ($1::text, $2::text, $3::json, $4::boolean, $4::boolean, $5::bigint) ON CONFLICT DO NOTHING`;
+const restoreSql = `INSERT INTO attachments (id, created_at, data, readable, files_readable, unused_since, uploaded_by)
+  VALUES ($1::text, $2::text, $3::json, $4::boolean, $4::boolean, $5::bigint, $6::text) ON CONFLICT DO NOTHING`;
 const restoreUsesSql = `INSERT INTO attachment_uses (doc_version_id, attachment_id, archived)
   SELECT version, $1::text, $3::boolean FROM unnest($2::text[]) AS version`;
 const updateSql = 'UPDATE attachments SET created_at = $2::text, data = $3::json WHERE id = $1::text';
@@ -74,9 +75,15 @@ export function createPostgresAttachmentStore(statements: StatementSource): Atta
       return rows.map((row): StoredAttachment => ({ ...row.data, docIds: row.doc_ids, archivedDocIds: row.archived_doc_ids }));
     },
 
-    async insert(record) {
-      const inserted = await translatingErrors(() => statements.prepared(insertSql, [...toRow(record), Date.now()]));
+    async insert(record, uploadedBy) {
+      const inserted = await translatingErrors(() => statements.prepared(insertSql, [...toRow(record), Date.now(), uploadedBy ?? null]));
       if (inserted.rowCount === 0) throw conflictError('attachments_id');
+    },
+
+    async uploaders(ids) {
+      if (ids.length === 0) return [];
+      const { rows } = await statements.prepared<AttachmentUploader>(uploadersSql, [[...ids]]);
+      return rows;
     },
 
     async attachmentsAfter(afterId, limit) {
@@ -84,10 +91,10 @@ export function createPostgresAttachmentStore(statements: StatementSource): Atta
       return inIdOrder(await store.find(rows.map((row) => row.id)));
     },
 
-    async restore(attachment, readable) {
+    async restore(attachment, readable, uploadedBy) {
       const { docIds, archivedDocIds, ...record } = attachment;
       const unused = docIds.length === 0 && archivedDocIds.length === 0;
-      const row = [...toRow(record), readable, unused ? Date.now() : null];
+      const row = [...toRow(record), readable, unused ? Date.now() : null, uploadedBy ?? null];
       const inserted = await translatingErrors(() => statements.prepared(restoreSql, row));
       if (inserted.rowCount === 0) throw conflictError('attachments_id');
       for (const [versions, archived] of [[docIds, false], [archivedDocIds, true]] as const) {

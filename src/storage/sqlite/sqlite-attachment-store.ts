@@ -1,4 +1,4 @@
-import type { AttachmentFileState, AttachmentRecord, AttachmentStore, StoredAttachment } from '../storage-adapter.js';
+import type { AttachmentFileState, AttachmentRecord, AttachmentStore, AttachmentUploader, StoredAttachment } from '../storage-adapter.js';
 import type { StatementSource } from './statement-cache.js';
 import { translateSqliteError } from './translate-error.js';
 import { inIdOrder } from '../adapter-kit.js';
@@ -19,10 +19,13 @@ const findSql = 'SELECT data FROM attachments WHERE id IN (SELECT value FROM jso
 const findUsesSql = `SELECT attachment_id, doc_version_id, archived FROM attachment_uses
   WHERE attachment_id IN (SELECT value FROM json_each(?)) ORDER BY doc_version_id`;
 // A new upload is unused until a version holds it: from its upload on, the grace period runs.
-const insertSql = 'INSERT INTO attachments (id, created_at, data, unused_since) VALUES (@id, @createdAt, @data, @now)';
+const insertSql = `INSERT INTO attachments (id, created_at, data, unused_since, uploaded_by)
+  VALUES (@id, @createdAt, @data, @now, @uploadedBy)`;
+const uploadersSql = `SELECT id, uploaded_by AS uploadedBy FROM attachments
+  WHERE id IN (SELECT value FROM json_each(?)) AND uploaded_by IS NOT NULL`;
 const idsAfterSql = 'SELECT id FROM attachments WHERE id > ? ORDER BY id LIMIT ?';
-const restoreSql = `INSERT INTO attachments (id, created_at, data, readable, files_readable, unused_since)
-  VALUES (@id, @createdAt, @data, @readable, @readable, @unusedSince)`;
+const restoreSql = `INSERT INTO attachments (id, created_at, data, readable, files_readable, unused_since, uploaded_by)
+  VALUES (@id, @createdAt, @data, @readable, @readable, @unusedSince, @uploadedBy)`;
 const restoreUsesSql = `INSERT INTO attachment_uses (doc_version_id, attachment_id, archived)
   SELECT value, @id, @archived FROM json_each(@versions)`;
 const updateSql = 'UPDATE attachments SET created_at = @createdAt, data = @data WHERE id = @id';
@@ -59,12 +62,17 @@ export function createSqliteAttachmentStore(statements: StatementSource): Attach
       return records.map((record) => withUses(record, uses));
     },
 
-    async insert(record) {
+    async insert(record, uploadedBy) {
       try {
-        statements.statement(insertSql).run({ ...toRow(record), now: Date.now() });
+        statements.statement(insertSql).run({ ...toRow(record), now: Date.now(), uploadedBy: uploadedBy ?? null });
       } catch (error) {
         throw translateSqliteError(error);
       }
+    },
+
+    async uploaders(ids) {
+      if (ids.length === 0) return [];
+      return statements.statement(uploadersSql).all(JSON.stringify(ids)) as AttachmentUploader[];
     },
 
     async attachmentsAfter(afterId, limit) {
@@ -72,11 +80,12 @@ export function createSqliteAttachmentStore(statements: StatementSource): Attach
       return inIdOrder(await store.find(ids));
     },
 
-    async restore(attachment, readable) {
+    async restore(attachment, readable, uploadedBy) {
       const { docIds, archivedDocIds, ...record } = attachment;
       const unused = docIds.length === 0 && archivedDocIds.length === 0;
       try {
-        statements.statement(restoreSql).run({ ...toRow(record), readable: readable ? 1 : 0, unusedSince: unused ? Date.now() : null });
+        const unusedSince = unused ? Date.now() : null;
+        statements.statement(restoreSql).run({ ...toRow(record), readable: readable ? 1 : 0, unusedSince, uploadedBy: uploadedBy ?? null });
       } catch (error) {
         throw translateSqliteError(error);
       }
