@@ -220,9 +220,12 @@ export class MediaService {
 
   /**
    * A crop changes what every document showing the attachment may show: it needs the right to
-   * edit one of the versions that hold it (archived ones too), or, while none holds it, to be its uploader.
+   * edit one of the versions that hold it (archived ones too), or, while none holds it, to be its
+   * uploader or an admin.
    */
   async #assertMayCrop({ principal, callerId }: MediaCaller, record: StoredAttachment): Promise<void> {
+    // Admins may edit every document, those still to be made with an unused upload included.
+    if (principal.role === 'admin') return;
     if (await this.#deps.mayEditVersions(principal, [...record.docIds, ...record.archivedDocIds])) return;
     const unused = record.docIds.length === 0 && record.archivedDocIds.length === 0;
     if (unused && callerId !== null) {

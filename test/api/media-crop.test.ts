@@ -321,12 +321,13 @@ describe('who may crop', () => {
     assert.equal((await t.request('POST', cropUrl, { body: { _id: photo._id, crop: box(11) }, key: 'contributor' })).status, 200);
   });
 
-  it('lets the uploader crop its upload while no document uses it, and no one else', async () => {
+  it('lets the uploader, or an admin, crop an upload while no document uses it, and no one else', async () => {
     const own = await upload(t, 'mine.png', await makeImage('png', 40, 30), { key: 'contributor' });
     assert.equal(own.status, 200, own.text);
     const id = own.body._id;
     assert.equal((await t.request('POST', cropUrl, { body: { _id: id, crop: box(12) }, key: 'contributor' })).status, 200);
     assert.equal((await assertRefusedCrop(t, id, { _id: id, crop: box(13) }, 403, 'editor')).body.name, 'forbidden');
+    assert.equal((await t.request('POST', cropUrl, { body: { _id: id, crop: box(15) }, key: 'admin' })).status, 200);
     // Once an image piece the contributor may not edit holds it, the upload is that piece's to crop.
     const piece = await t.request('POST', '/api/v1/@cms/image', { body: { title: 'Taken', attachment: { _id: id } } });
     assert.equal(piece.status, 200, piece.text);
