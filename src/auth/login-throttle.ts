@@ -75,10 +75,11 @@ export class LoginThrottle {
   }
 
   async #take(keys: readonly ThrottleKey[]): Promise<void> {
-    const now = Date.now();
-    const until = await this.#store.take(keys, now);
+    const until = await this.#store.take(keys, Date.now());
     if (until === null) return;
-    const seconds = Math.max(1, Math.ceil((until - now) / 1000));
+    // From the time of the answer: a lock another request set while this one waited for the
+    // store may have started after this one's `now`. Other processes' clocks may differ a little.
+    const seconds = Math.min(this.#limits.periodSeconds, Math.max(1, Math.ceil((until - Date.now()) / 1000)));
     throw new RetryLaterError('toomany', `Too many attempts. You may try again in ${inWords(this.#limits.periodSeconds)}.`, seconds);
   }
 
