@@ -66,7 +66,7 @@ const operator: Principal = Object.freeze({ kind: 'apiKey', role: 'admin', userI
 export interface FirstRunSetupDeps {
   readonly storage: StorageAdapter;
   readonly documents: DocumentService;
-  /** Wrong codes are throttled like failed logins, under an account of their own. */
+  /** Codes are counted like login attempts, per client address. */
   readonly throttle: LoginThrottle;
 }
 
@@ -94,9 +94,10 @@ export class FirstRunSetup {
   }
 
   /**
-   * Creates the first admin with the user type's own rules (password length, username). A wrong
-   * code counts as a failed login (429 once locked); a right one is used up, or given back when
-   * the user could not be created, so that a too short password can be corrected. The other
+   * Creates the first admin with the user type's own rules (password length, username). Each code
+   * sent counts against the client's address before it is checked (429 once locked: that address
+   * only, not the operator's elsewhere). A right one is uncounted again, and used up, or given back
+   * when the user could not be created, so that a too short password can be corrected. The other
    * codes stay, harmless: none creates an admin once a user exists.
    */
   async createFirstAdmin(body: Record<string, unknown>, client: { address: string }): Promise<Record<string, unknown>> {
@@ -105,21 +106,17 @@ export class FirstRunSetup {
       throw new InvalidRequestError('The setup code, the username and the password are required.');
     }
     if (await this.#anyUser()) throw new ConflictError(userExists);
-    const attempt = { account: 'setup', address: client.address };
-    await this.#deps.throttle.refuseIfLocked(attempt);
+    await this.#deps.throttle.takeSetupCode(client.address);
     const logins = this.#deps.storage.logins;
     if (!(await logins.hasSetupCodes())) throw new ForbiddenError('No setup code is pending: restart the server to get one.');
     // Taken from the store, so that a second request with the same code, to any process, finds none.
     const taken = digest(code);
-    if (!(await logins.takeSetupCode(taken))) {
-      await this.#deps.throttle.failed(attempt);
-      throw new ForbiddenError('The setup code is wrong.');
-    }
+    if (!(await logins.takeSetupCode(taken))) throw new ForbiddenError('The setup code is wrong.');
+    await this.#deps.throttle.setupCodeRight(client.address);
     try {
       const fields = { username, password, title: title ?? username, ...(email === undefined ? {} : { email }), role: 'admin' };
       // Another process of this server (CMS_WORKERS) holds the same code and may be creating one now.
       const user = await this.#deps.documents.insert({ principal: operator }, userTypeName, fields, { onlyIf: noUserYet });
-      await this.#deps.throttle.succeeded(attempt);
       return { _id: user._id, username: user.username, title: user.title, role: user.role };
     } catch (error) {
       await logins.addSetupCode(taken);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LoginFailure, LoginThrottleStore } from '../storage/storage-adapter.js';
+import type { LoginThrottleStore, ThrottleKey } from '../storage/storage-adapter.js';
 import { RetryLaterError } from '../errors/app-error.js';
 
 export interface LoginThrottleLimits {
@@ -18,13 +18,21 @@ export interface LoginAttempt {
 }
 
 /** Digests: the store holds neither usernames nor addresses, and every key has the same length. */
-function keyOf(kind: 'account' | 'address', value: string): string {
+function keyOf(kind: 'account' | 'address' | 'setup-address', value: string): string {
   return createHash('sha256').update(`${kind}\u0000${value}`, 'utf8').digest('base64url');
+}
+
+/** "a minute", "2 minutes", "90 seconds": how long a lock lasts, in the original's words. */
+function inWords(seconds: number): string {
+  if (seconds % 60 !== 0) return seconds === 1 ? 'a second' : `${seconds} seconds`;
+  return seconds === 60 ? 'a minute' : `${seconds / 60} minutes`;
 }
 
 /**
  * The original's login throttle (3 failures within a minute lock the name for a minute), per
  * account and per client address, counted in the store so that every server process shares it.
+ * An attempt is counted before its password is checked, so that attempts sent side by side are
+ * throttled as those sent one after another; one that succeeds is uncounted again.
  */
 export class LoginThrottle {
   readonly #store: LoginThrottleStore;
@@ -35,26 +43,55 @@ export class LoginThrottle {
     this.#limits = limits;
   }
 
-  /** Throws 429 `toomany` with Retry-After while the account or the address is locked. */
-  async refuseIfLocked(attempt: LoginAttempt): Promise<void> {
-    const now = Date.now();
-    const until = await this.#store.lockedUntil([keyOf('account', attempt.account), keyOf('address', attempt.address)], now);
-    if (until === null) return;
-    const seconds = Math.max(1, Math.ceil((until - now) / 1000));
-    throw new RetryLaterError('toomany', `Too many attempts. You may try again in ${seconds} seconds.`, seconds);
+  /** Counts a login attempt against its account and its address; 429 `toomany` while either is locked. */
+  takeLogin(attempt: LoginAttempt): Promise<void> {
+    return this.#take(this.#loginKeys(attempt));
   }
 
-  async failed(attempt: LoginAttempt): Promise<void> {
+  /** A success clears the account's count, and uncounts the attempt from the address's. */
+  async loginSucceeded(attempt: LoginAttempt): Promise<void> {
+    const [account, address] = this.#loginKeys(attempt);
+    await this.#store.clear(account.key);
+    await this.#store.giveBack(address, Date.now());
+  }
+
+  /** An attempt that was not checked after all (the hasher was busy): uncounted from both. */
+  async loginUnchecked(attempt: LoginAttempt): Promise<void> {
+    const now = Date.now();
+    for (const key of this.#loginKeys(attempt)) await this.#store.giveBack(key, now);
+  }
+
+  /**
+   * Counts a first-run setup code sent from `address`: per address, so that wrong codes sent
+   * from one address lock that address only, not the operator elsewhere. As many as a username's.
+   */
+  takeSetupCode(address: string): Promise<void> {
+    return this.#take([this.#setupKey(address)]);
+  }
+
+  /** A right code is no failure: uncounted again. */
+  async setupCodeRight(address: string): Promise<void> {
+    await this.#store.giveBack(this.#setupKey(address), Date.now());
+  }
+
+  async #take(keys: readonly ThrottleKey[]): Promise<void> {
+    const until = await this.#store.take(keys, Date.now());
+    if (until === null) return;
+    // From the time of the answer: a lock another request set while this one waited for the
+    // store may have started after this one's `now`. Other processes' clocks may differ a little.
+    const seconds = Math.min(this.#limits.periodSeconds, Math.max(1, Math.ceil((until - Date.now()) / 1000)));
+    throw new RetryLaterError('toomany', `Too many attempts. You may try again in ${inWords(this.#limits.periodSeconds)}.`, seconds);
+  }
+
+  #loginKeys(attempt: LoginAttempt): [ThrottleKey, ThrottleKey] {
     const periodMs = this.#limits.periodSeconds * 1000;
-    const failures: LoginFailure[] = [
+    return [
       { key: keyOf('account', attempt.account), limit: this.#limits.perUsername, periodMs },
       { key: keyOf('address', attempt.address), limit: this.#limits.perAddress, periodMs },
     ];
-    await this.#store.recordFailures(failures, Date.now());
   }
 
-  /** A success clears the account's failures; the address keeps its own. */
-  async succeeded(attempt: LoginAttempt): Promise<void> {
-    await this.#store.clear(keyOf('account', attempt.account));
+  #setupKey(address: string): ThrottleKey {
+    return { key: keyOf('setup-address', address), limit: this.#limits.perUsername, periodMs: this.#limits.periodSeconds * 1000 };
   }
 }

@@ -117,9 +117,10 @@ export class TokenService {
   }
 
   /**
-   * The login of valid credentials. While the account or the client address is locked by the
-   * throttle, refused (429) before any password is checked. An unknown, disabled or archived
-   * user costs one password verification like any other, so the time taken tells nothing.
+   * The login of valid credentials. The attempt is counted by the throttle before any password
+   * is checked, and refused (429) while the account or the client address is locked. An unknown,
+   * disabled or archived user costs one password verification like any other, so the time taken
+   * tells nothing.
    */
   async #verifiedLogin(body: Record<string, unknown>, client: { address: string }): Promise<UserLogin> {
     const { username, password } = body;
@@ -127,19 +128,27 @@ export class TokenService {
       throw new InvalidRequestError('Both the username and the password are required.');
     }
     const login = await this.#storage.logins.findByName(username);
-    // Failures count against the user the name reached (by username or email alike), or the name.
+    // Attempts count against the user the name reached (by username or email alike), or the name.
     const attempt: LoginAttempt = { account: login ? `user:${login.userId}` : `name:${username}`, address: client.address };
-    await this.#throttle.refuseIfLocked(attempt);
+    await this.#throttle.takeLogin(attempt);
+    let verdict: Verification;
+    try {
+      verdict = await this.#check(login, password);
+    } catch (error) {
+      await this.#throttle.loginUnchecked(attempt);
+      throw error;
+    }
+    if (login === null || !verdict.valid) throw new InvalidRequestError('Your credentials are incorrect, or there is no such user');
+    await this.#throttle.loginSucceeded(attempt);
+    if (verdict.outdated) await this.#upgradeHash(login, password);
+    return login;
+  }
+
+  /** The password checked against the login's hash, or against none (never valid) when its user may not log in. */
+  async #check(login: UserLogin | null, password: string): Promise<Verification> {
     const user = login ? await this.#user(login.userId) : null;
     const usable = login !== null && user !== null && user.disabled !== true && user.archived !== true;
-    const { valid, outdated } = await this.#passwords.verify(password, usable ? login.passwordHash : null);
-    if (!usable || !valid) {
-      await this.#throttle.failed(attempt);
-      throw new InvalidRequestError('Your credentials are incorrect, or there is no such user');
-    }
-    await this.#throttle.succeeded(attempt);
-    if (outdated) await this.#upgradeHash(login, password);
-    return login;
+    return this.#passwords.verify(password, usable ? login.passwordHash : null);
   }
 
   /** Stores a hash with the current parameters while the password is at hand; skipped when the hasher is busy. */

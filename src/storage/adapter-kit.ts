@@ -142,7 +142,8 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
     },
     loginThrottle: {
       lockedUntil: (keys, now) => read.loginThrottle.lockedUntil(keys, now),
-      recordFailures: (failures, now) => transaction((tx) => tx.loginThrottle.recordFailures(failures, now)),
+      take: (keys, now) => transaction((tx) => tx.loginThrottle.take(keys, now)),
+      giveBack: (key, now) => transaction((tx) => tx.loginThrottle.giveBack(key, now)),
       clear: (key) => transaction((tx) => tx.loginThrottle.clear(key)),
     },
     apiKeys: {

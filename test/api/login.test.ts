@@ -18,6 +18,9 @@ class RecordingHasher implements PasswordVerifier {
   readonly verified: (string | null)[] = [];
   hashed = 0;
   readonly hashedInTransaction: string[] = [];
+  /** Called as each verification is asked for, before it waits for `hold`'s release. */
+  onVerify: (() => void) | null = null;
+  #held: Promise<void> | null = null;
   readonly #real: ScryptPasswordHasher;
   readonly #storage: () => StorageAdapter;
 
@@ -26,9 +29,21 @@ class RecordingHasher implements PasswordVerifier {
     this.#storage = storage;
   }
 
-  verify(plain: string, encoded: string | null) {
+  async verify(plain: string, encoded: string | null) {
     this.verified.push(encoded);
+    this.onVerify?.();
+    if (this.#held) await this.#held;
     return this.#real.verify(plain, encoded);
+  }
+
+  /** Holds every verification until the function returned is called: no login is answered meanwhile. */
+  hold(): () => void {
+    let release!: () => void;
+    this.#held = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.#held = null;
+      release();
+    };
   }
 
   async hash(plain: string) {
@@ -81,7 +96,7 @@ describe('login throttle (default limits)', () => {
   let storage: () => StorageAdapter;
   before(async () => {
     ({ t, hasher, storage } = await startRecorded());
-    for (const name of ['ada', 'bob', 'carol', 'olga']) await createUser(t, name);
+    for (const name of ['ada', 'bob', 'carol', 'olga', 'dan']) await createUser(t, name);
     await createUser(t, 'dis', { disabled: true });
   });
   after(() => t.close());
@@ -97,6 +112,34 @@ describe('login throttle (default limits)', () => {
     assertLocked(await login(t, 'ada@example.com', 'ada-password-1'), 60);
     assert.equal(hasher.verified.length, checked, 'no password is verified while the name is locked');
     assert.equal((await login(t, 'bob', 'bob-password-1')).status, 200, 'other users from the same address may log in');
+  });
+
+  it('checks 3 of 24 attempts sent at once for one username, the right password among them; the others get 429', async () => {
+    const passwords = [...Array.from({ length: 23 }, (_, i) => `wrong-password-${i}`), 'dan-password-1'];
+    const verifiedBefore = hasher.verified.length;
+    // Verifications are held until every attempt is either answered or waiting for one: all of
+    // them reach the throttle before any password is checked, as attackers' parallel requests do.
+    let arrived = 0;
+    let allArrived!: () => void;
+    const everyArrived = new Promise<void>((resolve) => (allArrived = resolve));
+    const arrive = () => void (++arrived === passwords.length && allArrived());
+    hasher.onVerify = arrive;
+    const release = hasher.hold();
+    const pending = passwords.map((password) => login(t, 'dan', password, '10.30.0.1').then((res) => (arrive(), res)));
+    await everyArrived;
+    release();
+    hasher.onVerify = null;
+    const answers = await Promise.all(pending);
+    const checked = answers.filter((res) => res.status !== 429);
+    assert.equal(checked.length, 3, answers.map((res) => res.status).join(' '));
+    assert.equal(hasher.verified.length - verifiedBefore, 3, 'three passwords verified');
+    for (const res of answers) {
+      if (res.status !== 429) continue;
+      assertLocked(res);
+      assert.equal(res.body.message, 'Too many attempts. You may try again in a minute.');
+    }
+    const tokens = answers.filter((res) => 'token' in res.body);
+    assert.ok(tokens.length <= 1 && tokens.every((res) => res === answers.at(-1) && res.status === 200), 'only the right password, and only when checked, gets a token');
   });
 
   it('counts unknown usernames too', async () => {
@@ -266,8 +309,12 @@ describe('the client address behind proxies (CMS_TRUST_PROXY)', () => {
 });
 
 describe('password hashing on a bounded pool', () => {
+  // Logins sent at once for one user are counted before they are checked: the throttle lets
+  // them all through here, so that what is seen is the hasher's bound.
+  const unthrottled = { CMS_LIMIT_LOGIN_FAILURES_PER_USERNAME: '20' };
+
   it('refuses logins beyond the pool and its queue with 503 and Retry-After', async () => {
-    const t = await startTestApp(testConfig(), { CMS_LIMIT_PASSWORD_HASH_CONCURRENCY: '1', CMS_LIMIT_PASSWORD_HASH_QUEUE: '2' });
+    const t = await startTestApp(testConfig(), { ...unthrottled, CMS_LIMIT_PASSWORD_HASH_CONCURRENCY: '1', CMS_LIMIT_PASSWORD_HASH_QUEUE: '2' });
     try {
       await createUser(t, 'hank');
       const results = await Promise.all(Array.from({ length: 6 }, () => login(t, 'hank', 'hank-password-1')));
@@ -287,7 +334,7 @@ describe('password hashing on a bounded pool', () => {
 
   it('serves an uploaded file while a flood of logins waits for the hasher', async () => {
     // The real parameters: the point is what 0.4 s hashes do to the threads that read files.
-    const { t, hasher } = await startRecorded({}, { concurrency: 2, queueLimit: 100, params: currentParams });
+    const { t, hasher } = await startRecorded(unthrottled, { concurrency: 2, queueLimit: 100, params: currentParams });
     try {
       await createUser(t, 'ivy');
       const file = await uploaded(t, 'notes.txt', 'file bytes\n');

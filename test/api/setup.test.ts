@@ -26,7 +26,7 @@ function loggedCode(lines: string[]): string {
 function post(t: TestApp, body: Record<string, unknown>, options: { address?: string; headers?: Record<string, string> } = {}) {
   return t.app
     .inject({ method: 'POST', url: setupUrl, payload: body, headers: options.headers, remoteAddress: options.address ?? '127.0.0.1' })
-    .then((res) => ({ status: res.statusCode, body: res.json() }));
+    .then((res) => ({ status: res.statusCode, headers: res.headers, body: res.json() }));
 }
 
 describe('first-run setup code', () => {
@@ -93,17 +93,37 @@ describe('first-run setup code', () => {
 });
 
 describe('setup code throttle and existing users', () => {
-  it('locks the setup code after 3 wrong codes, the right one included, with 429', async () => {
+  const wrong = { code: 'AAAA-BBBB-CCCC', username: 'root', password: 'root-password-1' };
+
+  function assertLocked(res: { status: number; headers: Record<string, unknown>; body: any }): void {
+    assert.equal(res.status, 429);
+    const retryAfter = Number(res.headers['retry-after']);
+    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${res.headers['retry-after']}`);
+    assert.deepEqual(res.body, { name: 'toomany', message: 'Too many attempts. You may try again in a minute.', data: { retryAfter } });
+  }
+
+  it('locks setup after 3 wrong codes for their address only, the right code included; the operator elsewhere goes on', async () => {
     const { t, lines } = await startListening();
     try {
       const code = loggedCode(lines);
-      for (let i = 0; i < 3; i++) {
-        assert.equal((await post(t, { code: 'AAAA-BBBB-CCCC', username: 'root', password: 'root-password-1' }, { address: `10.0.1.${i}` })).status, 403);
-      }
-      const locked = await post(t, { code, username: 'root', password: 'root-password-1' });
-      assert.equal(locked.status, 429);
-      assert.equal(locked.body.name, 'toomany');
+      for (let i = 0; i < 3; i++) assert.equal((await post(t, wrong, { address: '10.0.1.1' })).status, 403);
+      assertLocked(await post(t, { ...wrong, code }, { address: '10.0.1.1' }));
       assert.deepEqual((await t.request('GET', setupUrl, { key: null })).body, { needed: true });
+      const operator = await post(t, { ...wrong, code }, { address: '10.0.2.1' });
+      assert.equal(operator.status, 200, JSON.stringify(operator.body));
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('checks 3 of the codes one address sends at once; the others get 429', async () => {
+    const { t, lines } = await startListening();
+    try {
+      const code = loggedCode(lines);
+      const answers = await Promise.all(Array.from({ length: 16 }, () => post(t, wrong, { address: '10.0.3.1' })));
+      assert.equal(answers.filter((res) => res.status === 403).length, 3, answers.map((res) => res.status).join(' '));
+      for (const res of answers) if (res.status !== 403) assertLocked(res);
+      assert.equal((await post(t, { ...wrong, code }, { address: '10.0.3.2' })).status, 200);
     } finally {
       await t.close();
     }
