@@ -117,6 +117,24 @@ describe('One contributor cannot hold the event loop (limits.documentBytes)', ()
     assert.equal(await articleCount(), before);
   });
 
+  it('compares a value changed in place by an earlier operation of the same PATCH as it is now', async () => {
+    const draft = await t.request('POST', '/api/v1/article?cmsMode=draft', { key: 'contributor', body: { title: 'Keys', links: [{ label: 'a' }, { label: 'c' }] } });
+    assert.equal(draft.status, 200);
+    const [first, second] = draft.body.links;
+    const url = `/api/v1/article/${draft.body._id}?cmsMode=draft`;
+    // The first $pullAll reads every link; the $set changes the first one in place; the last
+    // $pullAll must see its new label, and the $addToSet must not add a copy of it.
+    const patches = [
+      { $pullAll: { links: [{ label: 'none' }] } },
+      { $set: { 'links.0.label': 'b' } },
+      { $addToSet: { links: { ...first, label: 'b' } } },
+      { $pullAll: { links: [{ ...first, label: 'b' }] } },
+    ];
+    const patched = await t.request('PATCH', url, { key: 'contributor', body: { _patches: patches } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual(patched.body.links, [second]);
+  });
+
   it('refuses a document larger than documentBytes, naming the limit, and stores nothing', async () => {
     const before = await articleCount();
     // No rich text: the stored version's own size is what is refused.
