@@ -78,7 +78,6 @@ function storedRichTexts(existingItems: unknown): Set<string> {
 interface AreaRichText {
   readonly stored: ReadonlySet<string>;
   readonly started: ReadonlyMap<string, Promise<RichTextValue>>;
-  readonly options: RichTextOptions;
   readonly rules: RichTextRules;
 }
 
@@ -102,7 +101,7 @@ function startRichText(items: readonly unknown[], field: SanitizedField, existin
     value.catch(() => undefined);
     started.set(html, value);
   }
-  return { stored, started, options, rules };
+  return { stored, started, rules };
 }
 
 async function richTextValue(html: string, richText: AreaRichText): Promise<RichTextValue> {
