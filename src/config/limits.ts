@@ -18,6 +18,9 @@ export const limitDefinitions = {
   bodyNodes: { env: 'CMS_LIMIT_BODY_NODES', default: 200_000, min: 1, max: 10_000_000, unit: 'values', about: 'values in one JSON body, all levels' },
   // Every widget is converted and its rich text sanitized: a page's worth, not a database's.
   areaWidgets: { env: 'CMS_LIMIT_AREA_WIDGETS', default: 1_000, min: 1, max: 100_000, unit: 'widgets', about: 'widgets in one area' },
+  // A stored version as JSON: what every later write of the document reads, copies and saves again.
+  // Far above any real page (a novel is about 1 MB), far below what would hold the event loop.
+  documentBytes: { env: 'CMS_LIMIT_DOCUMENT_BYTES', default: 4 * 1024 * 1024, min: 1024, max: 1024 ** 3, unit: 'bytes', about: 'one stored document version as JSON; also the rich-text characters one write may sanitize' },
   // Connections. A stalled client is cut by whichever comes first: no byte for idleTimeout, headers
   // not complete after headersTimeout, request not complete after requestTimeout. The last one is
   // long so that a slow but moving 50 MiB upload (about 90 KB/s) still succeeds.

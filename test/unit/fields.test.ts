@@ -62,6 +62,7 @@ function makeContext(): ConvertContext & { resolveCalls: number } {
     // As if every password had been hashed before the write, the way WritePasswords hands them out.
     passwords: { minLength: 3, hashOf: (plain: string) => `hash-of-${plain}` },
     limits: resolveLimits(undefined, {}),
+    sanitizedCharacters: { count: 0 },
     convertSchema: async (fields: readonly SanitizedField[], input: Record<string, unknown>, existing?: Record<string, unknown>) => {
       const { values, errors } = await convertSchema({ fields, input, existing, ctx, registry });
       throwIfErrors(errors);

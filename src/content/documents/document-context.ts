@@ -14,6 +14,7 @@ import { DocumentIndexer } from '../indexing/document-indexer.js';
 import { DocumentPresenter } from './present.js';
 import { uniqueSlug, wantedSlug } from './slugs.js';
 import { SchemaLayout } from './versions.js';
+import { checkDocumentSize } from './document-size.js';
 import { AttachmentAnnotator, AttachmentRefs, recordOf, type AttachmentFileKeeper, type AttachmentPresenter } from './attachment-refs.js';
 import { PasswordsToHash, WritePasswords, type PasswordHasher } from '../fields/password-hasher.js';
 import { LinkBase } from '../../config/link-base.js';
@@ -210,6 +211,7 @@ export class DocumentContext {
       widgetTypes: this.config.widgetTypes,
       passwords: args.passwords,
       limits: this.config.limits,
+      sanitizedCharacters: { count: 0 },
       relationships: {
         resolve: (type, refs) => this.#resolveRelated(session, type, refs, locale, mode, principal),
         canRead: (type) => {
@@ -303,13 +305,17 @@ export class DocumentContext {
 
   /** Stores a new version with its filter values and search texts. */
   async insertVersion(session: StorageSession, doc: StoredDocument): Promise<void> {
-    await session.documents.insert(doc, this.#indexed(doc));
+    const index = this.#indexed(doc);
+    checkDocumentSize(doc, this.config.limits.documentBytes);
+    await session.documents.insert(doc, index);
     await this.#trackAttachments(session, doc);
   }
 
   /** Replaces a stored version, its filter values and search texts with it. */
   async updateVersion(session: StorageSession, doc: StoredDocument): Promise<boolean> {
-    const updated = await session.documents.update(doc, this.#indexed(doc));
+    const index = this.#indexed(doc);
+    checkDocumentSize(doc, this.config.limits.documentBytes);
+    const updated = await session.documents.update(doc, index);
     if (updated) await this.#trackAttachments(session, doc);
     return updated;
   }

@@ -2,17 +2,21 @@ import { ownProperty } from './value-schema.js';
 import type { ConvertContext, FieldType, SchemaValues, SearchText, WidgetTypes } from './field-type.js';
 import type { SanitizedField } from '../types/piece-type.js';
 import type { FieldError } from '../../errors/app-error.js';
+import { PayloadTooLargeError } from '../../errors/app-error.js';
 import { FieldFailure } from './field-type.js';
 import { isValidId } from '../text.js';
 import { checkCount, takeId } from './array.js';
 import { checkAreaOptions, allowedWidgetTypes, richTextOptionsOf } from './area-options.js';
+import { LoopSlices, offLoopCharacters, sanitizeInThread } from './rich-text-threads.js';
 import { convertNested, findById, isPlainObject, maxListedErrors } from './nested.js';
 import {
   compileRichTextRules,
   richTextFromPlainText,
   richTextPlainText,
+  richTextReferences,
   richTextWidgetType,
   sanitizeRichText,
+  type RichTextOptions,
   type RichTextRules,
   type RichTextValue,
 } from './rich-text.js';
@@ -40,6 +44,7 @@ interface WidgetScope {
   readonly allowed: ReadonlySet<string> | null;
   readonly existingItems: unknown;
   readonly usedIds: Set<string>;
+  readonly richText: AreaRichText;
 }
 
 function widgetError(path: string, message: string): WidgetResult {
@@ -47,20 +52,72 @@ function widgetError(path: string, message: string): WidgetResult {
 }
 
 // Sanitized definitions are frozen for the life of the process, so their derived rules can be kept.
-const rulesByField = new WeakMap<SanitizedField, RichTextRules>();
+const rulesByField = new WeakMap<SanitizedField, { options: RichTextOptions; rules: RichTextRules }>();
 
-function richTextRules(field: SanitizedField): RichTextRules {
-  let rules = rulesByField.get(field);
-  if (!rules) {
-    rules = compileRichTextRules(richTextOptionsOf(field.options));
-    rulesByField.set(field, rules);
+function richTextRules(field: SanitizedField): { options: RichTextOptions; rules: RichTextRules } {
+  let found = rulesByField.get(field);
+  if (!found) {
+    const options = richTextOptionsOf(field.options);
+    found = { options, rules: compileRichTextRules(options) };
+    rulesByField.set(field, found);
   }
-  return rules;
+  return found;
 }
 
-function richTextValue(raw: Record<string, unknown>, field: SanitizedField): RichTextValue | null {
-  const html = raw.content ?? '';
-  return typeof html === 'string' ? sanitizeRichText(html, richTextRules(field)) : null;
+function richTextHtml(raw: unknown): unknown {
+  return isPlainObject(raw) && raw.type === richTextWidgetType ? (raw.content ?? '') : undefined;
+}
+
+/** The rich text of this area as stored: sanitized by this field's rules when it was saved. */
+function storedRichTexts(existingItems: unknown): Set<string> {
+  if (!Array.isArray(existingItems)) return new Set();
+  return new Set(existingItems.map(richTextHtml).filter((html): html is string => typeof html === 'string'));
+}
+
+/** The rich text of one area's input: what is stored already, and the big texts being sanitized in threads. */
+interface AreaRichText {
+  readonly stored: ReadonlySet<string>;
+  readonly started: ReadonlyMap<string, Promise<RichTextValue>>;
+  readonly rules: RichTextRules;
+}
+
+/**
+ * Counts the rich text of the input that is not stored already (an unchanged widget keeps what
+ * it holds: its text is the sanitizer's own output) against `limits.documentBytes` for the whole
+ * write, so an oversized body is refused before any of it is sanitized (up to 2.5 s per million
+ * characters); then starts sanitizing the big ones in threads, side by side.
+ */
+function startRichText(items: readonly unknown[], field: SanitizedField, existingItems: unknown, ctx: ConvertContext): AreaRichText {
+  const stored = storedRichTexts(existingItems);
+  const changed = items.map(richTextHtml).filter((html): html is string => typeof html === 'string' && !stored.has(html));
+  // Each copy counts: a text sent twice is sanitized once, but stored twice.
+  spendSanitizing(changed.reduce((sum, html) => sum + html.length, 0), ctx);
+  const { options, rules } = richTextRules(field);
+  const started = new Map<string, Promise<RichTextValue>>();
+  for (const html of new Set(changed)) {
+    if (html.length < offLoopCharacters) continue;
+    const value = sanitizeInThread(html, options);
+    // Awaited in widget order; one never awaited (an earlier widget failed) must not go unhandled.
+    value.catch(() => undefined);
+    started.set(html, value);
+  }
+  return { stored, started, rules };
+}
+
+async function richTextValue(html: string, richText: AreaRichText): Promise<RichTextValue> {
+  if (richText.stored.has(html)) return richTextReferences(html);
+  return (await richText.started.get(html)) ?? sanitizeRichText(html, richText.rules);
+}
+
+function spendSanitizing(characters: number, ctx: ConvertContext): void {
+  const max = ctx.limits.documentBytes;
+  ctx.sanitizedCharacters.count += characters;
+  if (ctx.sanitizedCharacters.count > max) {
+    throw new PayloadTooLargeError(`The rich text of one document may have at most ${max} characters (limits.documentBytes)`, {
+      limit: 'documentBytes',
+      max,
+    });
+  }
 }
 
 async function convertWidget(raw: unknown, index: number, scope: WidgetScope): Promise<WidgetResult> {
@@ -75,9 +132,9 @@ async function convertWidget(raw: unknown, index: number, scope: WidgetScope): P
   if (!nested.ok) return { errors: nested.errors };
   const widget = { _id: id, metaType: 'widget', type, cmsPlaceholder: false, ...nested.values };
   if (type !== richTextWidgetType) return { widget };
-  const value = richTextValue(raw, scope.field);
-  if (value === null) return widgetError(`${index}.content`, 'Rich text content must be a string of HTML');
-  return { widget: { ...widget, ...value } };
+  const html = richTextHtml(raw);
+  if (typeof html !== 'string') return widgetError(`${index}.content`, 'Rich text content must be a string of HTML');
+  return { widget: { ...widget, ...(await richTextValue(html, scope.richText)) } };
 }
 
 function areaId(candidate: unknown, existing: unknown, ctx: ConvertContext): string {
@@ -95,11 +152,14 @@ async function convertArea(input: unknown, field: SanitizedField, ctx: ConvertCo
     throw new FieldFailure('max', `An area may have at most ${maxWidgets} widgets`, { data: { max: maxWidgets } });
   }
   const existingItems = isPlainObject(existing) ? existing.items : undefined;
-  const scope: WidgetScope = { ctx, field, allowed: allowedWidgetTypes(field.options), existingItems, usedIds: new Set() };
+  const richText = startRichText(area.items, field, existingItems, ctx);
+  const scope: WidgetScope = { ctx, field, allowed: allowedWidgetTypes(field.options), existingItems, usedIds: new Set(), richText };
   const items: Record<string, unknown>[] = [];
   const errors: FieldError[] = [];
+  const slices = new LoopSlices();
   for (const [index, raw] of area.items.entries()) {
     if (errors.length >= maxListedErrors) break;
+    await slices.yieldIfLong();
     const result = await convertWidget(raw, index, scope);
     if ('widget' in result) items.push(result.widget);
     else errors.push(...result.errors);

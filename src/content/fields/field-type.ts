@@ -74,6 +74,8 @@ export interface ConvertContext {
   readonly passwords: PasswordLookup;
   /** What one request may hold (`areaWidgets`...), checked before the work it would cost. */
   readonly limits: Limits;
+  /** Rich-text characters this write has sent to the sanitizer, counted against `limits.documentBytes`. */
+  readonly sanitizedCharacters: { count: number };
 }
 
 export interface DefinitionContext {

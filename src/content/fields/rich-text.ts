@@ -229,7 +229,11 @@ export interface RichTextValue {
 
 /** Sanitizes rich text by the area's rules and collects the documents it refers to. */
 export function sanitizeRichText(html: string, rules: RichTextRules = defaultRichTextRules): RichTextValue {
-  const content = sanitizeHtml(html, { ...rules.sanitize, transformTags: { '*': safeAttributes(rules.idTags) } });
+  return richTextReferences(sanitizeHtml(html, { ...rules.sanitize, transformTags: { '*': safeAttributes(rules.idTags) } }));
+}
+
+/** Sanitized rich text (stored, or just sanitized) with the documents it refers to. */
+export function richTextReferences(content: string): RichTextValue {
   return { content, permalinkIds: matchedIds(content, permalinkPattern), imageIds: matchedIds(content, imagePattern) };
 }
 
