@@ -21,6 +21,9 @@ export const limitDefinitions = {
   // A stored version as JSON: what every later write of the document reads, copies and saves again.
   // Far above any real page (a novel is about 1 MB), far below what would hold the event loop.
   documentBytes: { env: 'CMS_LIMIT_DOCUMENT_BYTES', default: 4 * 1024 * 1024, min: 1024, max: 1024 ** 3, unit: 'bytes', about: 'one stored document version as JSON; also the rich-text characters one write may sanitize' },
+  // Big rich text (10,000 characters and more) takes up to 2.5 s per million characters to sanitize:
+  // in threads, a big body's widgets side by side, and no more cores than these taken from the others.
+  sanitizeThreads: { env: 'CMS_LIMIT_SANITIZE_THREADS', default: 2, min: 0, max: 64, unit: 'threads', about: 'worker threads that sanitize big rich text off the event loop (0: on it)' },
   // Connections. A stalled client is cut by whichever comes first: no byte for idleTimeout, headers
   // not complete after headersTimeout, request not complete after requestTimeout. The last one is
   // long so that a slow but moving 50 MiB upload (about 90 KB/s) still succeeds.

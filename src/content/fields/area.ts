@@ -94,9 +94,10 @@ function startRichText(items: readonly unknown[], field: SanitizedField, existin
   spendSanitizing(changed.reduce((sum, html) => sum + html.length, 0), ctx);
   const { options, rules } = richTextRules(field);
   const started = new Map<string, Promise<RichTextValue>>();
+  const threads = ctx.limits.sanitizeThreads;
   for (const html of new Set(changed)) {
-    if (html.length < offLoopCharacters) continue;
-    const value = sanitizeInThread(html, options);
+    if (threads === 0 || html.length < offLoopCharacters) continue;
+    const value = sanitizeInThread(html, options, threads);
     // Awaited in widget order; one never awaited (an earlier widget failed) must not go unhandled.
     value.catch(() => undefined);
     started.set(html, value);

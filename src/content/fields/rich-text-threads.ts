@@ -8,10 +8,6 @@ import { compileRichTextRules, sanitizeRichText, type RichTextOptions, type Rich
  */
 export const offLoopCharacters = 10_000;
 
-// Two threads: a big body's widgets are sanitized side by side, and one more core is all a
-// write may take from the others.
-const threadCount = 2;
-
 // Marks the threads this module starts, so that it serves only in those.
 const threadMarker = 'cms-rich-text-thread';
 
@@ -41,8 +37,8 @@ class RichTextThreads {
   readonly #threads: Thread[] = [];
   #nextId = 0;
 
-  sanitize(html: string, options: RichTextOptions): Promise<RichTextValue> {
-    const thread = this.#leastBusy();
+  sanitize(html: string, options: RichTextOptions, threadCount: number): Promise<RichTextValue> {
+    const thread = this.#leastBusy(threadCount);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       if (thread.pending.size === 0) thread.worker.ref();
@@ -51,7 +47,7 @@ class RichTextThreads {
     });
   }
 
-  #leastBusy(): Thread {
+  #leastBusy(threadCount: number): Thread {
     if (this.#threads.length < threadCount) return this.#start();
     return this.#threads.reduce((best, thread) => (thread.pending.size < best.pending.size ? thread : best));
   }
@@ -83,9 +79,9 @@ class RichTextThreads {
 
 const threads = new RichTextThreads();
 
-/** `sanitizeRichText` by an area's options, in a worker thread. */
-export function sanitizeInThread(html: string, options: RichTextOptions): Promise<RichTextValue> {
-  return threads.sanitize(html, options);
+/** `sanitizeRichText` by an area's options, in one of at most `threadCount` worker threads (`limits.sanitizeThreads`). */
+export function sanitizeInThread(html: string, options: RichTextOptions, threadCount: number): Promise<RichTextValue> {
+  return threads.sanitize(html, options, threadCount);
 }
 
 // Work longer than this on the event loop (many small widgets, each sanitized there) is cut by a
