@@ -9,6 +9,7 @@ import { checkAreaOptions, allowedWidgetTypes, richTextOptionsOf } from './area-
 import { convertNested, findById, isPlainObject, maxListedErrors } from './nested.js';
 import {
   compileRichTextRules,
+  defaultRichTextRules,
   richTextFromPlainText,
   richTextPlainText,
   richTextWidgetType,
@@ -58,9 +59,25 @@ function richTextRules(field: SanitizedField): RichTextRules {
   return rules;
 }
 
-function richTextValue(raw: Record<string, unknown>, field: SanitizedField): RichTextValue | null {
+function richTextValue(raw: Record<string, unknown>, rules: RichTextRules): RichTextValue | null {
   const html = raw.content ?? '';
-  return typeof html === 'string' ? sanitizeRichText(html, richTextRules(field)) : null;
+  return typeof html === 'string' ? sanitizeRichText(html, rules) : null;
+}
+
+/**
+ * Sanitizes again, in place, the rich text of every widget of a stored area, by the rules of
+ * its area field (the default rules for an area no field describes: rendering shows it all the
+ * same). What a write stored comes out the same: sanitizing is idempotent.
+ */
+export function resanitizeArea(area: Record<string, unknown>, field: SanitizedField | null): void {
+  if (!Array.isArray(area.items)) return;
+  const rules = field ? richTextRules(field) : defaultRichTextRules;
+  for (const widget of area.items) {
+    if (!isPlainObject(widget) || widget.type !== richTextWidgetType) continue;
+    const value = richTextValue(widget, rules);
+    if (value === null) throw new FieldFailure('invalid', 'Rich text content must be a string of HTML');
+    Object.assign(widget, value);
+  }
 }
 
 async function convertWidget(raw: unknown, index: number, scope: WidgetScope): Promise<WidgetResult> {
@@ -75,7 +92,7 @@ async function convertWidget(raw: unknown, index: number, scope: WidgetScope): P
   if (!nested.ok) return { errors: nested.errors };
   const widget = { _id: id, metaType: 'widget', type, cmsPlaceholder: false, ...nested.values };
   if (type !== richTextWidgetType) return { widget };
-  const value = richTextValue(raw, scope.field);
+  const value = richTextValue(raw, richTextRules(scope.field));
   if (value === null) return widgetError(`${index}.content`, 'Rich text content must be a string of HTML');
   return { widget: { ...widget, ...value } };
 }
