@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { postgresUrl } from '../helpers/postgres.js';
+import { listFiles, makeImage, upload, uploadsDir } from '../helpers/media.js';
 import { runCli } from '../helpers/cli-store.js';
 import { createStorage } from '../../src/storage/create-storage.js';
 import { entriesOf, postgresTarget, sqliteTarget, withPart, type Target } from '../helpers/archive.js';
@@ -92,6 +93,15 @@ describe('what the API stores, cms import takes back', () => {
     const email = `${'e'.repeat(995)}@x.org`;
     assertRefused(await app.request('POST', '/api/v1/@cms/user', { body: { title: 'E', username: 'e', email, role: 'guest' } }), 'email', 1000);
     assert.equal(await users(), before, 'nothing stored');
+  });
+
+  it('refuses an image wider than an archive allows, storing nothing', async () => {
+    const attachments = () => listFiles(uploadsDir(app));
+    const before = await attachments();
+    const wide = await upload(app, 'wide.png', await makeImage('png', 1_000_001, 1));
+    assert.equal(wide.status, 400, wide.text);
+    assert.deepEqual(wide.body, { name: 'invalid', message: 'The image is 1000001×1 pixels: at most 1000000 on a side', data: { max: 1_000_000 } });
+    assert.deepEqual(await attachments(), before);
   });
 
   /** A draft whose stored JSON takes exactly `archiveRecordBytes`, found from the refusal of a larger one. */

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { maxImageSide } from '../../media/naming.js';
 import { loginSchema, storedBounds, storedDocumentSchema } from '../../content/stored-shape.js';
 
 /**
@@ -57,7 +58,7 @@ export function fileListingLine(key: string, size: number, digest: string): stri
 export const documentLineSchema = storedDocumentSchema;
 export const userLineSchema = loginSchema;
 
-const pixels = Type.Integer({ minimum: 0, maximum: 1_000_000 });
+const pixels = Type.Integer({ minimum: 0, maximum: maxImageSide });
 const versionIds = Type.Array(id, { maxItems: 1_000_000 });
 
 // Names and extensions as the media module launders them: they become file keys.
