@@ -78,7 +78,8 @@ export const limitDefinitions = {
   attachmentGraceSeconds: { env: 'CMS_LIMIT_ATTACHMENT_GRACE_SECONDS', default: 86_400, min: 1, max: 315_360_000, unit: 's', about: 'an attachment no document uses is kept this long (from its upload, or from when the last version let it go), then removed with its files' },
   attachmentSweepSeconds: { env: 'CMS_LIMIT_ATTACHMENT_SWEEP_SECONDS', default: 3_600, min: 1, max: 86_400, unit: 's', about: 'time between two sweeps of the attachments (one runs at start)' },
   // `cms import` reads an archive as hostile input: a record is parsed whole, a file is streamed.
-  archiveRecordBytes: { env: 'CMS_LIMIT_ARCHIVE_RECORD_BYTES', default: 64 * 1024 * 1024, min: 1024, max: 1024 ** 3, unit: 'bytes', about: '`cms import`: one record (a document version, a user, an attachment) of an archive' },
+  // Writes keep document versions within the same bound, so that every export imports.
+  archiveRecordBytes: { env: 'CMS_LIMIT_ARCHIVE_RECORD_BYTES', default: 64 * 1024 * 1024, min: 1024, max: 1024 ** 3, unit: 'bytes', about: 'one document version as stored (a larger write is refused) and one record (a document version, a user, an attachment) of an archive `cms import` reads' },
   archiveFileBytes: { env: 'CMS_LIMIT_ARCHIVE_FILE_BYTES', default: 16 * 1024 ** 3, min: 1024, max: 1024 ** 4, unit: 'bytes', about: '`cms import`: one attachment file of an archive' },
   // Webhooks: each attempt gets webhookTimeout; a failed one is tried again after webhookRetryDelay,
   // doubled at each failure (with jitter) up to webhookRetryMaxDelay, until webhookAttempts attempts

@@ -14,7 +14,7 @@ import { assertInside, cropCostEstimate, parseCropRequest, sameCrop } from './cr
 import { contentTypeOf } from './content-types.js';
 import { classifyExtension, type FileGroup } from './file-groups.js';
 import { imageSizes } from './image-sizes.js';
-import { attachmentName, attachmentTitle, fileKey, splitFilename } from './naming.js';
+import { attachmentName, attachmentTitle, fileKey, maxImageSide, splitFilename } from './naming.js';
 import { digestFile, receiveFile, type ReceivedFile } from './receive-file.js';
 import { contentMatches, sniffLength } from './sniff.js';
 import { pdfFileProblem } from './pdf-check.js';
@@ -184,6 +184,9 @@ export class MediaService {
     const info = await this.#deps.images.probe(path);
     if (!info || info.format !== record.extension) {
       throw new InvalidRequestError(`The file's content is not a readable ${record.extension} image`, { extension: record.extension });
+    }
+    if (info.width > maxImageSide || info.height > maxImageSide) {
+      throw new InvalidRequestError(`The image is ${info.width}×${info.height} pixels: at most ${maxImageSide} on a side`, { max: maxImageSide });
     }
     Object.assign(record, { width: info.width, height: info.height, landscape: info.width > info.height, portrait: info.width <= info.height });
   }

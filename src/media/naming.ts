@@ -4,6 +4,8 @@ import { sortify } from '../content/text.js';
 // Long enough to keep a name recognisable, short enough for any file system once id and size are added.
 const maxNameLength = 64;
 const maxTitleLength = 200;
+/** The widest or tallest image an attachment records (`cms import` checks the same bound). */
+export const maxImageSide = 1_000_000;
 const fallbackName = 'file';
 
 /**

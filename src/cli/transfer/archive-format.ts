@@ -1,5 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { maxImageSide } from '../../media/naming.js';
+import { loginSchema, storedBounds, storedDocumentSchema } from '../../content/stored-shape.js';
 
 /**
  * The archive `cms export` writes and `cms import` reads: a gzipped tar whose entries come in
@@ -24,8 +26,8 @@ export const manifestMaxBytes = 64 * 1024;
 /** Tar header fields that would otherwise come from this machine and this moment. */
 export const fixedHeader = { mtime: new Date(0), mode: 0o644, uid: 0, gid: 0, uname: '', gname: '' } as const;
 
-const isoDate = Type.String({ maxLength: 64 });
-const id = Type.String({ minLength: 1, maxLength: 1000 });
+const isoDate = Type.String({ maxLength: storedBounds.dateLength });
+const id = Type.String({ minLength: 1, maxLength: storedBounds.idLength });
 const count = Type.Integer({ minimum: 0 });
 const sha256 = Type.String({ pattern: '^[0-9a-f]{64}$' });
 
@@ -52,33 +54,11 @@ export function fileListingLine(key: string, size: number, digest: string): stri
   return `${JSON.stringify({ key, size, sha256: digest })}\n`;
 }
 
-// Additional properties are a document's fields: kept exactly as stored.
-export const documentLineSchema = Type.Object({
-  _id: id,
-  cmsDocId: id,
-  cmsLocale: Type.Optional(Type.String({ maxLength: 1000 })),
-  cmsMode: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('previous')])),
-  type: Type.String({ minLength: 1, maxLength: 200 }),
-  slug: Type.String({ maxLength: 10_000 }),
-  title: Type.String(),
-  titleSortified: Type.String(),
-  archived: Type.Boolean(),
-  visibility: Type.Optional(Type.String({ maxLength: 200 })),
-  createdAt: isoDate,
-  updatedAt: isoDate,
-});
+// The shapes every write is held to: an archive of what the API stored always imports.
+export const documentLineSchema = storedDocumentSchema;
+export const userLineSchema = loginSchema;
 
-export const userLineSchema = Type.Object(
-  {
-    userId: id,
-    username: Type.String({ minLength: 1, maxLength: 1000 }),
-    email: Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]),
-    passwordHash: Type.String({ minLength: 1, maxLength: 1000 }),
-  },
-  { additionalProperties: false },
-);
-
-const pixels = Type.Integer({ minimum: 0, maximum: 1_000_000 });
+const pixels = Type.Integer({ minimum: 0, maximum: maxImageSide });
 const versionIds = Type.Array(id, { maxItems: 1_000_000 });
 
 // Names and extensions as the media module launders them: they become file keys.

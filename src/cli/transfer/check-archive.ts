@@ -2,6 +2,8 @@ import { createHash, type Hash } from 'node:crypto';
 import type { AppConfig } from '../../content/app-config.js';
 import type { DocumentIndexer } from '../../content/indexing/document-indexer.js';
 import type { StoredDocument } from '../../storage/storage-adapter.js';
+import type { SanitizedPieceType } from '../../content/types/piece-type.js';
+import { ValidationError } from '../../errors/app-error.js';
 import { isValidFileKey } from '../../media/file-storage.js';
 import { attachmentKeys } from '../../media/attachment-output.js';
 import { attachmentIdOfKey } from '../../media/naming.js';
@@ -39,13 +41,15 @@ export interface CheckedArchive {
 export interface CheckDeps {
   readonly config: Pick<AppConfig, 'pieceTypes' | 'limits'>;
   readonly indexer: DocumentIndexer;
+  /** Launders a document version again as a write would have (`restoreDocument`); throws what it refuses. */
+  readonly restore: (type: SanitizedPieceType, doc: StoredDocument) => void;
 }
 
 /**
  * Reads the whole archive once and writes nothing: entries in the format's order and nothing
  * else (no links, directories or other names), file keys a file store accepts, sizes within
  * the limits, every record a valid JSON object of its part's shape (every document of a
- * configured type, and indexable), and the manifest's format, version, counts and SHA-256
+ * configured type, accepted by the laundering a write does, and indexable), and the manifest's format, version, counts and SHA-256
  * matching what was read. A wrong format or version is told first, then a checksum that does
  * not match (the archive was altered), then what a record has wrong.
  */
@@ -137,6 +141,11 @@ class ArchiveCheck {
     if (localized && doc.cmsLocale !== undefined && !doc.cmsLocale.endsWith(`:${doc.cmsMode}`)) return `cmsLocale and cmsMode of ${doc._id} disagree`;
     if (doc._id !== expectedId) return `the _id ${JSON.stringify(doc._id)} does not match its cmsDocId and cmsLocale`;
     try {
+      this.#deps.restore(type, doc);
+    } catch (error) {
+      return `${doc._id} holds what a write refuses: ${problemOf(error)}`;
+    }
+    try {
       this.#deps.indexer.index(type, doc);
     } catch (error) {
       return `${doc._id} cannot be indexed: ${(error as Error).message}`;
@@ -172,6 +181,12 @@ async function readManifest(entry: ArchiveEntry): Promise<unknown> {
   const parsed = parseLine(Buffer.concat(chunks).toString('utf8'));
   if (parsed === undefined) throw new ArchiveError(`${manifestName} is not JSON`);
   return parsed;
+}
+
+/** A refusal's message, with the field a validation error names. */
+function problemOf(error: unknown): string {
+  if (!(error instanceof ValidationError)) throw error;
+  return error.errors.map((failure) => `${failure.path || '(the document)'}: ${failure.message ?? failure.name}`).join('; ');
 }
 
 /** The parsed JSON, or undefined when it is not JSON (the shape check then says so). */

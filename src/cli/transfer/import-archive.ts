@@ -6,6 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import type { AppConfig } from '../../content/app-config.js';
 import type { FieldTypeLookup } from '../../content/fields/convert-schema.js';
 import { DocumentIndexer } from '../../content/indexing/document-indexer.js';
+import { restoreDocument } from '../../content/documents/restore-document.js';
+import type { SanitizedPieceType } from '../../content/types/piece-type.js';
 import type { StorageSession, StorageAdapter, StoredDocument, UserLogin } from '../../storage/storage-adapter.js';
 import type { FileStorage } from '../../media/file-storage.js';
 import { attachmentIdOfKey } from '../../media/naming.js';
@@ -16,7 +18,7 @@ import { checkArchive, hashed, type CheckedArchive } from './check-archive.js';
 import { fileListingLine, filePrefix, partNames, type AttachmentLine, type Manifest, type PartName } from './archive-format.js';
 
 export interface ImportDeps {
-  readonly config: Pick<AppConfig, 'pieceTypes' | 'limits'>;
+  readonly config: Pick<AppConfig, 'pieceTypes' | 'widgetTypes' | 'limits'>;
   readonly fieldTypes: FieldTypeLookup;
   readonly storage: StorageAdapter;
   readonly files: FileStorage;
@@ -33,8 +35,9 @@ export class StoreNotEmptyError extends Error {
 /**
  * Imports an archive into an empty store, in three readings of it: the first checks all of it
  * and writes nothing (check-archive.ts); the second places the files, each where its record
- * will say it is (readable or not); the third writes every record in one transaction, the
- * filter index and search texts derived again as a reindex does. Files come first and records
+ * will say it is (readable or not); the third writes every record in one transaction, each
+ * document version laundered again as a write would have (rich text sanitized: an archive is
+ * hostile input) and its filter index and search texts derived again as a reindex does. Files come first and records
  * after, as uploads do: a failure removes the files placed, the transaction leaves no record,
  * and a process killed in between leaves only files no record names, which the server's
  * attachment sweep removes.
@@ -42,13 +45,14 @@ export class StoreNotEmptyError extends Error {
 export async function importArchive(deps: ImportDeps, path: string): Promise<Manifest> {
   await refuseUnlessEmpty(deps.storage);
   const indexer = new DocumentIndexer(deps.fieldTypes);
-  const checked = await checkArchive({ config: deps.config, indexer }, path);
+  const restore = (type: SanitizedPieceType, doc: StoredDocument) => restoreDocument(type, doc, { registry: deps.fieldTypes, widgetTypes: deps.config.widgetTypes });
+  const checked = await checkArchive({ config: deps.config, indexer, restore }, path);
   const placed: string[] = [];
   try {
     await placeFiles(deps, path, checked, placed);
     await deps.storage.transaction(async (tx) => {
       await refuseUnlessEmpty(tx);
-      await writeRecords(deps, indexer, tx, path, checked.manifest);
+      await writeRecords(deps, { indexer, restore }, tx, path, checked.manifest);
     });
   } catch (error) {
     for (const key of placed) await deps.files.remove(key);
@@ -100,11 +104,20 @@ async function placeFiles(deps: ImportDeps, path: string, checked: CheckedArchiv
   stage.done();
 }
 
+/** What a document version goes through before it is stored: laundered as a write would, then indexed. */
+interface Deriving {
+  readonly indexer: DocumentIndexer;
+  readonly restore: (type: SanitizedPieceType, doc: StoredDocument) => void;
+}
+
 /** Every record, read from the archive's record parts only (the files that follow are not read again). */
-async function writeRecords(deps: ImportDeps, indexer: DocumentIndexer, tx: StorageSession, path: string, manifest: Manifest): Promise<void> {
+async function writeRecords(deps: ImportDeps, derive: Deriving, tx: StorageSession, path: string, manifest: Manifest): Promise<void> {
+  const { indexer } = derive;
   const write: Record<PartName, (record: never) => Promise<void>> = {
     'documents.jsonl': async (doc: StoredDocument) => {
-      const { index, properties } = indexer.index(deps.config.pieceTypes.get(doc.type)!, doc);
+      const type = deps.config.pieceTypes.get(doc.type)!;
+      derive.restore(type, doc);
+      const { index, properties } = indexer.index(type, doc);
       await tx.documents.insert({ ...doc, ...properties }, index);
     },
     'users.jsonl': (login: UserLogin) => tx.logins.put(login),

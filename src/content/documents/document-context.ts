@@ -13,6 +13,7 @@ import { findReferenced } from './related-refs.js';
 import { DocumentIndexer } from '../indexing/document-indexer.js';
 import { DocumentPresenter } from './present.js';
 import { uniqueSlug, wantedSlug } from './slugs.js';
+import { checkStoredDocument } from '../stored-shape.js';
 import { SchemaLayout } from './versions.js';
 import { checkDocumentSize } from './document-size.js';
 import { AttachmentAnnotator, AttachmentRefs, recordOf, type AttachmentFileKeeper, type AttachmentPresenter } from './attachment-refs.js';
@@ -305,17 +306,13 @@ export class DocumentContext {
 
   /** Stores a new version with its filter values and search texts. */
   async insertVersion(session: StorageSession, doc: StoredDocument): Promise<void> {
-    const index = this.#indexed(doc);
-    checkDocumentSize(doc, this.config.limits.documentBytes);
-    await session.documents.insert(doc, index);
+    await session.documents.insert(doc, this.#storable(doc));
     await this.#trackAttachments(session, doc);
   }
 
   /** Replaces a stored version, its filter values and search texts with it. */
   async updateVersion(session: StorageSession, doc: StoredDocument): Promise<boolean> {
-    const index = this.#indexed(doc);
-    checkDocumentSize(doc, this.config.limits.documentBytes);
-    const updated = await session.documents.update(doc, index);
+    const updated = await session.documents.update(doc, this.#storable(doc));
     if (updated) await this.#trackAttachments(session, doc);
     return updated;
   }
@@ -355,9 +352,15 @@ export class DocumentContext {
     for (const id of attachmentIds) changed.add(id);
   }
 
-  #indexed(doc: StoredDocument) {
+  /**
+   * Adds the derived properties to a version about to be stored and answers its filter index;
+   * refuses it (400) when it breaks a bound `cms import` checks, so every store can be restored.
+   */
+  #storable(doc: StoredDocument) {
     const { index, properties } = this.indexer.index(this.pieceType(doc.type), doc);
     Object.assign(doc, properties);
+    checkStoredDocument(doc, this.config.limits.archiveRecordBytes);
+    checkDocumentSize(doc, this.config.limits.documentBytes);
     return index;
   }
 

@@ -1,12 +1,25 @@
 import type { DocumentStore } from '../../storage/storage-adapter.js';
 import type { Mode } from '../../core/ids.js';
 import { slugify } from '../text.js';
+import { storedBounds } from '../stored-shape.js';
 
-/** The slug a version asks for: its own, else one made from the title, with the type's prefix. */
+// Room left after a slug made from a title for the `-n` that makes it unique.
+const suffixRoom = 12;
+
+/**
+ * The slug a version asks for: its own, else one made from the title, with the type's prefix.
+ * One made from a title is cut to fit `storedBounds.slugLength` with its prefix and a suffix; a
+ * slug given too long is refused when the version is stored.
+ */
 export function wantedSlug(slug: unknown, title: unknown, prefix: string): string {
-  let base = typeof slug === 'string' && slug !== '' && slug !== 'none' ? slug : slugify(String(title ?? ''));
+  let base = typeof slug === 'string' && slug !== '' && slug !== 'none' ? slug : slugFromTitle(String(title ?? ''), prefix);
   if (base === '') base = 'none';
   return prefix && !base.startsWith(prefix) ? prefix + base : base;
+}
+
+function slugFromTitle(title: string, prefix: string): string {
+  const room = storedBounds.slugLength - prefix.length - suffixRoom;
+  return slugify(title).slice(0, Math.max(room, 0)).replace(/-+$/, '');
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
+import { checkLogin } from '../stored-shape.js';
 
 export const userTypeName = '@cms/user';
 
@@ -17,12 +18,14 @@ export async function saveLogin(tx: StorageSession, type: SanitizedPieceType, do
   delete doc.password;
   const existing = await tx.logins.get(doc._id);
   const passwordHash = newHash ?? existing?.passwordHash ?? noPassword;
-  await tx.logins.put({
+  const login = {
     userId: doc._id,
     username: String(doc.username ?? ''),
     email: typeof doc.email === 'string' && doc.email !== '' ? doc.email : null,
     passwordHash,
-  });
+  };
+  checkLogin(login);
+  await tx.logins.put(login);
   if (newHash && existing && newHash !== existing.passwordHash) await tx.tokens.removeForUser(doc._id);
 }
 

@@ -11,6 +11,7 @@ import { LoopSlices, offLoopCharacters, sanitizeInThread } from './rich-text-thr
 import { convertNested, findById, isPlainObject, maxListedErrors } from './nested.js';
 import {
   compileRichTextRules,
+  defaultRichTextRules,
   richTextFromPlainText,
   richTextPlainText,
   richTextReferences,
@@ -118,6 +119,22 @@ function spendSanitizing(characters: number, ctx: ConvertContext): void {
       limit: 'documentBytes',
       max,
     });
+  }
+}
+
+/**
+ * Sanitizes again, in place, the rich text of every widget of a stored area, by the rules of
+ * its area field (the default rules for an area no field describes: rendering shows it all the
+ * same). What a write stored comes out the same: sanitizing is idempotent.
+ */
+export function resanitizeArea(area: Record<string, unknown>, field: SanitizedField | null): void {
+  if (!Array.isArray(area.items)) return;
+  const rules = field ? richTextRules(field).rules : defaultRichTextRules;
+  for (const widget of area.items) {
+    const html = richTextHtml(widget);
+    if (html === undefined) continue;
+    if (typeof html !== 'string') throw new FieldFailure('invalid', 'Rich text content must be a string of HTML');
+    Object.assign(widget as Record<string, unknown>, sanitizeRichText(html, rules));
   }
 }
 

@@ -162,6 +162,11 @@ export interface FieldType {
     existing: unknown,
     container?: Readonly<Record<string, unknown>>,
   ): unknown | Promise<unknown>;
+  /**
+   * A stored value that did not come through `convert` (`cms import`) laundered again as
+   * `convert` would have stored it; the identity on what `convert` stored. Throws FieldFailure.
+   */
+  restore?(value: unknown, field: SanitizedField): unknown;
   /** Where the stored value lives in a document; default: under `field.name`. */
   storageKeys?(field: SanitizedField): readonly string[];
   /** Writes a converted value into a document; default `doc[field.name] = value`. */

@@ -30,6 +30,8 @@ export function textValueField(
     defaultValue: (field) => field.def ?? emptyDefault,
     isEmpty: isEmptyText,
     convert: (input) => launder(input),
+    // An empty value stays as stored: '' and null are both absent.
+    restore: (value) => (typeof value === 'string' && value !== '' ? launder(value) : value),
     indexValues: scalarIndexValues,
     filters: (field) => [querying.filter === 'range' ? rangeFilter(field, parseBound) : containsFilter(field)],
     ...(querying.search ? { searchTexts: textSearch(querying.search) } : {}),
