@@ -224,6 +224,54 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
         assert.deepEqual(idsOf(await adapter.documents.find({ type: null })), ['b:en:draft']);
       });
 
+      describe('a lookup by id of another type reaches nothing (issue 20)', () => {
+        const note = () => makeDoc({ docId: 'n', type: 'note', title: 'kept', slug: 'kept' });
+        const user = () => makeDoc({ docId: 'u', type: 'user', locale: null, mode: null, role: 'editor' });
+        const seedOthers = async () => {
+          await insertAll([note(), user()]);
+          await adapter.documents.insert(makeDoc({ docId: 'a' }), makeIndex({ category: ['news'] }, { title: 'zebra' }));
+        };
+        const storedAsSeeded = async () => {
+          assert.deepEqual(await adapter.documents.find({ type: 'note', ids: ['n:en:draft'] }), [note()]);
+          assert.deepEqual(await adapter.documents.find({ type: 'user', ids: ['u'] }), [user()]);
+        };
+
+        it('finds and counts nothing by ids or docIds', async () => {
+          await seedOthers();
+          assert.deepEqual(await adapter.documents.find({ type: 'article', ids: ['n:en:draft', 'u'] }), []);
+          assert.deepEqual(await adapter.documents.find({ type: 'article', docIds: ['n', 'u'] }), []);
+          assert.equal(await adapter.documents.count({ type: 'article', ids: ['n:en:draft', 'u'] }), 0);
+          assert.equal(await adapter.documents.count({ type: 'article', docIds: ['n', 'u'] }), 0);
+          assert.deepEqual(await adapter.documents.distinctValues({ type: 'note', ids: ['a:en:draft'] }, 'category'), []);
+        });
+
+        it('updates nothing, with or without an index', async () => {
+          await seedOthers();
+          const asArticle = (doc: StoredDocument) => ({ ...doc, type: 'article', title: 'pwned', role: 'admin' });
+          assert.equal(await adapter.documents.update(asArticle(note()), emptyIndex()), false);
+          assert.equal(await adapter.documents.update(asArticle(note())), false);
+          assert.equal(await adapter.documents.update(asArticle(user()), emptyIndex()), false);
+          assert.equal(await adapter.documents.update(asArticle(user())), false);
+          await storedAsSeeded();
+        });
+
+        it('removes nothing, and only the versions of the type named', async () => {
+          await seedOthers();
+          assert.equal(await adapter.documents.remove('article', ['n:en:draft', 'u']), 0);
+          await storedAsSeeded();
+          assert.equal(await adapter.documents.remove('note', ['n:en:draft', 'u', 'a:en:draft']), 1);
+          assert.deepEqual(idsOf(await adapter.documents.find({ type: null, sort: [{ field: '_id', direction: 1 }] })), ['a:en:draft', 'u']);
+          assert.deepEqual(await adapter.documents.distinctValues({ type: 'article' }, 'category'), [{ value: 'news', count: 1 }]);
+        });
+
+        it('refuses a lookup by id that names no type', async () => {
+          await seedOthers();
+          const untyped = { type: null, ids: ['u'] } as unknown as DocumentQuery;
+          await assert.rejects(adapter.documents.find(untyped), /names its type/);
+          await assert.rejects(adapter.documents.count({ ...untyped, docIds: ['u'], ids: undefined } as unknown as DocumentQuery), /names its type/);
+        });
+      });
+
       it('rejects a duplicate _id', async () => {
         await adapter.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
         await assertConflict(adapter.documents.insert(makeDoc({ docId: 'a', slug: 'other' }), emptyIndex()), 'id');
