@@ -106,7 +106,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       lock: async () => undefined,
       insert: (doc, index) => transaction((tx) => tx.documents.insert(doc, index)),
       update: (doc, index) => transaction((tx) => tx.documents.update(doc, index)),
-      remove: (ids) => transaction((tx) => tx.documents.remove(ids)),
+      remove: (type, ids) => transaction((tx) => tx.documents.remove(type, ids)),
     },
     logins: {
       get: (userId) => read.logins.get(userId),

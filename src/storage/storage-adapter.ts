@@ -88,14 +88,12 @@ export interface TextSearch {
   readonly texts: 'all' | 'public';
 }
 
-export interface DocumentQuery {
-  readonly type?: string;
+/** What a query selects within its type (or every type): everything but the type and the id lists. */
+export interface DocumentSelection {
   /** Locale of the versions wanted; `null` selects non-localized documents. Undefined: any. */
   readonly locale?: string | null;
   /** Mode of the versions wanted; `null` selects non-localized documents. Undefined: any. */
   readonly mode?: Mode | null;
-  readonly ids?: readonly string[];
-  readonly docIds?: readonly string[];
   readonly slug?: string;
   /** Undefined: archived and live alike. */
   readonly archived?: boolean;
@@ -114,6 +112,35 @@ export interface DocumentQuery {
   readonly limit?: number;
 }
 
+/**
+ * A query always names its type: an id sent for one type never reaches a document of another
+ * (issue 20: a route of one type acting on another's document with the first one's rules).
+ * `type: null` reads every type, for the few reads that span the store (an export's count),
+ * and never by id: adapters refuse it with `ids` or `docIds` (`assertTypedLookup`).
+ */
+export type DocumentQuery = TypeQuery | EveryTypeQuery;
+
+/** A query of one type's documents, by id or otherwise. */
+export interface TypeQuery extends DocumentSelection {
+  readonly type: string;
+  readonly ids?: readonly string[];
+  readonly docIds?: readonly string[];
+}
+
+/** A query of every type's documents: never by id. */
+export interface EveryTypeQuery extends DocumentSelection {
+  readonly type: null;
+  readonly ids?: undefined;
+  readonly docIds?: undefined;
+}
+
+/** Refuses a lookup by id that names no type: a caller's mistake, which the types should have caught. */
+export function assertTypedLookup(query: DocumentQuery): void {
+  if (query.type === null && (query.ids !== undefined || query.docIds !== undefined)) {
+    throw new Error('A document lookup by id names its type');
+  }
+}
+
 export interface DocumentStore {
   find(query: DocumentQuery): Promise<StoredDocument[]>;
   count(query: DocumentQuery): Promise<number>;
@@ -128,13 +155,16 @@ export interface DocumentStore {
    */
   insert(doc: StoredDocument, index: DocumentIndex): Promise<void>;
   /**
-   * Replaces the stored version with the same `_id`, its index entries and search texts with it;
-   * false when there is none. Slug conflicts as insert. Without `index` the stored entries and
+   * Replaces the stored version with the same `_id` and the same `type` (a version of another
+   * type is left alone), its index entries and search texts with it; false when there is none. Slug conflicts as insert. Without `index` the stored entries and
    * texts stay: for a change to no field they come from (a draft's `modified` flag, say).
    */
   update(doc: StoredDocument, index?: DocumentIndex): Promise<boolean>;
-  /** Removes the versions with these `_id`s and their index entries; returns how many there were. */
-  remove(ids: readonly string[]): Promise<number>;
+  /**
+   * Removes the versions of `type` with these `_id`s (those of another type stay) and their
+   * index entries; returns how many there were.
+   */
+  remove(type: string, ids: readonly string[]): Promise<number>;
   /**
    * Slugs in use in one locale and mode (null for non-localized) that equal `base` or start with
    * `base-`, ignoring the versions of `exceptDocId`: the service picks the next free suffix.

@@ -14,7 +14,7 @@ describe('DELETE of a draft: the whole document set of its locale', () => {
 
   /** Every stored version, read from the store itself: `previous` copies are shown by no route. */
   async function versions(cmsDocId: string): Promise<string[]> {
-    const docs = await store.documents.find({ docIds: [cmsDocId] });
+    const docs = await store.documents.find({ type: 'article', docIds: [cmsDocId] });
     return docs.map((doc) => String(doc.cmsLocale)).sort();
   }
 

@@ -118,7 +118,7 @@ describe('field types through the REST interface', () => {
     // The stored hash survives presenting: a PATCH that does not name it keeps it.
     const patched = await t.request('PATCH', `/api/v1/guide/${created.body._id}`, { body: { title: 'Renamed' } });
     assert.equal(patched.status, 200, patched.text);
-    const [doc] = await store.documents.find({ ids: [created.body._id], limit: 1 });
+    const [doc] = await store.documents.find({ type: 'guide', ids: [created.body._id], limit: 1 });
     const storedDetails = (doc!.sections as { details: { pin: unknown; body: { items: { code: unknown }[] } } }[])[0]!.details;
     assert.match(String(storedDetails.pin), /^scrypt\$/);
     assert.match(String(storedDetails.body.items[0]!.code), /^scrypt\$/);

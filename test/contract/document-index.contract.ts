@@ -125,7 +125,7 @@ export function describeIndexContract(store: () => StorageAdapter): void {
         [makeDoc({ docId: 'a' }), makeIndex({ priority: [10, 2] })],
         [makeDoc({ docId: 'b' }), makeIndex({ priority: [2] })],
       ]);
-      assert.deepEqual(await store().documents.distinctValues({}, 'priority'), [
+      assert.deepEqual(await store().documents.distinctValues({ type: null }, 'priority'), [
         { value: 2, count: 2 },
         { value: 10, count: 1 },
       ]);
@@ -133,7 +133,7 @@ export function describeIndexContract(store: () => StorageAdapter): void {
 
     it('is empty for a key no document holds', async () => {
       await insertIndexed(seed());
-      assert.deepEqual(await store().documents.distinctValues({}, 'missing'), []);
+      assert.deepEqual(await store().documents.distinctValues({ type: null }, 'missing'), []);
     });
   });
 
@@ -154,6 +154,7 @@ export function describeIndexContract(store: () => StorageAdapter): void {
       ],
     ];
     const search = (words: string[], options: Partial<TextSearch> = {}): DocumentQuery => ({
+      type: null,
       search: { words, match: 'any', prefix: false, phrases: [], without: [], texts: 'all', ...options },
       sort: [{ field: '_id', direction: 1 }],
     });
@@ -230,9 +231,9 @@ export function describeIndexContract(store: () => StorageAdapter): void {
     it('follows the order of ids, then sort', async () => {
       await insertIndexed(['a', 'b', 'c', 'd'].map((docId) => [makeDoc({ docId }), emptyIndex()]));
       const ids = ['c:en:draft', 'a:en:draft', 'missing', 'd:en:draft', 'c:en:draft'];
-      const found = await store().documents.find({ ids, order: 'ids' });
+      const found = await store().documents.find({ type: 'article', ids, order: 'ids' });
       assert.deepEqual(idsOf(found), ['c:en:draft', 'a:en:draft', 'd:en:draft']);
-      const paged = await store().documents.find({ ids, order: 'ids', skip: 1, limit: 1 });
+      const paged = await store().documents.find({ type: 'article', ids, order: 'ids', skip: 1, limit: 1 });
       assert.deepEqual(idsOf(paged), ['a:en:draft']);
     });
 
@@ -245,7 +246,7 @@ export function describeIndexContract(store: () => StorageAdapter): void {
           makeDoc({ docId: 'c' }),
         ].map((doc) => [doc, emptyIndex()]),
       );
-      const query: DocumentQuery = { docIds: ['b', 'a'], order: 'ids', sort: [{ field: 'updatedAt', direction: -1 }] };
+      const query: DocumentQuery = { type: 'article', docIds: ['b', 'a'], order: 'ids', sort: [{ field: 'updatedAt', direction: -1 }] };
       assert.deepEqual(idsOf(await store().documents.find(query)), ['b:fr:draft', 'b:en:draft', 'a:en:draft']);
       assert.equal(await store().documents.count(query), 3);
     });
@@ -254,9 +255,10 @@ export function describeIndexContract(store: () => StorageAdapter): void {
   describe('documents: index writes', () => {
     const zebra = makeIndex({ category: ['news'] }, { title: 'zebra' });
     const words = (...list: string[]): DocumentQuery => ({
+      type: null,
       search: { words: list, match: 'any', prefix: false, phrases: [], without: [], texts: 'all' },
     });
-    const inCategory = (value: string): DocumentQuery => ({ conditions: [{ key: 'category', op: 'in', values: [value] }] });
+    const inCategory = (value: string): DocumentQuery => ({ type: null, conditions: [{ key: 'category', op: 'in', values: [value] }] });
 
     it('replaces the values and texts of a document on update', async () => {
       const doc = makeDoc({ docId: 'a' });
@@ -266,7 +268,7 @@ export function describeIndexContract(store: () => StorageAdapter): void {
       assert.deepEqual(await findDocIds(inCategory('arts')), ['a']);
       assert.deepEqual(await findDocIds(words('zebra')), []);
       assert.deepEqual(await findDocIds(words('yak')), ['a']);
-      assert.deepEqual(await store().documents.distinctValues({}, 'category'), [{ value: 'arts', count: 1 }]);
+      assert.deepEqual(await store().documents.distinctValues({ type: null }, 'category'), [{ value: 'arts', count: 1 }]);
     });
 
     it('keeps, adds and removes each value on update as the new index has it, numbers and texts apart', async () => {
@@ -275,13 +277,13 @@ export function describeIndexContract(store: () => StorageAdapter): void {
       const before = makeIndex({ category: ['news', 'local news', '3'], priority: [3, 7], tags: ['x y'] });
       await insertIndexed([[doc, before], [other, before]]);
       await store().documents.update(doc, makeIndex({ category: ['local news', 'sport', '7'], priority: [3, 4], color: ['red'] }));
-      const distinct = async (key: string) => (await store().documents.distinctValues({}, key)).map(({ value, count }) => [value, count]);
+      const distinct = async (key: string) => (await store().documents.distinctValues({ type: null }, key)).map(({ value, count }) => [value, count]);
       assert.deepEqual(await distinct('category'), [['3', 1], ['7', 1], ['local news', 2], ['news', 1], ['sport', 1]]);
       assert.deepEqual(await distinct('priority'), [[3, 2], [4, 1], [7, 1]]);
       assert.deepEqual(await distinct('tags'), [['x y', 1]]);
       assert.deepEqual(await distinct('color'), [['red', 1]]);
-      assert.deepEqual(await findDocIds({ conditions: [{ key: 'priority', op: 'in', values: [7] }] }), ['b']);
-      assert.deepEqual(await findDocIds({ conditions: [{ key: 'category', op: 'in', values: ['7'] }] }), ['a']);
+      assert.deepEqual(await findDocIds({ type: null, conditions: [{ key: 'priority', op: 'in', values: [7] }] }), ['b']);
+      assert.deepEqual(await findDocIds({ type: null, conditions: [{ key: 'category', op: 'in', values: ['7'] }] }), ['a']);
     });
 
     it('keeps the values and texts of a document updated without an index', async () => {
@@ -290,13 +292,13 @@ export function describeIndexContract(store: () => StorageAdapter): void {
       assert.equal(await store().documents.update({ ...doc, modified: true }), true);
       assert.deepEqual(await findDocIds(inCategory('news')), ['a']);
       assert.deepEqual(await findDocIds(words('zebra')), ['a']);
-      assert.equal((await store().documents.find({ ids: [doc._id] }))[0]?.modified, true);
+      assert.equal((await store().documents.find({ type: 'article', ids: [doc._id] }))[0]?.modified, true);
       assert.equal(await store().documents.update(makeDoc({ docId: 'unknown' })), false);
     });
 
     it('writes no index for an update of an unknown _id', async () => {
       assert.equal(await store().documents.update(makeDoc({ docId: 'a' }), zebra), false);
-      assert.deepEqual(await store().documents.distinctValues({}, 'category'), []);
+      assert.deepEqual(await store().documents.distinctValues({ type: null }, 'category'), []);
     });
 
     it('removes the values and texts with the document', async () => {
@@ -304,12 +306,12 @@ export function describeIndexContract(store: () => StorageAdapter): void {
         [makeDoc({ docId: 'a' }), zebra],
         [makeDoc({ docId: 'b' }), zebra],
       ]);
-      await store().documents.remove(['b:en:draft']);
+      await store().documents.remove('article', ['b:en:draft']);
       // A document inserted afterwards may get the storage key the removed one had.
       await store().documents.insert(makeDoc({ docId: 'c' }), emptyIndex());
       assert.deepEqual(await findDocIds(words('zebra')), ['a']);
       assert.deepEqual(await findDocIds(inCategory('news')), ['a']);
-      assert.deepEqual(await store().documents.distinctValues({}, 'category'), [{ value: 'news', count: 1 }]);
+      assert.deepEqual(await store().documents.distinctValues({ type: null }, 'category'), [{ value: 'news', count: 1 }]);
     });
 
     it('keeps no values or texts of a rolled-back insert', async () => {

@@ -31,7 +31,7 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
 /** The `counter` of a version, counted up by one as the services do: lock, read, write back. */
 async function countUp(tx: StorageSession, docId: string): Promise<void> {
   await tx.documents.lock([docId]);
-  const [doc] = await tx.documents.find({ ids: [`${docId}:en:draft`] });
+  const [doc] = await tx.documents.find({ type: 'article', ids: [`${docId}:en:draft`] });
   await tx.documents.update({ ...doc!, counter: Number(doc!.counter) + 1 }, emptyIndex());
 }
 
@@ -75,7 +75,7 @@ describeOnPostgres('postgres writers side by side', () => {
 
     const elsewhere = other.transaction((tx) => tx.documents.insert(makeDoc({ docId: 'elsewhere' }), emptyIndex()));
     assert.equal(await settlesWithin(elsewhere, 5000), true, 'a write to another document commits meanwhile');
-    assert.equal((await other.documents.find({ docIds: ['elsewhere'] })).length, 1);
+    assert.equal((await other.documents.find({ type: 'article', docIds: ['elsewhere'] })).length, 1);
     const sameProcess = adapter.transaction((tx) => tx.documents.insert(makeDoc({ docId: 'beside' }), emptyIndex()));
     assert.equal(await settlesWithin(sameProcess, 5000), true, 'in the same process too');
 
@@ -83,7 +83,7 @@ describeOnPostgres('postgres writers side by side', () => {
     assert.equal(await settlesWithin(same, 300), false, 'a write to the held document waits');
     release.fire();
     await Promise.all([first, same]);
-    const [held] = await other.documents.find({ docIds: ['held'] });
+    const [held] = await other.documents.find({ type: 'article', docIds: ['held'] });
     assert.equal(held!.counter, 2, 'the waiting write read the first one\'s result');
   });
 
@@ -94,7 +94,7 @@ describeOnPostgres('postgres writers side by side', () => {
       Array.from({ length: perProcess }, () => store.transaction((tx) => countUp(tx, 'counted'))),
     );
     await Promise.all(runs);
-    const [counted] = await adapter.documents.find({ docIds: ['counted'] });
+    const [counted] = await adapter.documents.find({ type: 'article', docIds: ['counted'] });
     assert.equal(counted!.counter, 2 * perProcess);
   });
 
@@ -110,7 +110,7 @@ describeOnPostgres('postgres writers side by side', () => {
     assert.equal(new Set(slugs).size, count, 'every slug is distinct');
     assert.ok(slugs.includes('same-title') && slugs.includes(`same-title-${count}`), slugs.join(' '));
     assert.equal(attempts, count, 'none had to run again');
-    assert.equal(await adapter.documents.count({}), count);
+    assert.equal(await adapter.documents.count({ type: null }), count);
   });
 
   it('runs again a work whose slug another writer took meanwhile, which then picks the next one', async () => {
@@ -147,12 +147,12 @@ describeOnPostgres('postgres writers side by side', () => {
         bothHoldOne[first].fire();
         await bothHoldOne[second].promise;
         await tx.documents.lock([second]);
-        const [next] = await tx.documents.find({ ids: [`${second}:en:draft`] });
+        const [next] = await tx.documents.find({ type: 'article', ids: [`${second}:en:draft`] });
         await tx.documents.update({ ...next!, title: `after ${first}` }, emptyIndex());
       });
     await Promise.all([crosswise(adapter, 'a', 'b'), crosswise(other, 'b', 'a')]);
     assert.equal(attempts, 3, 'the deadlock victim ran once more');
-    const docs = await adapter.documents.find({ docIds: ['a', 'b'], sort: [{ field: '_id', direction: 1 }] });
+    const docs = await adapter.documents.find({ type: 'article', docIds: ['a', 'b'], sort: [{ field: '_id', direction: 1 }] });
     assert.deepEqual(docs.map((doc) => [doc.counter, doc.title]), [[1, 'after b'], [1, 'after a']]);
   });
 
@@ -198,11 +198,11 @@ describeOnPostgres('postgres writers side by side', () => {
         small.transaction(async (tx) => {
           await tx.documents.insert(makeDoc({ docId: `p${n}` }), emptyIndex());
           // A read outside the transaction, on another connection of the pool.
-          return small.documents.count({});
+          return small.documents.count({ type: null });
         }),
       );
       assert.equal(await settlesWithin(Promise.all(runs), 8000), true, 'every transaction ends');
-      assert.equal(await small.documents.count({}), 12);
+      assert.equal(await small.documents.count({ type: null }), 12);
     } finally {
       await small.close();
     }

@@ -104,7 +104,7 @@ describeOnPostgres('postgres adapter specifics', () => {
       const rows = await adminQuery<{ version: number }>(`SELECT version FROM "${fresh}".schema_migrations ORDER BY version`);
       assert.deepEqual(rows.map((row) => row.version), migrations.map((_, index) => index + 1));
       await adapters[0]!.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
-      assert.equal(await adapters[2]!.documents.count({}), 1);
+      assert.equal(await adapters[2]!.documents.count({ type: null }), 1);
     } finally {
       await Promise.all(adapters.map((each) => each.close()));
       await dropSchema(fresh);
@@ -115,19 +115,19 @@ describeOnPostgres('postgres adapter specifics', () => {
     await assert.rejects(
       adapter.transaction(async (tx) => {
         await tx.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
-        assert.equal(await adapter.documents.count({}), 0);
-        await adapter.documents.remove(['x']);
+        assert.equal(await adapter.documents.count({ type: null }), 0);
+        await adapter.documents.remove('article', ['x']);
       }),
       /Nested transaction/,
     );
     await assert.rejects(adapter.transaction(() => adapter.transaction(async () => 1)), /Nested transaction/);
-    assert.equal(await adapter.documents.count({}), 0);
-    assert.equal(await adapter.documents.remove(['x']), 0);
+    assert.equal(await adapter.documents.count({ type: null }), 0);
+    assert.equal(await adapter.documents.remove('article', ['x']), 0);
   });
 
   it('rejects use of a session after its transaction ended', async () => {
     const leaked = await adapter.transaction(async (tx) => tx);
-    await assert.rejects(leaked.documents.count({}), /has ended/);
+    await assert.rejects(leaked.documents.count({ type: null }), /has ended/);
   });
 
   it('does not report as committed a transaction in which a statement failed, even if work went on', async () => {
@@ -142,7 +142,7 @@ describeOnPostgres('postgres adapter specifics', () => {
       }),
       /rolled back/,
     );
-    assert.equal(await readOnly.documents.count({}), 0);
+    assert.equal(await readOnly.documents.count({ type: null }), 0);
   });
 
   it('lets readers in other processes see committed data only, without waiting for a transaction', async () => {
@@ -161,29 +161,29 @@ describeOnPostgres('postgres adapter specifics', () => {
       await gate;
     });
     await held;
-    assert.equal(await other.documents.count({}), 0, 'a reader does not wait, and sees committed data only');
+    assert.equal(await other.documents.count({ type: null }), 0, 'a reader does not wait, and sees committed data only');
     release();
     await first;
-    assert.deepEqual(docIdsOf(await other.documents.find({})), ['first']);
+    assert.deepEqual(docIdsOf(await other.documents.find({ type: null })), ['first']);
   });
 
   it('returns documents and attachment records exactly as written, key order and U+0000 included', async () => {
     const doc = { ...makeDoc({ docId: 'a' }), zeta: 1, alpha: 'x\u0000y', nested: { b: [1.5, 'two', null], a: true } };
     await adapter.documents.insert(doc, emptyIndex());
-    const [found] = await adapter.documents.find({ ids: [doc._id] });
+    const [found] = await adapter.documents.find({ type: 'article', ids: [doc._id] });
     assert.equal(JSON.stringify(found), JSON.stringify(doc));
     // Sorting on a property reads the document's JSON, which holds the escape.
-    const sorted = await adapter.documents.find({ sort: [{ field: 'alpha', direction: 1 }, { field: 'title', direction: -1 }] });
+    const sorted = await adapter.documents.find({ type: null, sort: [{ field: 'alpha', direction: 1 }, { field: 'title', direction: -1 }] });
     assert.deepEqual(idsOf(sorted), [doc._id]);
   });
 
   it('stores ids, slugs, values and texts holding U+0000, and finds them by the same text', async () => {
     const doc = makeDoc({ docId: 'a\u0000b', slug: 's\u0000' });
     await adapter.documents.insert(doc, makeIndex({ label: ['x\u0000y'] }, { title: 'zebra\u0000crossing' }));
-    assert.deepEqual(idsOf(await adapter.documents.find({ ids: [doc._id] })), [doc._id]);
-    assert.equal(await adapter.documents.count({ slug: 's\u0000' }), 1);
-    assert.equal(await adapter.documents.count({ conditions: [{ key: 'label', op: 'in', values: ['x\u0000y'] }] }), 1);
-    assert.equal(await adapter.documents.count({ search: search(['crossing']) }), 1);
+    assert.deepEqual(idsOf(await adapter.documents.find({ type: 'article', ids: [doc._id] })), [doc._id]);
+    assert.equal(await adapter.documents.count({ type: null, slug: 's\u0000' }), 1);
+    assert.equal(await adapter.documents.count({ type: null, conditions: [{ key: 'label', op: 'in', values: ['x\u0000y'] }] }), 1);
+    assert.equal(await adapter.documents.count({ type: null, search: search(['crossing']) }), 1);
     assert.deepEqual(await adapter.documents.slugsLike({ locale: 'en', mode: 'draft', base: 's\u0000' }), ['s\uFFFD']);
   });
 
@@ -206,7 +206,7 @@ describeOnPostgres('postgres adapter specifics', () => {
       { value: `${label}!`, count: 1 },
       { value: 'short', count: 1 },
     ]);
-    assert.equal(await adapter.documents.count({ slug }), 1);
+    assert.equal(await adapter.documents.count({ type: null, slug }), 1);
     assert.deepEqual(await adapter.documents.slugsLike({ locale: 'en', mode: 'draft', base: slug }), [slug, `${slug}-2`]);
     await assert.rejects(adapter.documents.insert(makeDoc({ docId: 'c', slug }), emptyIndex()), (error) => error instanceof ConflictError);
     assert.equal(await adapter.documents.update({ ...doc, archived: true }, makeIndex({ label: [label] })), true);
@@ -224,15 +224,15 @@ describeOnPostgres('postgres adapter specifics', () => {
   it('indexes a text larger than a tsvector holds, searching its beginning', async () => {
     const huge = Array.from({ length: 300_000 }, (_, n) => n.toString(36)).join(' ');
     await adapter.documents.insert(makeDoc({ docId: 'huge' }), makeIndex({}, { low: huge, high: huge, title: huge }));
-    assert.equal(await adapter.documents.count({ search: search(['zz']) }), 1);
+    assert.equal(await adapter.documents.count({ type: null, search: search(['zz']) }), 1);
   });
 
   it('finds words whatever their accents, and no stop words are dropped', async () => {
     await adapter.documents.insert(makeDoc({ docId: 'cafe' }), makeIndex({}, { title: 'Crème brûlée café', low: 'The Who' }));
-    assert.equal(await adapter.documents.count({ search: search(['creme', 'CAFÉ'], { match: 'all' }) }), 1);
-    assert.equal(await adapter.documents.count({ search: search(['brul'], { prefix: true }) }), 1);
-    assert.equal(await adapter.documents.count({ search: search([], { phrases: [['the', 'who']] }) }), 1);
-    assert.equal(await adapter.documents.count({ search: search([], { phrases: [['cafe', 'the']] }) }), 0, 'no phrase across texts');
+    assert.equal(await adapter.documents.count({ type: null, search: search(['creme', 'CAFÉ'], { match: 'all' }) }), 1);
+    assert.equal(await adapter.documents.count({ type: null, search: search(['brul'], { prefix: true }) }), 1);
+    assert.equal(await adapter.documents.count({ type: null, search: search([], { phrases: [['the', 'who']] }) }), 1);
+    assert.equal(await adapter.documents.count({ type: null, search: search([], { phrases: [['cafe', 'the']] }) }), 0, 'no phrase across texts');
   });
 
   it('sorts on any property in the order the SQLite adapter does', async () => {
@@ -253,7 +253,7 @@ describeOnPostgres('postgres adapter specifics', () => {
         [{ field: 'rank', direction: -1 }],
         [{ field: 'title', direction: 1 }, { field: 'rank', direction: -1 }],
       ] as const) {
-        const query: DocumentQuery = { sort, skip: 1, limit: 10 };
+        const query: DocumentQuery = { type: null, sort, skip: 1, limit: 10 };
         assert.deepEqual(idsOf(await adapter.documents.find(query)), idsOf(await sqlite.documents.find(query)), JSON.stringify(sort));
       }
     } finally {

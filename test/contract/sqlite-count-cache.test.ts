@@ -83,7 +83,7 @@ describe('sqlite counts kept until the next write', () => {
     try {
       await insert(other, 'c1', 'sports');
       await other.transaction(async (tx) => {
-        await tx.documents.remove(['a0:en:draft']);
+        await tx.documents.remove('article', ['a0:en:draft']);
       });
     } finally {
       await other.close();
@@ -96,7 +96,7 @@ describe('sqlite counts kept until the next write', () => {
     assert.equal(await adapter.documents.count(list), 6);
     await insert(adapter, 'd1', 'news');
     assert.equal(await adapter.documents.count(list), 7);
-    await adapter.documents.remove(['d1:en:draft']);
+    await adapter.documents.remove('article', ['d1:en:draft']);
     assert.equal(await adapter.documents.count(list), 6);
   });
 });

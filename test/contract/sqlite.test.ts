@@ -63,15 +63,15 @@ describe('sqlite adapter specifics', () => {
 
   it('rejects a top-level write inside a transaction instead of deadlocking', async () => {
     await assert.rejects(
-      adapter.transaction(() => adapter.documents.remove(['x'])),
+      adapter.transaction(() => adapter.documents.remove('article', ['x'])),
       /Nested transaction/,
     );
-    assert.equal(await adapter.documents.remove(['x']), 0);
+    assert.equal(await adapter.documents.remove('article', ['x']), 0);
   });
 
   it('rejects use of a session after its transaction ended', async () => {
     const leaked = await adapter.transaction(async (tx) => tx);
-    await assert.rejects(leaked.documents.count({}), /has ended/);
+    await assert.rejects(leaked.documents.count({ type: null }), /has ended/);
   });
 
   it('writes nothing of a document whose index is invalid, and the transaction goes on', async () => {
@@ -81,18 +81,18 @@ describe('sqlite adapter specifics', () => {
       await assert.rejects(tx.documents.insert(doc, invalid), /Invalid index value/);
       await tx.documents.insert(makeDoc({ docId: 'valid' }), emptyIndex());
     });
-    assert.deepEqual(await adapter.documents.find({ ids: [doc._id] }), []);
+    assert.deepEqual(await adapter.documents.find({ type: 'article', ids: [doc._id] }), []);
     const search = { words: ['zebra'], match: 'any', prefix: false, phrases: [], without: [], texts: 'all' } as const;
-    assert.equal(await adapter.documents.count({ search }), 0);
-    assert.equal(await adapter.documents.remove(['valid:en:draft']), 1);
+    assert.equal(await adapter.documents.count({ type: null, search }), 0);
+    assert.equal(await adapter.documents.remove('article', ['valid:en:draft']), 1);
   });
 
   it('finds words whatever their accents', async () => {
     await adapter.documents.insert(makeDoc({ docId: 'cafe' }), makeIndex({}, { title: 'Crème brûlée café' }));
     const search = { words: ['creme', 'CAFÉ'], match: 'all', prefix: false, phrases: [], without: [], texts: 'all' } as const;
-    assert.equal(await adapter.documents.count({ search }), 1);
-    assert.equal(await adapter.documents.count({ search: { ...search, words: ['brul'], prefix: true } }), 1);
-    assert.equal(await adapter.documents.remove(['cafe:en:draft']), 1);
+    assert.equal(await adapter.documents.count({ type: null, search }), 1);
+    assert.equal(await adapter.documents.count({ type: null, search: { ...search, words: ['brul'], prefix: true } }), 1);
+    assert.equal(await adapter.documents.remove('article', ['cafe:en:draft']), 1);
   });
 
   const queryPlan = (query: DocumentQuery): string => {
@@ -143,9 +143,9 @@ describe('sqlite adapter specifics', () => {
         await tx.documents.update({ ...doc, archived: n % 2 === 0, visibility: n % 5 === 0 ? 'loginRequired' : 'public' }, emptyIndex());
       }
     });
-    await adapter.documents.remove([makeDoc({ docId: 'count-4' })._id, makeDoc({ docId: 'count-9', mode: 'published' })._id]);
+    await adapter.documents.remove('article', [makeDoc({ docId: 'count-4' })._id, makeDoc({ docId: 'count-9', mode: 'published' })._id]);
     await assert.rejects(adapter.transaction(async (tx) => {
-      await tx.documents.remove([makeDoc({ docId: 'count-5' })._id]);
+      await tx.documents.remove('article', [makeDoc({ docId: 'count-5' })._id]);
       throw new Error('rolled back');
     }));
     const inspector = new Database(filename, { readonly: true });
@@ -193,7 +193,7 @@ describe('sqlite full-text tables', () => {
   });
 
   const found = async (word: string, prefix = false) =>
-    idsOf(await adapter.documents.find({ search: { words: [word], match: 'any', prefix, phrases: [], without: [], texts: 'all' }, sort: [{ field: '_id', direction: 1 }] }));
+    idsOf(await adapter.documents.find({ type: null, search: { words: [word], match: 'any', prefix, phrases: [], without: [], texts: 'all' }, sort: [{ field: '_id', direction: 1 }] }));
   const texts = (n: number, word: string) => makeIndex({}, { title: `Title ${n} ${word}`, high: `high${n}`, low: `body ${word} ${n}` });
   const segmentBytes = (inspector: InstanceType<typeof Database>, table: string) =>
     inspector.prepare(`SELECT count(*) || ':' || total(length(block)) FROM ${table}_data`).pluck().get() as string;
@@ -209,10 +209,10 @@ describe('sqlite full-text tables', () => {
       await tx.documents.update(docs[3]!, texts(3, 'cherry'));
       await tx.documents.update(docs[5]!, makeIndex());
     });
-    await adapter.documents.remove([docs[7]!._id, docs[8]!._id]);
+    await adapter.documents.remove('article', [docs[7]!._id, docs[8]!._id]);
     await assert.rejects(adapter.transaction(async (tx) => {
       await tx.documents.update(docs[9]!, texts(9, 'cherry'));
-      await tx.documents.remove([docs[11]!._id]);
+      await tx.documents.remove('article', [docs[11]!._id]);
       throw new Error('rolled back');
     }));
     const expected = (word: string) => docs
@@ -276,7 +276,7 @@ describe('sqlite writes committed in groups', () => {
   });
 
   const insert = (docId: string) => (tx: StorageSession) => tx.documents.insert(makeDoc({ docId }), emptyIndex());
-  const stored = async () => idsOf(await adapter.documents.find({ sort: [{ field: '_id', direction: 1 }] }));
+  const stored = async () => idsOf(await adapter.documents.find({ type: null, sort: [{ field: '_id', direction: 1 }] }));
   const counted = async <T>(work: () => Promise<T>) => {
     [commits, rollbacks] = [0, 0];
     const result = await work();
@@ -289,7 +289,7 @@ describe('sqlite writes committed in groups', () => {
     assert.deepEqual(result, ids);
     assert.equal(commits, 2);
     assert.deepEqual(await stored(), ids.map((id) => `${id}:en:draft`));
-    assert.equal(await adapter.documents.remove(ids.map((id) => `${id}:en:draft`)), 6);
+    assert.equal(await adapter.documents.remove('article', ids.map((id) => `${id}:en:draft`)), 6);
   });
 
   it('refuses a write that fails before writing alone, and commits the others of its group once', async () => {
@@ -306,7 +306,7 @@ describe('sqlite writes committed in groups', () => {
     assert.equal((result[1] as PromiseRejectedResult).reason, failure);
     assert.deepEqual([runs, commits, rollbacks], [1, 1, 0]);
     assert.deepEqual(await stored(), ['a:en:draft', 'b:en:draft']);
-    assert.equal(await adapter.documents.remove(['a:en:draft', 'b:en:draft']), 2);
+    assert.equal(await adapter.documents.remove('article', ['a:en:draft', 'b:en:draft']), 2);
   });
 
   it('undoes a write that fails after writing, and runs the writes before it again', async () => {
@@ -326,16 +326,16 @@ describe('sqlite writes committed in groups', () => {
     assert.equal((result[1] as PromiseRejectedResult).reason, failure);
     assert.deepEqual([runs, rollbacks], [2, 1]);
     assert.deepEqual(await stored(), ['a:en:draft', 'b:en:draft']);
-    assert.equal(await adapter.documents.remove(['a:en:draft', 'b:en:draft']), 2);
+    assert.equal(await adapter.documents.remove('article', ['a:en:draft', 'b:en:draft']), 2);
   });
 
   it('shows each write of a group the writes before it, as one after another would', async () => {
     const seen = await Promise.all([
       adapter.transaction(insert('first')),
-      adapter.transaction(async (tx) => idsOf(await tx.documents.find({ docIds: ['first'] }))),
+      adapter.transaction(async (tx) => idsOf(await tx.documents.find({ type: 'article', docIds: ['first'] }))),
     ]);
     assert.deepEqual(seen[1], ['first:en:draft']);
-    assert.equal(await adapter.documents.remove(['first:en:draft']), 1);
+    assert.equal(await adapter.documents.remove('article', ['first:en:draft']), 1);
   });
 });
 
@@ -358,7 +358,7 @@ describe('sqlite migrations', () => {
       await adapter.documents.update(makeDoc({ docId: 'a' }), makeIndex({}, { title: 'new words' }));
       await adapter.documents.markIndexed('article', 'plan-1');
       assert.equal(await adapter.documents.indexedBy('article'), 'plan-1');
-      const search = (word: string) => adapter.documents.find({ search: { words: [word], match: 'any', prefix: false, phrases: [], without: [], texts: 'all' } });
+      const search = (word: string) => adapter.documents.find({ type: null, search: { words: [word], match: 'any', prefix: false, phrases: [], without: [], texts: 'all' } });
       assert.deepEqual(idsOf(await search('new')), ['a:en:draft']);
       assert.deepEqual(idsOf(await search('old')), []);
     } finally {

@@ -90,7 +90,7 @@ async function writePart(work: string, name: PartName, lines: AsyncIterable<stri
 }
 
 async function* documentLines(deps: ExportDeps, latest: { updatedAt: string | null }): AsyncGenerator<string> {
-  const stage = deps.progress.stage('documents', { total: await deps.storage.documents.count({}) });
+  const stage = deps.progress.stage('documents', { total: await deps.storage.documents.count({ type: null }) });
   for (let after: string | null = null; ; ) {
     const page = await deps.storage.documents.versionsAfter(null, after, pageSize);
     for (const doc of page) {

@@ -325,10 +325,11 @@ export class DocumentContext {
     return session.documents.update(doc);
   }
 
-  /** Removes versions (missing ones are skipped); returns how many there were. */
-  async removeVersions(session: StorageSession, ids: readonly string[]): Promise<number> {
-    const removed = await session.documents.remove(ids);
-    for (const id of ids) this.#noteUsageChanged(session, await session.attachments.setUsage(id, [], false));
+  /** Removes versions of the type (missing ones are skipped); returns how many there were. */
+  async removeVersions(session: StorageSession, type: SanitizedPieceType, ids: readonly string[]): Promise<number> {
+    const removed = await session.documents.remove(type.name, ids);
+    // Only the usage of versions removed: another type's version under one of these ids keeps its own.
+    if (removed > 0) for (const id of ids) this.#noteUsageChanged(session, await session.attachments.setUsage(id, [], false));
     return removed;
   }
 
@@ -364,13 +365,14 @@ export class DocumentContext {
     return index;
   }
 
-  async readVersion(session: StorageSession, id: string): Promise<StoredDocument | null> {
-    const [doc] = await session.documents.find({ ids: [id], limit: 1 });
+  /** The version `id` of the type: an id of another type's document reads as none (issue 20). */
+  async readVersion(session: StorageSession, type: SanitizedPieceType, id: string): Promise<StoredDocument | null> {
+    const [doc] = await session.documents.find({ type: type.name, ids: [id], limit: 1 });
     return doc ?? null;
   }
 
-  async requireVersion(session: StorageSession, id: string): Promise<StoredDocument> {
-    const doc = await this.readVersion(session, id);
+  async requireVersion(session: StorageSession, type: SanitizedPieceType, id: string): Promise<StoredDocument> {
+    const doc = await this.readVersion(session, type, id);
     if (!doc) throw new NotFoundError();
     return doc;
   }

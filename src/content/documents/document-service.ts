@@ -276,8 +276,8 @@ export class DocumentService extends Publishing {
     const saved = await this.ctx.write(async (tx, passwords) => {
       await tx.documents.lock([target.docId]);
       const now = new Date().toISOString();
-      const version = await this.ctx.requireVersion(tx, target.id);
-      const other = target.mode === null ? null : await this.ctx.readVersion(tx, versionId(target, target.mode === 'draft' ? 'published' : 'draft'));
+      const version = await this.ctx.requireVersion(tx, type, target.id);
+      const other = target.mode === null ? null : await this.ctx.readVersion(tx, type, versionId(target, target.mode === 'draft' ? 'published' : 'draft'));
       const draft = target.mode === 'draft' ? version : other;
       const published = target.mode === 'published' ? version : other;
       const changed = [version, ...(target.mode === 'published' && draft ? [draft] : [])];
@@ -303,7 +303,7 @@ export class DocumentService extends Publishing {
       if (target.mode === 'draft' && type.options.autopublish) {
         await this.publishVersion(tx, type, target.docId, target.locale!, principal);
         // Publishing changed the draft through a copy of its own.
-        return this.ctx.recorded(tx, event, (await this.ctx.readVersion(tx, target.id))!, principal);
+        return this.ctx.recorded(tx, event, (await this.ctx.readVersion(tx, type, target.id))!, principal);
       }
       return this.ctx.recorded(tx, event, version, principal);
     });
@@ -322,7 +322,7 @@ export class DocumentService extends Publishing {
   ): Promise<void> {
     const { type, target, archived, principal } = args;
     if (target.locale === null) return;
-    const siblings = (await tx.documents.find({ docIds: [target.docId], locale: target.locale })).filter(
+    const siblings = (await tx.documents.find({ type: type.name, docIds: [target.docId], locale: target.locale })).filter(
       (sibling) => sibling.archived !== archived && !args.done.some((doc) => doc._id === sibling._id),
     );
     if (siblings.some((sibling) => sibling.cmsMode !== 'draft')) {
@@ -348,25 +348,25 @@ export class DocumentService extends Publishing {
     requireWrite(principal, type, target.mode);
     await this.ctx.transaction(async (tx) => {
       await tx.documents.lock([target.docId]);
-      const doc = await this.ctx.requireVersion(tx, target.id);
+      const doc = await this.ctx.requireVersion(tx, type, target.id);
       // Written first: a refusal below rolls it back with the rest.
       await this.ctx.recordChange(tx, changeOf('delete', doc, principal), null);
       if (target.mode === null) {
         await removeLogin(tx, type, doc);
-        await this.ctx.removeVersions(tx, [doc._id]);
+        await this.ctx.removeVersions(tx, type, [doc._id]);
         return;
       }
       const published = versionId(target, 'published');
       const previous = versionId(target, 'previous');
       if (target.mode === 'published') {
-        await this.ctx.removeVersions(tx, [published, previous]);
-        await this.markUnpublished(tx, target);
+        await this.ctx.removeVersions(tx, type, [published, previous]);
+        await this.markUnpublished(tx, type, target);
         return;
       }
-      if (!canPublish(principal, type) && (await this.ctx.readVersion(tx, published))) {
+      if (!canPublish(principal, type) && (await this.ctx.readVersion(tx, type, published))) {
         requirePublish(principal, type, `Deleting the published version of ${type.name}`);
       }
-      await this.ctx.removeVersions(tx, [doc._id, published, previous]);
+      await this.ctx.removeVersions(tx, type, [doc._id, published, previous]);
     });
   }
 }

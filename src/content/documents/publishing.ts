@@ -44,9 +44,9 @@ export class Publishing {
     requirePublish(scope.principal, type);
     const draft = await this.ctx.transaction(async (tx) => {
       await tx.documents.lock([target.docId]);
-      const published = await this.ctx.requireVersion(tx, versionId(target, 'published'));
-      await this.ctx.removeVersions(tx, [published._id, versionId(target, 'previous')]);
-      const draft = await this.markUnpublished(tx, target);
+      const published = await this.ctx.requireVersion(tx, type, versionId(target, 'published'));
+      await this.ctx.removeVersions(tx, type, [published._id, versionId(target, 'previous')]);
+      const draft = await this.markUnpublished(tx, type, target);
       // Throwing inside the transaction rolls the removal back: never a published-only set half undone.
       if (!draft) throw new NotFoundError();
       return this.ctx.recorded(tx, 'unpublish', draft, scope.principal);
@@ -60,8 +60,8 @@ export class Publishing {
     requireWrite(scope.principal, type, 'draft');
     const draft = await this.ctx.transaction(async (tx) => {
       await tx.documents.lock([target.docId]);
-      const draft = await this.ctx.requireVersion(tx, versionId(target, 'draft'));
-      const published = await this.ctx.readVersion(tx, versionId(target, 'published'));
+      const draft = await this.ctx.requireVersion(tx, type, versionId(target, 'draft'));
+      const published = await this.ctx.readVersion(tx, type, versionId(target, 'published'));
       if (!published || draft.modified === false) return false;
       Object.assign(draft, this.ctx.layout.schemaValues(type, published), { modified: false });
       this.ctx.touch(draft, new Date().toISOString(), scope.principal);
@@ -77,13 +77,13 @@ export class Publishing {
     requirePublish(scope.principal, type);
     const published = await this.ctx.transaction(async (tx) => {
       await tx.documents.lock([target.docId]);
-      const published = await this.ctx.requireVersion(tx, versionId(target, 'published'));
-      const previous = await this.ctx.readVersion(tx, versionId(target, 'previous'));
+      const published = await this.ctx.requireVersion(tx, type, versionId(target, 'published'));
+      const previous = await this.ctx.readVersion(tx, type, versionId(target, 'previous'));
       if (!previous) throw new InvalidRequestError('There is no previously published version to revert to');
       Object.assign(published, this.ctx.layout.schemaValues(type, previous));
       this.ctx.touch(published, new Date().toISOString(), scope.principal);
       await this.ctx.assignSlug(tx, type, [published]);
-      await this.ctx.removeVersions(tx, [previous._id]);
+      await this.ctx.removeVersions(tx, type, [previous._id]);
       await this.ctx.updateVersion(tx, published);
       await this.refreshModified(tx, type, { ...target, id: published._id, mode: 'published' });
       return this.ctx.recorded(tx, 'update', published, scope.principal);
@@ -101,9 +101,9 @@ export class Publishing {
     requireWrite(scope.principal, type, 'draft');
     const localized = await this.ctx.transaction(async (tx) => {
       await tx.documents.lock([target.docId]);
-      const source = await this.ctx.requireVersion(tx, versionId(target, 'draft'));
+      const source = await this.ctx.requireVersion(tx, type, versionId(target, 'draft'));
       const destination = { docId: target.docId, locale: toLocale };
-      const existing = await this.ctx.readVersion(tx, versionId(destination, 'draft'));
+      const existing = await this.ctx.readVersion(tx, type, versionId(destination, 'draft'));
       if (existing && !body.update) throw new ConflictError('The document already exists in that locale');
       const now = new Date().toISOString();
       const values = this.ctx.layout.schemaValues(type, source);
@@ -115,7 +115,7 @@ export class Publishing {
       await this.ctx.assignSlug(tx, type, [draft]);
       await (existing ? this.ctx.updateVersion(tx, draft) : this.ctx.insertVersion(tx, draft));
       await this.refreshModified(tx, type, { id: draft._id, docId: target.docId, locale: toLocale, mode: 'draft' });
-      return this.ctx.recorded(tx, existing ? 'update' : 'insert', (await this.ctx.readVersion(tx, draft._id))!, scope.principal);
+      return this.ctx.recorded(tx, existing ? 'update' : 'insert', (await this.ctx.readVersion(tx, type, draft._id))!, scope.principal);
     });
     return this.ctx.presentOne(localized, type, scope.principal);
   }
@@ -155,8 +155,8 @@ export class Publishing {
     principal: Principal,
   ): Promise<StoredDocument> {
     const set = { docId, locale };
-    const draft = await this.ctx.requireVersion(tx, versionId(set, 'draft'));
-    const current = await this.ctx.readVersion(tx, versionId(set, 'published'));
+    const draft = await this.ctx.requireVersion(tx, type, versionId(set, 'draft'));
+    const current = await this.ctx.readVersion(tx, type, versionId(set, 'published'));
     const now = new Date().toISOString();
     if (current) await this.#keepAsPrevious(tx, type, current);
     const values = { ...this.ctx.layout.schemaValues(type, draft), archived: draft.archived };
@@ -180,14 +180,18 @@ export class Publishing {
       cmsLocale: `${locale}:previous`,
       cmsMode: 'previous',
     };
-    await this.ctx.removeVersions(tx, [previous._id]);
+    await this.ctx.removeVersions(tx, type, [previous._id]);
     await this.ctx.assignSlug(tx, type, [previous]);
     await this.ctx.insertVersion(tx, previous);
   }
 
   /** After the published version is gone, the draft is the only version: modified, never published. */
-  protected async markUnpublished(tx: StorageSession, target: { docId: string; locale: string | null }): Promise<StoredDocument | null> {
-    const draft = await this.ctx.readVersion(tx, versionId(target, 'draft'));
+  protected async markUnpublished(
+    tx: StorageSession,
+    type: SanitizedPieceType,
+    target: { docId: string; locale: string | null },
+  ): Promise<StoredDocument | null> {
+    const draft = await this.ctx.readVersion(tx, type, versionId(target, 'draft'));
     if (!draft) return null;
     Object.assign(draft, { modified: true, lastPublishedAt: null });
     await this.ctx.updateBookkeeping(tx, draft);
@@ -196,9 +200,9 @@ export class Publishing {
 
   /** Recomputes the draft's `modified` flag against the published version. */
   protected async refreshModified(tx: StorageSession, type: SanitizedPieceType, target: Target): Promise<void> {
-    const draft = await this.ctx.readVersion(tx, versionId(target, 'draft'));
+    const draft = await this.ctx.readVersion(tx, type, versionId(target, 'draft'));
     if (!draft) return;
-    const published = await this.ctx.readVersion(tx, versionId(target, 'published'));
+    const published = await this.ctx.readVersion(tx, type, versionId(target, 'published'));
     const modified = this.ctx.layout.isModified(type, draft, published);
     if (draft.modified !== modified) {
       draft.modified = modified;

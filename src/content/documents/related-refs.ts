@@ -2,7 +2,7 @@ import type { AppConfig } from '../app-config.js';
 import type { Principal } from '../../core/principal.js';
 import type { Mode } from '../../core/ids.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
-import type { DocumentQuery, DocumentStore, StoredDocument } from '../../storage/storage-adapter.js';
+import type { DocumentStore, StoredDocument, TypeQuery } from '../../storage/storage-adapter.js';
 import { visibleValues } from '../access/permissions.js';
 import { sortify } from '../text.js';
 import { parseDocumentId } from '../../core/ids.js';
@@ -37,7 +37,7 @@ export async function findReferenced(refs: readonly string[], lookup: ReferenceL
 }
 
 /** What the caller may read of the type, in the locale and mode of the document being written. */
-function readable(lookup: ReferenceLookup): DocumentQuery {
+function readable(lookup: ReferenceLookup): TypeQuery {
   return {
     type: lookup.type.name,
     ...relatedVersion(lookup.config, lookup.type, lookup),
@@ -56,7 +56,7 @@ function isFullId(ref: string): boolean {
  * One query per title: the index holds titles as written, so the store narrows by the
  * longest word of the title and the sortified comparison decides. The oldest match wins.
  */
-async function findByTitles(titles: readonly string[], store: DocumentStore, query: DocumentQuery): Promise<Map<string, StoredDocument>> {
+async function findByTitles(titles: readonly string[], store: DocumentStore, query: TypeQuery): Promise<Map<string, StoredDocument>> {
   const found = new Map<string, StoredDocument>();
   for (const sortified of new Set(titles.map(sortify))) {
     if (sortified === '') continue;

@@ -51,7 +51,7 @@ async function reindexType(storage: StorageAdapter, indexer: DocumentIndexer, ty
       // Locked, then read again as they are now: a write from another process that came
       // between is kept, not overwritten by the version read before it.
       await tx.documents.lock(found.map((doc) => doc.cmsDocId));
-      const docs = found.length === 0 ? [] : await tx.documents.find({ ids: found.map((doc) => doc._id) });
+      const docs = found.length === 0 ? [] : await tx.documents.find({ type: type.name, ids: found.map((doc) => doc._id) });
       for (const doc of docs) {
         const { index, properties } = indexer.index(type, doc);
         await tx.documents.update({ ...doc, ...properties }, index);

@@ -169,7 +169,7 @@ function keepingCounts(documents: DocumentStore, generation: (scopes: readonly s
   return {
     ...documents,
     async count(query) {
-      if (query.type === undefined) return documents.count(query);
+      if (query.type === null) return documents.count(query);
       const { sql, params } = compileCountQuery(query);
       const version = await generation([query.type]);
       const known = kept.get(sql, params, version);

@@ -27,13 +27,14 @@ const insertSql = `WITH doc AS (
   )
   SELECT seq FROM doc`;
 
-// The slug is checked in the statement for the same reason. The values the document keeps stay;
+// Only a version of the document's own type: an id never reaches another type's document.
+// The slug is checked in the statement for the same reason as in insertSql. The values the document keeps stay;
 // the others are deleted and the new ones added (a statement cannot delete and re-add one row:
 // its parts all see the table as it was before it).
 const updateSql = `WITH doc AS (
     UPDATE documents SET (${columns}, ${vectors.columns}) = ($1::text, $2::text, $3::text, $4::text, $5::text,
       $6::text, $7::boolean, $8::text, $9::text, $10::text, $11::text, $12::json, ${vectors.values.join(', ')})
-    WHERE documents.id = $1::text AND NOT EXISTS (
+    WHERE documents.id = $1::text AND documents.type = $3::text AND NOT EXISTS (
       SELECT 1 FROM documents AS other
       WHERE other.locale = $4::text AND other.mode = $5::text AND ${slugIs('other.slug', '$6::text')}
         AND other.id <> $1::text)
@@ -59,17 +60,19 @@ const updateSql = `WITH doc AS (
 // An update that keeps the search vectors and the filter values.
 const updateRowSql = `UPDATE documents SET (${columns}) = ($1::text, $2::text, $3::text, $4::text, $5::text,
     $6::text, $7::boolean, $8::text, $9::text, $10::text, $11::text, $12::json)
-  WHERE documents.id = $1::text AND NOT EXISTS (
+  WHERE documents.id = $1::text AND documents.type = $3::text AND NOT EXISTS (
     SELECT 1 FROM documents AS other
     WHERE other.locale = $4::text AND other.mode = $5::text AND ${slugIs('other.slug', '$6::text')}
       AND other.id <> $1::text)`;
 
+// `own`: the id is taken by a version of the type $5 (what an update may replace).
 const takenSql = `SELECT
     EXISTS (SELECT 1 FROM documents WHERE id = $1::text) AS id,
+    EXISTS (SELECT 1 FROM documents WHERE id = $1::text AND type = $5::text) AS own,
     EXISTS (SELECT 1 FROM documents WHERE locale = $2::text AND mode = $3::text AND ${slugIs('slug', '$4::text')}) AS slug`;
 
 // The foreign key removes the filter values with the document; the search vectors are in its row.
-const removeSql = 'DELETE FROM documents WHERE id = ANY ($1::text[])';
+const removeSql = 'DELETE FROM documents WHERE type = $1::text AND id = ANY ($2::text[])';
 
 // $3 is the beginning of the base that the slug index holds, as a LIKE prefix: a range of it.
 const slugsLikeSql = `SELECT slug FROM documents
@@ -94,8 +97,8 @@ const slugLockSql = lockStatement(slugLockKey);
  * `inTransaction`, whose slug lookups then hold their base (see slugsLike).
  */
 export function createPostgresDocumentStore(statements: StatementSource, inTransaction = false): DocumentStore {
-  const taken = async (row: readonly unknown[]): Promise<{ id: boolean; slug: boolean }> => {
-    const { rows } = await statements.prepared<{ id: boolean; slug: boolean }>(takenSql, [row[0], row[3], row[4], row[5]]);
+  const taken = async (row: readonly unknown[]): Promise<{ id: boolean; own: boolean; slug: boolean }> => {
+    const { rows } = await statements.prepared<{ id: boolean; own: boolean; slug: boolean }>(takenSql, [row[0], row[3], row[4], row[5], row[2]]);
     return rows[0]!;
   };
 
@@ -144,14 +147,14 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
         index ? statements.prepared(updateSql, writeParams(row, index)) : statements.prepared(updateRowSql, row),
       );
       if (updated.rowCount !== 0) return true;
-      // Nothing updated: no such document, or its new slug is another's.
-      if ((await taken(row)).id) throw conflictError('documents_slug');
+      // Nothing updated: no such document of this type, or its new slug is another's.
+      if ((await taken(row)).own) throw conflictError('documents_slug');
       return false;
     },
 
-    async remove(ids) {
+    async remove(type, ids) {
       if (ids.length === 0) return 0;
-      const removed = await statements.prepared(removeSql, [[...ids]]);
+      const removed = await statements.prepared(removeSql, [type, [...ids]]);
       return removed.rowCount ?? 0;
     },
 

@@ -1,4 +1,4 @@
-import type { DocumentQuery, SortDirection } from '../storage-adapter.js';
+import { assertTypedLookup, type DocumentQuery, type SortDirection } from '../storage-adapter.js';
 import { compileCondition, scoped, slugIs, valueIndexes, type ValueScope } from './postgres-conditions.js';
 import { compileSearch, relevanceExpression, type CompiledSearch } from './postgres-search.js';
 import { Params } from './statements.js';
@@ -83,7 +83,7 @@ export function compileDistinctValuesQuery(query: DocumentQuery, key: string): C
 
 /** The scope of the filter values a query reads: known when its type, locale and mode are. */
 function valueScope(query: DocumentQuery): ValueScope | undefined {
-  if (query.type === undefined || query.locale === undefined || query.mode === undefined) return undefined;
+  if (query.type === null || query.locale === undefined || query.mode === undefined) return undefined;
   return { type: query.type, locale: query.locale ?? '', mode: query.mode ?? '' };
 }
 
@@ -100,6 +100,7 @@ function selectFrom({ from, where }: Selection): string {
 }
 
 function compileSelection(query: DocumentQuery, params: Params, { orderByIds, rank }: SelectionOptions): Selection {
+  assertTypedLookup(query);
   const positions = orderByIds ? positionList(query) : undefined;
   const search = query.search === undefined ? undefined : compileSearch(query.search, params);
   let from = 'documents';
@@ -128,7 +129,7 @@ function positionList(query: DocumentQuery): { column: 'id' | 'doc_id'; list: re
 /** Filters on the columns of documents; `joinedList` is already applied by the FROM clause. */
 function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' | undefined, params: Params): string[] {
   const filters: string[] = [];
-  if (query.type !== undefined) filters.push(`documents.type = ${params.add(query.type, 'text')}`);
+  if (query.type !== null) filters.push(`documents.type = ${params.add(query.type, 'text')}`);
   if (query.locale !== undefined) filters.push(`documents.locale = ${params.add(query.locale ?? '', 'text')}`);
   if (query.mode !== undefined) filters.push(`documents.mode = ${params.add(query.mode ?? '', 'text')}`);
   if (query.ids !== undefined && joinedList !== 'id') {

@@ -11,13 +11,15 @@ const columnValues = `@id, @docId, @type, @locale, @mode, @slug, @archived, @vis
 const insertSql = `INSERT INTO documents (id, doc_id, type, locale, mode, slug, archived, visibility,
   title_sortified, created_at, updated_at, data) VALUES (${columnValues})`;
 
-const updateSql = `UPDATE documents SET doc_id = @docId, type = @type, locale = @locale, mode = @mode,
+// Only a version of the document's own type: an id never reaches another type's document.
+// (A unary `+` keeps the type out of index selection: the id index finds the row.)
+const updateSql = `UPDATE documents SET doc_id = @docId, locale = @locale, mode = @mode,
   slug = @slug, archived = @archived, visibility = @visibility, title_sortified = @titleSortified,
-  created_at = @createdAt, updated_at = @updatedAt, data = @data WHERE id = @id RETURNING seq`;
+  created_at = @createdAt, updated_at = @updatedAt, data = @data WHERE id = @id AND +type = @type RETURNING seq`;
 
 // The foreign key would remove the values with the document; removeIndex does it anyway, and
 // the search rows, which a foreign key cannot reach.
-const removeSql = 'DELETE FROM documents WHERE id IN (SELECT value FROM json_each(?)) RETURNING seq';
+const removeSql = 'DELETE FROM documents WHERE +type = ? AND id IN (SELECT value FROM json_each(?)) RETURNING seq';
 
 // One range of the slug index, from "<base>" to "<base>." ('.' follows '-'; the column compares
 // bytes): it holds "<base>" and every "<base>-...", and only the slugs between them besides, so the
@@ -89,9 +91,9 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
       return true;
     },
 
-    async remove(ids) {
+    async remove(type, ids) {
       if (ids.length === 0) return 0;
-      const seqs = statements.statement(removeSql).pluck().all(jsonList(ids)) as number[];
+      const seqs = statements.statement(removeSql).pluck().all(type, jsonList(ids)) as number[];
       removeIndex(statements, seqs, pendingSearch);
       return seqs.length;
     },

@@ -48,7 +48,7 @@ async function probesConditions(query: DocumentQuery, counts: CountCache): Promi
   if (conditions === undefined || conditions.length === 0 || limit === undefined) return false;
   // Only a walk of a list index in sort order: known type and archived state, one indexed sort
   // key, no id list, no search.
-  if (query.type === undefined || query.locale === undefined || query.mode === undefined || query.archived === undefined) return false;
+  if (query.type === null || query.locale === undefined || query.mode === undefined || query.archived === undefined) return false;
   if (query.ids !== undefined || query.docIds !== undefined || query.search !== undefined) return false;
   if ((query.order ?? 'sort') !== 'sort' || sort?.length !== 1 || !indexedSorts.has(sort[0]!.field)) return false;
   const matched = await counts.count(query);

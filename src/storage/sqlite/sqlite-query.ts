@@ -1,4 +1,4 @@
-import type { DocumentQuery, SortDirection } from '../storage-adapter.js';
+import { assertTypedLookup, type DocumentQuery, type SortDirection } from '../storage-adapter.js';
 import { compileCondition, scopeParams, valueScopeSql, type ValueScope } from './sqlite-conditions.js';
 import { compileSearch, type CompiledSearch } from './sqlite-search.js';
 
@@ -99,7 +99,7 @@ function compileScopeCount(query: DocumentQuery): CompiledQuery {
     filters.push(sql);
     params.push(param);
   };
-  if (query.type !== undefined) where('type = ?', query.type);
+  if (query.type !== null) where('type = ?', query.type);
   if (query.locale !== undefined) where('locale = ?', query.locale ?? '');
   if (query.mode !== undefined) where('mode = ?', query.mode ?? '');
   if (query.archived !== undefined) where('archived = ?', query.archived ? 1 : 0);
@@ -124,7 +124,7 @@ export function compileDistinctValuesQuery(query: DocumentQuery, key: string): C
 
 /** The scope of the filter values a query reads: known when its type, locale and mode are. */
 function valueScope(query: DocumentQuery): ValueScope | undefined {
-  if (query.type === undefined || query.locale === undefined || query.mode === undefined) return undefined;
+  if (query.type === null || query.locale === undefined || query.mode === undefined) return undefined;
   return { type: query.type, locale: query.locale ?? '', mode: query.mode ?? '' };
 }
 
@@ -165,6 +165,7 @@ function selectionParams({ from, where }: Selection): unknown[] {
 }
 
 function compileSelection(query: DocumentQuery, { orderByIds, rank, probe = false }: SelectionOptions): Selection {
+  assertTypedLookup(query);
   const positions = orderByIds ? positionList(query) : undefined;
   const search = query.search === undefined ? undefined : compileSearch(query.search);
   const ranked = rank && search ? search : undefined;
@@ -211,7 +212,7 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
   // planner prefers the index matching more columns and scans a whole type. A unary `+` keeps a
   // column out of index selection, so lookups by id go through the id and doc_id indexes.
   const column = (name: string): string => (byIds(query) ? `+documents.${name}` : `documents.${name}`);
-  if (query.type !== undefined) where(`${column('type')} = ?`, query.type);
+  if (query.type !== null) where(`${column('type')} = ?`, query.type);
   if (query.locale !== undefined) where(`${column('locale')} = ?`, query.locale ?? '');
   if (query.mode !== undefined) where(`${column('mode')} = ?`, query.mode ?? '');
   if (query.ids !== undefined && joinedList !== 'id') {
@@ -243,7 +244,7 @@ function compileIndexFilters(
   // in sort order instead, testing each seq against the set the condition selects (gathered
   // once) until the page is full: 3 ms, and 0.3 ms either way for a narrow condition. That
   // needs the list index, so only when the type is known.
-  const seq = query.type !== undefined && !byIds(query) ? '+documents.seq' : 'documents.seq';
+  const seq = query.type !== null && !byIds(query) ? '+documents.seq' : 'documents.seq';
   const filters: CompiledQuery[] = [];
   const scope = probe ? undefined : valueScope(query);
   for (const condition of query.conditions ?? []) {
