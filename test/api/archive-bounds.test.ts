@@ -193,7 +193,7 @@ describe('what the API stores, cms import takes back', () => {
       }
       const storage = createStorage(`sqlite:${join(target.dataDir, 'cms.sqlite')}`);
       try {
-        const [stored] = await storage.documents.find({ ids: [other.body._id], limit: 1 });
+        const [stored] = await storage.documents.find({ type: other.body.type, ids: [other.body._id], limit: 1 });
         const content = (stored as any).extra.note.items[0].content as string;
         assert.match(content, /^<p>Hello<\/p>/);
         for (const bad of hostileParts) assert.ok(!content.includes(bad), `${bad} in ${content}`);

@@ -8,7 +8,8 @@ import { canWrite } from './permissions.js';
  * the rule every write of the document service follows: drafts need the type's editRole,
  * published and non-localized versions its publishRole. A previous version is only ever
  * restored by publishing, so it counts as published. Versions that do not exist, or whose type
- * is no longer configured, give no right.
+ * is no longer configured, give no right. A lookup by id names its type: only the types the
+ * caller may write at all are asked, one query each.
  */
 export function createVersionEditCheck(deps: {
   readonly pieceTypes: ReadonlyMap<string, SanitizedPieceType>;
@@ -16,11 +17,17 @@ export function createVersionEditCheck(deps: {
 }): (principal: Principal, versionIds: readonly string[]) => Promise<boolean> {
   return async (principal, versionIds) => {
     if (versionIds.length === 0) return false;
-    const versions = await deps.documents.find({ ids: versionIds, limit: versionIds.length });
-    return versions.some((version) => {
-      const type = deps.pieceTypes.get(version.type);
-      const mode = version.cmsMode === undefined ? null : version.cmsMode === 'draft' ? 'draft' : 'published';
-      return type !== undefined && canWrite(principal, type, mode);
-    });
+    for (const type of deps.pieceTypes.values()) {
+      if (!modes.some((mode) => canWrite(principal, type, mode))) continue;
+      const versions = await deps.documents.find({ type: type.name, ids: versionIds, limit: versionIds.length });
+      if (versions.some((version) => canWrite(principal, type, modeOf(version.cmsMode)))) return true;
+    }
+    return false;
   };
+}
+
+const modes = ['draft', 'published', null] as const;
+
+function modeOf(mode: string | undefined): 'draft' | 'published' | null {
+  return mode === undefined ? null : mode === 'draft' ? 'draft' : 'published';
 }
