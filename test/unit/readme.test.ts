@@ -4,13 +4,15 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { limitDefinitions } from '../../src/config/limits.js';
 
-const readme = fileURLToPath(new URL('../../../README.md', import.meta.url));
+/** The limits table moved from the README to its own reference page. */
+const limitsPage = fileURLToPath(new URL('../../../docs/reference/limits.md', import.meta.url));
 
-test('the README lists every limit with its variable and default', async () => {
-  const text = await readFile(readme, 'utf8');
+test('docs/reference/limits.md lists every limit with its variable, default and bounds', async () => {
+  const text = await readFile(limitsPage, 'utf8');
   const missing = Object.entries(limitDefinitions).filter(([name, def]) => {
     const row = text.split('\n').find((line) => line.startsWith(`| \`${name}\` | \`${def.env}\` |`));
-    return !row || !row.includes(`| ${def.default.toLocaleString('en-US')} ${def.unit} |`);
+    const bounds = `${def.min.toLocaleString('en-US')}–${def.max.toLocaleString('en-US')}`;
+    return !row || !row.includes(`| ${def.default.toLocaleString('en-US')} ${def.unit} | ${bounds} |`);
   });
   assert.deepEqual(missing.map(([name]) => name), []);
 });
