@@ -19,8 +19,9 @@ export const limitDefinitions = {
   // Every widget is converted and its rich text sanitized: a page's worth, not a database's.
   areaWidgets: { env: 'CMS_LIMIT_AREA_WIDGETS', default: 1_000, min: 1, max: 100_000, unit: 'widgets', about: 'widgets in one area' },
   // A stored version as JSON: what every later write of the document reads, copies and saves again.
-  // Far above any real page (a novel is about 1 MB), far below what would hold the event loop.
-  documentBytes: { env: 'CMS_LIMIT_DOCUMENT_BYTES', default: 4 * 1024 * 1024, min: 1024, max: 1024 ** 3, unit: 'bytes', about: 'one stored document version as JSON; also the rich-text characters one write may sanitize' },
+  // Far above any real page (a long article is 50–100 KB of HTML, stored with two plain-text
+  // copies for search); indexing and saving the largest still holds the event loop a few hundred ms.
+  documentBytes: { env: 'CMS_LIMIT_DOCUMENT_BYTES', default: 2 * 1024 * 1024, min: 1024, max: 1024 ** 3, unit: 'bytes', about: 'one stored document version as JSON; also the rich-text characters one write may sanitize' },
   // Big rich text (10,000 characters and more) takes up to 2.5 s per million characters to sanitize:
   // in threads, a big body's widgets side by side, and no more cores than these taken from the others.
   sanitizeThreads: { env: 'CMS_LIMIT_SANITIZE_THREADS', default: 2, min: 0, max: 64, unit: 'threads', about: 'worker threads that sanitize big rich text off the event loop (0: on it)' },
