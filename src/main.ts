@@ -48,7 +48,20 @@ async function serve(config: AppConfig, options: AppOptions, warnings: readonly 
 }
 
 function startWarnings(config: AppConfig): string[] {
-  return config.publicDemoKeys ? [demoWarning(config.host)] : [];
+  return [...(config.publicDemoKeys ? [demoWarning(config.host)] : []), ...connectionWarnings(config.limits)];
+}
+
+/**
+ * A per-address cap at or above the total lets one address take every connection again: right
+ * behind a proxy that limits each client itself (every socket then comes from the proxy), a
+ * mistake otherwise.
+ */
+function connectionWarnings({ connections, connectionsPerAddress }: AppConfig['limits']): string[] {
+  if (connectionsPerAddress < connections) return [];
+  return [
+    `limits.connectionsPerAddress (${connectionsPerAddress}) is not below limits.connections (${connections}): one client address can hold every connection. ` +
+      'Keep it so only behind a proxy that limits each client; otherwise lower it (CMS_LIMIT_CONNECTIONS_PER_ADDRESS).',
+  ];
 }
 
 function demoWarning(host: string): string {

@@ -67,6 +67,15 @@ test('with its own keys (CMS_API_KEYS) the demo does not warn', async () => {
   assert.doesNotMatch(log, /PUBLIC API keys/);
 });
 
+test('a per-address connection cap not below the total is warned of at start', async () => {
+  const env = { CMS_API_KEYS: 'my-own-secret-key-0123:admin', HOST: '127.0.0.1', CMS_LIMIT_CONNECTIONS: '50' };
+  const warning = (await startLog({ ...env, CMS_LIMIT_CONNECTIONS_PER_ADDRESS: '50' })).split('\n').find((line) => line.includes('connectionsPerAddress'));
+  assert.ok(warning);
+  assert.equal(JSON.parse(warning).level, 40);
+  assert.match(JSON.parse(warning).msg, /limits\.connectionsPerAddress \(50\) is not below limits\.connections \(50\)/);
+  assert.doesNotMatch(await startLog({ ...env, CMS_LIMIT_CONNECTIONS_PER_ADDRESS: '49' }), /connectionsPerAddress/);
+});
+
 /** The JSON log lines of a start, parsed. */
 function linesOf(log: string): { level: number; msg: string; [key: string]: unknown }[] {
   return log.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
