@@ -9,7 +9,7 @@ import { ConfigError, ValidationError } from '../../src/errors/app-error.js';
 import { createFieldTypeRegistry } from '../../src/content/fields/registry.js';
 import { convertSchema, defaultsFor, throwIfErrors } from '../../src/content/fields/convert-schema.js';
 import { resolveLimits } from '../../src/config/limits.js';
-import { isValidId, slugify, sortify } from '../../src/content/text.js';
+import { isValidId, slugify, sortify } from '../../src/core/text.js';
 
 const registry = createFieldTypeRegistry();
 

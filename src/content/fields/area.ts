@@ -4,7 +4,7 @@ import type { SanitizedField } from '../types/piece-type.js';
 import type { FieldError } from '../../errors/app-error.js';
 import { PayloadTooLargeError } from '../../errors/app-error.js';
 import { FieldFailure } from './field-type.js';
-import { isValidId } from '../text.js';
+import { isValidId } from '../../core/text.js';
 import { checkCount, takeId } from './array.js';
 import { checkAreaOptions, allowedWidgetTypes, richTextOptionsOf } from './area-options.js';
 import { LoopSlices, offLoopCharacters, sanitizeInThread } from './rich-text-threads.js';

@@ -3,7 +3,7 @@ import type { ConvertContext, FieldType } from './field-type.js';
 import type { SanitizedField } from '../types/piece-type.js';
 import type { FieldError } from '../../errors/app-error.js';
 import { FieldFailure } from './field-type.js';
-import { isValidId } from '../text.js';
+import { isValidId } from '../../core/text.js';
 import { checkDefault, checkMinMax, checkNestedFields } from './definition-checks.js';
 import { convertNested, findById, isPlainObject, maxListedErrors } from './nested.js';
 

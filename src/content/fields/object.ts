@@ -3,7 +3,7 @@ import type { ConvertContext, FieldType } from './field-type.js';
 import type { SanitizedField } from '../types/piece-type.js';
 import type { FieldTypeLookup } from './convert-schema.js';
 import { FieldFailure } from './field-type.js';
-import { isValidId } from '../text.js';
+import { isValidId } from '../../core/text.js';
 import { defaultsFor } from './convert-schema.js';
 import { ConfigError } from '../../errors/app-error.js';
 import { checkNestedFields, keyPath } from './definition-checks.js';

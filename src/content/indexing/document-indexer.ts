@@ -3,7 +3,7 @@ import type { FieldType, SearchText } from '../fields/field-type.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentIndex, IndexEntry, SearchTexts, StoredDocument } from '../../storage/storage-adapter.js';
 import { createHash } from 'node:crypto';
-import { sortify } from '../text.js';
+import { sortify } from '../../core/text.js';
 
 // Counted up whenever what the indexer derives from the same plan changes: every store then
 // indexes its documents again at the next start (reindex.ts). 2: no public texts of their own
