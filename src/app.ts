@@ -240,7 +240,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens, baseUrl });
   registerSetupRoutes(app, { setup, code: setupCode, baseUrl });
-  registerSchemaRoute(app, { schema: new SchemaDescriber(config) });
+  registerSchemaRoute(app, { schema: new SchemaDescriber(config, fieldTypes) });
   const answers = new GetAnswers({
     cache: new ResponseCache({ maxEntries: limits.responseCacheEntries, maxBytes: limits.responseCacheBytes }),
     generation: (scopes) => storage.generation(scopes),

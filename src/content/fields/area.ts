@@ -217,6 +217,8 @@ export const areaField: FieldType = {
   convert: convertArea,
   searchTexts: (value): SearchText[] => richTexts(value).map((text) => ({ text, weight: 'low' })),
   nested: (value, _field, widgetTypes) => widgets(value, widgetTypes),
+  widgetTypesIn: (field, all) => [...(allowedWidgetTypes(field.options) ?? all)],
+  renderHtml: (values, field, ctx) => ctx.renderArea(values[field.name]),
   valueSchemas(field, ctx) {
     const items = { type: 'array', items: { oneOf: ctx.areaWidgets(field) } };
     const common = { _id: { type: 'string' }, metaType: { const: 'area' }, items };

@@ -61,6 +61,10 @@ export const arrayField: FieldType = {
     return items;
   },
   nested: (value, field) => (Array.isArray(value) ? value.filter(isPlainObject).map((values) => ({ fields: field.fields, values })) : []),
+  renderHtml(values, field, ctx) {
+    const items = Array.isArray(values[field.name]) ? (values[field.name] as unknown[]).filter(isPlainObject) : [];
+    return items.map((item) => `<div class="cms-widget__item">${ctx.renderFields(item, field.fields)}</div>`).join('');
+  },
   valueSchemas(field, ctx) {
     const { min, max } = field.options;
     const bounds = { ...(typeof min === 'number' && { minItems: min }), ...(typeof max === 'number' && { maxItems: max }) };

@@ -44,6 +44,10 @@ export function createObjectField(types: FieldTypeLookup): FieldType {
     isEmpty: (value) => value === null || value === undefined,
     convert: convertObject,
     nested: (value, field) => (isPlainObject(value) ? [{ fields: field.fields, values: value }] : []),
+    renderHtml: (values, field, ctx) => {
+      const value = values[field.name];
+      return isPlainObject(value) ? ctx.renderFields(value, field.fields) : '';
+    },
     valueSchemas(field, ctx) {
       if (ctx.shape === 'write') return ownProperty(field, ctx.fieldsObject(field.fields, { _id: { type: 'string' } }));
       return ownProperty(field, ctx.fieldsObject(field.fields, { _id: { type: 'string' }, metaType: { const: 'object' } }));
