@@ -96,6 +96,7 @@ function definitionContext(path = 'modules.article.fields.add.x'): DefinitionCon
   return {
     path,
     pieceTypes: new Set(['topic', 'article', '@cms/user']),
+    widgetTypes: new Set(['@cms/rich-text', 'hero']),
     sanitizeFields: (add) => {
       if (typeof add !== 'object' || add === null) throw new ConfigError(path, 'bad');
       return [];

@@ -83,6 +83,8 @@ export interface DefinitionContext {
   readonly path: string;
   /** Names of every configured piece type (relationship `withType` must be one of them). */
   readonly pieceTypes: ReadonlySet<string>;
+  /** Names of every configured widget type (an area's `options.widgets` must be among them). */
+  readonly widgetTypes: ReadonlySet<string>;
   /** Sanitizes a nested `fields.add` (array, object) with the same rules. */
   sanitizeFields(add: unknown, path: string): SanitizedField[];
 }
