@@ -184,7 +184,9 @@ test('outside content/fields no file asks a field its type by name: each such qu
     });
   }
   assert.deepEqual(asking, []);
-  for (const file of otherTypes) assert.match(await readFile(posix.join(root, file), 'utf8'), comparison, `${file} no longer compares a type: remove it`);
+  for (const file of otherTypes) {
+    assert.match(await readFile(posix.join(root, file), 'utf8'), comparison, `${file} no longer compares a type: remove it`);
+  }
 });
 
 /** The script blocks of a Vue single-file component, or the whole file for TypeScript. */

@@ -145,7 +145,11 @@ export class RelatedLoader {
 }
 
 /** Whether the caller sees `field` on documents of `type`: all of them, or its projection's. */
-function seesField(principal: Principal, { type, field }: { type: SanitizedPieceType; field: SanitizedField }, fieldTypes: FieldTypeLookup): boolean {
+function seesField(
+  principal: Principal,
+  { type, field }: { type: SanitizedPieceType; field: SanitizedField },
+  fieldTypes: FieldTypeLookup,
+): boolean {
   const projection = type.options.publicApiProjection;
   return canAccessApi(principal, type) || (projection !== null && isProjected(projection, field, fieldTypes));
 }

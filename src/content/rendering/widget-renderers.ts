@@ -43,7 +43,10 @@ function renderRelated(value: unknown): string {
     .join('');
 }
 
-/** A field's own HTML (areas, nested schemas, related documents) or its scalar text; secrets never, even if a presented document still carried one. */
+/**
+ * A field's own HTML (areas, nested schemas, related documents) or its scalar text; a secret
+ * never, even if a presented document still carried one.
+ */
 function renderValue(values: Readonly<Record<string, unknown>>, field: SanitizedField, ctx: WidgetRenderContext): string {
   const type = ctx.fieldTypes.get(field.type);
   if (type?.secret) return '';
