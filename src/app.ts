@@ -30,7 +30,8 @@ import { GetAnswers } from './http/get-answers.js';
 import { ResponseCache } from './http/response-cache.js';
 import { registerAuthRoutes } from './http/routes/auth.js';
 import { registerSetupRoutes } from './http/routes/setup.js';
-import { FirstRunSetup } from './auth/first-run-setup.js';
+import { FirstRunSetup, type UserDirectory } from './auth/first-run-setup.js';
+import { userTypeName } from './core/principal.js';
 import { registerHealthRoute } from './http/routes/health.js';
 import { registerMediaRoutes } from './http/routes/media.js';
 import { registerSchemaRoute } from './http/routes/schema.js';
@@ -119,6 +120,11 @@ function createMediaService(config: AppConfig, storage: StorageAdapter, store: {
   });
 }
 
+/** The users the first-run setup creates, through the content layer's document service (auth does not import content). */
+function userDirectory(documents: DocumentService): UserDirectory {
+  return { create: (principal, fields, options) => documents.insert({ principal }, userTypeName, fields, options) };
+}
+
 /** The content layer over a store, wired as the server wires it. */
 export interface ContentServices {
   readonly documents: DocumentService;
@@ -187,7 +193,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     periodSeconds: limits.loginLockoutSeconds,
   });
   const tokens = new TokenService({ storage, passwords: passwordHasher, throttle });
-  const setup = new FirstRunSetup({ storage, documents, throttle });
+  const setup = new FirstRunSetup({ storage, users: userDirectory(documents), throttle });
   // Only a process that makes its own code logs it.
   let setupCode: string | null = null;
   if (!options.preparedByPrimary) setupCode = await setup.prepare();
@@ -234,7 +240,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens, baseUrl });
   registerSetupRoutes(app, { setup, code: setupCode, baseUrl });
-  registerSchemaRoute(app, { schema: new SchemaDescriber(config) });
+  registerSchemaRoute(app, { schema: new SchemaDescriber(config, fieldTypes) });
   const answers = new GetAnswers({
     cache: new ResponseCache({ maxEntries: limits.responseCacheEntries, maxBytes: limits.responseCacheBytes }),
     generation: (scopes) => storage.generation(scopes),

@@ -1,9 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
-import type { Principal } from '../core/principal.js';
+import { userTypeName, type Principal } from '../core/principal.js';
 import type { StorageAdapter, StorageSession } from '../storage/storage-adapter.js';
-import type { DocumentService } from '../content/documents/document-service.js';
 import type { LoginThrottle } from './login-throttle.js';
-import { userTypeName } from '../content/documents/user-logins.js';
 import { ConflictError, ForbiddenError, InvalidRequestError } from '../errors/app-error.js';
 
 // No 0/O, 1/I/L or U: the code is read off a log and typed by hand.
@@ -63,9 +61,22 @@ function newCode(): string {
 // Who creates the first admin: nobody is signed in yet, and the code stands for the operator.
 const operator: Principal = Object.freeze({ kind: 'apiKey', role: 'admin', userId: null, title: 'First-run setup', username: null });
 
+/**
+ * Users created with the user type's own rules (password length, username): the content layer's,
+ * passed in by the composition root, so that auth does not import content.
+ */
+export interface UserDirectory {
+  /** Creates a user as `principal`; `onlyIf` runs first in the insert's transaction and may refuse it. */
+  create(
+    principal: Principal,
+    fields: Record<string, unknown>,
+    options: { readonly onlyIf: (tx: StorageSession) => Promise<void> },
+  ): Promise<Record<string, unknown>>;
+}
+
 export interface FirstRunSetupDeps {
   readonly storage: StorageAdapter;
-  readonly documents: DocumentService;
+  readonly users: UserDirectory;
   /** Codes are counted like login attempts, per client address. */
   readonly throttle: LoginThrottle;
 }
@@ -116,7 +127,7 @@ export class FirstRunSetup {
     try {
       const fields = { username, password, title: title ?? username, ...(email === undefined ? {} : { email }), role: 'admin' };
       // Another process of this server (CMS_WORKERS) holds the same code and may be creating one now.
-      const user = await this.#deps.documents.insert({ principal: operator }, userTypeName, fields, { onlyIf: noUserYet });
+      const user = await this.#deps.users.create(operator, fields, { onlyIf: noUserYet });
       return { _id: user._id, username: user.username, title: user.title, role: user.role };
     } catch (error) {
       await logins.addSetupCode(taken);

@@ -1,11 +1,10 @@
 import { randomBytes, createHash } from 'node:crypto';
 import type { Principal, Role } from '../core/principal.js';
-import { roles } from '../core/principal.js';
+import { roles, userTypeName } from '../core/principal.js';
 import type { StorageAdapter, UserLogin } from '../storage/storage-adapter.js';
 import { ForbiddenError, InvalidRequestError, NotFoundError, RetryLaterError } from '../errors/app-error.js';
 import type { Verification } from './passwords.js';
 import type { LoginAttempt, LoginThrottle } from './login-throttle.js';
-import { userTypeName } from '../content/documents/user-logins.js';
 
 /** How long a bearer token or a session lasts: 14 days, like the original's. */
 export const credentialLifetimeSeconds = 14 * 24 * 3600;

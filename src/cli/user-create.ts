@@ -1,5 +1,4 @@
-import { userTypeName } from '../content/documents/user-logins.js';
-import { roles } from '../core/principal.js';
+import { roles, userTypeName } from '../core/principal.js';
 import type { CliCommand } from './command.js';
 import { parseArguments } from './arguments.js';
 import { readNewPassword } from './password-input.js';

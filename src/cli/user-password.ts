@@ -1,4 +1,4 @@
-import { userTypeName } from '../content/documents/user-logins.js';
+import { userTypeName } from '../core/principal.js';
 import type { CliCommand } from './command.js';
 import { parseArguments } from './arguments.js';
 import { readNewPassword } from './password-input.js';

@@ -1,3 +1,6 @@
+/** The piece type whose documents are the users (a principal's `userId` names one): auth, content and the CLI share it. */
+export const userTypeName = '@cms/user';
+
 export const roles = ['guest', 'contributor', 'editor', 'admin'] as const;
 export type Role = (typeof roles)[number];
 

@@ -1,7 +1,7 @@
 import type { AttachmentCrop, AttachmentRecord } from '../storage/storage-adapter.js';
 import { InvalidRequestError, ValidationError, type FieldError } from '../errors/app-error.js';
 import { isPlainObject } from '../config/schema-check.js';
-import { isValidId } from '../content/text.js';
+import { isValidId } from '../core/text.js';
 
 const cropKeys = ['top', 'left', 'width', 'height'] as const;
 

@@ -1,5 +1,5 @@
 import type { AttachmentCrop } from '../storage/storage-adapter.js';
-import { sortify } from '../content/text.js';
+import { sortify } from '../core/text.js';
 
 // Long enough to keep a name recognisable, short enough for any file system once id and size are added.
 const maxNameLength = 64;

@@ -9,7 +9,7 @@ import { buildApp } from '../../src/app.js';
 import type { AppConfig } from '../../src/content/app-config.js';
 import { createFieldTypeRegistry } from '../../src/content/fields/registry.js';
 import { DocumentIndexer } from '../../src/content/indexing/document-indexer.js';
-import { sortify } from '../../src/content/text.js';
+import { sortify } from '../../src/core/text.js';
 import { loadAppConfig } from '../../src/load-app-config.js';
 import Database from '../../src/storage/sqlite/driver.js';
 import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';

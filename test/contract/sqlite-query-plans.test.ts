@@ -6,12 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import type BetterSqlite3 from 'better-sqlite3';
 import Database from '../../src/storage/sqlite/driver.js';
 import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';
-import {
-  compileCountQuery,
-  compileDistinctValuesQuery,
-  compileFindQuery,
-  type CompiledQuery,
-} from '../../src/storage/sqlite/sqlite-query.js';
+import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery } from '../../src/storage/sqlite/sqlite-query.js';
+import type { CompiledQuery } from '../../src/storage/sqlite/compiled-query.js';
 import type {
   DocumentIndex,
   DocumentQuery,

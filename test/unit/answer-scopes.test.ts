@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { loadAppConfig } from '../../src/load-app-config.js';
 import { answerScopes } from '../../src/content/documents/answer-scopes.js';
+import { createFieldTypeRegistry } from '../../src/content/fields/registry.js';
 import { attachmentsScope } from '../../src/storage/storage-adapter.js';
 
 const piece = (add: Record<string, unknown>) => ({ extend: '@cms/piece-type', fields: { add } });
@@ -32,7 +33,7 @@ function scopesConfig(): Record<string, unknown> {
 
 test('an answer is read from its type, the types it reaches at any depth, and the attachments they may hold', async () => {
   const config = await loadAppConfig({ env: {}, cwd: tmpdir(), config: scopesConfig() });
-  const sorted = (name: string) => [...answerScopes(config, name)].sort();
+  const sorted = (name: string) => [...answerScopes(config, createFieldTypeRegistry(), name)].sort();
   // Below an area every widget type counts, whatever the area allows today (stored widgets may
   // predate a change of the configuration): the built-in image widget brings `@cms/image`.
   const all = [attachmentsScope, '@cms/image', 'event', 'person', 'topic', 'venue'].sort();

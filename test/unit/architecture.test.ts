@@ -19,9 +19,11 @@ const mayImport: Readonly<Record<string, readonly string[]>> = {
   'src/config/': ['src/core/', 'src/errors/'],
   'src/storage/': ['src/core/', 'src/errors/'],
   'src/content/': ['src/core/', 'src/errors/', 'src/config/', storageInterface],
-  'src/auth/': ['src/core/', 'src/errors/', 'src/content/', storageInterface],
-  'src/media/': ['src/core/', 'src/errors/', 'src/config/', 'src/content/text.ts', storageInterface],
-  'src/http/': ['src/core/', 'src/errors/', 'src/config/', 'src/content/', 'src/auth/', 'src/media/', storageInterface],
+  // Users come in through the narrow `UserDirectory` that the composition root builds on content.
+  'src/auth/': ['src/core/', 'src/errors/', storageInterface],
+  'src/media/': ['src/core/', 'src/errors/', 'src/config/', storageInterface],
+  // No storage at all: a route names the little it needs of the store (health's `Pingable`).
+  'src/http/': ['src/core/', 'src/errors/', 'src/config/', 'src/content/', 'src/auth/', 'src/media/'],
   // Sending the outbox's webhook deliveries: the content layer only writes them.
   'src/webhooks/': ['src/core/', 'src/errors/', 'src/config/', storageInterface],
   // Assembling: the configuration, the composition root, the process entry.
@@ -118,6 +120,73 @@ test('imports follow the layers: storage, config and the core leaf know no servi
   const broken = await brokenArrows();
   assert.deepEqual(broken.filter((arrow) => !knownExceptions.has(arrow)), []);
   assert.deepEqual([...knownExceptions].filter((arrow) => !broken.includes(arrow)), [], 'a known exception no longer occurs: remove it');
+});
+
+/** Every file of src/ with the files of src/ it imports (relative specifiers only). */
+async function importGraph(): Promise<Map<string, string[]>> {
+  const graph = new Map<string, string[]>();
+  for (const file of await sourceFiles()) {
+    const specifiers = (await specifiersOf(file)).filter((specifier) => specifier.startsWith('.'));
+    graph.set(file, specifiers.map((specifier) => resolveRelative(file, specifier)));
+  }
+  return graph;
+}
+
+/** Each import cycle once, as `a -> b -> a`, found by a depth-first walk from every file. */
+function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const cycles: string[] = [];
+  const done = new Set<string>();
+  const visit = (file: string, path: string[]): void => {
+    const at = path.indexOf(file);
+    if (at >= 0) {
+      cycles.push([...path.slice(at), file].join(' -> '));
+      return;
+    }
+    if (done.has(file)) return;
+    path.push(file);
+    for (const target of graph.get(file) ?? []) visit(target, path);
+    path.pop();
+    done.add(file);
+  };
+  for (const file of graph.keys()) visit(file, []);
+  return cycles;
+}
+
+test('no module of src/ imports itself back, through any number of others', async () => {
+  const graph = await importGraph();
+  assert.ok(graph.has('src/storage/sqlite/sqlite-query.ts'), 'the sources were found');
+  assert.deepEqual(cyclesOf(graph), []);
+});
+
+/**
+ * A field type's name compared with a string (`field.type === 'area'`) outside the field registry:
+ * what a field type does is a member of `FieldType`, asked through the registry. The files listed
+ * compare a `type` that is no field's.
+ */
+const otherTypes: ReadonlySet<string> = new Set([
+  // A multipart part: a file or a value.
+  'src/http/routes/media.ts',
+  // JSON Schema `type`s, turned into TypeScript declarations.
+  'src/cli/types/types-module.ts',
+  'src/cli/types/schema-to-typescript.ts',
+  // A tar entry: a plain file or not.
+  'src/cli/transfer/check-archive.ts',
+]);
+
+test('outside content/fields no file asks a field its type by name: each such question is a FieldType member', async () => {
+  const comparison = /\.type\s*[!=]==?\s*['"`]|['"`]\s*[!=]==?\s*\w+(\?)?\.type\b/;
+  const asking: string[] = [];
+  for (const file of await sourceFiles()) {
+    if (file.startsWith('src/content/fields/') || otherTypes.has(file)) continue;
+    const text = await readFile(posix.join(root, file), 'utf8');
+    text.split('\n').forEach((line, i) => {
+      if (comparison.test(line)) asking.push(`${file}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(asking, []);
+  for (const file of otherTypes) {
+    assert.match(await readFile(posix.join(root, file), 'utf8'), comparison, `${file} no longer compares a type: remove it`);
+  }
 });
 
 /** The script blocks of a Vue single-file component, or the whole file for TypeScript. */

@@ -9,7 +9,7 @@ import { ConfigError, ValidationError } from '../../src/errors/app-error.js';
 import { createFieldTypeRegistry } from '../../src/content/fields/registry.js';
 import { convertSchema, defaultsFor, throwIfErrors } from '../../src/content/fields/convert-schema.js';
 import { resolveLimits } from '../../src/config/limits.js';
-import { isValidId, slugify, sortify } from '../../src/content/text.js';
+import { isValidId, slugify, sortify } from '../../src/core/text.js';
 
 const registry = createFieldTypeRegistry();
 
@@ -96,6 +96,7 @@ function definitionContext(path = 'modules.article.fields.add.x'): DefinitionCon
   return {
     path,
     pieceTypes: new Set(['topic', 'article', '@cms/user']),
+    widgetTypes: new Set(['@cms/rich-text', 'hero']),
     sanitizeFields: (add) => {
       if (typeof add !== 'object' || add === null) throw new ConfigError(path, 'bad');
       return [];

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SanitizedField } from '../../src/content/types/piece-type.js';
 import { AreaRenderer } from '../../src/content/rendering/area-renderer.js';
+import { createFieldTypeRegistry } from '../../src/content/fields/registry.js';
 import { imageWidgetRenderer } from '../../src/content/rendering/widget-renderers.js';
 
 function field(name: string, type: string, extra: Partial<SanitizedField> = {}): SanitizedField {
@@ -25,7 +26,7 @@ const widgetTypes = new Map<string, { fields: SanitizedField[] }>([
   ],
 ]);
 
-const renderer = new AreaRenderer(widgetTypes);
+const renderer = new AreaRenderer(widgetTypes, createFieldTypeRegistry());
 
 function richText(id: string, content: string) {
   return { _id: id, metaType: 'widget', type: '@cms/rich-text', content, _docId: 'd1' };
@@ -121,7 +122,7 @@ describe('image widget rendering', () => {
     { name: 'one-sixth', width: 190 },
   ];
   const render = imageWidgetRenderer(sizes);
-  const ctx = { fields: [], renderArea: () => '' };
+  const ctx = { fields: [], fieldTypes: createFieldTypeRegistry(), renderArea: () => '' };
   const urls = (ext: string) => Object.fromEntries([...sizes.map((s) => [s.name, `/u/i.${s.name}.${ext}`]), ['original', `/u/i.${ext}`]]);
 
   it('lists the sizes narrower than the image and the first one at least as wide, of the crop when there is one', () => {

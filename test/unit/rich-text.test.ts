@@ -24,6 +24,7 @@ function clean(html: string, options: Partial<RichTextOptions> = {}): string {
 const definitionContext: DefinitionContext = {
   path: 'modules.article.fields.add.body',
   pieceTypes: new Set(['article']),
+  widgetTypes: new Set(['@cms/rich-text']),
   sanitizeFields: () => [],
 };
 

@@ -3,6 +3,7 @@ import { attachmentsScope } from '../../storage/storage-adapter.js';
 import { attachmentField } from '../fields/attachment.js';
 import { relationshipTarget } from '../fields/relationship.js';
 import { walkFieldDefinitions } from '../fields/walk-fields.js';
+import type { FieldTypeLookup } from '../fields/convert-schema.js';
 
 /**
  * The storage scopes (`StorageAdapter.generation`) that the answers about a piece type are read
@@ -11,7 +12,7 @@ import { walkFieldDefinitions } from '../fields/walk-fields.js';
  * decides, and a superset only costs an early refresh), and the attachments when any of them can
  * hold an attachment field at any depth.
  */
-export function answerScopes(config: AppConfig, typeName: string): string[] {
+export function answerScopes(config: AppConfig, fieldTypes: FieldTypeLookup, typeName: string): string[] {
   const types = new Set<string>();
   let attachments = false;
   const pending = [typeName];
@@ -21,7 +22,7 @@ export function answerScopes(config: AppConfig, typeName: string): string[] {
     types.add(name);
     walkFieldDefinitions([type.fields], config.widgetTypes, (field) => {
       if (field.type === attachmentField.name) attachments = true;
-      if (field.type === 'relationship' || field.type === 'relationshipReverse') {
+      if (fieldTypes.get(field.type)?.relates) {
         pending.push(relationshipTarget(field.name, field.options.withType));
       }
     });

@@ -5,7 +5,7 @@ import type { AttachmentCrop, AttachmentRecord, AttachmentStore, StoredAttachmen
 import { attachmentField } from '../fields/attachment.js';
 import { isPlainObject } from '../fields/nested.js';
 import { schemasHold, walkFields } from '../fields/walk-fields.js';
-import { isValidId } from '../text.js';
+import { isValidId } from '../../core/text.js';
 
 /** Gives an attachment its response form (URLs); the media module provides it. */
 export interface AttachmentPresenter {

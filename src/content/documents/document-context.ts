@@ -7,7 +7,7 @@ import type { StorageAdapter, StorageSession, StoredDocument } from '../../stora
 import { ConflictError, NotFoundError } from '../../errors/app-error.js';
 import { canReadType } from '../access/permissions.js';
 import { convertSchema, throwIfErrors } from '../fields/convert-schema.js';
-import { sortify } from '../text.js';
+import { sortify } from '../../core/text.js';
 import { newId, type Mode } from '../../core/ids.js';
 import { findReferenced } from './related-refs.js';
 import { DocumentIndexer } from '../indexing/document-indexer.js';

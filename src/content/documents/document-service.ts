@@ -48,7 +48,7 @@ export class DocumentService extends Publishing {
     super(new DocumentContext(deps));
     this.#fieldTypes = deps.fieldTypes;
     this.#queries = new ListQueries({ config: deps.config, registry: deps.fieldTypes });
-    this.#areas = new AreaRenderer(deps.config.widgetTypes, builtInWidgetRenderers(deps.imageSizes));
+    this.#areas = new AreaRenderer(deps.config.widgetTypes, deps.fieldTypes, builtInWidgetRenderers(deps.imageSizes));
   }
 
   /**
@@ -56,7 +56,7 @@ export class DocumentService extends Publishing {
    * of those answers holds while `StorageAdapter.generation` of these scopes stands.
    */
   answerScopes(typeName: string): readonly string[] {
-    return answerScopes(this.ctx.config, this.ctx.pieceType(typeName).name);
+    return answerScopes(this.ctx.config, this.#fieldTypes, this.ctx.pieceType(typeName).name);
   }
 
   /**
@@ -232,7 +232,7 @@ export class DocumentService extends Publishing {
     return this.#update(scope, typeName, rawId, async (tx, type, version, target, ids, passwords) => {
       const input = applyPatch(operations, {
         fields: type.fields,
-        fieldFor: (key) => fieldFor(type, key),
+        fieldFor: (key) => fieldFor(type, this.#fieldTypes, key),
         current: (field) => this.ctx.layout.read(version, field),
         defaultValue: (field) => this.ctx.defaultValue(type, field.name),
       });
@@ -376,9 +376,9 @@ function sortOf(type: SanitizedPieceType) {
 }
 
 /** The field a top-level input key names: its own name, or a relationship's other spelling. */
-function fieldFor(type: SanitizedPieceType, key: string) {
+function fieldFor(type: SanitizedPieceType, fieldTypes: FieldTypeLookup, key: string) {
   const direct = type.fieldsByName.get(key);
   if (direct) return direct;
   const other = type.fieldsByName.get(key.startsWith('_') ? key.slice(1) : `_${key}`);
-  return other?.type === 'relationship' ? other : undefined;
+  return other !== undefined && fieldTypes.get(other.type)?.relates === 'forward' ? other : undefined;
 }

@@ -98,7 +98,7 @@ export class DocumentPresenter {
     const output: Output = structuredClone(doc);
     const deps = { registry: this.#registry, widgetTypes: this.#config.widgetTypes };
     walkFields({ fields: type.fields, values: output }, deps, (field, container) => {
-      if (field.type === 'password') delete container[field.name];
+      if (this.#registry.get(field.type)?.secret) delete container[field.name];
     });
     return output;
   }

@@ -73,10 +73,10 @@ export class RelatedLoader {
     if (!first) return;
     const [locale, mode] = typeof first.cmsLocale === 'string' ? first.cmsLocale.split(':') : [];
     const scope: RelatedScope = { principal: args.principal, locale: locale ?? null, mode: (mode ?? null) as Mode | null };
-    const shown = args.type.fields.filter((field) => !args.projection || isProjected(args.projection, field));
+    const shown = args.type.fields.filter((field) => !args.projection || isProjected(args.projection, field, this.#registry));
     const holders = relationshipHolders(shown, outputs, { registry: this.#registry, widgetTypes: this.#config.widgetTypes });
     for (const [field, held] of holders) await this.#expandForward(field, held, scope);
-    for (const field of shown.filter((f) => f.type === 'relationshipReverse')) {
+    for (const field of shown.filter((f) => this.#registry.get(f.type)?.relates === 'reverse')) {
       await this.#expandReverse(args.type, field, outputs, scope);
     }
   }
@@ -106,7 +106,7 @@ export class RelatedLoader {
     const ownerIds = outputs.map((output) => String(output.cmsDocId));
     const conditions: FilterCondition[] = [{ key: idsKey(forward.field), op: 'in', values: ownerIds }];
     const related = await this.#load(field, forward.type.name, { conditions }, scope);
-    const withFields = seesField(scope.principal, forward);
+    const withFields = seesField(scope.principal, forward, this.#registry);
     for (const output of outputs) {
       const ownerId = String(output.cmsDocId);
       output[expandedKey(field)] = related
@@ -145,9 +145,13 @@ export class RelatedLoader {
 }
 
 /** Whether the caller sees `field` on documents of `type`: all of them, or its projection's. */
-function seesField(principal: Principal, { type, field }: { type: SanitizedPieceType; field: SanitizedField }): boolean {
+function seesField(
+  principal: Principal,
+  { type, field }: { type: SanitizedPieceType; field: SanitizedField },
+  fieldTypes: FieldTypeLookup,
+): boolean {
   const projection = type.options.publicApiProjection;
-  return canAccessApi(principal, type) || (projection !== null && isProjected(projection, field));
+  return canAccessApi(principal, type) || (projection !== null && isProjected(projection, field, fieldTypes));
 }
 
 /**
@@ -163,7 +167,7 @@ function relationshipHolders(
   const found = new Map<SanitizedField, Output[]>();
   for (const output of outputs) {
     walkFields({ fields, values: output }, deps, (field, container) => {
-      if (field.type !== 'relationship') return;
+      if (deps.registry.get(field.type)?.relates !== 'forward') return;
       const holders = found.get(field);
       if (holders) holders.push(container);
       else found.set(field, [container]);

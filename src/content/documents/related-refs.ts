@@ -4,7 +4,7 @@ import type { Mode } from '../../core/ids.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentStore, StoredDocument, TypeQuery } from '../../storage/storage-adapter.js';
 import { visibleValues } from '../access/permissions.js';
-import { sortify } from '../text.js';
+import { sortify } from '../../core/text.js';
 import { parseDocumentId } from '../../core/ids.js';
 import { relatedVersion } from './related-loader.js';
 

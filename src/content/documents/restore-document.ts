@@ -24,7 +24,8 @@ export function restoreDocument(type: SanitizedPieceType, doc: StoredDocument, d
   const areaFields = new Map<Record<string, unknown>, SanitizedField>();
   walkFields({ fields: type.fields, values: doc }, deps, (field, container) => {
     const value = container[field.name];
-    if (field.type === 'area' && isPlainObject(value)) areaFields.set(value, field);
+    // A field whose value holds widgets is an area: its own rich-text rules resanitize it.
+    if (deps.registry.get(field.type)?.widgetTypesIn && isPlainObject(value)) areaFields.set(value, field);
     const restore = deps.registry.get(field.type)?.restore;
     if (restore && value !== undefined) container[field.name] = failing(field, () => restore(value, field));
   });

@@ -1,6 +1,6 @@
 import type { DocumentStore } from '../../storage/storage-adapter.js';
 import type { Mode } from '../../core/ids.js';
-import { slugify } from '../text.js';
+import { slugify } from '../../core/text.js';
 import { storedBounds } from '../stored-shape.js';
 
 // Room left after a slug made from a title for the `-n` that makes it unique.

@@ -1,8 +1,7 @@
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import { checkLogin } from '../stored-shape.js';
-
-export const userTypeName = '@cms/user';
+import { userTypeName } from '../../core/principal.js';
 
 // No hash matches it: a user created without a password can log in once an admin sets one.
 const noPassword = '';

@@ -52,11 +52,13 @@ export class SchemaLayout {
     );
   }
 
+  /** The top-level fields whose stored value never leaves the server (passwords). */
   passwordFields(type: SanitizedPieceType): readonly SanitizedField[] {
-    return type.fields.filter((field) => field.type === 'password');
+    return type.fields.filter((field) => this.#registry.get(field.type)?.secret);
   }
 
+  /** The top-level fields that store ids of related documents (relationships, not reverse ones). */
   relationshipFields(type: SanitizedPieceType): readonly SanitizedField[] {
-    return type.fields.filter((field) => field.type === 'relationship');
+    return type.fields.filter((field) => this.#registry.get(field.type)?.relates === 'forward');
   }
 }

@@ -1,6 +1,6 @@
 import type { DefinitionContext } from './field-type.js';
 import { ConfigError } from '../../errors/app-error.js';
-import { isPlainObject } from '../../config/schema-check.js';
+import { isPlainObject, joinPath } from '../../config/schema-check.js';
 import { checkMinMax, keyPath } from './definition-checks.js';
 import {
   defaultRichTextOptions,
@@ -111,6 +111,26 @@ export function checkAreaOptions(definition: Record<string, unknown>, ctx: Defin
   checkMinMax(options, { ...ctx, path }, 'count');
   if (options.expanded !== undefined && typeof options.expanded !== 'boolean') {
     throw new ConfigError(`${path}.expanded`, 'must be true or false');
+  }
+  checkWidgetNames(options, path, ctx.widgetTypes);
+}
+
+/** Every widget type an area names, in `widgets` and in each group's, is a configured one. */
+function checkWidgetNames(options: Record<string, unknown>, path: string, widgetTypeNames: ReadonlySet<string>): void {
+  const lists: [unknown, string][] = [[options.widgets, joinPath(path, 'widgets')]];
+  if (isPlainObject(options.groups)) {
+    for (const [group, groupOptions] of Object.entries(options.groups)) {
+      const groupWidgets = isPlainObject(groupOptions) ? groupOptions.widgets : undefined;
+      lists.push([groupWidgets, joinPath(path, `groups.${group}.widgets`)]);
+    }
+  }
+  for (const [widgets, widgetsPath] of lists) {
+    if (!isPlainObject(widgets)) continue;
+    for (const widgetName of Object.keys(widgets)) {
+      if (!widgetTypeNames.has(widgetName)) {
+        throw new ConfigError(joinPath(widgetsPath, widgetName), `unknown widget type "${widgetName}"`);
+      }
+    }
   }
 }
 

@@ -4,7 +4,7 @@ import type { SanitizedField } from '../types/piece-type.js';
 import type { FieldError } from '../../errors/app-error.js';
 import { PayloadTooLargeError } from '../../errors/app-error.js';
 import { FieldFailure } from './field-type.js';
-import { isValidId } from '../text.js';
+import { isValidId } from '../../core/text.js';
 import { checkCount, takeId } from './array.js';
 import { checkAreaOptions, allowedWidgetTypes, richTextOptionsOf } from './area-options.js';
 import { LoopSlices, offLoopCharacters, sanitizeInThread } from './rich-text-threads.js';
@@ -217,6 +217,8 @@ export const areaField: FieldType = {
   convert: convertArea,
   searchTexts: (value): SearchText[] => richTexts(value).map((text) => ({ text, weight: 'low' })),
   nested: (value, _field, widgetTypes) => widgets(value, widgetTypes),
+  widgetTypesIn: (field, all) => [...(allowedWidgetTypes(field.options) ?? all)],
+  renderHtml: (values, field, ctx) => ctx.renderArea(values[field.name]),
   valueSchemas(field, ctx) {
     const items = { type: 'array', items: { oneOf: ctx.areaWidgets(field) } };
     const common = { _id: { type: 'string' }, metaType: { const: 'area' }, items };

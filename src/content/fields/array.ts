@@ -3,7 +3,7 @@ import type { ConvertContext, FieldType } from './field-type.js';
 import type { SanitizedField } from '../types/piece-type.js';
 import type { FieldError } from '../../errors/app-error.js';
 import { FieldFailure } from './field-type.js';
-import { isValidId } from '../text.js';
+import { isValidId } from '../../core/text.js';
 import { checkDefault, checkMinMax, checkNestedFields } from './definition-checks.js';
 import { convertNested, findById, isPlainObject, maxListedErrors } from './nested.js';
 
@@ -61,6 +61,10 @@ export const arrayField: FieldType = {
     return items;
   },
   nested: (value, field) => (Array.isArray(value) ? value.filter(isPlainObject).map((values) => ({ fields: field.fields, values })) : []),
+  renderHtml(values, field, ctx) {
+    const items = Array.isArray(values[field.name]) ? (values[field.name] as unknown[]).filter(isPlainObject) : [];
+    return items.map((item) => `<div class="cms-widget__item">${ctx.renderFields(item, field.fields)}</div>`).join('');
+  },
   valueSchemas(field, ctx) {
     const { min, max } = field.options;
     const bounds = { ...(typeof min === 'number' && { minItems: min }), ...(typeof max === 'number' && { maxItems: max }) };

@@ -4,7 +4,7 @@ import type { SanitizedField } from '../types/piece-type.js';
 import type { AttachmentCrop, AttachmentRecord } from '../../storage/storage-adapter.js';
 import { FieldFailure } from './field-type.js';
 import { ConfigError } from '../../errors/app-error.js';
-import { isValidId } from '../text.js';
+import { isValidId } from '../../core/text.js';
 import { keyPath } from './definition-checks.js';
 import { isPlainObject } from './nested.js';
 

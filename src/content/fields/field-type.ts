@@ -83,6 +83,8 @@ export interface DefinitionContext {
   readonly path: string;
   /** Names of every configured piece type (relationship `withType` must be one of them). */
   readonly pieceTypes: ReadonlySet<string>;
+  /** Names of every configured widget type (an area's `options.widgets` must be among them). */
+  readonly widgetTypes: ReadonlySet<string>;
   /** Sanitizes a nested `fields.add` (array, object) with the same rules. */
   sanitizeFields(add: unknown, path: string): SanitizedField[];
 }
@@ -133,6 +135,16 @@ export interface QueryFilter {
 export interface SearchText {
   readonly text: string;
   readonly weight: 'high' | 'low';
+}
+
+/**
+ * What a field's HTML inside a generic widget may call back into (`content/rendering`): nested
+ * areas and schemas, and related documents loaded before rendering.
+ */
+export interface FieldHtmlContext {
+  renderArea(area: unknown): string;
+  renderFields(values: Readonly<Record<string, unknown>>, fields: readonly SanitizedField[]): string;
+  renderRelated(docs: unknown): string;
 }
 
 /**
@@ -194,4 +206,12 @@ export interface FieldType {
    * (`ctx.shape`), by property name: the OpenAPI document is built from these.
    */
   valueSchemas(field: SanitizedField, ctx: ValueSchemaContext): FieldProperties;
+  /** True when the stored value (a password hash) never leaves the server: answers and renderings leave the field out. */
+  readonly secret?: boolean;
+  /** Shows documents of another piece type: by the ids it stores (`forward`), or by theirs naming this one (`reverse`). */
+  readonly relates?: 'forward' | 'reverse';
+  /** The widget types the field's value holds (an area's, `all` when it names none); undefined: it holds no widgets. */
+  widgetTypesIn?(field: SanitizedField, all: readonly string[]): readonly string[];
+  /** HTML of the field's value in a widget without a renderer of its own; default: its scalar text, escaped. */
+  renderHtml?(values: Readonly<Record<string, unknown>>, field: SanitizedField, ctx: FieldHtmlContext): string;
 }

@@ -3,7 +3,7 @@ import type { ConvertContext, FieldType } from './field-type.js';
 import type { SanitizedField } from '../types/piece-type.js';
 import type { FieldTypeLookup } from './convert-schema.js';
 import { FieldFailure } from './field-type.js';
-import { isValidId } from '../text.js';
+import { isValidId } from '../../core/text.js';
 import { defaultsFor } from './convert-schema.js';
 import { ConfigError } from '../../errors/app-error.js';
 import { checkNestedFields, keyPath } from './definition-checks.js';
@@ -44,6 +44,10 @@ export function createObjectField(types: FieldTypeLookup): FieldType {
     isEmpty: (value) => value === null || value === undefined,
     convert: convertObject,
     nested: (value, field) => (isPlainObject(value) ? [{ fields: field.fields, values: value }] : []),
+    renderHtml: (values, field, ctx) => {
+      const value = values[field.name];
+      return isPlainObject(value) ? ctx.renderFields(value, field.fields) : '';
+    },
     valueSchemas(field, ctx) {
       if (ctx.shape === 'write') return ownProperty(field, ctx.fieldsObject(field.fields, { _id: { type: 'string' } }));
       return ownProperty(field, ctx.fieldsObject(field.fields, { _id: { type: 'string' }, metaType: { const: 'object' } }));

@@ -28,6 +28,7 @@ export const passwordField: FieldType = {
   name: 'password',
   definitionKeys: ['min', 'max'],
   keepsExistingWhenAbsent: true,
+  secret: true,
   validateDefinition(definition, ctx) {
     checkMinMax(definition, ctx, 'count');
     // A default would be one password shared by every new document.

@@ -42,6 +42,7 @@ export const relationshipReverseField: FieldType = {
   inputKeys: (field) => [expandedKey(field), relationshipBase(field)],
   write: () => {},
   read: () => undefined,
+  relates: 'reverse',
   // Shown expanded on reads; input under its names is ignored.
   valueSchemas: (field, ctx) =>
     ctx.shape === 'write'

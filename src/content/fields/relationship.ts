@@ -147,6 +147,8 @@ export const relationshipField: FieldType = {
     doc[fieldsKey(field)] = fields;
   },
   read: (doc, field) => relatedIds(doc, field),
+  relates: 'forward',
+  renderHtml: (values, field, ctx) => ctx.renderRelated(values[expandedKey(field)]),
   indexValues: (doc, field) => relatedIds(doc, field),
   filters: (field) =>
     relationshipFilters({

@@ -1,6 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { colorPatterns } from './color.js';
-import { isValidId } from '../text.js';
+import { isValidId } from '../../core/text.js';
 import { isSafeAnchor } from './anchors.js';
 
 export const richTextWidgetType = '@cms/rich-text';

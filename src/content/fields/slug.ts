@@ -1,7 +1,7 @@
 import { ownProperty } from './value-schema.js';
 import type { FieldType } from './field-type.js';
 import { FieldFailure } from './field-type.js';
-import { slugify } from '../text.js';
+import { slugify } from '../../core/text.js';
 import { storedBounds } from '../stored-shape.js';
 import { isEmptyText } from './string.js';
 import { containsFilter, scalarIndexValues, textSearch } from './filter-kit.js';

@@ -3,7 +3,7 @@ import type { FieldType, SearchText } from '../fields/field-type.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentIndex, IndexEntry, SearchTexts, StoredDocument } from '../../storage/storage-adapter.js';
 import { createHash } from 'node:crypto';
-import { sortify } from '../text.js';
+import { sortify } from '../../core/text.js';
 
 // Counted up whenever what the indexer derives from the same plan changes: every store then
 // indexes its documents again at the next start (reindex.ts). 2: no public texts of their own
@@ -108,7 +108,7 @@ export class DocumentIndexer {
     let plan = this.#plans.get(type);
     if (plan) return plan;
     const projection = type.options.publicApiProjection;
-    const isShown = (field: SanitizedField) => projection !== null && isProjected(projection, field);
+    const isShown = (field: SanitizedField) => projection !== null && isProjected(projection, field, this.#registry);
     const values: (IndexedField & { key: string })[] = [];
     const texts: TextField[] = [];
     for (const field of type.fields) {
@@ -176,10 +176,10 @@ function searchPropertiesOf(texts: readonly { text: SearchText }[]): SearchPrope
   };
 }
 
-/** A field the public projection shows: by its name, or a relationship by either spelling. */
-export function isProjected(projection: Readonly<Record<string, unknown>>, field: SanitizedField): boolean {
+/** A field the public projection shows: by its name, or a relationship (forward or reverse) by either spelling. */
+export function isProjected(projection: Readonly<Record<string, unknown>>, field: SanitizedField, fieldTypes: FieldTypeLookup): boolean {
   if (projection[field.name]) return true;
-  if (field.type !== 'relationship' && field.type !== 'relationshipReverse') return false;
+  if (!fieldTypes.get(field.type)?.relates) return false;
   const base = field.name.replace(/^_/, '');
   return Boolean(projection[base] || projection[`_${base}`]);
 }

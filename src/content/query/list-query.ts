@@ -134,7 +134,7 @@ export class ListQueries {
 
   #shows(type: SanitizedPieceType, field: SanitizedField): boolean {
     const projection = type.options.publicApiProjection;
-    return projection !== null && isProjected(projection, field);
+    return projection !== null && isProjected(projection, field, this.#registry);
   }
 
   /** Lookups for filters that name other documents (relationships by slug, choice labels). */

@@ -1,6 +1,7 @@
 import type { SanitizedField } from '../types/piece-type.js';
 import { escapeHtml } from '../fields/rich-text.js';
 import { isPlainObject } from '../fields/nested.js';
+import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import { builtInWidgetRenderers, genericWidgetRenderer, type WidgetRenderer } from './widget-renderers.js';
 
 /** `replace`: each area becomes its HTML, without `items`; `inline`: each widget gets its own HTML. */
@@ -24,10 +25,16 @@ type Widget = Readonly<Record<string, unknown>>;
  */
 export class AreaRenderer {
   readonly #widgetTypes: WidgetTypeDefinitions;
+  readonly #fieldTypes: FieldTypeLookup;
   readonly #renderers: ReadonlyMap<string, WidgetRenderer>;
 
-  constructor(widgetTypes: WidgetTypeDefinitions, renderers: ReadonlyMap<string, WidgetRenderer> = builtInWidgetRenderers()) {
+  constructor(
+    widgetTypes: WidgetTypeDefinitions,
+    fieldTypes: FieldTypeLookup,
+    renderers: ReadonlyMap<string, WidgetRenderer> = builtInWidgetRenderers(),
+  ) {
     this.#widgetTypes = widgetTypes;
+    this.#fieldTypes = fieldTypes;
     this.#renderers = renderers;
   }
 
@@ -82,6 +89,6 @@ export class AreaRenderer {
     const definition = typeof type === 'string' ? this.#widgetTypes.get(type) : undefined;
     if (typeof type !== 'string' || !definition) return null;
     const render = this.#renderers.get(type) ?? genericWidgetRenderer;
-    return render(widget, { fields: definition.fields, renderArea: (nested) => this.renderArea(nested) });
+    return render(widget, { fields: definition.fields, fieldTypes: this.#fieldTypes, renderArea: (nested) => this.renderArea(nested) });
   }
 }

@@ -1,12 +1,14 @@
 import type { SanitizedField } from '../types/piece-type.js';
 import { escapeHtml, richTextWidgetType } from '../fields/rich-text.js';
 import { isPlainObject } from '../fields/nested.js';
-import { expandedKey } from '../fields/relationship.js';
+import type { FieldTypeLookup } from '../fields/convert-schema.js';
+import type { FieldHtmlContext } from '../fields/field-type.js';
 import { imageWidgetName } from '../types/builtin-types.js';
 
-/** What a widget renderer may use besides the widget: its type's schema and nested area rendering. */
+/** What a widget renderer may use besides the widget: its type's schema, the field types, nested area rendering. */
 export interface WidgetRenderContext {
   readonly fields: readonly SanitizedField[];
+  readonly fieldTypes: FieldTypeLookup;
   renderArea(area: unknown): string;
 }
 
@@ -15,9 +17,6 @@ export type WidgetRenderer = (widget: Readonly<Record<string, unknown>>, ctx: Wi
 
 /** Rich text was sanitized by the area's rules when it was stored, so it is written as it is. */
 export const richTextRenderer: WidgetRenderer = (widget) => (typeof widget.content === 'string' ? widget.content : '');
-
-// Never shown, even if a presented document still carried one.
-const hiddenFieldTypes = new Set(['password']);
 
 function scalarText(value: unknown): string | null {
   if (typeof value === 'string') return value;
@@ -44,17 +43,20 @@ function renderRelated(value: unknown): string {
     .join('');
 }
 
+/**
+ * A field's own HTML (areas, nested schemas, related documents) or its scalar text; a secret
+ * never, even if a presented document still carried one.
+ */
 function renderValue(values: Readonly<Record<string, unknown>>, field: SanitizedField, ctx: WidgetRenderContext): string {
-  const value = values[field.name];
-  if (hiddenFieldTypes.has(field.type)) return '';
-  if (field.type === 'relationship') return renderRelated(values[expandedKey(field)]);
-  if (field.type === 'area') return ctx.renderArea(value);
-  if (field.type === 'object') return isPlainObject(value) ? renderFields(value, field.fields, ctx) : '';
-  if (field.type === 'array') {
-    const items = Array.isArray(value) ? value.filter(isPlainObject) : [];
-    return items.map((item) => `<div class="cms-widget__item">${renderFields(item, field.fields, ctx)}</div>`).join('');
-  }
-  return renderScalar(value);
+  const type = ctx.fieldTypes.get(field.type);
+  if (type?.secret) return '';
+  if (!type?.renderHtml) return renderScalar(values[field.name]);
+  const html: FieldHtmlContext = {
+    renderArea: (area) => ctx.renderArea(area),
+    renderFields: (nested, fields) => renderFields(nested, fields, ctx),
+    renderRelated,
+  };
+  return type.renderHtml(values, field, html);
 }
 
 /** One `<div class="cms-widget__field" data-field="name">` per field with something to show, in schema order. */

@@ -4,6 +4,7 @@ import { allowedWidgetTypes, richTextOptionsOf } from '../fields/area-options.js
 import { richTextWidgetType } from '../fields/rich-text.js';
 import { relationshipTarget } from '../fields/relationship.js';
 import { humanize } from '../types/sanitize-fields.js';
+import type { FieldTypeLookup } from '../fields/convert-schema.js';
 
 /**
  * How a client (the admin first of all) sees one field: the common keys, then what its type
@@ -102,11 +103,11 @@ export function describeField(field: SanitizedField, allWidgets: readonly string
 }
 
 /** The widget types the areas among `fields` (nested schemas included) accept. */
-export function widgetsUsedBy(fields: readonly SanitizedField[], allWidgets: readonly string[]): Set<string> {
+export function widgetsUsedBy(fields: readonly SanitizedField[], allWidgets: readonly string[], fieldTypes: FieldTypeLookup): Set<string> {
   const used = new Set<string>();
   const pending = [...fields];
   for (let field = pending.pop(); field !== undefined; field = pending.pop()) {
-    if (field.type === 'area') for (const name of allowedWidgetTypes(field.options) ?? allWidgets) used.add(name);
+    for (const name of fieldTypes.get(field.type)?.widgetTypesIn?.(field, allWidgets) ?? []) used.add(name);
     pending.push(...field.fields);
   }
   return used;

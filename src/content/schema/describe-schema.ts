@@ -7,6 +7,7 @@ import { canAccessApi, canPublish, canViewDrafts, canWrite } from '../access/per
 import { visiblePieceTypes } from './visible-config.js';
 import { projectionGoverns } from '../query/projection.js';
 import { describeField, widgetsUsedBy, type FieldDescription } from './describe-field.js';
+import type { FieldTypeLookup } from '../fields/convert-schema.js';
 
 /** The schema answer, serialized once, with a digest of its bytes for `ETag`. */
 export interface DescribedSchema {
@@ -29,10 +30,12 @@ const timestamps = new Set(['createdAt', 'updatedAt']);
 export class SchemaDescriber {
   readonly #config: SchemaConfig;
   readonly #allWidgets: readonly string[];
+  readonly #fieldTypes: FieldTypeLookup;
   readonly #answers = new Map<Role | 'anonymous', DescribedSchema>();
 
-  constructor(config: SchemaConfig) {
+  constructor(config: SchemaConfig, fieldTypes: FieldTypeLookup) {
     this.#config = config;
+    this.#fieldTypes = fieldTypes;
     this.#allWidgets = [...config.widgetTypes.keys()];
   }
 
@@ -69,13 +72,13 @@ export class SchemaDescriber {
   /** The widget types reachable from the described fields, through the areas of widgets too. */
   #widgets(fields: readonly SanitizedField[]): Record<string, { label: string; fields: FieldDescription[] }> {
     const reached = new Map<string, SanitizedWidgetType>();
-    for (let pending = widgetsUsedBy(fields, this.#allWidgets); pending.size > 0; ) {
+    for (let pending = widgetsUsedBy(fields, this.#allWidgets, this.#fieldTypes); pending.size > 0; ) {
       const next = new Set<string>();
       for (const name of pending) {
         const widget = this.#config.widgetTypes.get(name);
         if (!widget || reached.has(name)) continue;
         reached.set(name, widget);
-        for (const more of widgetsUsedBy(widget.fields, this.#allWidgets)) next.add(more);
+        for (const more of widgetsUsedBy(widget.fields, this.#allWidgets, this.#fieldTypes)) next.add(more);
       }
       pending = next;
     }

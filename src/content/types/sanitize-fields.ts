@@ -68,9 +68,9 @@ export function sanitizeField(name: string, definition: unknown, path: string, c
   fieldType.validateDefinition?.(definition, {
     path,
     pieceTypes: ctx.pieceTypes,
+    widgetTypes: ctx.widgetTypeNames,
     sanitizeFields: (nested, nestedPath) => sanitizeFields(nested, nestedPath, nestedContext(ctx)),
   });
-  checkReferences(definition, path, ctx);
   return buildField(name, definition, path, fieldType, ctx);
 }
 
@@ -108,37 +108,6 @@ function checkCommonKeys(definition: Record<string, unknown>, path: string): voi
   }
   if (definition.required !== undefined && typeof definition.required !== 'boolean') {
     throw new ConfigError(joinPath(path, 'required'), 'must be true or false');
-  }
-}
-
-/** Relationship and area references are checked here too, whatever the field type checks. */
-function checkReferences(definition: Record<string, unknown>, path: string, ctx: FieldSchemaContext): void {
-  if (definition.type === 'relationship' && typeof definition.withType === 'string') {
-    if (!ctx.pieceTypes.has(definition.withType)) {
-      throw new ConfigError(joinPath(path, 'withType'), `no piece type is named "${definition.withType}"`);
-    }
-  }
-  if (definition.type === 'area') {
-    checkAreaWidgets(definition.options, joinPath(path, 'options'), ctx.widgetTypeNames);
-  }
-}
-
-function checkAreaWidgets(options: unknown, path: string, widgetTypeNames: ReadonlySet<string>): void {
-  if (!isPlainObject(options)) return;
-  const lists: [unknown, string][] = [[options.widgets, joinPath(path, 'widgets')]];
-  if (isPlainObject(options.groups)) {
-    for (const [group, groupOptions] of Object.entries(options.groups)) {
-      const groupWidgets = isPlainObject(groupOptions) ? groupOptions.widgets : undefined;
-      lists.push([groupWidgets, joinPath(path, `groups.${group}.widgets`)]);
-    }
-  }
-  for (const [widgets, widgetsPath] of lists) {
-    if (!isPlainObject(widgets)) continue;
-    for (const widgetName of Object.keys(widgets)) {
-      if (!widgetTypeNames.has(widgetName)) {
-        throw new ConfigError(joinPath(widgetsPath, widgetName), `unknown widget type "${widgetName}"`);
-      }
-    }
   }
 }
 

@@ -1,5 +1,5 @@
 import type { FilterCondition, IndexValue } from '../storage-adapter.js';
-import type { CompiledQuery } from './sqlite-query.js';
+import type { CompiledQuery } from './compiled-query.js';
 
 // SQLite orders numbers before all text and text before all blobs, whatever their values, and
 // the index keeps that order. These bounds close a range at the edge of one kind of value, so

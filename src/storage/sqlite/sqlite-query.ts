@@ -1,12 +1,7 @@
 import { assertTypedLookup, type DocumentQuery, type SortDirection } from '../storage-adapter.js';
 import { compileCondition, scopeParams, valueScopeSql, type ValueScope } from './sqlite-conditions.js';
 import { compileSearch, type CompiledSearch } from './sqlite-search.js';
-
-/** One parameterized statement: `sql` never contains a value, only placeholders. */
-export interface CompiledQuery {
-  readonly sql: string;
-  readonly params: readonly unknown[];
-}
+import type { CompiledQuery } from './compiled-query.js';
 
 const sortExpressions: ReadonlyMap<string, string> = new Map([
   ['updatedAt', 'documents.updated_at'],
