@@ -31,7 +31,6 @@ const byType: Readonly<Record<string, Component>> = {
   float: NumberField,
   boolean: BooleanField,
   select: SelectField,
-  radio: SelectField,
   checkboxes: CheckboxesField,
   date: DateTimeField,
   time: DateTimeField,
