@@ -146,7 +146,7 @@ export async function createContentServices(
 ): Promise<ContentServices> {
   // The server's links follow its listening address once known; the command line's, the configured baseUrl.
   const links = options.links ?? new LinkBase(config.baseUrl);
-  const fileStore = createFileStorage(config, links);
+  const fileStore = await createFileStorage(config, links);
   const media = createMediaService(config, storage, fileStore);
   await media.start();
   const { limits } = config;

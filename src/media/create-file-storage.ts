@@ -3,7 +3,6 @@ import type { FileStorageConfig } from '../config/file-storage-config.js';
 import { LinkBase } from '../config/link-base.js';
 import type { FileStorage } from './file-storage.js';
 import { createLocalFileStorage } from './local-file-storage.js';
-import { createS3FileStorage } from './s3-file-storage.js';
 
 /** The file store a configuration names, with the local work directory that goes with it. */
 export interface ConfiguredFileStorage {
@@ -17,11 +16,13 @@ export interface ConfiguredFileStorage {
  * The file store the configuration names: `<dataDir>/uploads` served at `<links>/uploads/...`,
  * or a bucket whose files are linked at its public URL, else streamed by that same route.
  * `links` is the server's (known once it listens); without one, the configured `baseUrl`.
+ * The S3 module (and the AWS SDK under it: megabytes, a third of a second to load) is imported
+ * only when a bucket is configured, so a server on local files never loads it.
  */
-export function createFileStorage(
+export async function createFileStorage(
   config: { readonly dataDir: string; readonly baseUrl: string | null; readonly fileStorage: FileStorageConfig },
   links: LinkBase = new LinkBase(config.baseUrl),
-): ConfiguredFileStorage {
+): Promise<ConfiguredFileStorage> {
   const served = () => `${links.url}/uploads`;
   const settings = config.fileStorage;
   if (settings.kind === 'local') {
@@ -32,6 +33,7 @@ export function createFileStorage(
     return { files, workDir: join(root, '.tmp'), close: () => undefined };
   }
   const { publicUrl } = settings;
+  const { createS3FileStorage } = await import('./s3-file-storage.js');
   const files = createS3FileStorage({ ...settings, publicUrl: publicUrl === undefined ? served : () => publicUrl });
   return { files, workDir: join(config.dataDir, 'work'), close: () => files.close() };
 }

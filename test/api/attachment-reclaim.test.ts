@@ -269,7 +269,9 @@ describe('an unused attachment removed while a write takes it up (PostgreSQL)', 
 
   it('refuses the write when the removal held the attachment first, and keeps no document holding it', async () => {
     const stray = await uploaded(t, 'contested.png', await makeImage('png', 8, 8));
-    await sleep(1_100);
+    // The sweep removes what was unused since before now minus the grace period: the test asks
+    // as a sweep would a grace period (1 s) later, without waiting for it.
+    const sweptAt = Date.now() + 1_100;
     let locked!: () => void;
     let release!: () => void;
     const lockTaken = new Promise<void>((resolve) => (locked = resolve));
@@ -279,7 +281,7 @@ describe('an unused attachment removed while a write takes it up (PostgreSQL)', 
       await tx.attachments.lock([stray._id]);
       locked();
       await released;
-      return tx.attachments.removeUnused(stray._id, Date.now());
+      return tx.attachments.removeUnused(stray._id, sweptAt - 1_000);
     });
     await lockTaken;
     const write = t.request('POST', '/api/v1/album', { body: { title: 'Contested', cover: { _id: stray._id } } });

@@ -1,6 +1,5 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before, after, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestApp, docIdPattern, isoDate, type TestApp } from '../helpers/test-app.js';
 
 describe('piece endpoints: insert, get, list, replace', () => {
@@ -95,10 +94,16 @@ describe('piece endpoints: insert, get, list, replace', () => {
   });
 
   it('lists with pages/currentPage/results, 10 a page by default, newest update first', async () => {
-    for (let i = 0; i < 12; i++) {
-      await t.request('POST', '/api/v1/note', { body: { title: `Note ${i}` } });
-      // Two inserts in one millisecond share updatedAt, and their order is then the id tie-break's.
-      await sleep(2);
+    // Two inserts in one millisecond share updatedAt, and their order is then the id tie-break's:
+    // the clock (Date) moves on 2 ms between inserts.
+    mock.timers.enable({ apis: ['Date'], now: Date.now() });
+    try {
+      for (let i = 0; i < 12; i++) {
+        await t.request('POST', '/api/v1/note', { body: { title: `Note ${i}` } });
+        mock.timers.tick(2);
+      }
+    } finally {
+      mock.timers.reset();
     }
     const first = await t.request('GET', '/api/v1/note');
     assert.equal(first.status, 200);

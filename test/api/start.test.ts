@@ -11,7 +11,11 @@ import { adminQuery, dropSchema, requirePostgresUrl, skipWithoutPostgres, unique
 
 const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
-/** Starts the real process in an empty directory, returns its log once it listens, then stops it. */
+/**
+ * Starts the real process in an empty directory, returns its log once it listens and has said
+ * all it says at start, then stops it. The start lines and warnings are written right after
+ * listening, in one go: the log line of a request sent after that comes after them.
+ */
 async function startLog(env: Record<string, string>): Promise<string> {
   const cwd = await mkdtemp(join(tmpdir(), 'cms-start-'));
   const child = spawn(process.execPath, [main], { cwd, env: { PATH: process.env.PATH ?? '', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -19,16 +23,17 @@ async function startLog(env: Record<string, string>): Promise<string> {
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no start within 20 s: ${output}`)), 20_000);
-      let listening = false;
+      let probed = false;
       const read = (chunk: Buffer) => {
         output += chunk.toString('utf8');
-        if (listening || !/Server listening/.test(output)) return;
-        listening = true;
-        // The warning, if any, is written right after the listening line.
-        setTimeout(() => {
-          clearTimeout(timer);
-          resolve();
-        }, 500);
+        const listening = /Server listening at (http:\/\/[^"\s]+)/.exec(output);
+        if (listening && !probed) {
+          probed = true;
+          fetch(`${listening[1]}/health?probe=start`).then((response) => response.body?.cancel(), reject);
+        }
+        if (!output.includes('/health?probe=start')) return;
+        clearTimeout(timer);
+        resolve();
       };
       child.stdout.on('data', read);
       child.stderr.on('data', read);

@@ -24,10 +24,24 @@ function configWith(webhooks: unknown[]): Record<string, unknown> {
   return { ...testConfig(), webhooks };
 }
 
-/** Waits a little longer than the dispatcher needs to send anything left, then checks nothing more came. */
-async function assertNothingMore(receiver: WebhookReceiver, count: number): Promise<void> {
-  await sleep(400);
+/**
+ * Waits until the outbox holds no pending delivery (each attempt recorded, so each request it
+ * made has arrived), polling the admin endpoint, then checks nothing more came than `count`.
+ */
+async function assertNothingMore(t: TestApp, receiver: WebhookReceiver, count: number): Promise<void> {
+  await outboxSettled(t);
   assert.equal(receiver.received.length, count, `expected ${count} requests, got ${receiver.received.map((hook) => hook.payload.event).join(', ')}`);
+}
+
+/** Resolves once no endpoint has a pending delivery: every attempt made has been recorded. */
+async function outboxSettled(t: TestApp, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const endpoints: { deliveries: { pending: number } }[] = (await t.request('GET', '/api/v1/@cms/webhook')).body.results;
+    if (endpoints.every((endpoint) => endpoint.deliveries.pending === 0)) return;
+    assert.ok(Date.now() < deadline, `deliveries still pending after ${timeoutMs} ms`);
+    await sleep(20);
+  }
 }
 
 describe('webhooks', () => {
@@ -61,7 +75,7 @@ describe('webhooks', () => {
       assert.equal((await t.request('POST', '/api/v1/note', { body: { title: 'Unheard' } })).status, 200);
 
       const hooks = await receiver.waitFor(7);
-      await assertNothingMore(receiver, 7);
+      await assertNothingMore(t, receiver, 7);
       assert.deepEqual(hooks.map((hook) => hook.payload.event), ['insert', 'update', 'unpublish', 'publish', 'archive', 'restore', 'delete']);
       for (const hook of hooks) {
         assert.ok(signatureIsValid(hook, secret), `${hook.payload.event}: the signature is valid`);
@@ -155,7 +169,7 @@ describe('webhooks', () => {
       const refusedDelete = await t.request('DELETE', `/api/v1/article/${doc.cmsDocId}:en:draft`, { key: 'contributor' });
       assert.equal(refusedDelete.status, 403);
       assert.equal((await t.request('GET', `/api/v1/article/${doc.cmsDocId}`)).status, 200, 'nothing was deleted');
-      await assertNothingMore(receiver, before + 2);
+      await assertNothingMore(t, receiver, before + 2);
       assert.deepEqual(receiver.received.slice(before).map((hook) => [hook.payload.event, hook.payload.locale]), [['insert', 'en'], ['insert', 'es']]);
       const listed = await t.request('GET', '/api/v1/@cms/webhook');
       assert.equal(listed.body.results[0].deliveries.delivered, 9);
@@ -185,7 +199,7 @@ describe('webhooks', () => {
       const other = (await t.request('POST', '/api/v1/note', { body: { title: 'Not sent' } })).body;
       assert.ok(other.cmsDocId);
       const hooks = await receiver.waitFor(4);
-      await assertNothingMore(receiver, 4);
+      await assertNothingMore(t, receiver, 4);
       assert.deepEqual(hooks.map((hook) => [hook.payload.event, hook.answered]), [['insert', 500], ['insert', 500], ['insert', 200], ['update', 200]]);
       assert.equal(new Set(hooks.slice(0, 3).map((hook) => hook.headers['cms-webhook-id'])).size, 1, 'the same event each time');
       for (const hook of hooks) assert.ok(signatureIsValid(hook, secret));
@@ -232,7 +246,7 @@ describe('webhooks', () => {
         const [, , again] = await failing.waitFor(3);
         assert.equal(again!.answered, 204);
         assert.equal(again!.payload.id, failing.received[0]!.payload.id);
-        await sleep(100);
+        await outboxSettled(app);
         const [after] = (await app.request('GET', `/api/v1/@cms/webhook/deliveries?endpoint=down`)).body.results;
         assert.deepEqual([after.status, after.attempts, after.lastStatusCode], ['delivered', 1, 204]);
       } finally {
@@ -267,7 +281,7 @@ describe('webhooks', () => {
       assert.equal(enqueued, 1);
       const [hook] = await receiver.waitFor(1);
       assert.equal(hook!.payload.event, 'publish');
-      await assertNothingMore(receiver, 1);
+      await assertNothingMore(t, receiver, 1);
     } finally {
       await t.close();
       await receiver.close();
@@ -300,7 +314,7 @@ describe('webhooks', () => {
       assert.equal(delivered.payload.cmsDocId, doc.cmsDocId);
       assert.ok(signatureIsValid(delivered, secret));
       assert.ok(receiver.received.every((hook) => hook.payload.id === delivered.payload.id), 'only that event, maybe sent twice: at least once');
-      await sleep(100);
+      await outboxSettled(second);
       const [row] = (await second.request('GET', '/api/v1/@cms/webhook/deliveries')).body.results;
       assert.deepEqual([row.status, row.lastStatusCode], ['delivered', 200]);
     } finally {

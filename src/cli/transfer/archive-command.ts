@@ -37,7 +37,7 @@ export async function runArchiveCommand(args: readonly string[], io: CliIo, work
   const { path, quiet } = archiveArguments(args, io.cwd);
   const config = await loadCliConfig(io);
   const progress = createProgress(io, { quiet });
-  const fileStore = createFileStorage(config);
+  const fileStore = await createFileStorage(config);
   try {
     return await withStore(config, (storage) => work({ path, config, storage, fileStore, progress }));
   } finally {
