@@ -26,7 +26,7 @@ import { capConnectionsPerAddress } from './http/connections-per-address.js';
 import { requireBodyRate } from './http/body-rate.js';
 import { redactUrl } from './http/redact-url.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
-import { GetAnswers } from './http/get-answers.js';
+import { CachedAnswers } from './http/cached-answers.js';
 import { ResponseCache } from './http/response-cache.js';
 import { registerAuthRoutes } from './http/routes/auth.js';
 import { registerSetupRoutes } from './http/routes/setup.js';
@@ -241,7 +241,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerAuthRoutes(app, { tokens, baseUrl });
   registerSetupRoutes(app, { setup, code: setupCode, baseUrl });
   registerSchemaRoute(app, { schema: new SchemaDescriber(config, fieldTypes) });
-  const answers = new GetAnswers({
+  const answers = new CachedAnswers({
     cache: new ResponseCache({ maxEntries: limits.responseCacheEntries, maxBytes: limits.responseCacheBytes }),
     generation: (scopes) => storage.generation(scopes),
   });

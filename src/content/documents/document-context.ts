@@ -14,7 +14,7 @@ import { DocumentIndexer } from '../indexing/document-indexer.js';
 import { DocumentPresenter } from './present.js';
 import { uniqueSlug, wantedSlug } from './slugs.js';
 import { checkStoredDocument } from '../stored-shape.js';
-import { SchemaLayout } from './versions.js';
+import { SchemaValueReader } from './schema-value-reader.js';
 import { checkDocumentSize } from './document-size.js';
 import { AttachmentAnnotator, AttachmentRefs, recordOf, type AttachmentFileKeeper, type AttachmentPresenter } from './attachment-refs.js';
 import { PasswordsToHash, WritePasswords, type PasswordHasher } from '../fields/password-hasher.js';
@@ -45,7 +45,7 @@ export interface DocumentServiceDeps {
 export class DocumentContext {
   readonly config: AppConfig;
   readonly storage: StorageAdapter;
-  readonly layout: SchemaLayout;
+  readonly layout: SchemaValueReader;
   readonly presenter: DocumentPresenter;
   readonly indexer: DocumentIndexer;
   readonly #fieldTypes: FieldTypeRegistry;
@@ -65,7 +65,7 @@ export class DocumentContext {
     this.storage = deps.storage;
     this.#passwordHasher = deps.passwordHasher;
     this.#fieldTypes = deps.fieldTypes;
-    this.layout = new SchemaLayout(deps.fieldTypes);
+    this.layout = new SchemaValueReader(deps.fieldTypes);
     this.indexer = new DocumentIndexer(deps.fieldTypes);
     this.#subscriptions = new ChangeSubscriptions(deps.config.webhooks);
     this.#changesCommitted = deps.onChangesCommitted ?? (() => undefined);

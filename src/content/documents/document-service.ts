@@ -1,5 +1,5 @@
 import type { Principal, Role } from '../../core/principal.js';
-import { answerScopes } from './answer-scopes.js';
+import { answerDependencies } from './answer-dependencies.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentQuery, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import type { Choice } from '../fields/field-type.js';
@@ -11,7 +11,7 @@ import { changeOf } from './change-events.js';
 import { newId } from '../../core/ids.js';
 import { applyPatch, parsePatch } from './patch.js';
 import { Publishing } from './publishing.js';
-import { requestVersion, resolveTarget, versionId, type RequestScope, type Target } from './scope.js';
+import { requestVersion, resolveTarget, versionId, type Caller, type Target } from './caller.js';
 import { saveLogin, removeLogin } from './user-logins.js';
 import type { WritePasswords } from '../fields/password-hasher.js';
 import { ListQueries } from '../query/list-query.js';
@@ -55,8 +55,8 @@ export class DocumentService extends Publishing {
    * The storage scopes the answers about a type are read from (list, get-one, locales): a cache
    * of those answers holds while `StorageAdapter.generation` of these scopes stands.
    */
-  answerScopes(typeName: string): readonly string[] {
-    return answerScopes(this.ctx.config, this.#fieldTypes, this.ctx.pieceType(typeName).name);
+  answerDependencies(typeName: string): readonly string[] {
+    return answerDependencies(this.ctx.config, this.#fieldTypes, this.ctx.pieceType(typeName).name);
   }
 
   /**
@@ -76,7 +76,7 @@ export class DocumentService extends Publishing {
    * The list endpoint: `query` is the whole query string. A caller without API access filters,
    * sorts, searches and counts only on what the public projection shows.
    */
-  async list(scope: RequestScope, typeName: string, query: Readonly<Record<string, unknown>>): Promise<ListResult | { count: number }> {
+  async list(scope: Caller, typeName: string, query: Readonly<Record<string, unknown>>): Promise<ListResult | { count: number }> {
     const { principal } = scope;
     const type = this.ctx.pieceType(typeName);
     const { locale, mode } = requestVersion(this.ctx.config, type, scope);
@@ -133,7 +133,7 @@ export class DocumentService extends Publishing {
    * One version; `archived=any|1` reaches archived documents for callers with API access,
    * `renderAreas` renders areas.
    */
-  async getOne(scope: RequestScope, typeName: string, rawId: string, query: Readonly<Record<string, unknown>> = {}): Promise<Output> {
+  async getOne(scope: Caller, typeName: string, rawId: string, query: Readonly<Record<string, unknown>> = {}): Promise<Output> {
     const type = this.ctx.pieceType(typeName);
     const target = resolveTarget(this.ctx.config, type, rawId, scope);
     if (!canReadType(scope.principal, type)) throw new NotFoundError();
@@ -153,7 +153,7 @@ export class DocumentService extends Publishing {
    * `_newInstance` saves nothing and answers what a new document starts as.
    */
   async insert(
-    scope: RequestScope,
+    scope: Caller,
     typeName: string,
     body: Record<string, unknown>,
     options: { readonly onlyIf?: (tx: StorageSession) => Promise<void> } = {},
@@ -208,7 +208,7 @@ export class DocumentService extends Publishing {
   }
 
   /** Full replacement: every field not in the body is reset, except `archived`. */
-  async replace(scope: RequestScope, typeName: string, rawId: string, body: Record<string, unknown>): Promise<Output> {
+  async replace(scope: Caller, typeName: string, rawId: string, body: Record<string, unknown>): Promise<Output> {
     return this.#update(scope, typeName, rawId, async (tx, type, version, target, ids, passwords) => {
       const values = await this.ctx.convert({
         type,
@@ -227,7 +227,7 @@ export class DocumentService extends Publishing {
   }
 
   /** Partial update; in published mode the same patch also reaches the draft. */
-  async patch(scope: RequestScope, typeName: string, rawId: string, body: Record<string, unknown>): Promise<Output> {
+  async patch(scope: Caller, typeName: string, rawId: string, body: Record<string, unknown>): Promise<Output> {
     const operations = parsePatch(body, this.ctx.config.limits.patchOperations);
     return this.#update(scope, typeName, rawId, async (tx, type, version, target, ids, passwords) => {
       const input = applyPatch(operations, {
@@ -257,7 +257,7 @@ export class DocumentService extends Publishing {
    * the locale, recompute the draft's `modified`.
    */
   async #update(
-    scope: RequestScope,
+    scope: Caller,
     typeName: string,
     rawId: string,
     valuesFor: (
@@ -341,7 +341,7 @@ export class DocumentService extends Publishing {
    * `previous` copy, leaving the draft unpublished. Removing a published version, either way,
    * needs publish permission.
    */
-  async remove(scope: RequestScope, typeName: string, rawId: string): Promise<void> {
+  async remove(scope: Caller, typeName: string, rawId: string): Promise<void> {
     const { principal } = scope;
     const type = this.ctx.pieceType(typeName);
     const target = resolveTarget(this.ctx.config, type, rawId, scope);

@@ -2,7 +2,7 @@ import type { AppConfig } from '../app-config.js';
 import type { Principal } from '../../core/principal.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentStore, StoredDocument } from '../../storage/storage-adapter.js';
-import type { SchemaLayout } from './versions.js';
+import type { SchemaValueReader } from './schema-value-reader.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import { canAccessApi, canPublish, canWrite } from '../access/permissions.js';
 import { RelatedLoader } from './related-loader.js';
@@ -29,7 +29,7 @@ type Output = Record<string, unknown>;
 export class DocumentPresenter {
   readonly #config: AppConfig;
   readonly #links: LinkBase;
-  readonly #layout: SchemaLayout;
+  readonly #layout: SchemaValueReader;
   readonly #related: RelatedLoader;
   readonly #attachments: AttachmentAnnotator;
   readonly #registry: FieldTypeLookup;
@@ -39,7 +39,7 @@ export class DocumentPresenter {
   constructor(deps: {
     config: AppConfig;
     links: LinkBase;
-    layout: SchemaLayout;
+    layout: SchemaValueReader;
     store: DocumentStore;
     attachments: AttachmentAnnotator;
     registry: FieldTypeLookup;

@@ -5,7 +5,7 @@ import { ConflictError, InvalidRequestError, NotFoundError } from '../../errors/
 import { canAccessApi, canReadType, canViewDrafts, requirePublish, requireWrite, visibleValues } from '../access/permissions.js';
 import type { DocumentContext } from './document-context.js';
 import { parseDocumentId } from '../../core/ids.js';
-import { splitLocale, versionId, type RequestScope, type Target } from './scope.js';
+import { splitLocale, versionId, type Caller, type Target } from './caller.js';
 
 type Output = Record<string, unknown>;
 
@@ -28,7 +28,7 @@ export class Publishing {
   }
 
   /** Publishes the draft; the response is the newly published version. */
-  async publish(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
+  async publish(scope: Caller, typeName: string, rawId: string): Promise<Output> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     requirePublish(scope.principal, type);
     const published = await this.ctx.transaction(async (tx) => {
@@ -39,7 +39,7 @@ export class Publishing {
   }
 
   /** Removes the published version (and its previous copy); the draft stays, marked modified. */
-  async unpublish(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
+  async unpublish(scope: Caller, typeName: string, rawId: string): Promise<Output> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     requirePublish(scope.principal, type);
     const draft = await this.ctx.transaction(async (tx) => {
@@ -55,7 +55,7 @@ export class Publishing {
   }
 
   /** Discards the draft's changes; answers `false` when there is nothing to revert. */
-  async revertDraftToPublished(scope: RequestScope, typeName: string, rawId: string): Promise<Output | false> {
+  async revertDraftToPublished(scope: Caller, typeName: string, rawId: string): Promise<Output | false> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     requireWrite(scope.principal, type, 'draft');
     const draft = await this.ctx.transaction(async (tx) => {
@@ -72,7 +72,7 @@ export class Publishing {
   }
 
   /** Undoes the last publish: the previous copy becomes the published version again. */
-  async revertPublishedToPrevious(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
+  async revertPublishedToPrevious(scope: Caller, typeName: string, rawId: string): Promise<Output> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     requirePublish(scope.principal, type);
     const published = await this.ctx.transaction(async (tx) => {
@@ -92,7 +92,7 @@ export class Publishing {
   }
 
   /** Copies the draft into another locale's draft; 409 when it exists and `update` is not set. */
-  async localize(scope: RequestScope, typeName: string, rawId: string, body: Record<string, unknown>): Promise<Output> {
+  async localize(scope: Caller, typeName: string, rawId: string, body: Record<string, unknown>): Promise<Output> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     const toLocale = body.toLocale;
     if (typeof toLocale !== 'string' || !this.ctx.config.locales.has(toLocale) || toLocale === target.locale) {
@@ -124,7 +124,7 @@ export class Publishing {
    * Every version of the document set, all locales and modes (`previous` too, as the original
    * lists them); only published ones for callers without draft access.
    */
-  async locales(scope: RequestScope, typeName: string, rawId: string): Promise<{ results: { _id: string; cmsLocale: string }[] }> {
+  async locales(scope: Caller, typeName: string, rawId: string): Promise<{ results: { _id: string; cmsLocale: string }[] }> {
     const type = this.ctx.pieceType(typeName);
     if (!canReadType(scope.principal, type)) throw new NotFoundError();
     const docId = parseDocumentId(rawId).docId;
@@ -210,7 +210,7 @@ export class Publishing {
     }
   }
 
-  #localizedTarget(scope: RequestScope, typeName: string, rawId: string): { type: SanitizedPieceType; target: SetTarget } {
+  #localizedTarget(scope: Caller, typeName: string, rawId: string): { type: SanitizedPieceType; target: SetTarget } {
     const type = this.ctx.pieceType(typeName);
     if (!type.options.localized) throw new InvalidRequestError(`${type.name} has no draft and published versions`);
     const parsed = parseDocumentId(rawId);

@@ -5,7 +5,7 @@ import type { DocumentService } from '../../content/documents/document-service.j
 import { imageTypeName } from '../../content/types/builtin-types.js';
 import { imageSourceUrl } from '../../media/image-source.js';
 import { idParams, imageSourceQuery } from '../schemas.js';
-import { idOf, scopeOf } from '../request-scope.js';
+import { idOf, callerOf } from '../caller.js';
 import { matchesNoneMatch } from '../etag.js';
 import {
   AppError,
@@ -57,7 +57,7 @@ export async function registerMediaRoutes(
 
   // The image links rich text holds: a redirect to one size of the image piece's file.
   app.get(`/api/v1/${imageTypeName}/:_id/src`, { schema: { params: idParams, querystring: imageSourceQuery } }, async (request, reply) => {
-    const image = await documents.getOne(scopeOf(request), imageTypeName, idOf(request));
+    const image = await documents.getOne(callerOf(request), imageTypeName, idOf(request));
     return reply.redirect(imageSourceUrl(image, (request.query as { size?: string }).size));
   });
 

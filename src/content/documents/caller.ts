@@ -5,8 +5,8 @@ import { InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
 import { requireDrafts } from '../access/permissions.js';
 import { composeId, isMode, parseDocumentId } from '../../core/ids.js';
 
-/** What the HTTP layer knows about a request: who asks, and the cmsLocale/cmsMode it named. */
-export interface RequestScope {
+/** Who makes a request, and the version it asks for: the cmsLocale/cmsMode it named. */
+export interface Caller {
   readonly principal: Principal;
   /** `cmsLocale` as sent; may be the `en:draft` shorthand. */
   readonly locale?: string;
@@ -26,12 +26,12 @@ export interface Target {
 export function requestVersion(
   config: AppConfig,
   type: SanitizedPieceType,
-  scope: RequestScope,
+  caller: Caller,
 ): { locale: string | null; mode: 'draft' | 'published' | null } {
   if (!type.options.localized) return { locale: null, mode: null };
-  const asked = splitLocale(config, scope.locale);
+  const asked = splitLocale(config, caller.locale);
   const locale = asked.locale ?? config.defaultLocale;
-  const mode = scope.mode ?? asked.mode ?? 'published';
+  const mode = caller.mode ?? asked.mode ?? 'published';
   return { locale, mode };
 }
 
@@ -50,14 +50,14 @@ export function splitLocale(config: AppConfig, raw: string | undefined): { local
  * query parameters override the id's own locale and mode, a bare id takes the request's.
  * Asking for a draft without the right to see drafts is refused before anything is read.
  */
-export function resolveTarget(config: AppConfig, type: SanitizedPieceType, rawId: string, scope: RequestScope): Target {
+export function resolveTarget(config: AppConfig, type: SanitizedPieceType, rawId: string, caller: Caller): Target {
   const parsed = parseDocumentId(rawId);
   if (!type.options.localized) return { id: parsed.docId, docId: parsed.docId, locale: null, mode: null };
-  const asked = splitLocale(config, scope.locale);
+  const asked = splitLocale(config, caller.locale);
   const locale = asked.locale ?? parsed.locale ?? config.defaultLocale;
-  const mode = scope.mode ?? asked.mode ?? parsed.mode ?? 'published';
+  const mode = caller.mode ?? asked.mode ?? parsed.mode ?? 'published';
   if (!isMode(mode)) throw new NotFoundError();
-  if (mode === 'draft') requireDrafts(scope.principal, type);
+  if (mode === 'draft') requireDrafts(caller.principal, type);
   if (!config.locales.has(locale)) throw new NotFoundError();
   return { id: composeId(parsed.docId, locale, mode), docId: parsed.docId, locale, mode };
 }

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
  * computed once per type: which document properties hold schema values (what publishing
  * copies and `modified` compares) and which hold secrets.
  */
-export class SchemaLayout {
+export class SchemaValueReader {
   readonly #registry: FieldTypeRegistry;
   readonly #storageKeys = new Map<string, readonly string[]>();
 
