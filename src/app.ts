@@ -7,7 +7,22 @@ import type { Limits } from './config/limits.js';
 import type { StorageAdapter } from './storage/storage-adapter.js';
 import { createStorage } from './storage/create-storage.js';
 import { createFieldTypeRegistry } from './content/fields/registry.js';
-import { DocumentService } from './content/documents/document-service.js';
+import { documentOperations, type DocumentOperations } from './content/documents/document-operations.js';
+import { SchemaValueReader } from './content/documents/schema-value-reader.js';
+import { DocumentIndexer } from './content/indexing/document-indexer.js';
+import { AttachmentAnnotator, AttachmentRefs, type AttachmentFileKeeper, type AttachmentPresenter } from './content/documents/attachment-refs.js';
+import { DocumentPresenter } from './content/documents/present.js';
+import { ChangeRecorder } from './content/documents/change-recorder.js';
+import { ChangeSubscriptions } from './content/documents/change-events.js';
+import { AttachmentUsage } from './content/documents/attachment-usage.js';
+import { VersionWriter } from './content/documents/version-writer.js';
+import { TransactionRunner } from './content/documents/transaction-runner.js';
+import { Conversion } from './content/documents/conversion.js';
+import { ListQueries } from './content/query/list-query.js';
+import { AreaRenderer } from './content/rendering/area-renderer.js';
+import { builtInWidgetRenderers } from './content/rendering/widget-renderers.js';
+import type { FieldTypeRegistry } from './content/fields/registry.js';
+import type { PasswordHasher } from './content/fields/password-hasher.js';
 import { loggedProgress, reindexStaleTypes } from './content/indexing/reindex.js';
 import { ApiKeys } from './auth/api-keys.js';
 import { StoredApiKeys } from './auth/stored-api-keys.js';
@@ -120,14 +135,70 @@ function createMediaService(config: AppConfig, storage: StorageAdapter, store: {
   });
 }
 
-/** The users the first-run setup creates, through the content layer's document service (auth does not import content). */
-function userDirectory(documents: DocumentService): UserDirectory {
+/** The users the first-run setup creates, through the content layer's insert operation (auth does not import content). */
+function userDirectory(documents: DocumentOperations): UserDirectory {
   return { create: (principal, fields, options) => documents.insert({ principal }, userTypeName, fields, options) };
+}
+
+/** What the document operations need from outside the content layer. */
+export interface DocumentOperationsDeps {
+  readonly config: AppConfig;
+  readonly storage: StorageAdapter;
+  readonly fieldTypes: FieldTypeRegistry;
+  /** The response form of attachments held in documents, and their files (the media module). */
+  readonly attachments: AttachmentPresenter & AttachmentFileKeeper;
+  readonly passwordHasher: PasswordHasher;
+  /** The media module's image sizes, for `srcset` in rendered image widgets (none: no `srcset`). */
+  readonly imageSizes?: readonly { readonly name: string; readonly width: number }[];
+  /** Where `_url` and `_parentUrl` start; default: the configured `baseUrl`, relative links without one. */
+  readonly links?: LinkBase;
+  /** Called once a transaction that wrote change events to the webhook outbox has committed. */
+  readonly onChangesCommitted?: () => void;
+}
+
+/** The document operations, over their collaborators built here one by one (`content/documents/collaborators.ts`). */
+export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentOperations {
+  const { config, storage, fieldTypes } = deps;
+  const values = new SchemaValueReader(fieldTypes);
+  const indexer = new DocumentIndexer(fieldTypes);
+  const refs = new AttachmentRefs({ registry: fieldTypes, widgetTypes: config.widgetTypes });
+  const presenter = new DocumentPresenter({
+    config,
+    links: deps.links ?? new LinkBase(config.baseUrl),
+    values,
+    store: storage.documents,
+    attachments: new AttachmentAnnotator({ refs, store: storage.attachments, presenter: deps.attachments }),
+    registry: fieldTypes,
+  });
+  const changes = new ChangeRecorder({ config, subscriptions: new ChangeSubscriptions(config.webhooks), presenter });
+  const usage = new AttachmentUsage();
+  return documentOperations({
+    config,
+    fieldTypes,
+    store: storage.documents,
+    transactions: new TransactionRunner({
+      storage,
+      usage,
+      changes,
+      files: deps.attachments,
+      passwordHasher: deps.passwordHasher,
+      passwordMinLength: config.limits.passwordMinLength,
+      onChangesCommitted: deps.onChangesCommitted,
+    }),
+    versions: new VersionWriter({ config, indexer, refs, usage }),
+    conversion: new Conversion({ config, fieldTypes }),
+    values,
+    presenter,
+    changes,
+    queries: new ListQueries({ config, registry: fieldTypes }),
+    indexer,
+    areas: new AreaRenderer(config.widgetTypes, fieldTypes, builtInWidgetRenderers(deps.imageSizes)),
+  });
 }
 
 /** The content layer over a store, wired as the server wires it. */
 export interface ContentServices {
-  readonly documents: DocumentService;
+  readonly documents: DocumentOperations;
   readonly media: MediaService;
   readonly fieldTypes: ReturnType<typeof createFieldTypeRegistry>;
   readonly passwordHasher: PasswordVerifier;
@@ -136,7 +207,7 @@ export interface ContentServices {
 }
 
 /**
- * The document and media services on `storage`, as the server uses them: the command line works
+ * The document operations and the media service on `storage`, as the server uses them: the command line works
  * through the same ones, so every rule of the content layer holds for it too.
  */
 export async function createContentServices(
@@ -153,7 +224,7 @@ export async function createContentServices(
   const passwordHasher =
     options.passwordHasher ?? new ScryptPasswordHasher({ concurrency: limits.passwordHashConcurrency, queueLimit: limits.passwordHashQueue });
   const fieldTypes = createFieldTypeRegistry();
-  const documents = new DocumentService({
+  const documents = buildDocumentOperations({
     config,
     storage,
     fieldTypes,
@@ -243,7 +314,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerSchemaRoute(app, { schema: new SchemaDescriber(config, fieldTypes) });
   const answers = new CachedAnswers({
     cache: new ResponseCache({ maxEntries: limits.responseCacheEntries, maxBytes: limits.responseCacheBytes }),
-    generation: (scopes) => storage.generation(scopes),
+    generation: (dependencies) => storage.generation(dependencies),
   });
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });

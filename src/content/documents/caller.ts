@@ -65,3 +65,26 @@ export function resolveTarget(config: AppConfig, type: SanitizedPieceType, rawId
 export function versionId(target: { docId: string; locale: string | null }, mode: 'draft' | 'published' | 'previous'): string {
   return target.locale === null ? target.docId : composeId(target.docId, target.locale, mode);
 }
+
+/** The piece type a route names; a 404 for none. */
+export function pieceTypeOf(config: AppConfig, name: string): SanitizedPieceType {
+  const type = config.pieceTypes.get(name);
+  if (!type) throw new NotFoundError();
+  return type;
+}
+
+/** The document set and locale a publishing route acts on: the id's docId, the id's or cmsLocale's locale. */
+export interface SetTarget {
+  readonly docId: string;
+  readonly locale: string;
+}
+
+/** The type and document set of a route that moves content between versions (publish, revert, localize). */
+export function localizedTarget(config: AppConfig, caller: Caller, typeName: string, rawId: string): { type: SanitizedPieceType; target: SetTarget } {
+  const type = pieceTypeOf(config, typeName);
+  if (!type.options.localized) throw new InvalidRequestError(`${type.name} has no draft and published versions`);
+  const parsed = parseDocumentId(rawId);
+  const locale = splitLocale(config, caller.locale).locale ?? parsed.locale ?? config.defaultLocale;
+  if (!config.locales.has(locale)) throw new NotFoundError();
+  return { type, target: { docId: parsed.docId, locale } };
+}

@@ -29,7 +29,7 @@ type Output = Record<string, unknown>;
 export class DocumentPresenter {
   readonly #config: AppConfig;
   readonly #links: LinkBase;
-  readonly #layout: SchemaValueReader;
+  readonly #values: SchemaValueReader;
   readonly #related: RelatedLoader;
   readonly #attachments: AttachmentAnnotator;
   readonly #registry: FieldTypeLookup;
@@ -39,14 +39,14 @@ export class DocumentPresenter {
   constructor(deps: {
     config: AppConfig;
     links: LinkBase;
-    layout: SchemaValueReader;
+    values: SchemaValueReader;
     store: DocumentStore;
     attachments: AttachmentAnnotator;
     registry: FieldTypeLookup;
   }) {
     this.#config = deps.config;
     this.#links = deps.links;
-    this.#layout = deps.layout;
+    this.#values = deps.values;
     this.#attachments = deps.attachments;
     this.#registry = deps.registry;
     this.#related = new RelatedLoader({
@@ -67,6 +67,12 @@ export class DocumentPresenter {
     if (type.name === fileTypeName) for (const output of outputs) setFileUrl(output);
     if (options.withRelationships !== false) await this.#related.expand(outputs, { type, principal, projection });
     return projection ? outputs.map((output) => includeOnly(output, projection)) : outputs;
+  }
+
+  /** One version as `present` shows it with its relationships. */
+  async presentOne(doc: StoredDocument, type: SanitizedPieceType, principal: Principal): Promise<Output> {
+    const [output] = await this.present([doc], { type, principal });
+    return output!;
   }
 
   #shape(doc: StoredDocument, type: SanitizedPieceType, principal: Principal): Output {
@@ -92,7 +98,7 @@ export class DocumentPresenter {
   #withoutPasswords(doc: StoredDocument, type: SanitizedPieceType): Output {
     if (!this.#holdsNestedPassword(type)) {
       const output: Output = { ...doc };
-      for (const field of this.#layout.passwordFields(type)) delete output[field.name];
+      for (const field of this.#values.passwordFields(type)) delete output[field.name];
       return output;
     }
     const output: Output = structuredClone(doc);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { IncomingFile, MediaService, ServedFile } from '../../media/media-service.js';
-import type { DocumentService } from '../../content/documents/document-service.js';
+import type { DocumentOperations } from '../../content/documents/document-operations.js';
 import { imageTypeName } from '../../content/types/builtin-types.js';
 import { imageSourceUrl } from '../../media/image-source.js';
 import { idParams, imageSourceQuery } from '../schemas.js';
@@ -24,7 +24,7 @@ const immutable = 'public, max-age=31536000, immutable';
  */
 export async function registerMediaRoutes(
   app: FastifyInstance,
-  deps: { media: MediaService; documents: DocumentService; uploadLimit: number },
+  deps: { media: MediaService; documents: DocumentOperations; uploadLimit: number },
 ): Promise<void> {
   const { media, documents } = deps;
   // Multipart parsing is registered for the upload route alone: every other route keeps refusing it with a 415.

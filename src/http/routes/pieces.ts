@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { DocumentService } from '../../content/documents/document-service.js';
+import type { DocumentOperations } from '../../content/documents/document-operations.js';
 import { idParams, listQuery, objectBody, versionQuery } from '../schemas.js';
 import { idOf, callerOf } from '../caller.js';
 import type { CachedAnswers } from '../cached-answers.js';
@@ -8,11 +8,12 @@ type Body = Record<string, unknown>;
 
 /**
  * The REST routes of every piece type, `/api/v1/<type>[/:_id[/<action>]]`. Each handler only
- * translates the request into one DocumentService call.
+ * translates the request into one call of a document operation
+ * (`content/documents/operations/<name>.ts`).
  */
 export function registerPieceRoutes(
   app: FastifyInstance,
-  deps: { documents: DocumentService; typeNames: Iterable<string>; answers: CachedAnswers },
+  deps: { documents: DocumentOperations; typeNames: Iterable<string>; answers: CachedAnswers },
 ): void {
   const { documents, answers } = deps;
   for (const type of deps.typeNames) {
