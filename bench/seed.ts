@@ -9,7 +9,7 @@
 import { loadAppConfig } from '../src/load-app-config.js';
 import { createStorage } from '../src/storage/create-storage.js';
 import { createFieldTypeRegistry } from '../src/content/fields/registry.js';
-import { buildDocumentOperations } from '../src/app.js';
+import { buildDocumentOperations } from '../src/content-services.js';
 import { reindexStaleTypes } from '../src/content/indexing/reindex.js';
 import type { Caller } from '../src/content/documents/caller.js';
 import type { DocumentStore, StorageAdapter, StorageSession } from '../src/storage/storage-adapter.js';

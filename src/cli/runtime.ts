@@ -31,9 +31,9 @@ export const commandLineOperator: Principal = Object.freeze({ kind: 'apiKey', ro
 /** Runs `work` with the server's own document operations on the configured store (`withStore`). */
 export function withDocuments<T>(config: AppConfig, work: (documents: DocumentOperations, storage: StorageAdapter) => Promise<T>): Promise<T> {
   return withStore(config, async (storage) => {
-    // Loaded when needed: the server's modules (Fastify, sharp, the S3 client) take seconds to
-    // load on a busy machine, and the other commands need none of them.
-    const { createContentServices } = await import('../app.js');
+    // Loaded when needed: the content services' modules (sharp among them) take seconds to load
+    // on a busy machine, and the other commands need none of them.
+    const { createContentServices } = await import('../content-services.js');
     const content = await createContentServices(config, storage);
     try {
       return await work(content.documents, storage);
