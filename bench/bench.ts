@@ -1,7 +1,7 @@
 /**
  * Load benchmark: `npm run bench` (it builds first). See bench/NOTES.md.
  *
- * For each store size: seeds a fresh SQLite store through the DocumentService (seed.ts), starts
+ * For each store size: seeds a fresh SQLite store through the insert operation (seed.ts), starts
  * the server as a user does (`node dist/src/main.js`) and a bare Fastify server (bare-server.ts),
  * then runs each scenario with autocannon in its own process (load.ts), against the CMS and then
  * against the bare server answering the bytes the CMS answered. Prints one Markdown table per

@@ -1,21 +1,21 @@
 /**
- * The preparation step: fills a fresh store through the project's own DocumentService, in the
- * bench's process, without HTTP. Two shortcuts, both outside the service's rules: inserts join
- * one transaction per batch of 500 (the service opens one per insert; here its `transaction`
- * joins the batch's), and the slug uniqueness scan answers "none taken" because every seeded
- * title, so every slug, is distinct. Everything else (conversion, filter index, search texts,
- * draft and published versions) is the service's own insert.
+ * The preparation step: fills a fresh store through the project's own insert operation, in the
+ * bench's process, without HTTP. Two shortcuts, both outside the operations' rules: inserts join
+ * one transaction per batch of 500 (the insert opens one of its own; here the store's
+ * `transaction` joins the batch's), and the slug uniqueness scan answers "none taken" because every
+ * seeded title, so every slug, is distinct. Everything else (conversion, filter index, search
+ * texts, draft and published versions) is the operation's own insert.
  */
 import { loadAppConfig } from '../src/load-app-config.js';
 import { createStorage } from '../src/storage/create-storage.js';
 import { createFieldTypeRegistry } from '../src/content/fields/registry.js';
-import { DocumentService } from '../src/content/documents/document-service.js';
+import { buildDocumentOperations } from '../src/content-services.js';
 import { reindexStaleTypes } from '../src/content/indexing/reindex.js';
-import type { RequestScope } from '../src/content/documents/scope.js';
+import type { Caller } from '../src/content/documents/caller.js';
 import type { DocumentStore, StorageAdapter, StorageSession } from '../src/storage/storage-adapter.js';
 import { articleBody } from './corpus.js';
 
-const admin: RequestScope = { principal: { kind: 'apiKey', role: 'admin', userId: null, title: null, username: null } };
+const admin: Caller = { principal: { kind: 'apiKey', role: 'admin', userId: null, title: null, username: null } };
 // The seed holds no attachments and no passwords.
 const noAttachments = { present: () => ({}), settle: async () => undefined };
 const noPasswords = { hash: async () => Promise.reject(new Error('the bench seeds no passwords')) };
@@ -27,7 +27,7 @@ export interface Seeded {
   readonly seconds: number;
 }
 
-/** The store as the service sees it while seeding: every read and write goes to the batch's transaction. */
+/** The store as the operations see it while seeding: every read and write goes to the batch's transaction. */
 function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; batch<T>(work: () => Promise<T>): Promise<T> } {
   let tx: StorageSession | undefined;
   const current = () => tx ?? storage;
@@ -92,8 +92,8 @@ export async function seed(env: Record<string, string>, count: number, progress:
     // The store is empty: this only records the index plans, as the server's first start would.
     await reindexStaleTypes({ config, storage, fieldTypes: createFieldTypeRegistry() });
     const { adapter, batch } = batchedStorage(storage);
-    const service = new DocumentService({ config, storage: adapter, fieldTypes: createFieldTypeRegistry(), attachments: noAttachments, passwordHasher: noPasswords });
-    const insert = async (type: string, body: Record<string, unknown>) => String((await service.insert(admin, type, body))._id).split(':')[0];
+    const documents = buildDocumentOperations({ config, storage: adapter, fieldTypes: createFieldTypeRegistry(), attachments: noAttachments, passwordHasher: noPasswords });
+    const insert = async (type: string, body: Record<string, unknown>) => String((await documents.insert(admin, type, body))._id).split(':')[0];
     const authorIds: string[] = [];
     await batch(async () => {
       for (let n = 0; n < 50; n++) authorIds.push(await insert('author', { title: `Author ${n}`, bio: `Writes about ${n}` }));

@@ -6,13 +6,12 @@ import type { AppConfig } from './content/app-config.js';
 import type { Limits } from './config/limits.js';
 import type { StorageAdapter } from './storage/storage-adapter.js';
 import { createStorage } from './storage/create-storage.js';
-import { createFieldTypeRegistry } from './content/fields/registry.js';
-import { DocumentService } from './content/documents/document-service.js';
+import type { DocumentOperations } from './content/documents/document-operations.js';
+import { createContentServices } from './content-services.js';
 import { loggedProgress, reindexStaleTypes } from './content/indexing/reindex.js';
 import { ApiKeys } from './auth/api-keys.js';
 import { StoredApiKeys } from './auth/stored-api-keys.js';
 import { TokenService, type PasswordVerifier } from './auth/token-service.js';
-import { ScryptPasswordHasher } from './auth/passwords.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { registerErrorHandling, sendFrameworkError } from './http/plugins/error-handler.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
@@ -26,7 +25,7 @@ import { capConnectionsPerAddress } from './http/connections-per-address.js';
 import { requireBodyRate } from './http/body-rate.js';
 import { redactUrl } from './http/redact-url.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
-import { GetAnswers } from './http/get-answers.js';
+import { CachedAnswers } from './http/cached-answers.js';
 import { ResponseCache } from './http/response-cache.js';
 import { registerAuthRoutes } from './http/routes/auth.js';
 import { registerSetupRoutes } from './http/routes/setup.js';
@@ -39,15 +38,8 @@ import { registerAdminRoutes } from './http/routes/admin.js';
 import { registerOpenApiRoutes } from './http/routes/openapi.js';
 import { OpenApiAnswers } from './http/openapi/openapi-answers.js';
 import { SchemaDescriber } from './content/schema/describe-schema.js';
-import { MediaService } from './media/media-service.js';
-import type { FileStorage } from './media/file-storage.js';
-import { createFileStorage } from './media/create-file-storage.js';
 import { scheduleSweeps } from './media/attachment-reclaim.js';
-import { createSharpImageProcessor } from './media/image-processor.js';
-import { imageSizes } from './media/image-sizes.js';
 import { LinkBase } from './config/link-base.js';
-import { UploadBudget } from './media/upload-budget.js';
-import { createVersionEditCheck } from './content/access/version-edits.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { WebhookAdmin } from './content/webhooks/webhook-admin.js';
 import { registerWebhookRoutes } from './http/routes/webhooks.js';
@@ -106,64 +98,9 @@ function serverOptions(limits: Limits) {
   };
 }
 
-function createMediaService(config: AppConfig, storage: StorageAdapter, store: { files: FileStorage; workDir: string }): MediaService {
-  return new MediaService({
-    storage,
-    files: store.files,
-    images: createSharpImageProcessor(),
-    workDir: store.workDir,
-    uploadLimit: config.uploadLimit,
-    uploadBudget: new UploadBudget({ bytesPerMinute: config.limits.uploadBytesPerMinute, inFlight: config.limits.uploadsInFlight }),
-    cropsPerAttachment: config.limits.cropsPerAttachment,
-    mayEditVersions: createVersionEditCheck({ pieceTypes: config.pieceTypes, documents: storage.documents }),
-    graceMs: config.limits.attachmentGraceSeconds * 1000,
-  });
-}
-
-/** The users the first-run setup creates, through the content layer's document service (auth does not import content). */
-function userDirectory(documents: DocumentService): UserDirectory {
+/** The users the first-run setup creates, through the content layer's insert operation (auth does not import content). */
+function userDirectory(documents: DocumentOperations): UserDirectory {
   return { create: (principal, fields, options) => documents.insert({ principal }, userTypeName, fields, options) };
-}
-
-/** The content layer over a store, wired as the server wires it. */
-export interface ContentServices {
-  readonly documents: DocumentService;
-  readonly media: MediaService;
-  readonly fieldTypes: ReturnType<typeof createFieldTypeRegistry>;
-  readonly passwordHasher: PasswordVerifier;
-  /** Releases the file store (an S3 client); the store itself is the caller's. */
-  close(): void;
-}
-
-/**
- * The document and media services on `storage`, as the server uses them: the command line works
- * through the same ones, so every rule of the content layer holds for it too.
- */
-export async function createContentServices(
-  config: AppConfig,
-  storage: StorageAdapter,
-  options: Pick<AppOptions, 'passwordHasher'> & { readonly links?: LinkBase; onChangesCommitted?: () => void } = {},
-): Promise<ContentServices> {
-  // The server's links follow its listening address once known; the command line's, the configured baseUrl.
-  const links = options.links ?? new LinkBase(config.baseUrl);
-  const fileStore = await createFileStorage(config, links);
-  const media = createMediaService(config, storage, fileStore);
-  await media.start();
-  const { limits } = config;
-  const passwordHasher =
-    options.passwordHasher ?? new ScryptPasswordHasher({ concurrency: limits.passwordHashConcurrency, queueLimit: limits.passwordHashQueue });
-  const fieldTypes = createFieldTypeRegistry();
-  const documents = new DocumentService({
-    config,
-    storage,
-    fieldTypes,
-    attachments: media,
-    passwordHasher,
-    imageSizes,
-    links,
-    onChangesCommitted: options.onChangesCommitted,
-  });
-  return { documents, media, fieldTypes, passwordHasher, close: () => fileStore.close() };
 }
 
 /**
@@ -241,9 +178,9 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerAuthRoutes(app, { tokens, baseUrl });
   registerSetupRoutes(app, { setup, code: setupCode, baseUrl });
   registerSchemaRoute(app, { schema: new SchemaDescriber(config, fieldTypes) });
-  const answers = new GetAnswers({
+  const answers = new CachedAnswers({
     cache: new ResponseCache({ maxEntries: limits.responseCacheEntries, maxBytes: limits.responseCacheBytes }),
-    generation: (scopes) => storage.generation(scopes),
+    generation: (dependencies) => storage.generation(dependencies),
   });
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../content/app-config.js';
 import type { Principal } from '../core/principal.js';
 import type { StorageAdapter } from '../storage/storage-adapter.js';
-import type { DocumentService } from '../content/documents/document-service.js';
+import type { DocumentOperations } from '../content/documents/document-operations.js';
 import { createStorage } from '../storage/create-storage.js';
 import { loadAppConfig } from '../load-app-config.js';
 import type { CliIo } from './command.js';
@@ -28,12 +28,12 @@ export async function withStore<T>(config: AppConfig, work: (storage: StorageAda
  */
 export const commandLineOperator: Principal = Object.freeze({ kind: 'apiKey', role: 'admin', userId: null, title: 'Command line', username: null });
 
-/** Runs `work` with the server's own content services on the configured store (`withStore`). */
-export function withDocuments<T>(config: AppConfig, work: (documents: DocumentService, storage: StorageAdapter) => Promise<T>): Promise<T> {
+/** Runs `work` with the server's own document operations on the configured store (`withStore`). */
+export function withDocuments<T>(config: AppConfig, work: (documents: DocumentOperations, storage: StorageAdapter) => Promise<T>): Promise<T> {
   return withStore(config, async (storage) => {
-    // Loaded when needed: the server's modules (Fastify, sharp, the S3 client) take seconds to
-    // load on a busy machine, and the other commands need none of them.
-    const { createContentServices } = await import('../app.js');
+    // Loaded when needed: the content services' modules (sharp among them) take seconds to load
+    // on a busy machine, and the other commands need none of them.
+    const { createContentServices } = await import('../content-services.js');
     const content = await createContentServices(config, storage);
     try {
       return await work(content.documents, storage);

@@ -8,7 +8,7 @@ export const passwordNote =
   'The password is asked twice on the terminal, or read from standard input with --password-stdin.\n' +
   'It is never taken as an argument: it would stay in the shell history.';
 
-/** `cms user create`: a user, through the document service like one made in the admin, so every rule of the user type holds. */
+/** `cms user create`: a user, through the insert operation like one made in the admin, so every rule of the user type holds. */
 export const userCreateCommand: CliCommand = {
   name: 'user create',
   summary: 'create a user (asks for the password)',

@@ -6,7 +6,7 @@ import { commandLineOperator, loadCliConfig, withDocuments } from './runtime.js'
 import { passwordNote } from './user-create.js';
 
 /**
- * `cms user password`: a new password, through the document service: its rules hold, and the
+ * `cms user password`: a new password, through the patch operation: its rules hold, and the
  * change ends every bearer token and session of the user.
  */
 export const userPasswordCommand: CliCommand = {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 
 /**
  * JSON Schemas of the request envelopes (query strings, bodies as a whole). Field content is
- * not described here: the document service converts and validates it through the field registry.
+ * not described here: the document operations convert and validate it through the field registry.
  */
 
 const versionParams = {
@@ -15,7 +15,7 @@ const versionParams = {
 /** One version of a document; further (filter) parameters are left for the list builders. */
 export const versionQuery = Type.Object(versionParams);
 
-/** The list's own parameters (page, sort, filters...) are laundered by the document service. */
+/** The list's own parameters (page, sort, filters...) are laundered by the list operation. */
 export const listQuery = versionQuery;
 
 /** `GET /api/v1/@cms/image/:_id/src`: a version, and the image size to redirect to. */

@@ -101,7 +101,7 @@ export class AttachmentReclaimer {
       let removedNow = 0;
       for (const record of batch) {
         // Another process, or a write that took the attachment up again, may have been first. A
-        // write takes up an attachment under its lock (DocumentContext): holding it, the removal
+        // write takes up an attachment under its lock (VersionWriter): holding it, the removal
         // sees that write's use, or the write then finds the attachment gone.
         const gone = await this.#transaction(async (tx) => {
           await tx.attachments.lock([record._id]);

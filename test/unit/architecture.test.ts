@@ -31,6 +31,8 @@ const mayImport: Readonly<Record<string, readonly string[]>> = {
   // The type of a configuration file, for editors (`cms-server/config`): from config's and content's schemas.
   'src/define-config.ts': ['src/core/', 'src/config/', 'src/content/'],
   'src/app.ts': ['src/'],
+  // The composition root's content half (document operations, media), apart so the CLI loads no Fastify.
+  'src/content-services.ts': ['src/core/', 'src/errors/', 'src/config/', 'src/content/', 'src/auth/', 'src/media/', storageInterface],
   'src/main.ts': ['src/'],
   // The primary of several server processes: it prepares the store and the setup code before forking.
   'src/cluster/': ['src/'],
@@ -220,4 +222,44 @@ test('the admin talks to the server only through the public API: it imports noth
   }
   assert.ok((await adminFiles()).length > 10, 'the admin sources were found');
   assert.deepEqual(broken, []);
+});
+
+/** Issue 21's bound: the operations and their collaborators stay short enough to read in one sitting. */
+const maxDocumentsFileLines = 250;
+
+test(`no file in content/documents is longer than ${maxDocumentsFileLines} lines`, async () => {
+  const files = (await sourceFiles()).filter((file) => file.startsWith('src/content/documents/'));
+  assert.ok(files.length > 10, 'the document modules were found');
+  const long: string[] = [];
+  for (const file of files) {
+    const lines = (await readFile(posix.join(root, file), 'utf8')).split('\n').length;
+    if (lines > maxDocumentsFileLines) long.push(`${file}: ${lines} lines`);
+  }
+  assert.deepEqual(long, []);
+});
+
+test('content shares behaviour through functions and collaborators, never through a class hierarchy', async () => {
+  // Only errors extend a class: everything else in content is a function, or a class standing alone.
+  const subclass = /\bclass\s+\w+(?:<[^>]*>)?\s+extends\s+(?!Error\b)\w+/;
+  const found: string[] = [];
+  for (const file of (await sourceFiles()).filter((name) => name.startsWith('src/content/'))) {
+    const text = await readFile(posix.join(root, file), 'utf8');
+    text.split('\n').forEach((line, i) => {
+      if (subclass.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(found, []);
+});
+
+/** The routes call the operations through this interface; each of its methods is one module of `operations/`. */
+test('every document operation a route can call is the module of its name in content/documents/operations', async () => {
+  const text = await readFile(posix.join(root, 'src/content/documents/document-operations.ts'), 'utf8');
+  const body = text.slice(text.indexOf('export interface DocumentOperations'), text.indexOf('export function documentOperations'));
+  const methods = [...body.matchAll(/^ {2}(\w+)\(/gm)].map((match) => match[1]!);
+  assert.ok(methods.includes('patch') && methods.includes('revertDraftToPublished'), 'the interface was read');
+  const modules = new Set((await sourceFiles()).filter((file) => file.startsWith('src/content/documents/operations/')));
+  const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  // answerDependencies answers no request: routes ask it once, when registered (answer-dependencies.ts).
+  const missing = methods.filter((name) => name !== 'answerDependencies' && !modules.has(`src/content/documents/operations/${kebab(name)}.ts`));
+  assert.deepEqual(missing, []);
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { answerOf, canonicalQuery, ResponseCache } from '../../src/http/response-cache.js';
-import { preferredEncoding } from '../../src/http/get-answers.js';
+import { preferredEncoding } from '../../src/http/cached-answers.js';
 
 test('the response cache keeps an answer while its generation stands, and drops it once it moved', () => {
   const cache = new ResponseCache({ maxEntries: 10, maxBytes: 1_000_000 });

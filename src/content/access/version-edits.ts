@@ -5,7 +5,7 @@ import { canWrite } from './permissions.js';
 
 /**
  * Whether a caller may edit at least one of some document versions (by their stored `_id`), by
- * the rule every write of the document service follows: drafts need the type's editRole,
+ * the rule every document write operation follows: drafts need the type's editRole,
  * published and non-localized versions its publishRole. A previous version is only ever
  * restored by publishing, so it counts as published. Versions that do not exist, or whose type
  * is no longer configured, give no right. A lookup by id names its type: only the types the

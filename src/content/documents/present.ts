@@ -2,7 +2,7 @@ import type { AppConfig } from '../app-config.js';
 import type { Principal } from '../../core/principal.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentStore, StoredDocument } from '../../storage/storage-adapter.js';
-import type { SchemaLayout } from './versions.js';
+import type { SchemaValueReader } from './schema-value-reader.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import { canAccessApi, canPublish, canWrite } from '../access/permissions.js';
 import { RelatedLoader } from './related-loader.js';
@@ -29,7 +29,7 @@ type Output = Record<string, unknown>;
 export class DocumentPresenter {
   readonly #config: AppConfig;
   readonly #links: LinkBase;
-  readonly #layout: SchemaLayout;
+  readonly #values: SchemaValueReader;
   readonly #related: RelatedLoader;
   readonly #attachments: AttachmentAnnotator;
   readonly #registry: FieldTypeLookup;
@@ -39,14 +39,14 @@ export class DocumentPresenter {
   constructor(deps: {
     config: AppConfig;
     links: LinkBase;
-    layout: SchemaLayout;
+    values: SchemaValueReader;
     store: DocumentStore;
     attachments: AttachmentAnnotator;
     registry: FieldTypeLookup;
   }) {
     this.#config = deps.config;
     this.#links = deps.links;
-    this.#layout = deps.layout;
+    this.#values = deps.values;
     this.#attachments = deps.attachments;
     this.#registry = deps.registry;
     this.#related = new RelatedLoader({
@@ -67,6 +67,12 @@ export class DocumentPresenter {
     if (type.name === fileTypeName) for (const output of outputs) setFileUrl(output);
     if (options.withRelationships !== false) await this.#related.expand(outputs, { type, principal, projection });
     return projection ? outputs.map((output) => includeOnly(output, projection)) : outputs;
+  }
+
+  /** One version as `present` shows it with its relationships. */
+  async presentOne(doc: StoredDocument, type: SanitizedPieceType, principal: Principal): Promise<Output> {
+    const [output] = await this.present([doc], { type, principal });
+    return output!;
   }
 
   #shape(doc: StoredDocument, type: SanitizedPieceType, principal: Principal): Output {
@@ -92,7 +98,7 @@ export class DocumentPresenter {
   #withoutPasswords(doc: StoredDocument, type: SanitizedPieceType): Output {
     if (!this.#holdsNestedPassword(type)) {
       const output: Output = { ...doc };
-      for (const field of this.#layout.passwordFields(type)) delete output[field.name];
+      for (const field of this.#values.passwordFields(type)) delete output[field.name];
       return output;
     }
     const output: Output = structuredClone(doc);

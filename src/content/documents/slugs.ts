@@ -1,4 +1,5 @@
-import type { DocumentStore } from '../../storage/storage-adapter.js';
+import type { DocumentStore, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
+import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { Mode } from '../../core/ids.js';
 import { slugify } from '../../core/text.js';
 import { storedBounds } from '../stored-shape.js';
@@ -41,4 +42,15 @@ export async function uniqueSlug(
     const candidate = `${args.base}-${n}`;
     if (!taken.has(candidate)) return candidate;
   }
+}
+
+/** Gives the versions one slug, free in each of their modes, made from the title when empty. */
+export async function assignSlug(session: StorageSession, type: SanitizedPieceType, versions: readonly StoredDocument[]): Promise<void> {
+  const first = versions[0];
+  if (!first) return;
+  const base = wantedSlug(first.slug, first.title, type.options.slugPrefix);
+  const locale = first.cmsLocale ? first.cmsLocale.split(':')[0]! : null;
+  const modes = versions.map((version) => (version.cmsMode ?? null) as Mode | null);
+  const slug = await uniqueSlug(session.documents, { base, locale, modes, docId: first.cmsDocId });
+  for (const version of versions) version.slug = slug;
 }

@@ -39,7 +39,7 @@ function readAreaInput(input: unknown): AreaInput {
 
 type WidgetResult = { widget: Record<string, unknown> } | { errors: FieldError[] };
 
-interface WidgetScope {
+interface AreaConversion {
   readonly ctx: ConvertContext;
   readonly field: SanitizedField;
   readonly allowed: ReadonlySet<string> | null;
@@ -138,21 +138,21 @@ export function resanitizeArea(area: Record<string, unknown>, field: SanitizedFi
   }
 }
 
-async function convertWidget(raw: unknown, index: number, scope: WidgetScope): Promise<WidgetResult> {
+async function convertWidget(raw: unknown, index: number, conversion: AreaConversion): Promise<WidgetResult> {
   if (!isPlainObject(raw)) return widgetError(String(index), 'A widget must be an object');
   const type = raw.type;
-  const definition = typeof type === 'string' ? scope.ctx.widgetTypes.get(type) : undefined;
-  if (typeof type !== 'string' || !definition || (scope.allowed && !scope.allowed.has(type))) {
+  const definition = typeof type === 'string' ? conversion.ctx.widgetTypes.get(type) : undefined;
+  if (typeof type !== 'string' || !definition || (conversion.allowed && !conversion.allowed.has(type))) {
     return widgetError(`${index}.type`, `Unknown or disallowed widget type ${String(type)}`);
   }
-  const id = takeId(raw._id, scope.usedIds, scope.ctx);
-  const nested = await convertNested(scope.ctx, definition.fields, raw, findById(scope.existingItems, id), String(index));
+  const id = takeId(raw._id, conversion.usedIds, conversion.ctx);
+  const nested = await convertNested(conversion.ctx, definition.fields, raw, findById(conversion.existingItems, id), String(index));
   if (!nested.ok) return { errors: nested.errors };
   const widget = { _id: id, metaType: 'widget', type, cmsPlaceholder: false, ...nested.values };
   if (type !== richTextWidgetType) return { widget };
   const html = richTextHtml(raw);
   if (typeof html !== 'string') return widgetError(`${index}.content`, 'Rich text content must be a string of HTML');
-  return { widget: { ...widget, ...(await richTextValue(html, scope.richText)) } };
+  return { widget: { ...widget, ...(await richTextValue(html, conversion.richText)) } };
 }
 
 function areaId(candidate: unknown, existing: unknown, ctx: ConvertContext): string {
@@ -171,14 +171,14 @@ async function convertArea(input: unknown, field: SanitizedField, ctx: ConvertCo
   }
   const existingItems = isPlainObject(existing) ? existing.items : undefined;
   const richText = startRichText(area.items, field, existingItems, ctx);
-  const scope: WidgetScope = { ctx, field, allowed: allowedWidgetTypes(field.options), existingItems, usedIds: new Set(), richText };
+  const conversion: AreaConversion = { ctx, field, allowed: allowedWidgetTypes(field.options), existingItems, usedIds: new Set(), richText };
   const items: Record<string, unknown>[] = [];
   const errors: FieldError[] = [];
   const slices = new LoopSlices();
   for (const [index, raw] of area.items.entries()) {
     if (errors.length >= maxListedErrors) break;
     await slices.yieldIfLong();
-    const result = await convertWidget(raw, index, scope);
+    const result = await convertWidget(raw, index, conversion);
     if ('widget' in result) items.push(result.widget);
     else errors.push(...result.errors);
   }

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { IncomingFile, MediaService, ServedFile } from '../../media/media-service.js';
-import type { DocumentService } from '../../content/documents/document-service.js';
+import type { DocumentOperations } from '../../content/documents/document-operations.js';
 import { imageTypeName } from '../../content/types/builtin-types.js';
 import { imageSourceUrl } from '../../media/image-source.js';
 import { idParams, imageSourceQuery } from '../schemas.js';
-import { idOf, scopeOf } from '../request-scope.js';
+import { idOf, callerOf } from '../caller.js';
 import { matchesNoneMatch } from '../etag.js';
 import {
   AppError,
@@ -24,7 +24,7 @@ const immutable = 'public, max-age=31536000, immutable';
  */
 export async function registerMediaRoutes(
   app: FastifyInstance,
-  deps: { media: MediaService; documents: DocumentService; uploadLimit: number },
+  deps: { media: MediaService; documents: DocumentOperations; uploadLimit: number },
 ): Promise<void> {
   const { media, documents } = deps;
   // Multipart parsing is registered for the upload route alone: every other route keeps refusing it with a 415.
@@ -57,7 +57,7 @@ export async function registerMediaRoutes(
 
   // The image links rich text holds: a redirect to one size of the image piece's file.
   app.get(`/api/v1/${imageTypeName}/:_id/src`, { schema: { params: idParams, querystring: imageSourceQuery } }, async (request, reply) => {
-    const image = await documents.getOne(scopeOf(request), imageTypeName, idOf(request));
+    const image = await documents.getOne(callerOf(request), imageTypeName, idOf(request));
     return reply.redirect(imageSourceUrl(image, (request.query as { size?: string }).size));
   });
 

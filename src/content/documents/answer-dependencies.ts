@@ -6,13 +6,13 @@ import { walkFieldDefinitions } from '../fields/walk-fields.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 
 /**
- * The storage scopes (`StorageAdapter.generation`) that the answers about a piece type are read
- * from: the type itself, every type it reaches through relationships and reverse relationships
+ * What the answers about a piece type depend on, as generation keys (`StorageAdapter.generation`):
+ * the type itself, every type it reaches through relationships and reverse relationships
  * (followed on, though related documents are shown without their own: the schema, not the data,
  * decides, and a superset only costs an early refresh), and the attachments when any of them can
  * hold an attachment field at any depth.
  */
-export function answerScopes(config: AppConfig, fieldTypes: FieldTypeLookup, typeName: string): string[] {
+export function answerDependencies(config: AppConfig, fieldTypes: FieldTypeLookup, typeName: string): string[] {
   const types = new Set<string>();
   let attachments = false;
   const pending = [typeName];

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { loadAppConfig } from '../../src/load-app-config.js';
-import { answerScopes } from '../../src/content/documents/answer-scopes.js';
+import { answerDependencies } from '../../src/content/documents/answer-dependencies.js';
 import { createFieldTypeRegistry } from '../../src/content/fields/registry.js';
 import { attachmentsScope } from '../../src/storage/storage-adapter.js';
 
@@ -33,7 +33,7 @@ function scopesConfig(): Record<string, unknown> {
 
 test('an answer is read from its type, the types it reaches at any depth, and the attachments they may hold', async () => {
   const config = await loadAppConfig({ env: {}, cwd: tmpdir(), config: scopesConfig() });
-  const sorted = (name: string) => [...answerScopes(config, createFieldTypeRegistry(), name)].sort();
+  const sorted = (name: string) => [...answerDependencies(config, createFieldTypeRegistry(), name)].sort();
   // Below an area every widget type counts, whatever the area allows today (stored widgets may
   // predate a change of the configuration): the built-in image widget brings `@cms/image`.
   const all = [attachmentsScope, '@cms/image', 'event', 'person', 'topic', 'venue'].sort();

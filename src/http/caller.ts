@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import type { RequestScope } from '../content/documents/scope.js';
+import type { Caller } from '../content/documents/caller.js';
 import type { versionQuery } from './schemas.js';
 
 /** The caller and the version (`cmsLocale`, `cmsMode`) a request asks for. */
-export function scopeOf(request: FastifyRequest): RequestScope {
+export function callerOf(request: FastifyRequest): Caller {
   const query = request.query as Static<typeof versionQuery>;
   return { principal: request.principal, locale: query.cmsLocale, mode: query.cmsMode };
 }

@@ -5,8 +5,8 @@ import { InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
 import { requireDrafts } from '../access/permissions.js';
 import { composeId, isMode, parseDocumentId } from '../../core/ids.js';
 
-/** What the HTTP layer knows about a request: who asks, and the cmsLocale/cmsMode it named. */
-export interface RequestScope {
+/** Who makes a request, and the version it asks for: the cmsLocale/cmsMode it named. */
+export interface Caller {
   readonly principal: Principal;
   /** `cmsLocale` as sent; may be the `en:draft` shorthand. */
   readonly locale?: string;
@@ -26,12 +26,12 @@ export interface Target {
 export function requestVersion(
   config: AppConfig,
   type: SanitizedPieceType,
-  scope: RequestScope,
+  caller: Caller,
 ): { locale: string | null; mode: 'draft' | 'published' | null } {
   if (!type.options.localized) return { locale: null, mode: null };
-  const asked = splitLocale(config, scope.locale);
+  const asked = splitLocale(config, caller.locale);
   const locale = asked.locale ?? config.defaultLocale;
-  const mode = scope.mode ?? asked.mode ?? 'published';
+  const mode = caller.mode ?? asked.mode ?? 'published';
   return { locale, mode };
 }
 
@@ -50,18 +50,41 @@ export function splitLocale(config: AppConfig, raw: string | undefined): { local
  * query parameters override the id's own locale and mode, a bare id takes the request's.
  * Asking for a draft without the right to see drafts is refused before anything is read.
  */
-export function resolveTarget(config: AppConfig, type: SanitizedPieceType, rawId: string, scope: RequestScope): Target {
+export function resolveTarget(config: AppConfig, type: SanitizedPieceType, rawId: string, caller: Caller): Target {
   const parsed = parseDocumentId(rawId);
   if (!type.options.localized) return { id: parsed.docId, docId: parsed.docId, locale: null, mode: null };
-  const asked = splitLocale(config, scope.locale);
+  const asked = splitLocale(config, caller.locale);
   const locale = asked.locale ?? parsed.locale ?? config.defaultLocale;
-  const mode = scope.mode ?? asked.mode ?? parsed.mode ?? 'published';
+  const mode = caller.mode ?? asked.mode ?? parsed.mode ?? 'published';
   if (!isMode(mode)) throw new NotFoundError();
-  if (mode === 'draft') requireDrafts(scope.principal, type);
+  if (mode === 'draft') requireDrafts(caller.principal, type);
   if (!config.locales.has(locale)) throw new NotFoundError();
   return { id: composeId(parsed.docId, locale, mode), docId: parsed.docId, locale, mode };
 }
 
 export function versionId(target: { docId: string; locale: string | null }, mode: 'draft' | 'published' | 'previous'): string {
   return target.locale === null ? target.docId : composeId(target.docId, target.locale, mode);
+}
+
+/** The piece type a route names; a 404 for none. */
+export function pieceTypeOf(config: AppConfig, name: string): SanitizedPieceType {
+  const type = config.pieceTypes.get(name);
+  if (!type) throw new NotFoundError();
+  return type;
+}
+
+/** The document set and locale a publishing route acts on: the id's docId, the id's or cmsLocale's locale. */
+export interface SetTarget {
+  readonly docId: string;
+  readonly locale: string;
+}
+
+/** The type and document set of a route that moves content between versions (publish, revert, localize). */
+export function localizedTarget(config: AppConfig, caller: Caller, typeName: string, rawId: string): { type: SanitizedPieceType; target: SetTarget } {
+  const type = pieceTypeOf(config, typeName);
+  if (!type.options.localized) throw new InvalidRequestError(`${type.name} has no draft and published versions`);
+  const parsed = parseDocumentId(rawId);
+  const locale = splitLocale(config, caller.locale).locale ?? parsed.locale ?? config.defaultLocale;
+  if (!config.locales.has(locale)) throw new NotFoundError();
+  return { type, target: { docId: parsed.docId, locale } };
 }

@@ -13,10 +13,10 @@ export const minCompressedBytes = 1024;
 /** Credentials in the query string: the audience stands for them in a cache key. */
 const credentialParams = ['apikey', 'apiKey'];
 
-export interface GetAnswersDeps {
+export interface CachedAnswersDeps {
   readonly cache: ResponseCache;
-  /** The generation of storage scopes (`StorageAdapter.generation`). */
-  readonly generation: (scopes: readonly string[]) => Promise<string>;
+  /** The generation of the store's data that answers depend on (`StorageAdapter.generation`). */
+  readonly generation: (dependencies: readonly string[]) => Promise<string>;
 }
 
 /**
@@ -25,26 +25,26 @@ export interface GetAnswersDeps {
  * accepts when large enough, and kept as bytes in the response cache for callers whose answers
  * are the same for everyone in their audience.
  */
-export class GetAnswers {
+export class CachedAnswers {
   readonly #cache: ResponseCache;
-  readonly #generation: (scopes: readonly string[]) => Promise<string>;
+  readonly #generation: (dependencies: readonly string[]) => Promise<string>;
 
-  constructor(deps: GetAnswersDeps) {
+  constructor(deps: CachedAnswersDeps) {
     this.#cache = deps.cache;
     this.#generation = deps.generation;
   }
 
   /**
    * Answers with what `build` returns, or with the cached bytes of an earlier answer for the
-   * same resource, audience and query when no write to the resource's scopes has committed since
+   * same resource, audience and query when no write to what the resource depends on has committed since
    * that one was built. `resource.name` names what the route reads (`article`, `article/<id>`),
-   * `resource.scopes` the storage scopes its answers are built from; the query and the caller
+   * `resource.dependsOn` the generation keys of the data its answers are built from; the query and the caller
    * are added here.
    */
   async send(
     request: FastifyRequest,
     reply: FastifyReply,
-    resource: { readonly name: string; readonly scopes: readonly string[] },
+    resource: { readonly name: string; readonly dependsOn: readonly string[] },
     build: () => Promise<unknown>,
   ): Promise<FastifyReply> {
     const audience = this.#cache.enabled ? audienceOf(request) : null;
@@ -53,7 +53,7 @@ export class GetAnswers {
     if (audience !== null) {
       // Read before the data: a write committing while the answer is built moves the generation,
       // and the answer is then rebuilt on the next request instead of being trusted.
-      const generation = await this.#generation(resource.scopes);
+      const generation = await this.#generation(resource.dependsOn);
       const key = `${audience}\n${resource.name}\n${canonicalQuery(request.query as Record<string, unknown>, credentialParams)}`;
       answer = this.#cache.get(key, generation);
       stored = { key, generation };

@@ -4,11 +4,11 @@ import type { StoredDocument } from '../../storage/storage-adapter.js';
 import { isDeepStrictEqual } from 'node:util';
 
 /**
- * Facts about a piece type's stored layout that the service needs on every write and read,
- * computed once per type: which document properties hold schema values (what publishing
- * copies and `modified` compares) and which hold secrets.
+ * Reads a version's schema values through the field registry: which document properties hold
+ * them (computed once per type), what publishing copies, whether a draft differs from the
+ * published version (`modified`), and which fields hold secrets or related ids.
  */
-export class SchemaLayout {
+export class SchemaValueReader {
   readonly #registry: FieldTypeRegistry;
   readonly #storageKeys = new Map<string, readonly string[]>();
 

@@ -1,0 +1,145 @@
+import type { AppConfig } from './content/app-config.js';
+import type { StorageAdapter } from './storage/storage-adapter.js';
+import { createFieldTypeRegistry, type FieldTypeRegistry } from './content/fields/registry.js';
+import type { PasswordHasher } from './content/fields/password-hasher.js';
+import { documentOperations, type DocumentOperations } from './content/documents/document-operations.js';
+import { SchemaValueReader } from './content/documents/schema-value-reader.js';
+import { DocumentIndexer } from './content/indexing/document-indexer.js';
+import { AttachmentAnnotator, AttachmentRefs, type AttachmentFileKeeper, type AttachmentPresenter } from './content/documents/attachment-refs.js';
+import { DocumentPresenter } from './content/documents/present.js';
+import { ChangeRecorder } from './content/documents/change-recorder.js';
+import { ChangeSubscriptions } from './content/documents/change-events.js';
+import { AttachmentUsage } from './content/documents/attachment-usage.js';
+import { VersionWriter } from './content/documents/version-writer.js';
+import { TransactionRunner } from './content/documents/transaction-runner.js';
+import { Conversion } from './content/documents/conversion.js';
+import { ListQueries } from './content/query/list-query.js';
+import { AreaRenderer } from './content/rendering/area-renderer.js';
+import { builtInWidgetRenderers } from './content/rendering/widget-renderers.js';
+import { createVersionEditCheck } from './content/access/version-edits.js';
+import type { PasswordVerifier } from './auth/token-service.js';
+import { ScryptPasswordHasher } from './auth/passwords.js';
+import { MediaService } from './media/media-service.js';
+import type { FileStorage } from './media/file-storage.js';
+import { createFileStorage } from './media/create-file-storage.js';
+import { createSharpImageProcessor } from './media/image-processor.js';
+import { imageSizes } from './media/image-sizes.js';
+import { UploadBudget } from './media/upload-budget.js';
+import { LinkBase } from './config/link-base.js';
+
+/*
+ * The content layer as the server and the command line use it: the document operations over
+ * their collaborators, and the media service. Part of the composition root (`app.ts`), apart
+ * so that the command line can have it without loading Fastify.
+ */
+
+/** What the document operations need from outside the content layer. */
+export interface DocumentOperationsDeps {
+  readonly config: AppConfig;
+  readonly storage: StorageAdapter;
+  readonly fieldTypes: FieldTypeRegistry;
+  /** The response form of attachments held in documents, and their files (the media module). */
+  readonly attachments: AttachmentPresenter & AttachmentFileKeeper;
+  readonly passwordHasher: PasswordHasher;
+  /** The media module's image sizes, for `srcset` in rendered image widgets (none: no `srcset`). */
+  readonly imageSizes?: readonly { readonly name: string; readonly width: number }[];
+  /** Where `_url` and `_parentUrl` start; default: the configured `baseUrl`, relative links without one. */
+  readonly links?: LinkBase;
+  /** Called once a transaction that wrote change events to the webhook outbox has committed. */
+  readonly onChangesCommitted?: () => void;
+}
+
+/** The document operations, over their collaborators built here one by one (`content/documents/collaborators.ts`). */
+export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentOperations {
+  const { config, storage, fieldTypes } = deps;
+  const values = new SchemaValueReader(fieldTypes);
+  const indexer = new DocumentIndexer(fieldTypes);
+  const refs = new AttachmentRefs({ registry: fieldTypes, widgetTypes: config.widgetTypes });
+  const presenter = new DocumentPresenter({
+    config,
+    links: deps.links ?? new LinkBase(config.baseUrl),
+    values,
+    store: storage.documents,
+    attachments: new AttachmentAnnotator({ refs, store: storage.attachments, presenter: deps.attachments }),
+    registry: fieldTypes,
+  });
+  const changes = new ChangeRecorder({ config, subscriptions: new ChangeSubscriptions(config.webhooks), presenter });
+  const usage = new AttachmentUsage();
+  return documentOperations({
+    config,
+    fieldTypes,
+    store: storage.documents,
+    transactions: new TransactionRunner({
+      storage,
+      usage,
+      changes,
+      files: deps.attachments,
+      passwordHasher: deps.passwordHasher,
+      passwordMinLength: config.limits.passwordMinLength,
+      onChangesCommitted: deps.onChangesCommitted,
+    }),
+    versions: new VersionWriter({ config, indexer, refs, usage }),
+    conversion: new Conversion({ config, fieldTypes }),
+    values,
+    presenter,
+    changes,
+    queries: new ListQueries({ config, registry: fieldTypes }),
+    indexer,
+    areas: new AreaRenderer(config.widgetTypes, fieldTypes, builtInWidgetRenderers(deps.imageSizes)),
+  });
+}
+
+function createMediaService(config: AppConfig, storage: StorageAdapter, store: { files: FileStorage; workDir: string }): MediaService {
+  return new MediaService({
+    storage,
+    files: store.files,
+    images: createSharpImageProcessor(),
+    workDir: store.workDir,
+    uploadLimit: config.uploadLimit,
+    uploadBudget: new UploadBudget({ bytesPerMinute: config.limits.uploadBytesPerMinute, inFlight: config.limits.uploadsInFlight }),
+    cropsPerAttachment: config.limits.cropsPerAttachment,
+    mayEditVersions: createVersionEditCheck({ pieceTypes: config.pieceTypes, documents: storage.documents }),
+    graceMs: config.limits.attachmentGraceSeconds * 1000,
+  });
+}
+
+/** The content layer over a store, wired as the server wires it. */
+export interface ContentServices {
+  readonly documents: DocumentOperations;
+  readonly media: MediaService;
+  readonly fieldTypes: ReturnType<typeof createFieldTypeRegistry>;
+  readonly passwordHasher: PasswordVerifier;
+  /** Releases the file store (an S3 client); the store itself is the caller's. */
+  close(): void;
+}
+
+/**
+ * The document operations and the media service on `storage`, as the server uses them: the
+ * command line works through the same ones, so every rule of the content layer holds for it too.
+ */
+export async function createContentServices(
+  config: AppConfig,
+  storage: StorageAdapter,
+  options: { readonly passwordHasher?: PasswordVerifier; readonly links?: LinkBase; onChangesCommitted?: () => void } = {},
+): Promise<ContentServices> {
+  // The server's links follow its listening address once known; the command line's, the configured baseUrl.
+  const links = options.links ?? new LinkBase(config.baseUrl);
+  const fileStore = await createFileStorage(config, links);
+  const media = createMediaService(config, storage, fileStore);
+  await media.start();
+  const { limits } = config;
+  const passwordHasher =
+    options.passwordHasher ?? new ScryptPasswordHasher({ concurrency: limits.passwordHashConcurrency, queueLimit: limits.passwordHashQueue });
+  const fieldTypes = createFieldTypeRegistry();
+  const documents = buildDocumentOperations({
+    config,
+    storage,
+    fieldTypes,
+    attachments: media,
+    passwordHasher,
+    imageSizes,
+    links,
+    onChangesCommitted: options.onChangesCommitted,
+  });
+  return { documents, media, fieldTypes, passwordHasher, close: () => fileStore.close() };
+}

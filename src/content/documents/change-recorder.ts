@@ -1,0 +1,49 @@
+import type { AppConfig } from '../app-config.js';
+import type { Principal } from '../../core/principal.js';
+import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
+import type { ChangeEventName } from '../../config/webhooks-config.js';
+import type { DocumentPresenter } from './present.js';
+import { pieceTypeOf } from './caller.js';
+import { changeOf, deliveriesOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
+
+/**
+ * Writes the events of document changes into the webhook outbox, in each change's own
+ * transaction, and remembers which open transactions wrote any (their commit wakes the sender).
+ */
+export class ChangeRecorder {
+  readonly #config: AppConfig;
+  readonly #subscriptions: ChangeSubscriptions;
+  readonly #presenter: DocumentPresenter;
+  readonly #wrote = new WeakSet<StorageSession>();
+
+  constructor(deps: { config: AppConfig; subscriptions: ChangeSubscriptions; presenter: DocumentPresenter }) {
+    this.#config = deps.config;
+    this.#subscriptions = deps.subscriptions;
+    this.#presenter = deps.presenter;
+  }
+
+  /**
+   * Writes the event of one change for each endpoint told of it; writes nothing at all when
+   * none is. `doc` is the version as the change left it (null after a delete); its body is
+   * built now, as an admin API key would read it.
+   */
+  async record(session: StorageSession, change: Change, doc: StoredDocument | null): Promise<void> {
+    const endpoints = this.#subscriptions.endpointsFor(change.type, change.event);
+    if (endpoints.length === 0) return;
+    const type = pieceTypeOf(this.#config, change.type);
+    const document = doc && (await this.#presenter.present([doc], { type, principal: webhookReader, withRelationships: false }))[0]!;
+    await session.webhooks.enqueue(deliveriesOf(change, endpoints, document), Date.now());
+    this.#wrote.add(session);
+  }
+
+  /** `record` for a change that left `doc` as it is now; answers `doc`. */
+  async recorded(session: StorageSession, event: ChangeEventName, doc: StoredDocument, principal: Principal): Promise<StoredDocument> {
+    await this.record(session, changeOf(event, doc, principal), doc);
+    return doc;
+  }
+
+  /** Whether the transaction of `session` wrote change events. */
+  wroteIn(session: StorageSession): boolean {
+    return this.#wrote.has(session);
+  }
+}

@@ -1,0 +1,44 @@
+import type { AppConfig } from '../app-config.js';
+import type { DocumentStore } from '../../storage/storage-adapter.js';
+import type { FieldTypeLookup } from '../fields/convert-schema.js';
+import type { Choice } from '../fields/field-type.js';
+import type { DocumentIndexer } from '../indexing/document-indexer.js';
+import type { ListQueries } from '../query/list-query.js';
+import type { AreaRenderer } from '../rendering/area-renderer.js';
+import type { ChangeRecorder } from './change-recorder.js';
+import type { Conversion } from './conversion.js';
+import type { DocumentPresenter } from './present.js';
+import type { SchemaValueReader } from './schema-value-reader.js';
+import type { TransactionRunner } from './transaction-runner.js';
+import type { VersionWriter } from './version-writer.js';
+
+/**
+ * What the document operations work with, built once by the composition root (`app.ts`). Each
+ * operation takes the few it uses (a `Pick` of these), so its signature says what it touches.
+ */
+export interface DocumentCollaborators {
+  readonly config: AppConfig;
+  readonly fieldTypes: FieldTypeLookup;
+  /** Reads outside a transaction (list, get-one, locales); writes go through `transactions`. */
+  readonly store: DocumentStore;
+  readonly transactions: TransactionRunner;
+  readonly versions: VersionWriter;
+  readonly conversion: Conversion;
+  readonly values: SchemaValueReader;
+  readonly presenter: DocumentPresenter;
+  readonly changes: ChangeRecorder;
+  readonly queries: ListQueries;
+  readonly indexer: DocumentIndexer;
+  readonly areas: AreaRenderer;
+}
+
+/** A version as a response shows it. */
+export type DocumentOutput = Record<string, unknown>;
+
+export interface ListResult {
+  pages: number;
+  currentPage: number;
+  results: DocumentOutput[];
+  choices?: Record<string, Choice[]>;
+  counts?: Record<string, Choice[]>;
+}

@@ -1,0 +1,114 @@
+import type { AppConfig } from '../app-config.js';
+import type { Principal } from '../../core/principal.js';
+import type { ConvertContext } from '../fields/field-type.js';
+import type { FieldTypeLookup } from '../fields/convert-schema.js';
+import type { SanitizedPieceType } from '../types/piece-type.js';
+import type { StorageSession } from '../../storage/storage-adapter.js';
+import type { WritePasswords } from '../fields/password-hasher.js';
+import { canReadType } from '../access/permissions.js';
+import { convertSchema, defaultsFor, throwIfErrors } from '../fields/convert-schema.js';
+import { newId, type Mode } from '../../core/ids.js';
+import { findReferenced } from './related-refs.js';
+import { recordOf } from './attachment-refs.js';
+
+/** What a conversion converts for: the version written, by whom, in which transaction. */
+export interface ConversionTarget {
+  readonly type: SanitizedPieceType;
+  readonly locale: string | null;
+  readonly mode: Mode | null;
+  readonly principal: Principal;
+  readonly session: StorageSession;
+  /** The hashes of this write's passwords; see `TransactionRunner.runWithPasswords`. */
+  readonly passwords: WritePasswords;
+  /** Id source for new areas, widgets and items; see `replayedIds`. */
+  readonly ids?: () => string;
+}
+
+/** Input to stored values through the field registry: conversion, validation, defaults. */
+export class Conversion {
+  readonly #config: AppConfig;
+  readonly #fieldTypes: FieldTypeLookup;
+
+  constructor(deps: { config: AppConfig; fieldTypes: FieldTypeLookup }) {
+    this.#config = deps.config;
+    this.#fieldTypes = deps.fieldTypes;
+  }
+
+  /**
+   * Converts input through the type's schema. Without `only`, every field is converted and
+   * absent ones take their defaults (insert, replace); with it, only those fields (patch).
+   */
+  async convert(
+    args: ConversionTarget & { input: Record<string, unknown>; existing?: Record<string, unknown>; only?: ReadonlySet<string> },
+  ): Promise<Record<string, unknown>> {
+    const ctx = this.#convertContext(args, args.ids ?? newId);
+    const { values, errors } = await convertSchema({
+      fields: args.type.fields,
+      input: args.input,
+      existing: args.existing,
+      ctx,
+      registry: this.#fieldTypes,
+      only: args.only,
+    });
+    throwIfErrors(errors);
+    args.passwords.throwIfPending();
+    return values;
+  }
+
+  /** What a field of the type holds when nothing was given for it. */
+  defaultValue(type: SanitizedPieceType, fieldName: string): unknown {
+    const field = type.fieldsByName.get(fieldName);
+    return field ? this.#fieldTypes.get(field.type)?.defaultValue(field, newId) : null;
+  }
+
+  /** The defaults of every field of the type. */
+  defaults(type: SanitizedPieceType): Record<string, unknown> {
+    return defaultsFor(type.fields, this.#fieldTypes, newId);
+  }
+
+  #convertContext(args: ConversionTarget, ids: () => string): ConvertContext {
+    const { locale, mode, principal, session } = args;
+    const ctx: ConvertContext = {
+      locale,
+      mode,
+      principal,
+      newId: ids,
+      widgetTypes: this.#config.widgetTypes,
+      passwords: args.passwords,
+      limits: this.#config.limits,
+      sanitizedCharacters: { count: 0 },
+      relationships: {
+        resolve: (type, refs) => this.#resolveRelated(session, type, refs, args),
+        canRead: (type) => {
+          const pieceType = this.#config.pieceTypes.get(type);
+          return pieceType !== undefined && canReadType(principal, pieceType);
+        },
+      },
+      attachments: {
+        find: async (id) => {
+          const [found] = await session.attachments.find([id]);
+          return found ? recordOf(found) : null;
+        },
+      },
+      convertSchema: async (fields, input, existing) => {
+        const { values, errors } = await convertSchema({ fields, input, existing, ctx, registry: this.#fieldTypes });
+        throwIfErrors(errors);
+        return values;
+      },
+    };
+    return ctx;
+  }
+
+  /** Related documents the caller can see in the same locale and mode, by id or title, in the order asked for. */
+  async #resolveRelated(
+    session: StorageSession,
+    typeName: string,
+    refs: readonly string[],
+    target: Pick<ConversionTarget, 'locale' | 'mode' | 'principal'>,
+  ): Promise<{ cmsDocId: string }[]> {
+    const { locale, mode, principal } = target;
+    const type = this.#config.pieceTypes.get(typeName);
+    if (!type || !canReadType(principal, type)) return [];
+    return findReferenced(refs, { store: session.documents, config: this.#config, type, principal, locale, mode });
+  }
+}

@@ -1,0 +1,64 @@
+import type { Principal } from '../../core/principal.js';
+import type { Caller } from './caller.js';
+import type { DocumentCollaborators, DocumentOutput, ListResult } from './collaborators.js';
+import { pieceTypeOf } from './caller.js';
+import { answerDependencies } from './answer-dependencies.js';
+import { list } from './operations/list.js';
+import { getOne } from './operations/get-one.js';
+import { insert, type InsertOptions } from './operations/insert.js';
+import { replace } from './operations/replace.js';
+import { patch } from './operations/patch.js';
+import { remove } from './operations/remove.js';
+import { publish } from './operations/publish.js';
+import { unpublish } from './operations/unpublish.js';
+import { revertDraftToPublished } from './operations/revert-draft-to-published.js';
+import { revertPublishedToPrevious } from './operations/revert-published-to-previous.js';
+import { localize } from './operations/localize.js';
+import { locales } from './operations/locales.js';
+import { readableTypeNames } from './operations/readable-type-names.js';
+
+type Body = Record<string, unknown>;
+type Query = Readonly<Record<string, unknown>>;
+
+/**
+ * Every rule of the piece interface, one operation per endpoint: the HTTP layer makes one call
+ * per request and knows none of the rules. Each method is the function of the same name in
+ * `operations/<name>.ts` (`revertDraftToPublished`: `operations/revert-draft-to-published.ts`).
+ */
+export interface DocumentOperations {
+  list(caller: Caller, typeName: string, query: Query): Promise<ListResult | { count: number }>;
+  getOne(caller: Caller, typeName: string, rawId: string, query?: Query): Promise<DocumentOutput>;
+  insert(caller: Caller, typeName: string, body: Body, options?: InsertOptions): Promise<DocumentOutput>;
+  replace(caller: Caller, typeName: string, rawId: string, body: Body): Promise<DocumentOutput>;
+  patch(caller: Caller, typeName: string, rawId: string, body: Body): Promise<DocumentOutput>;
+  remove(caller: Caller, typeName: string, rawId: string): Promise<void>;
+  publish(caller: Caller, typeName: string, rawId: string): Promise<DocumentOutput>;
+  unpublish(caller: Caller, typeName: string, rawId: string): Promise<DocumentOutput>;
+  revertDraftToPublished(caller: Caller, typeName: string, rawId: string): Promise<DocumentOutput | false>;
+  revertPublishedToPrevious(caller: Caller, typeName: string, rawId: string): Promise<DocumentOutput>;
+  localize(caller: Caller, typeName: string, rawId: string, body: Body): Promise<DocumentOutput>;
+  locales(caller: Caller, typeName: string, rawId: string): Promise<{ results: { _id: string; cmsLocale: string }[] }>;
+  /** What a cache of the type's answers (list, get-one, locales) depends on: see `answer-dependencies.ts`. */
+  answerDependencies(typeName: string): readonly string[];
+  readableTypeNames(principal: Principal): readonly string[];
+}
+
+/** The operations over the collaborators the composition root built. */
+export function documentOperations(c: DocumentCollaborators): DocumentOperations {
+  return {
+    list: (caller, type, query) => list(c, caller, type, query),
+    getOne: (caller, type, id, query) => getOne(c, caller, type, id, query),
+    insert: (caller, type, body, options) => insert(c, caller, type, body, options),
+    replace: (caller, type, id, body) => replace(c, caller, type, id, body),
+    patch: (caller, type, id, body) => patch(c, caller, type, id, body),
+    remove: (caller, type, id) => remove(c, caller, type, id),
+    publish: (caller, type, id) => publish(c, caller, type, id),
+    unpublish: (caller, type, id) => unpublish(c, caller, type, id),
+    revertDraftToPublished: (caller, type, id) => revertDraftToPublished(c, caller, type, id),
+    revertPublishedToPrevious: (caller, type, id) => revertPublishedToPrevious(c, caller, type, id),
+    localize: (caller, type, id, body) => localize(c, caller, type, id, body),
+    locales: (caller, type, id) => locales(c, caller, type, id),
+    answerDependencies: (type) => answerDependencies(c.config, c.fieldTypes, pieceTypeOf(c.config, type).name),
+    readableTypeNames: readableTypeNames(c.config),
+  };
+}

@@ -1,0 +1,70 @@
+import type { Principal } from '../../core/principal.js';
+import type { SanitizedPieceType } from '../types/piece-type.js';
+import type { StoredDocument } from '../../storage/storage-adapter.js';
+import { sortify } from '../../core/text.js';
+import { newId, type Mode } from '../../core/ids.js';
+
+/** A new version with the bookkeeping properties every stored document has. */
+export function newVersion(args: {
+  type: SanitizedPieceType;
+  docId: string;
+  locale: string | null;
+  mode: Mode | null;
+  values: Record<string, unknown>;
+  now: string;
+  principal: Principal;
+}): StoredDocument {
+  const { type, docId, locale, mode, now } = args;
+  const localized = locale !== null && mode !== null;
+  const doc: StoredDocument = {
+    _id: localized ? `${docId}:${locale}:${mode}` : docId,
+    cmsDocId: docId,
+    ...(localized ? { cmsLocale: `${locale}:${mode}`, cmsMode: mode } : {}),
+    type: type.name,
+    metaType: 'doc',
+    title: '',
+    slug: '',
+    titleSortified: '',
+    visibility: 'public',
+    archived: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+  Object.assign(doc, args.values, { createdAt: now, updatedAt: now, updatedBy: updatedBy(args.principal) });
+  doc.titleSortified = sortify(String(doc.title ?? ''));
+  return doc;
+}
+
+/** Marks a version as changed now by the principal. */
+export function touch(doc: StoredDocument, now: string, principal: Principal): void {
+  doc.updatedAt = now;
+  doc.updatedBy = updatedBy(principal);
+  doc.titleSortified = sortify(String(doc.title ?? ''));
+}
+
+/** Who last changed a document: the user, or the original's "System Task" for API keys. */
+export function updatedBy(principal: Principal): { _id: string | null; title: string; username: string | null } {
+  if (principal.kind === 'user') {
+    return { _id: principal.userId, title: principal.title ?? '', username: principal.username };
+  }
+  return { _id: null, title: 'System Task', username: null };
+}
+
+/**
+ * An id source for converting the same input into several versions: each new converter replays
+ * the ids the first one generated, in order, so a published-mode write gives the new widgets and
+ * items of the draft and the published version the same ids (and the draft stays unmodified).
+ */
+export function replayedIds(): () => () => string {
+  const generated: string[] = [];
+  return () => {
+    let next = 0;
+    return () => {
+      if (next < generated.length) return generated[next++]!;
+      const id = newId();
+      generated.push(id);
+      next++;
+      return id;
+    };
+  };
+}

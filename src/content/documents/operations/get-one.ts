@@ -1,0 +1,35 @@
+import type { Caller } from '../caller.js';
+import type { DocumentCollaborators, DocumentOutput } from '../collaborators.js';
+import { NotFoundError } from '../../../errors/app-error.js';
+import { canReadType, readableArchived, visibleValues } from '../../access/permissions.js';
+import { parseArchived, renderingOf } from '../../query/list-params.js';
+import { pieceTypeOf, resolveTarget } from '../caller.js';
+import { requestedShape } from '../requested-shape.js';
+
+type GetOneDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'presenter' | 'areas'>;
+
+/**
+ * GET /api/v1/<type>/:_id: one version; `archived=any|1` reaches archived documents for callers
+ * with API access, `renderAreas` renders areas.
+ */
+export async function getOne(
+  deps: GetOneDeps,
+  caller: Caller,
+  typeName: string,
+  rawId: string,
+  query: Readonly<Record<string, unknown>> = {},
+): Promise<DocumentOutput> {
+  const { principal } = caller;
+  const type = pieceTypeOf(deps.config, typeName);
+  const target = resolveTarget(deps.config, type, rawId, caller);
+  if (!canReadType(principal, type)) throw new NotFoundError();
+  const [doc] = await deps.store.find({
+    ids: [target.id],
+    type: type.name,
+    archived: readableArchived(principal, type, parseArchived(query.archived)),
+    visibility: visibleValues(principal),
+    limit: 1,
+  });
+  if (!doc) throw new NotFoundError();
+  return requestedShape(deps.areas, await deps.presenter.presentOne(doc, type, principal), { render: renderingOf(query) });
+}

@@ -1,0 +1,76 @@
+import type { DocumentQuery } from '../../../storage/storage-adapter.js';
+import type { SanitizedPieceType } from '../../types/piece-type.js';
+import type { DocumentCollaborators, ListResult } from '../collaborators.js';
+import type { Caller } from '../caller.js';
+import { NotFoundError } from '../../../errors/app-error.js';
+import { canAccessApi, canReadType, readableArchived, requireDrafts, visibleValues } from '../../access/permissions.js';
+import { parseListParams, type ListParams } from '../../query/list-params.js';
+import { toTextSearch } from '../../query/text-search.js';
+import type { ListQueries } from '../../query/list-query.js';
+import { pieceTypeOf, requestVersion } from '../caller.js';
+import { requestedShape } from '../requested-shape.js';
+
+export const maxPerPage = 100;
+
+type ListDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'queries' | 'indexer' | 'presenter' | 'areas'>;
+
+/**
+ * GET /api/v1/<type>: `query` is the whole query string. A caller without API access filters,
+ * sorts, searches and counts only on what the public projection shows.
+ */
+export async function list(
+  deps: ListDeps,
+  caller: Caller,
+  typeName: string,
+  query: Readonly<Record<string, unknown>>,
+): Promise<ListResult | { count: number }> {
+  const { principal } = caller;
+  const { store, queries } = deps;
+  const type = pieceTypeOf(deps.config, typeName);
+  const { locale, mode } = requestVersion(deps.config, type, caller);
+  if (mode === 'draft') requireDrafts(principal, type);
+  if (!canReadType(principal, type)) throw new NotFoundError();
+  const params = parseListParams(query);
+  const fullAccess = canAccessApi(principal, type);
+  const filterContext = queries.filterContext({ store, principal, locale, mode, fullAccess });
+  const offered = queries.filtersFor(type, principal);
+  const conditions = await queries.conditions(params.filters, offered, filterContext);
+  const publicOnly = !fullAccess && deps.indexer.searchedTexts(type) === 'public';
+  const base: DocumentQuery = {
+    type: type.name,
+    locale,
+    mode,
+    archived: readableArchived(principal, type, params.archived),
+    visibility: visibleValues(principal),
+    docIds: params.ids,
+    search: params.search && toTextSearch(params.search.text, { prefix: params.search.prefix, publicOnly }),
+  };
+  const filtered = { ...base, conditions: [...conditions.values()] };
+  if (params.count) return { count: await store.count(filtered) };
+  const perPage = Math.min(params.perPage ?? type.options.perPage, maxPerPage);
+  const [total, docs] = await Promise.all([
+    store.count(filtered),
+    store.find({ ...filtered, ...orderOf(queries, type, params, fullAccess), skip: (params.page - 1) * perPage, limit: perPage }),
+  ]);
+  const presented = await deps.presenter.present(docs, { type, principal });
+  const results = presented.map((output) => requestedShape(deps.areas, output, params));
+  const result: ListResult = { pages: Math.ceil(total / perPage), currentPage: params.page, results };
+  const choiceArgs = { offered, query: base, conditions, store, ctx: filterContext };
+  const choices = await queries.choices({ ...choiceArgs, names: params.choices, withCounts: false });
+  if (Object.keys(choices).length > 0) result.choices = choices;
+  if (params.counts.length > 0) result.counts = await queries.choices({ ...choiceArgs, names: params.counts, withCounts: true });
+  return result;
+}
+
+/** `_ids` keep their order; a search ranks by relevance unless a sort is given. */
+function orderOf(queries: ListQueries, type: SanitizedPieceType, params: ListParams, fullAccess: boolean): Pick<DocumentQuery, 'order' | 'sort'> {
+  const explicit = Array.isArray(params.sort) ? queries.sortFor(type, params.sort, fullAccess) : undefined;
+  const sort = explicit ?? sortOf(type);
+  if (params.ids) return { order: 'ids', sort };
+  if (params.search && (params.sort === 'relevance' || !explicit)) return { order: 'relevance', sort };
+  return { order: 'sort', sort };
+}
+
+function sortOf(type: SanitizedPieceType) {
+  return Object.entries(type.options.sort).map(([field, direction]) => ({ field, direction }));
+}

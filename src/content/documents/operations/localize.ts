@@ -1,0 +1,39 @@
+import type { Caller } from '../caller.js';
+import type { DocumentCollaborators, DocumentOutput } from '../collaborators.js';
+import { ConflictError, InvalidRequestError } from '../../../errors/app-error.js';
+import { requireWrite } from '../../access/permissions.js';
+import { localizedTarget, versionId } from '../caller.js';
+import { readVersion, requireVersion } from '../version-reads.js';
+import { newVersion, touch } from '../new-version.js';
+import { assignSlug } from '../slugs.js';
+import { refreshModified } from '../publishing-steps.js';
+
+type LocalizeDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'values' | 'changes' | 'presenter'>;
+
+/** POST …/:_id/localize: copies the draft into another locale's draft; 409 when it exists and `update` is not set. */
+export async function localize(deps: LocalizeDeps, caller: Caller, typeName: string, rawId: string, body: Record<string, unknown>): Promise<DocumentOutput> {
+  const { principal } = caller;
+  const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
+  const toLocale = body.toLocale;
+  if (typeof toLocale !== 'string' || !deps.config.locales.has(toLocale) || toLocale === target.locale) {
+    throw new InvalidRequestError('toLocale must name another configured locale', { path: 'toLocale' });
+  }
+  requireWrite(principal, type, 'draft');
+  const localized = await deps.transactions.run(async (tx) => {
+    await tx.documents.lock([target.docId]);
+    const source = await requireVersion(tx, type, versionId(target, 'draft'));
+    const destination = { docId: target.docId, locale: toLocale };
+    const existing = await readVersion(tx, type, versionId(destination, 'draft'));
+    if (existing && !body.update) throw new ConflictError('The document already exists in that locale');
+    const now = new Date().toISOString();
+    const values = deps.values.schemaValues(type, source);
+    const draft = existing ?? newVersion({ type, docId: target.docId, locale: toLocale, mode: 'draft', values, now, principal });
+    Object.assign(draft, values, { localizedAt: now });
+    touch(draft, now, principal);
+    await assignSlug(tx, type, [draft]);
+    await (existing ? deps.versions.update(tx, draft) : deps.versions.insert(tx, draft));
+    await refreshModified(deps, tx, type, destination);
+    return deps.changes.recorded(tx, existing ? 'update' : 'insert', (await readVersion(tx, type, draft._id))!, principal);
+  });
+  return deps.presenter.presentOne(localized, type, principal);
+}

@@ -1,0 +1,19 @@
+import type { Caller } from '../caller.js';
+import type { DocumentCollaborators, DocumentOutput } from '../collaborators.js';
+import { requirePublish } from '../../access/permissions.js';
+import { localizedTarget } from '../caller.js';
+import { publishDraft } from '../publishing-steps.js';
+
+type PublishDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'values' | 'changes' | 'presenter'>;
+
+/** POST …/:_id/publish: publishes the draft; answers the newly published version. */
+export async function publish(deps: PublishDeps, caller: Caller, typeName: string, rawId: string): Promise<DocumentOutput> {
+  const { principal } = caller;
+  const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
+  requirePublish(principal, type);
+  const published = await deps.transactions.run(async (tx) => {
+    await tx.documents.lock([target.docId]);
+    return deps.changes.recorded(tx, 'publish', await publishDraft(deps, tx, type, target, principal), principal);
+  });
+  return deps.presenter.presentOne(published, type, principal);
+}

@@ -1,0 +1,45 @@
+import type { Caller } from '../caller.js';
+import type { DocumentCollaborators } from '../collaborators.js';
+import { canPublish, requirePublish, requireWrite } from '../../access/permissions.js';
+import { changeOf } from '../change-events.js';
+import { pieceTypeOf, resolveTarget, versionId } from '../caller.js';
+import { readVersion, requireVersion } from '../version-reads.js';
+import { removeLogin } from '../user-logins.js';
+import { markUnpublished } from '../publishing-steps.js';
+
+type RemoveDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'changes'>;
+
+/**
+ * DELETE /api/v1/<type>/:_id: permanent, cascading as the original's `deleteOtherModes`: a draft
+ * takes every version of its locale with it (published, previous), a published version only its
+ * `previous` copy, leaving the draft unpublished. Removing a published version, either way,
+ * needs publish permission.
+ */
+export async function remove(deps: RemoveDeps, caller: Caller, typeName: string, rawId: string): Promise<void> {
+  const { principal } = caller;
+  const type = pieceTypeOf(deps.config, typeName);
+  const target = resolveTarget(deps.config, type, rawId, caller);
+  requireWrite(principal, type, target.mode);
+  await deps.transactions.run(async (tx) => {
+    await tx.documents.lock([target.docId]);
+    const doc = await requireVersion(tx, type, target.id);
+    // Written first: a refusal below rolls it back with the rest.
+    await deps.changes.record(tx, changeOf('delete', doc, principal), null);
+    if (target.mode === null) {
+      await removeLogin(tx, type, doc);
+      await deps.versions.remove(tx, type, [doc._id]);
+      return;
+    }
+    const published = versionId(target, 'published');
+    const previous = versionId(target, 'previous');
+    if (target.mode === 'published') {
+      await deps.versions.remove(tx, type, [published, previous]);
+      await markUnpublished(deps, tx, type, target);
+      return;
+    }
+    if (!canPublish(principal, type) && (await readVersion(tx, type, published))) {
+      requirePublish(principal, type, `Deleting the published version of ${type.name}`);
+    }
+    await deps.versions.remove(tx, type, [doc._id, published, previous]);
+  });
+}

@@ -1,0 +1,26 @@
+import type { Caller } from '../caller.js';
+import type { DocumentCollaborators, DocumentOutput } from '../collaborators.js';
+import { NotFoundError } from '../../../errors/app-error.js';
+import { requirePublish } from '../../access/permissions.js';
+import { localizedTarget, versionId } from '../caller.js';
+import { requireVersion } from '../version-reads.js';
+import { markUnpublished } from '../publishing-steps.js';
+
+type UnpublishDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'changes' | 'presenter'>;
+
+/** POST …/:_id/unpublish: removes the published version (and its previous copy); the draft stays, marked modified. */
+export async function unpublish(deps: UnpublishDeps, caller: Caller, typeName: string, rawId: string): Promise<DocumentOutput> {
+  const { principal } = caller;
+  const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
+  requirePublish(principal, type);
+  const draft = await deps.transactions.run(async (tx) => {
+    await tx.documents.lock([target.docId]);
+    const published = await requireVersion(tx, type, versionId(target, 'published'));
+    await deps.versions.remove(tx, type, [published._id, versionId(target, 'previous')]);
+    const draft = await markUnpublished(deps, tx, type, target);
+    // Throwing inside the transaction rolls the removal back: never a published-only set half undone.
+    if (!draft) throw new NotFoundError();
+    return deps.changes.recorded(tx, 'unpublish', draft, principal);
+  });
+  return deps.presenter.presentOne(draft, type, principal);
+}

@@ -1,0 +1,103 @@
+import type { Principal } from '../../../core/principal.js';
+import type { StorageSession, StoredDocument } from '../../../storage/storage-adapter.js';
+import type { SanitizedPieceType } from '../../types/piece-type.js';
+import type { Caller, Target } from '../caller.js';
+import type { DocumentCollaborators, DocumentOutput } from '../collaborators.js';
+import type { ConversionTarget } from '../conversion.js';
+import { requirePublish, requireWrite } from '../../access/permissions.js';
+import { pieceTypeOf, resolveTarget, versionId } from '../caller.js';
+import { replayedIds, touch } from '../new-version.js';
+import { readVersion, requireVersion } from '../version-reads.js';
+import { assignSlug } from '../slugs.js';
+import { saveLogin } from '../user-logins.js';
+import { publishDraft } from '../publishing-steps.js';
+
+export type UpdateDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'conversion' | 'versions' | 'values' | 'changes' | 'presenter'>;
+
+/** One version about to change: as stored (`existing`), and what converting its new values needs. */
+export interface VersionToChange extends ConversionTarget {
+  readonly existing: StoredDocument;
+}
+
+/** The step that makes a version's new values: the body of a PUT (`replace`) or a PATCH (`patch`). */
+export type NewValues = (version: VersionToChange) => Promise<Record<string, unknown>>;
+
+/**
+ * The script PUT and PATCH share: find the version (and, in published mode, the draft), make
+ * each one's new values with `newValues`, save them with bookkeeping, spread `archived` to every
+ * version of the locale, recompute the draft's `modified`, publish an autopublishing type's draft.
+ */
+export async function update(deps: UpdateDeps, caller: Caller, typeName: string, rawId: string, newValues: NewValues): Promise<DocumentOutput> {
+  const { principal } = caller;
+  const type = pieceTypeOf(deps.config, typeName);
+  const target = resolveTarget(deps.config, type, rawId, caller);
+  requireWrite(principal, type, target.mode);
+  const saved = await deps.transactions.runWithPasswords(async (tx, passwords) => {
+    await tx.documents.lock([target.docId]);
+    const now = new Date().toISOString();
+    const { version, draft, published, changed } = await versionsToChange(tx, type, target);
+    const archivedBefore = version.archived;
+    const ids = replayedIds();
+    for (const doc of changed) {
+      const mode = (doc.cmsMode ?? null) as Target['mode'];
+      Object.assign(doc, await newValues({ type, existing: doc, locale: target.locale, mode, principal, session: tx, passwords, ids: ids() }));
+      touch(doc, now, principal);
+    }
+    // Each version keeps its own slug: a draft's unpublished slug change stays in the draft.
+    for (const doc of changed) await assignSlug(tx, type, [doc]);
+    // Known (slugs included) before the versions are saved, so the draft is written once
+    // (`archived`, which spreadArchived may change below, is not compared).
+    if (draft) draft.modified = deps.values.isModified(type, draft, published);
+    if (target.mode === null) await saveLogin(tx, type, version);
+    for (const doc of changed) await deps.versions.update(tx, doc);
+    if (version.archived !== archivedBefore) {
+      await spreadArchived(deps, tx, { type, target, archived: version.archived, done: changed, now, principal });
+    }
+    // One event for the request: archiving or restoring says so, any other change is an update.
+    const event = version.archived === archivedBefore ? 'update' : version.archived ? 'archive' : 'restore';
+    if (target.mode === 'draft' && type.options.autopublish) {
+      await publishDraft(deps, tx, type, { docId: target.docId, locale: target.locale! }, principal);
+      // Publishing changed the draft through a copy of its own.
+      return deps.changes.recorded(tx, event, (await readVersion(tx, type, target.id))!, principal);
+    }
+    return deps.changes.recorded(tx, event, version, principal);
+  });
+  return deps.presenter.presentOne(saved, type, principal);
+}
+
+/** The version asked for, the draft and published versions of its locale, and those this write changes. */
+async function versionsToChange(tx: StorageSession, type: SanitizedPieceType, target: Target) {
+  const version = await requireVersion(tx, type, target.id);
+  const other = target.mode === null ? null : await readVersion(tx, type, versionId(target, target.mode === 'draft' ? 'published' : 'draft'));
+  const draft = target.mode === 'draft' ? version : other;
+  const published = target.mode === 'published' ? version : other;
+  // In published mode the same change also reaches the draft.
+  const changed = [version, ...(target.mode === 'published' && draft ? [draft] : [])];
+  return { version, draft, published, changed };
+}
+
+/**
+ * Archiving any version archives every version of that locale; restoring restores them all.
+ * Taking the published version offline (or back) through its draft needs publish permission:
+ * the caller's transaction fails with a 403 and nothing changes. Each version changed records
+ * who changed it.
+ */
+async function spreadArchived(
+  deps: Pick<UpdateDeps, 'versions'>,
+  tx: StorageSession,
+  args: { type: SanitizedPieceType; target: Target; archived: boolean; done: readonly StoredDocument[]; now: string; principal: Principal },
+): Promise<void> {
+  const { type, target, archived, principal } = args;
+  if (target.locale === null) return;
+  const siblings = (await tx.documents.find({ type: type.name, docIds: [target.docId], locale: target.locale })).filter(
+    (sibling) => sibling.archived !== archived && !args.done.some((doc) => doc._id === sibling._id),
+  );
+  if (siblings.some((sibling) => sibling.cmsMode !== 'draft')) {
+    requirePublish(principal, type, `${archived ? 'Archiving' : 'Restoring'} the published version of ${type.name}`);
+  }
+  for (const sibling of siblings) {
+    sibling.archived = archived;
+    touch(sibling, args.now, principal);
+    await deps.versions.update(tx, sibling);
+  }
+}

@@ -1,0 +1,83 @@
+import type { AppConfig } from '../app-config.js';
+import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
+import type { SanitizedPieceType } from '../types/piece-type.js';
+import type { DocumentIndexer } from '../indexing/document-indexer.js';
+import type { AttachmentRefs } from './attachment-refs.js';
+import type { AttachmentUsage } from './attachment-usage.js';
+import { ConflictError } from '../../errors/app-error.js';
+import { checkStoredDocument } from '../stored-shape.js';
+import { checkDocumentSize } from './document-size.js';
+import { pieceTypeOf } from './caller.js';
+
+/**
+ * Every document write goes through `insert`, `update`, `updateBookkeeping` or `remove`, in a
+ * transaction of `TransactionRunner`: they keep the filter index, the search texts and the
+ * attachments' usage in step with the document, in that transaction.
+ */
+export class VersionWriter {
+  readonly #config: AppConfig;
+  readonly #indexer: DocumentIndexer;
+  readonly #refs: AttachmentRefs;
+  readonly #usage: AttachmentUsage;
+
+  constructor(deps: { config: AppConfig; indexer: DocumentIndexer; refs: AttachmentRefs; usage: AttachmentUsage }) {
+    this.#config = deps.config;
+    this.#indexer = deps.indexer;
+    this.#refs = deps.refs;
+    this.#usage = deps.usage;
+  }
+
+  /** Stores a new version with its filter values and search texts. */
+  async insert(session: StorageSession, doc: StoredDocument): Promise<void> {
+    await session.documents.insert(doc, this.#storable(doc));
+    await this.#trackAttachments(session, doc);
+  }
+
+  /** Replaces a stored version, its filter values and search texts with it. */
+  async update(session: StorageSession, doc: StoredDocument): Promise<boolean> {
+    const updated = await session.documents.update(doc, this.#storable(doc));
+    if (updated) await this.#trackAttachments(session, doc);
+    return updated;
+  }
+
+  /**
+   * Saves a version whose fields did not change, only its bookkeeping (`modified`,
+   * `lastPublishedAt`): its filter values, search texts and attachments' usage stay as stored.
+   */
+  async updateBookkeeping(session: StorageSession, doc: StoredDocument): Promise<boolean> {
+    return session.documents.update(doc);
+  }
+
+  /** Removes versions of the type (missing ones are skipped); returns how many there were. */
+  async remove(session: StorageSession, type: SanitizedPieceType, ids: readonly string[]): Promise<number> {
+    const removed = await session.documents.remove(type.name, ids);
+    // Only the usage of versions removed: another type's version under one of these ids keeps its own.
+    if (removed > 0) for (const id of ids) this.#usage.note(session, await session.attachments.setUsage(id, [], false));
+    return removed;
+  }
+
+  /** The attachments a version holds now are recorded as used by it, live or archived (original 11.3). */
+  async #trackAttachments(session: StorageSession, doc: StoredDocument): Promise<void> {
+    const ids = this.#refs.ids(pieceTypeOf(this.#config, doc.type), doc);
+    if (ids.length > 0) {
+      // The sweep removes an attachment unused for its grace period under the same lock: one this
+      // write takes up is then either still there, and kept, or gone, and the write refused.
+      await session.attachments.lock(ids);
+      const found = await session.attachments.find(ids);
+      if (found.length < new Set(ids).size) throw new ConflictError('An attachment of this document was removed meanwhile: upload it again.');
+    }
+    this.#usage.note(session, await session.attachments.setUsage(doc._id, ids, doc.archived));
+  }
+
+  /**
+   * Adds the derived properties to a version about to be stored and answers its filter index;
+   * refuses it (400) when it breaks a bound `cms import` checks, so every store can be restored.
+   */
+  #storable(doc: StoredDocument) {
+    const { index, properties } = this.#indexer.index(pieceTypeOf(this.#config, doc.type), doc);
+    Object.assign(doc, properties);
+    checkStoredDocument(doc, this.#config.limits.archiveRecordBytes);
+    checkDocumentSize(doc, this.#config.limits.documentBytes);
+    return index;
+  }
+}
