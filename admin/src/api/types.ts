@@ -36,9 +36,10 @@ export type Role = Whoami['role'];
 export type Mode = Exclude<NonNullable<DocumentVersion['cmsMode']>, 'previous'>;
 
 /**
- * One version of a document as the API answers it; fields are open-ended. The admin reads with
- * API access, so the properties below are there unless a `project` it sent left them out; it
- * asks for them whenever it shows them.
+ * One version of a document as the API answers it; fields are open-ended. The admin's narrowing:
+ * it reads with API access, so the properties below are there unless a `project` it sent left
+ * them out (it asks for those it shows). Not quite for `cmsLocale`: types that are not localized
+ * (`@cms/user`) have none; the hand-written type before this one made the same claim.
  */
 export type PieceDocument = DocumentVersion & Required<Pick<DocumentVersion, 'cmsDocId' | 'cmsLocale' | 'cmsMode' | 'title' | 'slug' | 'createdAt' | 'updatedAt'>>;
 

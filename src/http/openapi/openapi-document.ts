@@ -38,7 +38,15 @@ const description =
  * gives the same document.
  */
 export function openApiDocument(config: AppConfig, fieldTypes: FieldTypeLookup = createFieldTypeRegistry()): OpenApiDocument {
-  const fixedComponentSchemas = { Error: errorSchema, FieldError: fieldErrorSchema, ...fixedComponents, ...schemaAnswerComponents, ...webhookComponents, [anyPageComponent]: anyPageSchema };
+  const fixedComponentSchemas = {
+    Error: errorSchema,
+    FieldError: fieldErrorSchema,
+    ...fixedComponents,
+    ...schemaAnswerComponents,
+    ...webhookComponents,
+    [anyPageComponent]: anyPageSchema,
+  };
+  // No piece or widget type may take these names, nor that of a document of any type.
   const fixedNames = [...Object.keys(fixedComponentSchemas), anyDocumentComponent];
   const schemas = new DocumentSchemas(config, fieldTypes, new Set(fixedNames));
   return {

@@ -12,7 +12,7 @@ const labelledClass = { type: 'object', required: ['label', 'value'], properties
 /** The rich-text options an area describes, defaults filled in (`content/fields/area-options.ts`). */
 const richTextOptions: Record<string, JsonSchema> = {
   toolbar: { ...strings, description: 'The toolbar items, in order' },
-  insert: { ...strings, description: 'What the insert menu offers (`image`, `table`, `horizontalRule`)' },
+  insert: { ...strings, description: 'What the insert menu offers (`image`, `table`, `importTable`, `horizontalRule`)' },
   styles: { type: 'array', items: ref('SchemaRichTextStyle'), description: 'The paragraph and heading styles' },
   imageStyles: { type: 'array', items: labelledClass, description: 'The classes an image may take' },
 };
@@ -37,7 +37,7 @@ export const schemaAnswerComponents: Record<string, JsonSchema> = {
   SchemaLocale: {
     type: 'object',
     required: ['name', 'label', 'prefix', 'default'],
-    properties: { name: string, label: string, prefix: { ...string, description: 'The URL prefix; empty for none' }, default: boolean },
+    properties: { name: string, label: string, prefix: { ...string, description: 'The URL prefix of the locale\'s pages; empty for none' }, default: boolean },
     additionalProperties: false,
   },
   SchemaWidget: {

@@ -177,7 +177,7 @@ export interface SchemaAreaOptions {
   expanded?: boolean;
   /** The toolbar items, in order */
   toolbar?: string[];
-  /** What the insert menu offers (`image`, `table`, `horizontalRule`) */
+  /** What the insert menu offers (`image`, `table`, `importTable`, `horizontalRule`) */
   insert?: string[];
   /** The paragraph and heading styles */
   styles?: SchemaRichTextStyle[];
@@ -230,7 +230,7 @@ export interface SchemaField {
 export interface SchemaLocale {
   name: string;
   label: string;
-  /** The URL prefix; empty for none */
+  /** The URL prefix of the locale's pages; empty for none */
   prefix: string;
   default: boolean;
 }
@@ -282,7 +282,7 @@ export interface SchemaWidget {
 export interface SchemaWidgetOptions {
   /** The toolbar items, in order */
   toolbar?: string[];
-  /** What the insert menu offers (`image`, `table`, `horizontalRule`) */
+  /** What the insert menu offers (`image`, `table`, `importTable`, `horizontalRule`) */
   insert?: string[];
   /** The paragraph and heading styles */
   styles?: SchemaRichTextStyle[];
