@@ -1,161 +1,53 @@
-/** The shapes of GET /api/v1/@cms/schema (see the README), as the admin reads them. */
+/**
+ * The answers the admin reads, under the names the admin uses. The shapes come from the server's
+ * OpenAPI document through generated/api-types.ts (`npm run generate:admin-types`); nothing here
+ * restates one. The few lines that narrow a shape say which assumption of the admin they hold.
+ */
+import type {
+  Attachment,
+  ConfigurationSchema,
+  Crop,
+  DocumentPage,
+  DocumentVersion,
+  Error as ErrorAnswer,
+  SchemaAreaOptions,
+  SchemaChoice,
+  SchemaField,
+  SchemaPieceType,
+  SchemaWidget,
+  Whoami,
+} from './generated/api-types';
 
-export interface Choice {
-  readonly label: string;
-  readonly value: string | number | boolean;
-}
+export type { Attachment, Crop };
 
-export interface RichTextStyle {
-  readonly tag: string;
-  readonly label: string;
-  readonly class?: string;
-}
-
-export interface AreaWidgetOptions {
-  readonly toolbar?: readonly string[];
-  readonly insert?: readonly string[];
-  readonly styles?: readonly RichTextStyle[];
-  readonly imageStyles?: readonly { readonly label: string; readonly value: string }[];
-  readonly [option: string]: unknown;
-}
-
-export interface FieldSchema {
-  readonly name: string;
-  readonly type: string;
-  readonly label: string;
-  readonly help: string;
-  readonly required: boolean;
-  readonly def?: unknown;
-  readonly textarea?: boolean;
-  readonly min?: number;
-  readonly max?: number;
-  readonly pattern?: string;
-  readonly choices?: readonly Choice[];
-  /** array, object, relationship (the relationship's own fields) */
-  readonly fields?: readonly FieldSchema[];
-  /** relationship */
-  readonly withType?: string;
-  /** attachment */
-  readonly fileGroups?: readonly string[];
-  readonly extensions?: readonly string[];
-  /** area: the accepted widgets, their count and the effective rich-text options */
-  readonly options?: AreaFieldOptions;
-}
-
-export interface AreaFieldOptions {
-  readonly widgets?: Readonly<Record<string, AreaWidgetOptions>>;
-  readonly groups?: unknown;
-  readonly min?: number;
-  readonly max?: number;
-  readonly toolbar?: readonly string[];
-  readonly insert?: readonly string[];
-  readonly styles?: readonly RichTextStyle[];
-  readonly imageStyles?: readonly { readonly label: string; readonly value: string }[];
-}
-
-export interface TypePermissions {
-  readonly read: boolean;
-  readonly viewDrafts: boolean;
-  readonly create: boolean;
-  readonly edit: boolean;
-  readonly publish: boolean;
-  readonly delete: boolean;
-}
-
-export interface PieceTypeSchema {
-  readonly label: string;
-  readonly pluralLabel: string;
-  readonly localized: boolean;
-  readonly perPage: number;
-  readonly sort: Readonly<Record<string, 1 | -1>>;
-  readonly pagePath?: string;
-  readonly autopublish: boolean;
-  readonly publicProjection?: Readonly<Record<string, unknown>>;
-  readonly fields: readonly FieldSchema[];
-  readonly can: TypePermissions;
-}
-
-export interface LocaleSchema {
-  readonly name: string;
-  readonly label: string;
-  readonly prefix: string;
-  readonly default: boolean;
-}
-
-export interface WidgetSchema {
-  readonly label: string;
-  readonly fields: readonly FieldSchema[];
-}
-
-export interface Schema {
-  readonly locales: readonly LocaleSchema[];
-  readonly widgets: Readonly<Record<string, WidgetSchema>>;
-  readonly types: Readonly<Record<string, PieceTypeSchema>>;
-}
-
-export type Role = 'guest' | 'contributor' | 'editor' | 'admin';
+/** GET /api/v1/@cms/schema and its parts. */
+export type Schema = ConfigurationSchema;
+export type WidgetSchema = SchemaWidget;
+export type PieceTypeSchema = SchemaPieceType;
+export type FieldSchema = SchemaField;
+export type Choice = SchemaChoice;
+export type AreaFieldOptions = SchemaAreaOptions;
 
 /** whoami: the signed-in user. */
-export interface SignedInUser {
-  readonly _id: string;
-  readonly username: string;
-  readonly title: string;
-  readonly role: Role;
-  readonly csrfToken?: string;
-}
+export type SignedInUser = Whoami;
+export type Role = Whoami['role'];
 
-export type Mode = 'draft' | 'published';
+/** The modes a version is read and written in (`previous` is only ever answered, never asked for). */
+export type Mode = Exclude<NonNullable<DocumentVersion['cmsMode']>, 'previous'>;
 
-/** One version of a document as the API answers it; fields are open-ended. */
-export interface PieceDocument {
-  _id: string;
-  cmsDocId: string;
-  cmsLocale: string;
-  cmsMode: Mode;
-  type: string;
-  title: string;
-  slug: string;
-  archived: boolean;
-  modified?: boolean;
-  lastPublishedAt?: string | null;
-  createdAt: string;
-  updatedAt: string;
-  updatedBy?: { _id: string; title: string; username?: string } | null;
-  _edit?: boolean;
-  _publish?: boolean;
-  _delete?: boolean;
-  [field: string]: unknown;
-}
+/**
+ * One version of a document as the API answers it; fields are open-ended. The admin's narrowing:
+ * it reads with API access, so the properties below are there unless a `project` it sent left
+ * them out (it asks for those it shows). Not quite for `cmsLocale`: types that are not localized
+ * (`@cms/user`) have none; the hand-written type before this one made the same claim.
+ */
+export type PieceDocument = DocumentVersion & Required<Pick<DocumentVersion, 'cmsDocId' | 'cmsLocale' | 'cmsMode' | 'title' | 'slug' | 'createdAt' | 'updatedAt'>>;
 
-export interface ListAnswer<T = PieceDocument> {
-  readonly pages: number;
-  readonly currentPage: number;
-  readonly results: T[];
-  readonly choices?: Readonly<Record<string, readonly { value: unknown; label: string; count?: number }[]>>;
-}
+/** One page of a list; `T` narrows the versions when the admin projects them. */
+export type ListAnswer<T = PieceDocument> = Omit<DocumentPage, 'results'> & { results: T[] };
 
-/** POST /api/v1/@cms/attachment/upload */
-export interface Attachment {
-  _id: string;
-  group: string;
-  name: string;
-  title: string;
-  extension: string;
-  length: number;
-  width?: number;
-  height?: number;
-  crops: { top: number; left: number; width: number; height: number }[];
-  docIds: string[];
-  archivedDocIds: string[];
-  _isCroppable?: boolean;
-  _url: string;
-  _urls?: Record<string, string>;
-  [key: string]: unknown;
-}
-
-/** The body of every error answer: { name, message, data }. */
-export interface ErrorBody {
-  readonly name: string;
-  readonly message: string;
-  readonly data?: { readonly errors?: readonly { readonly name: string; readonly path: string; readonly message: string }[]; readonly [key: string]: unknown };
-}
+/**
+ * The body of an error as the admin holds it: the server's `{ name, message, data }`, or one the
+ * client makes itself when no JSON came back (`network`: no answer at all).
+ */
+export type ErrorBody = Omit<ErrorAnswer, 'name' | 'data'> & { name: ErrorAnswer['name'] | 'network'; data?: ErrorAnswer['data'] };

@@ -1,4 +1,4 @@
-import type { AreaFieldOptions, FieldSchema, RichTextStyle, Schema } from '../api/types';
+import type { AreaFieldOptions, FieldSchema, Schema } from '../api/types';
 
 /** The value of an area field as the server reads and answers it. */
 export interface AreaWidget {
@@ -18,18 +18,13 @@ export interface AreaValue {
 export const richTextType = '@cms/rich-text';
 
 /** The effective rich-text options of an area, as GET /@cms/schema reports them on the field. */
-export interface RichTextOptions {
-  readonly toolbar: readonly string[];
-  readonly insert: readonly string[];
-  readonly styles: readonly RichTextStyle[];
-  readonly imageStyles: readonly { readonly label: string; readonly value: string }[];
-}
+export type RichTextOptions = Required<Pick<AreaFieldOptions, 'toolbar' | 'insert' | 'styles' | 'imageStyles'>>;
 
 /** An area field's `options` as GET /@cms/schema describes them (api/types.ts). */
 export type AreaOptions = AreaFieldOptions;
 
 export function areaOptionsOf(field: FieldSchema): AreaOptions {
-  return field.options ?? {};
+  return field.options ?? { widgets: {} };
 }
 
 export function richTextOptionsOf(field: FieldSchema): RichTextOptions {
@@ -44,7 +39,7 @@ export interface AllowedWidget {
 
 /** Widget types the area accepts, in the schema's order, labelled by the schema. */
 export function allowedWidgets(field: FieldSchema, schema: Schema | undefined): AllowedWidget[] {
-  return Object.keys(areaOptionsOf(field).widgets ?? {}).map((type) => ({ type, label: widgetLabel(type, schema) }));
+  return Object.keys(areaOptionsOf(field).widgets).map((type) => ({ type, label: widgetLabel(type, schema) }));
 }
 
 export function widgetLabel(type: string, schema: Schema | undefined): string {

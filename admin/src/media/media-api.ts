@@ -1,6 +1,6 @@
 import { request, uploadFile } from '../api/client';
 import { insertPiece, listPieces } from '../api/pieces';
-import type { Attachment, PieceDocument } from '../api/types';
+import type { Attachment, Crop, PieceDocument } from '../api/types';
 
 /**
  * The media library over the public interface: images are `@cms/image` pieces, files `@cms/file`
@@ -11,15 +11,10 @@ export type MediaKind = 'image' | 'file';
 export const mediaTypes: Readonly<Record<MediaKind, string>> = { image: '@cms/image', file: '@cms/file' };
 
 /** Whole pixels of the upright image, as `POST /@cms/attachment/crop` takes them. */
-export interface Crop {
-  top: number;
-  left: number;
-  width: number;
-  height: number;
-}
+export type { Crop };
 
-/** An attachment as a document holds it: the stored record plus the crop chosen for this use. */
-export type HeldAttachment = Attachment & { crop?: Crop | null };
+/** An attachment as a document holds it: the stored record plus the crop chosen for this use (`crop`). */
+export type HeldAttachment = Attachment;
 
 export interface MediaPiece extends PieceDocument {
   attachment: HeldAttachment;
@@ -104,6 +99,12 @@ export function attachmentUrl(attachment: HeldAttachment, options: { size?: stri
   if (held && base.endsWith(held)) base = base.slice(0, -held.length);
   const hasSizes = attachment._urls !== undefined && attachment._urls[options.size ?? ''] !== undefined;
   return `${base}${options.crop ? cropSegment(options.crop) : ''}${options.size && hasSizes ? `.${options.size}` : ''}${suffix}`;
+}
+
+/** The URL the server answered for one size of an image (`_urls`), when it has that size. */
+export function sizeUrl(attachment: Attachment, size: string): string | undefined {
+  const url = attachment._urls?.[size];
+  return typeof url === 'string' ? url : undefined;
 }
 
 /** "34 KB", "1.2 MB": file sizes as people read them. */

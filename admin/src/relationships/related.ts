@@ -1,4 +1,5 @@
-import type { FieldSchema, PieceDocument } from '../api/types';
+import type { Attachment, FieldSchema, PieceDocument } from '../api/types';
+import { sizeUrl } from '../media/media-api';
 
 /** A related document as the server expands it on read; on write it reads only `_id` and `_fields`. */
 export interface RelatedDocument {
@@ -18,12 +19,12 @@ export function relatedKey(doc: RelatedDocument): string {
 export const mediaKinds: Readonly<Record<string, 'image' | 'file'>> = { '@cms/image': 'image', '@cms/file': 'file' };
 
 interface WithAttachment {
-  attachment?: { _urls?: Record<string, string>; group?: string } | null;
+  attachment?: Attachment | null;
 }
 
 export function thumbnailOf(doc: RelatedDocument | PieceDocument): string | undefined {
   const attachment = (doc as WithAttachment).attachment;
-  return attachment?._urls?.['one-sixth'];
+  return attachment ? sizeUrl(attachment, 'one-sixth') : undefined;
 }
 
 /** A picked document as the relationship holds it, with its own fields' defaults. */

@@ -36,10 +36,15 @@ function declarationNames(names: readonly string[]): ReadonlyMap<string, string>
   return byName;
 }
 
+/** `#/components/schemas/A~1B` → `A/B`; undefined for a reference anywhere else. */
+export function componentOfRef(ref: string): string | undefined {
+  return ref.startsWith(componentPrefix) ? decodeURIComponent(ref.slice(componentPrefix.length)).replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+}
+
 /** `#/components/schemas/A~1B` → the declaration of component `A/B`; any other reference stops the run. */
 function refResolver(declarations: ReadonlyMap<string, string>): (ref: string) => string {
   return (ref) => {
-    const name = ref.startsWith(componentPrefix) ? decodeURIComponent(ref.slice(componentPrefix.length)).replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+    const name = componentOfRef(ref);
     const declaration = name === undefined ? undefined : declarations.get(name);
     if (declaration === undefined) throw new Error(`cannot resolve $ref ${JSON.stringify(ref)}: only references to components/schemas are supported`);
     return declaration;
@@ -93,15 +98,28 @@ function pieceTypeMap(byType: ReadonlyMap<string, Partial<Record<Shape, string>>
   ].join('\n');
 }
 
+/** The schema components of an OpenAPI document, read as JSON Schema. */
+export function schemaComponents(document: SchemaComponents): Readonly<Record<string, JsonSchema>> {
+  return (document.components?.schemas ?? {}) as Readonly<Record<string, JsonSchema>>;
+}
+
+/**
+ * One declaration per named component, in name order, with each component's declaration name.
+ * A `$ref` to a component outside `names` stops the run.
+ */
+export function componentDeclarations(schemas: Readonly<Record<string, JsonSchema>>, names: Iterable<string>): { body: string[]; declarations: ReadonlyMap<string, string> } {
+  const sorted = [...names].sort();
+  const declarations = declarationNames(sorted);
+  const resolve = refResolver(declarations);
+  return { body: sorted.map((name) => declaration(declarations.get(name)!, schemas[name]!, resolve)), declarations };
+}
+
 /**
  * A TypeScript module declaring every schema component of an OpenAPI document, in name order,
  * and the `CmsPieceTypes` map. The same document gives the same bytes.
  */
 export function typesModule(document: SchemaComponents): string {
-  const schemas = (document.components?.schemas ?? {}) as Readonly<Record<string, JsonSchema>>;
-  const names = Object.keys(schemas).sort();
-  const declarations = declarationNames(names);
-  const resolve = refResolver(declarations);
-  const body = names.map((name) => declaration(declarations.get(name)!, schemas[name]!, resolve));
+  const schemas = schemaComponents(document);
+  const { body, declarations } = componentDeclarations(schemas, Object.keys(schemas));
   return [header, ...body, pieceTypeMap(pieceTypeShapes(schemas, declarations))].join('\n');
 }

@@ -5,6 +5,8 @@ import type { FieldProperties, JsonSchema, SchemaShape, ValueSchemaContext } fro
 import { allowedWidgetTypes } from '../../content/fields/area-options.js';
 import { richTextWidgetType } from '../../content/fields/rich-text.js';
 import { projectionGoverns } from '../../content/query/projection.js';
+import { basePieceFields, permanentFieldNames } from '../../content/types/builtin-types.js';
+import { documentReservedNames, sanitizeFields } from '../../content/types/sanitize-fields.js';
 import { ref, shapeSuffix, uniqueNames, type DocumentShape } from './component-names.js';
 
 const string = { type: 'string' };
@@ -42,6 +44,9 @@ const documentProperties: Record<string, JsonSchema> = {
   _delete: boolean,
   _fields: { type: 'object', description: 'On a related document: the fields the relationship keeps for it' },
 };
+
+/** The component of a document of any type (`DocumentSchemas.components`). */
+export const anyDocumentComponent = 'DocumentVersion';
 
 /** Always kept by a projection (`src/content/query/projection.ts`). */
 const alwaysShown = ['_id', 'type', 'metaType'];
@@ -82,7 +87,7 @@ export class DocumentSchemas {
   }
 
   components(): Record<string, JsonSchema> {
-    const schemas: Record<string, JsonSchema> = {};
+    const schemas: Record<string, JsonSchema> = { [anyDocumentComponent]: this.#anyDocumentSchema() };
     for (const type of this.#config.pieceTypes.values()) Object.assign(schemas, this.#pieceSchemas(type));
     for (const [name, widget] of this.#config.widgetTypes) {
       const base = `${this.widgetNames.get(name)}Widget`;
@@ -90,6 +95,23 @@ export class DocumentSchemas {
       schemas[`${base}Input`] = this.#widgetSchema(name, widget.fields, 'write');
     }
     return schemas;
+  }
+
+  /**
+   * What every type's documents have: for clients that work on any type (the admin). The fields
+   * no module may remove are described by their field types, as in each type's own component.
+   */
+  #anyDocumentSchema(): JsonSchema {
+    const permanent = Object.entries(basePieceFields).filter(([name]) => permanentFieldNames.has(name));
+    const context = { fieldTypes: this.#fieldTypes, pieceTypes: new Set<string>(), widgetTypeNames: new Set<string>(), reservedNames: documentReservedNames };
+    const fields = sanitizeFields(Object.fromEntries(permanent), 'fields', context);
+    return {
+      type: 'object',
+      description: 'One version of a document of any type as GET answers callers with API access: what every type has. The type\'s own fields are in its component (`<Type>`).',
+      required: alwaysShown,
+      properties: { ...documentProperties, type: string, ...this.#fieldProperties(fields, 'read') },
+      additionalProperties: true,
+    };
   }
 
   #pieceSchemas(type: SanitizedPieceType): Record<string, JsonSchema> {

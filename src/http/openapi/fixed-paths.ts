@@ -8,16 +8,17 @@ const dateTime = { type: 'string', format: 'date-time' };
 const ids = { type: 'array', items: string };
 const cropBox = { type: 'object', required: ['top', 'left', 'width', 'height'], properties: { top: number, left: number, width: number, height: number } };
 
-/** The components of the routes every configuration has (media, login, setup, health, schema). */
+/** The components of the routes every configuration has (media, login, setup, health; the schema's are in `schema-answer.ts`). */
 export const fixedComponents: Record<string, JsonSchema> = {
   Crop: cropBox,
   Attachment: {
     type: 'object',
     description: 'An uploaded file (interface 2.5). `docIds` and `archivedDocIds` are shown to callers with API access only.',
-    required: ['_id', '_url'],
+    required: ['_id', 'type', 'name', 'title', 'extension', 'group', 'length', 'md5', 'crops', 'createdAt', 'updatedAt', '_url', '_isCroppable'],
     properties: {
       _id: string,
       _url: { ...string, description: 'The original file' },
+      _isCroppable: { type: 'boolean', description: 'Whether the file is an image the server sizes and crops (not SVG)' },
       _urls: {
         type: 'object',
         description: 'Images: one URL per size (`max`, `full`, `two-thirds`, …, `original`); with a crop, the uncropped ones under `uncropped`',
@@ -43,6 +44,7 @@ export const fixedComponents: Record<string, JsonSchema> = {
       crop: { anyOf: [ref('Crop'), { type: 'null' }], description: 'The crop a document chose' },
       _crop: ref('Crop'),
     },
+    additionalProperties: false,
   },
   Locales: {
     type: 'object',
@@ -54,16 +56,6 @@ export const fixedComponents: Record<string, JsonSchema> = {
     type: 'object',
     required: ['_id', 'username', 'role'],
     properties: { _id: string, username: string, title: string, role: { enum: ['guest', 'contributor', 'editor', 'admin'] }, csrfToken: string },
-  },
-  ConfigurationSchema: {
-    type: 'object',
-    description: 'What the caller may see of the configuration (README, `GET /api/v1/@cms/schema`).',
-    required: ['locales', 'widgets', 'types'],
-    properties: {
-      locales: { type: 'array', items: { type: 'object', properties: { name: string, label: string, prefix: string, default: { type: 'boolean' } } } },
-      widgets: { type: 'object', additionalProperties: { type: 'object' } },
-      types: { type: 'object', additionalProperties: { type: 'object' } },
-    },
   },
   Health: { type: 'object', required: ['status'], properties: { status: { enum: ['ok', 'unavailable'] } } },
 };

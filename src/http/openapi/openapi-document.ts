@@ -2,11 +2,12 @@ import type { AppConfig } from '../../content/app-config.js';
 import type { FieldTypeLookup } from '../../content/fields/convert-schema.js';
 import type { JsonSchema } from '../../content/fields/value-schema.js';
 import { createFieldTypeRegistry } from '../../content/fields/registry.js';
-import { DocumentSchemas } from './document-schemas.js';
+import { anyDocumentComponent, DocumentSchemas } from './document-schemas.js';
 import { errorSchema, fieldErrorSchema, securitySchemes, sharedErrorResponses } from './operations.js';
-import { listComponents, piecePaths, sharedParameters } from './piece-paths.js';
+import { anyPageComponent, anyPageSchema, listComponents, piecePaths, sharedParameters } from './piece-paths.js';
 import { fixedComponents, fixedPaths } from './fixed-paths.js';
 import { webhookComponents, webhookPaths } from './webhook-paths.js';
+import { schemaAnswerComponents } from './schema-answer.js';
 
 /** An OpenAPI 3.1 document, as plain JSON. */
 export interface OpenApiDocument {
@@ -37,7 +38,16 @@ const description =
  * gives the same document.
  */
 export function openApiDocument(config: AppConfig, fieldTypes: FieldTypeLookup = createFieldTypeRegistry()): OpenApiDocument {
-  const fixedNames = ['Error', 'FieldError', ...Object.keys(fixedComponents), ...Object.keys(webhookComponents)];
+  const fixedComponentSchemas = {
+    Error: errorSchema,
+    FieldError: fieldErrorSchema,
+    ...fixedComponents,
+    ...schemaAnswerComponents,
+    ...webhookComponents,
+    [anyPageComponent]: anyPageSchema,
+  };
+  // No piece or widget type may take these names, nor that of a document of any type.
+  const fixedNames = [...Object.keys(fixedComponentSchemas), anyDocumentComponent];
   const schemas = new DocumentSchemas(config, fieldTypes, new Set(fixedNames));
   return {
     openapi: '3.1.0',
@@ -49,10 +59,7 @@ export function openApiDocument(config: AppConfig, fieldTypes: FieldTypeLookup =
     paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths(), ...webhookPaths() },
     components: {
       schemas: {
-        Error: errorSchema,
-        FieldError: fieldErrorSchema,
-        ...fixedComponents,
-        ...webhookComponents,
+        ...fixedComponentSchemas,
         ...schemas.components(),
         ...listComponents(config, schemas),
       },

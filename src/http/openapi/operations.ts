@@ -32,20 +32,23 @@ export const errorSchema: JsonSchema = {
     message: { type: 'string' },
     data: {
       type: 'object',
+      description: 'Details by error; those below are the ones clients act on.',
       properties: {
-        errors: { type: 'array', items: ref('FieldError') },
-        retryAfter: { type: 'integer' },
+        errors: { type: 'array', items: ref('FieldError'), description: '400: one entry per refused value' },
+        retryAfter: { type: 'integer', description: '429, 503: seconds, as in `Retry-After`' },
+        constraint: { type: 'string', description: '409: what is already taken (`id`, `slug`, `username`, `email`)' },
       },
+      additionalProperties: true,
     },
   },
 };
 
 export const fieldErrorSchema: JsonSchema = {
   type: 'object',
-  required: ['name', 'path'],
+  required: ['name', 'code', 'message', 'path', 'data'],
   properties: {
     name: { type: 'string', description: '`required`, `invalid`, `min`, `max`…' },
-    code: { type: 'integer' },
+    code: { type: 'integer', description: '422 for `required`, else 400' },
     message: { type: 'string' },
     path: { type: 'string', description: 'dot path of the refused value' },
     data: { type: 'object' },

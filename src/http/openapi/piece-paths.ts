@@ -3,7 +3,7 @@ import type { SanitizedPieceType } from '../../content/types/piece-type.js';
 import type { FieldTypeLookup } from '../../content/fields/convert-schema.js';
 import type { JsonSchema } from '../../content/fields/value-schema.js';
 import { schemasHold } from '../../content/fields/walk-fields.js';
-import type { DocumentSchemas } from './document-schemas.js';
+import { anyDocumentComponent, type DocumentSchemas } from './document-schemas.js';
 import { ref } from './component-names.js';
 import { jsonBody, jsonResponse, notModified, responses, security, type Operation } from './operations.js';
 
@@ -197,13 +197,25 @@ export function listComponents(config: AppConfig, schemas: DocumentSchemas): Rec
     const read = ref(schemas.pieceComponent(type.name, 'read')!);
     const publicComponent = schemas.pieceComponent(type.name, 'public');
     const item = publicComponent ? { anyOf: [read, ref(publicComponent)] } : read;
-    const page = {
-      type: 'object',
-      required: ['pages', 'currentPage', 'results'],
-      properties: { pages: { type: 'integer' }, currentPage: { type: 'integer' }, results: { type: 'array', items: item }, choices: choicesSchema, counts: choicesSchema },
-    };
     const count = { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } };
-    components[`${schemas.pieceNames.get(type.name)}List`] = { anyOf: [page, count] };
+    components[`${schemas.pieceNames.get(type.name)}List`] = { anyOf: [pageOf(item), count] };
   }
   return components;
 }
+
+/** One page of a list, of versions described by `item`. */
+function pageOf(item: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    required: ['pages', 'currentPage', 'results'],
+    properties: { pages: { type: 'integer' }, currentPage: { type: 'integer' }, results: { type: 'array', items: item }, choices: choicesSchema, counts: choicesSchema },
+  };
+}
+
+/** The component of a list page of any type, for clients that work on any type (the admin). */
+export const anyPageComponent = 'DocumentPage';
+
+export const anyPageSchema: JsonSchema = {
+  ...pageOf(ref(anyDocumentComponent)),
+  description: 'One page of a list of any type (`count=1` answers `{ count }` instead). Each type\'s is `<Type>List`.',
+};
