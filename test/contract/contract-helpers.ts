@@ -44,16 +44,30 @@ export async function assertConflict(promise: Promise<unknown>, constraint: stri
 }
 
 /** A DocumentIndex with no filter values and no search text. */
-export function emptyIndex(): DocumentIndex {
-  return makeIndex();
+/** Where a version is stored: `en` and `draft` unless said (as `makeDoc`). */
+export type Place = Pick<DocumentIndex, 'locale' | 'mode'>;
+
+const enDraft: Place = { locale: 'en', mode: 'draft' };
+
+/** The place `makeDoc` gave a document: its locale and mode, null for a non-localized one. */
+export function placeOf(doc: StoredDocument): Place {
+  if (doc.cmsLocale === undefined) return { locale: null, mode: null };
+  const [locale, mode] = doc.cmsLocale.split(':') as [string, Mode];
+  return { locale, mode };
+}
+
+export function emptyIndex(place: Place = enDraft): DocumentIndex {
+  return makeIndex({}, {}, place);
 }
 
 /** A DocumentIndex with these values per key and these search texts (the rest empty). */
 export function makeIndex(
   values: Readonly<Record<string, readonly IndexValue[]>> = {},
   search: Partial<SearchTexts> = {},
+  place: Place = enDraft,
 ): DocumentIndex {
   return {
+    ...place,
     values: Object.entries(values).flatMap(([key, list]) => list.map((value) => ({ key, value }))),
     search: { title: '', high: '', low: '', publicTitle: '', publicHigh: '', publicLow: '', ...search },
   };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { attachmentsScope, type StorageAdapter } from '../../src/storage/storage-adapter.js';
+import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
+import { attachmentsGenerationKey as attachmentsScope } from '../../src/content/generation-keys.js';
 import { emptyIndex, makeDoc } from './contract-helpers.js';
 import { makeAttachment } from './attachment-store.contract.js';
 

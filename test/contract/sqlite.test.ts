@@ -8,9 +8,10 @@ import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js'
 import { compileCountQuery, compileFindQuery } from '../../src/storage/sqlite/sqlite-query.js';
 import { migrations } from '../../src/storage/sqlite/migrations.js';
 import type { DocumentQuery, StorageAdapter, StorageSession } from '../../src/storage/storage-adapter.js';
-import { emptyIndex, idsOf, makeDoc, makeIndex } from './contract-helpers.js';
+import { emptyIndex, idsOf, makeDoc, makeIndex, placeOf } from './contract-helpers.js';
 import { runStorageContract } from './storage-adapter.contract.js';
 import { describeGenerationContract } from './generation.contract.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
 interface TempAdapter {
   adapter: StorageAdapter;
@@ -21,7 +22,7 @@ interface TempAdapter {
 async function makeTempAdapter(options: { writesPerCommit?: number; onStatement?: (sql: string) => void } = {}): Promise<TempAdapter> {
   const directory = await mkdtemp(join(tmpdir(), 'cms-sqlite-'));
   const filename = join(directory, 'cms.sqlite');
-  const adapter = createSqliteAdapter({ filename, ...options });
+  const adapter = createSqliteAdapter({ attachmentsGenerationKey, filename, ...options });
   const cleanup = () => rm(directory, { recursive: true, force: true });
   return { adapter, filename, cleanup };
 }
@@ -30,7 +31,7 @@ runStorageContract('sqlite', () => makeTempAdapter());
 runStorageContract('sqlite, writes committed in groups', () => makeTempAdapter({ writesPerCommit: 8 }));
 describeGenerationContract('sqlite', async () => {
   const { adapter, filename, cleanup } = await makeTempAdapter({ writesPerCommit: 8 });
-  return { adapter, other: createSqliteAdapter({ filename }), cleanup };
+  return { adapter, other: createSqliteAdapter({ attachmentsGenerationKey, filename }), cleanup };
 });
 
 describe('sqlite adapter specifics', () => {
@@ -49,7 +50,7 @@ describe('sqlite adapter specifics', () => {
   });
 
   it('refuses an in-memory database', () => {
-    assert.throws(() => createSqliteAdapter({ filename: ':memory:' }), /file/);
+    assert.throws(() => createSqliteAdapter({ attachmentsGenerationKey, filename: ':memory:' }), /file/);
   });
 
   it('keeps the file in WAL mode', () => {
@@ -135,12 +136,12 @@ describe('sqlite adapter specifics', () => {
     const scopes = { types: ['article', 'author'], modes: ['draft', 'published'] as const };
     for (let n = 0; n < 40; n++) {
       const doc = makeDoc({ docId: `count-${n}`, type: scopes.types[n % 2], mode: scopes.modes[n % 3 === 0 ? 1 : 0] });
-      await adapter.documents.insert(doc, emptyIndex());
+      await adapter.documents.insert(doc, emptyIndex(placeOf(doc)));
     }
     await adapter.transaction(async (tx) => {
       for (let n = 0; n < 40; n += 3) {
         const doc = makeDoc({ docId: `count-${n}`, type: scopes.types[n % 2], mode: scopes.modes[n % 3 === 0 ? 1 : 0] });
-        await tx.documents.update({ ...doc, archived: n % 2 === 0, visibility: n % 5 === 0 ? 'loginRequired' : 'public' }, emptyIndex());
+        await tx.documents.update({ ...doc, archived: n % 2 === 0, visibility: n % 5 === 0 ? 'loginRequired' : 'public' }, emptyIndex(placeOf(doc)));
       }
     });
     await adapter.documents.remove('article', [makeDoc({ docId: 'count-4' })._id, makeDoc({ docId: 'count-9', mode: 'published' })._id]);
@@ -353,11 +354,11 @@ describe('sqlite migrations', () => {
       old.close();
 
       await adapter.migrate();
-      assert.equal(await adapter.documents.indexedBy('article'), null);
+      assert.equal(await adapter.indexPlans.digestOf('article'), null);
       assert.deepEqual(idsOf(await adapter.documents.versionsAfter('article', null, 10)), ['a:en:draft']);
       await adapter.documents.update(makeDoc({ docId: 'a' }), makeIndex({}, { title: 'new words' }));
-      await adapter.documents.markIndexed('article', 'plan-1');
-      assert.equal(await adapter.documents.indexedBy('article'), 'plan-1');
+      await adapter.indexPlans.record('article', 'plan-1');
+      assert.equal(await adapter.indexPlans.digestOf('article'), 'plan-1');
       const search = (word: string) => adapter.documents.find({ type: null, search: { words: [word], match: 'any', prefix: false, phrases: [], without: [], texts: 'all' } });
       assert.deepEqual(idsOf(await search('new')), ['a:en:draft']);
       assert.deepEqual(idsOf(await search('old')), []);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { loadAppConfig } from '../../src/load-app-config.js';
 import { answerScopes } from '../../src/content/documents/answer-scopes.js';
 import { createFieldTypeRegistry } from '../../src/content/fields/registry.js';
-import { attachmentsScope } from '../../src/storage/storage-adapter.js';
+import { attachmentsGenerationKey as attachmentsScope } from '../../src/content/generation-keys.js';
 
 const piece = (add: Record<string, unknown>) => ({ extend: '@cms/piece-type', fields: { add } });
 

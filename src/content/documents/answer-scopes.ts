@@ -1,5 +1,5 @@
 import type { AppConfig } from '../app-config.js';
-import { attachmentsScope } from '../../storage/storage-adapter.js';
+import { attachmentsGenerationKey as attachmentsScope } from '../generation-keys.js';
 import { attachmentField } from '../fields/attachment.js';
 import { relationshipTarget } from '../fields/relationship.js';
 import { walkFieldDefinitions } from '../fields/walk-fields.js';

@@ -3,7 +3,7 @@ import type { Principal } from '../../core/principal.js';
 import type { ConvertContext } from '../fields/field-type.js';
 import type { FieldTypeRegistry } from '../fields/registry.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
-import type { StorageAdapter, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
+import type { StorageAdapter, StorageSession, StoredDocument, TransactionOptions } from '../../storage/storage-adapter.js';
 import { ConflictError, NotFoundError } from '../../errors/app-error.js';
 import { canReadType } from '../access/permissions.js';
 import { convertSchema, throwIfErrors } from '../fields/convert-schema.js';
@@ -93,11 +93,11 @@ export class DocumentContext {
    * hashed yet ends the transaction (nothing written), the passwords are hashed, and the write
    * runs again with them. Writes without passwords run once.
    */
-  async write<T>(work: (tx: StorageSession, passwords: WritePasswords) => Promise<T>): Promise<T> {
+  async write<T>(options: TransactionOptions, work: (tx: StorageSession, passwords: WritePasswords) => Promise<T>): Promise<T> {
     const passwords = new WritePasswords(this.config.limits.passwordMinLength);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.transaction((tx) => work(tx, passwords));
+        return await this.transaction(options, (tx) => work(tx, passwords));
       } catch (error) {
         // Another attempt meets the same passwords; a third would mean the input keeps changing.
         if (!(error instanceof PasswordsToHash) || attempt === 3) throw error;
@@ -110,10 +110,10 @@ export class DocumentContext {
    * Runs document writes in one transaction. The attachments whose usage they changed are told
    * in it whether their files are to be readable; once it commits, the files are made so.
    */
-  async transaction<T>(work: (tx: StorageSession) => Promise<T>): Promise<T> {
+  async transaction<T>(options: TransactionOptions, work: (tx: StorageSession) => Promise<T>): Promise<T> {
     let toSettle: string[] = [];
     let recordedChanges = false;
-    const result = await this.storage.transaction(async (tx) => {
+    const result = await this.storage.transaction(options, async (tx) => {
       const changed = new Set<string>();
       this.#usageChanged.set(tx, changed);
       const value = await work(tx);
@@ -155,8 +155,7 @@ export class DocumentContext {
     if (ids.length === 0) return [];
     // Writers of other documents may change the same attachments' usage side by side (PostgreSQL):
     // each decides after the one before it committed, reading what it left.
-    await tx.attachments.lock(ids);
-    const records = await tx.attachments.find(ids);
+    const records = await tx.attachments.findHeld(ids);
     const live = records.filter((record) => record.docIds.length > 0).map((record) => record._id);
     const dormant = records.filter((record) => record.docIds.length === 0).map((record) => record._id);
     return [...(await tx.attachments.setReadable(live, true)), ...(await tx.attachments.setReadable(dormant, false))];
@@ -339,8 +338,7 @@ export class DocumentContext {
     if (ids.length > 0) {
       // The sweep removes an attachment unused for its grace period under the same lock: one this
       // write takes up is then either still there, and kept, or gone, and the write refused.
-      await session.attachments.lock(ids);
-      const found = await session.attachments.find(ids);
+      const found = await session.attachments.findHeld(ids);
       if (found.length < new Set(ids).size) throw new ConflictError('An attachment of this document was removed meanwhile: upload it again.');
     }
     this.#noteUsageChanged(session, await session.attachments.setUsage(doc._id, ids, doc.archived));

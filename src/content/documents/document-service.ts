@@ -156,14 +156,15 @@ export class DocumentService extends Publishing {
     scope: RequestScope,
     typeName: string,
     body: Record<string, unknown>,
-    options: { readonly onlyIf?: (tx: StorageSession) => Promise<void> } = {},
+    options: { readonly onlyIf?: (tx: StorageSession) => Promise<void>; readonly lock?: readonly string[] } = {},
   ): Promise<Output> {
     const { principal } = scope;
     const type = this.ctx.pieceType(typeName);
     const { locale, mode } = requestVersion(this.ctx.config, type, scope);
     requireWrite(principal, type, mode);
     if (body._newInstance) return this.#newInstance(type, body);
-    const saved = await this.ctx.write(async (tx, passwords) => {
+    // `lock`: what `onlyIf` reads, held from the transaction's start.
+    const saved = await this.ctx.write({ lock: options.lock }, async (tx, passwords) => {
       // A condition on the store, checked in the write's own transaction: no other write, from
       // this process or another, can come between it and the insert.
       await options.onlyIf?.(tx);
@@ -273,8 +274,7 @@ export class DocumentService extends Publishing {
     const type = this.ctx.pieceType(typeName);
     const target = resolveTarget(this.ctx.config, type, rawId, scope);
     requireWrite(principal, type, target.mode);
-    const saved = await this.ctx.write(async (tx, passwords) => {
-      await tx.documents.lock([target.docId]);
+    const saved = await this.ctx.write({ lock: [target.docId] }, async (tx, passwords) => {
       const now = new Date().toISOString();
       const version = await this.ctx.requireVersion(tx, type, target.id);
       const other = target.mode === null ? null : await this.ctx.readVersion(tx, type, versionId(target, target.mode === 'draft' ? 'published' : 'draft'));
@@ -346,8 +346,7 @@ export class DocumentService extends Publishing {
     const type = this.ctx.pieceType(typeName);
     const target = resolveTarget(this.ctx.config, type, rawId, scope);
     requireWrite(principal, type, target.mode);
-    await this.ctx.transaction(async (tx) => {
-      await tx.documents.lock([target.docId]);
+    await this.ctx.transaction({ lock: [target.docId] }, async (tx) => {
       const doc = await this.ctx.requireVersion(tx, type, target.id);
       // Written first: a refusal below rolls it back with the rest.
       await this.ctx.recordChange(tx, changeOf('delete', doc, principal), null);

@@ -31,8 +31,7 @@ export class Publishing {
   async publish(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     requirePublish(scope.principal, type);
-    const published = await this.ctx.transaction(async (tx) => {
-      await tx.documents.lock([target.docId]);
+    const published = await this.ctx.transaction({ lock: [target.docId] }, async (tx) => {
       return this.ctx.recorded(tx, 'publish', await this.publishVersion(tx, type, target.docId, target.locale, scope.principal), scope.principal);
     });
     return this.ctx.presentOne(published, type, scope.principal);
@@ -42,8 +41,7 @@ export class Publishing {
   async unpublish(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     requirePublish(scope.principal, type);
-    const draft = await this.ctx.transaction(async (tx) => {
-      await tx.documents.lock([target.docId]);
+    const draft = await this.ctx.transaction({ lock: [target.docId] }, async (tx) => {
       const published = await this.ctx.requireVersion(tx, type, versionId(target, 'published'));
       await this.ctx.removeVersions(tx, type, [published._id, versionId(target, 'previous')]);
       const draft = await this.markUnpublished(tx, type, target);
@@ -58,8 +56,7 @@ export class Publishing {
   async revertDraftToPublished(scope: RequestScope, typeName: string, rawId: string): Promise<Output | false> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     requireWrite(scope.principal, type, 'draft');
-    const draft = await this.ctx.transaction(async (tx) => {
-      await tx.documents.lock([target.docId]);
+    const draft = await this.ctx.transaction({ lock: [target.docId] }, async (tx) => {
       const draft = await this.ctx.requireVersion(tx, type, versionId(target, 'draft'));
       const published = await this.ctx.readVersion(tx, type, versionId(target, 'published'));
       if (!published || draft.modified === false) return false;
@@ -75,8 +72,7 @@ export class Publishing {
   async revertPublishedToPrevious(scope: RequestScope, typeName: string, rawId: string): Promise<Output> {
     const { type, target } = this.#localizedTarget(scope, typeName, rawId);
     requirePublish(scope.principal, type);
-    const published = await this.ctx.transaction(async (tx) => {
-      await tx.documents.lock([target.docId]);
+    const published = await this.ctx.transaction({ lock: [target.docId] }, async (tx) => {
       const published = await this.ctx.requireVersion(tx, type, versionId(target, 'published'));
       const previous = await this.ctx.readVersion(tx, type, versionId(target, 'previous'));
       if (!previous) throw new InvalidRequestError('There is no previously published version to revert to');
@@ -99,8 +95,7 @@ export class Publishing {
       throw new InvalidRequestError('toLocale must name another configured locale', { path: 'toLocale' });
     }
     requireWrite(scope.principal, type, 'draft');
-    const localized = await this.ctx.transaction(async (tx) => {
-      await tx.documents.lock([target.docId]);
+    const localized = await this.ctx.transaction({ lock: [target.docId] }, async (tx) => {
       const source = await this.ctx.requireVersion(tx, type, versionId(target, 'draft'));
       const destination = { docId: target.docId, locale: toLocale };
       const existing = await this.ctx.readVersion(tx, type, versionId(destination, 'draft'));

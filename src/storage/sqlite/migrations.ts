@@ -333,6 +333,30 @@ export const migrations: readonly string[] = [
   `
   ALTER TABLE attachments ADD COLUMN uploaded_by TEXT;
   `,
+  // 15: generation keys instead of scopes, and no key named by the schema: the documents'
+  // triggers count up their type still, while the attachment writes count up the key the
+  // adapter is given (the content layer's), in the transaction of each write that changes a row.
+  `
+  DROP TRIGGER attachments_insert_generation;
+  DROP TRIGGER attachments_update_generation;
+  DROP TRIGGER attachments_delete_generation;
+  DROP TRIGGER attachment_uses_insert_generation;
+  DROP TRIGGER attachment_uses_update_generation;
+  DROP TRIGGER attachment_uses_delete_generation;
+  DROP TRIGGER documents_insert_generation;
+  DROP TRIGGER documents_update_generation;
+  DROP TRIGGER documents_delete_generation;
+  ALTER TABLE generations RENAME COLUMN scope TO key;
+  CREATE TRIGGER documents_insert_generation AFTER INSERT ON documents BEGIN
+    INSERT INTO generations (key, value) VALUES (NEW.type, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+  END;
+  CREATE TRIGGER documents_update_generation AFTER UPDATE ON documents BEGIN
+    INSERT INTO generations (key, value) VALUES (NEW.type, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+  END;
+  CREATE TRIGGER documents_delete_generation AFTER DELETE ON documents BEGIN
+    INSERT INTO generations (key, value) VALUES (OLD.type, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+  END;
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */

@@ -1,5 +1,5 @@
 import type { DocumentQuery } from '../storage-adapter.js';
-import { KeptCounts } from '../kept-counts.js';
+import { VersionedCounts } from '../versioned-counts.js';
 import { compileCountQuery } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
 import { readDataVersion } from './data-version.js';
@@ -15,9 +15,9 @@ import type { ReadThreads } from './read-threads.js';
  * others until the next write are a map lookup. Nothing is kept for a count during which a write
  * landed, so a count is never served for a version older than the one it was read at.
  */
-export class CountCache {
+export class CountsUntilWrite {
   readonly #statements: StatementSource;
-  readonly #kept = new KeptCounts();
+  readonly #kept = new VersionedCounts();
 
   constructor(statements: StatementSource) {
     this.#statements = statements;
