@@ -72,3 +72,25 @@ export function makeIndex(
     search: { title: '', high: '', low: '', publicTitle: '', publicHigh: '', publicLow: '', ...search },
   };
 }
+
+/** A promise and the function that settles it: a point one transaction waits at for the test. */
+export function signal(): { promise: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { promise, fire };
+}
+
+/** Whether `promise` settles within `ms`. */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

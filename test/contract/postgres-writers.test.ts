@@ -4,30 +4,8 @@ import { createPostgresAdapter } from '../../src/storage/postgres/postgres-adapt
 import type { StorageAdapter, StorageSession } from '../../src/storage/storage-adapter.js';
 import { uniqueSlug } from '../../src/content/documents/slugs.js';
 import { describeOnPostgres, makePostgresAdapter, requirePostgresUrl } from '../helpers/postgres.js';
-import { emptyIndex, makeDoc } from './contract-helpers.js';
+import { emptyIndex, makeDoc, settlesWithin, signal } from './contract-helpers.js';
 import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
-
-/** A promise and the function that settles it: a point one transaction waits at for the test. */
-function signal(): { promise: Promise<void>; fire: () => void } {
-  let fire!: () => void;
-  const promise = new Promise<void>((resolve) => {
-    fire = resolve;
-  });
-  return { promise, fire };
-}
-
-/** Whether `promise` settles within `ms`. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** The `counter` of a version, read and written back counted up by one. */
 async function countUpIn(tx: StorageSession, docId: string): Promise<void> {

@@ -20,16 +20,21 @@ import {
 import { docIdsOf, emptyIndex, idsOf, makeDoc, makeIndex, placeOf } from './contract-helpers.js';
 import { runStorageContract } from './storage-adapter.contract.js';
 import { describeGenerationContract } from './generation.contract.js';
+import { describeTransactionHoldsContract } from './transaction-holds.contract.js';
 import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
+import { makeAttachment } from './attachment-store.contract.js';
 
 // Every test of the contract gets an adapter on a schema of its own, dropped afterwards.
 if (skipWithoutPostgres) describeOnPostgres('storage contract: postgres', () => undefined);
 else runStorageContract('postgres', makePostgresAdapter);
 if (!skipWithoutPostgres) {
-  describeGenerationContract('postgres', async () => {
+  // Two adapters on one schema, as two processes have them.
+  const makePostgresPair = async () => {
     const { adapter, schema, cleanup } = await makePostgresAdapter();
     return { adapter, other: createPostgresAdapter({ attachmentsGenerationKey, connectionString: requirePostgresUrl(), schema }), cleanup };
-  });
+  };
+  describeGenerationContract('postgres', makePostgresPair);
+  describeTransactionHoldsContract('postgres', makePostgresPair);
 }
 
 // These need no database server.
@@ -260,6 +265,32 @@ describeOnPostgres('postgres adapter specifics', () => {
     } finally {
       await sqlite.close();
       await rm(directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describeOnPostgres('postgres migrations', () => {
+  it('keeps the generations of a version 12 schema under their keys, and counts attachment writes up under the key the adapter is given', async () => {
+    const { adapter, schema, cleanup } = await makePostgresAdapter();
+    try {
+      const versions = migrations.slice(0, 12).map((_, index) => `(${index + 1})`).join(', ');
+      await adminQuery(`SET search_path = "${schema}";
+        ${migrations.slice(0, 12).join(';\n')};
+        CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+        INSERT INTO schema_migrations (version) VALUES ${versions};
+        INSERT INTO generations (scope, stripe, value) VALUES ('article', 0, 5), ('${attachmentsGenerationKey}', 3, 7)`);
+
+      await adapter.migrate();
+      assert.equal(await adapter.generation(['article', attachmentsGenerationKey]), '5 7');
+      await adapter.attachments.insert(makeAttachment('a'));
+      await adapter.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
+      assert.equal(await adapter.generation(['article', attachmentsGenerationKey]), '6 8', 'each write counted once');
+      const triggers = await adminQuery<{ tgname: string }>(`SELECT tgname FROM pg_trigger JOIN pg_class ON pg_class.oid = tgrelid
+        WHERE relnamespace = $1::regnamespace AND NOT tgisinternal ORDER BY tgname`, [schema]);
+      assert.deepEqual(triggers.map((row) => row.tgname), ['documents_generation']);
+    } finally {
+      await adapter.close();
+      await cleanup();
     }
   });
 });

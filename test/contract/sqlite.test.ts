@@ -11,6 +11,8 @@ import type { DocumentQuery, StorageAdapter, StorageSession } from '../../src/st
 import { emptyIndex, idsOf, makeDoc, makeIndex, placeOf } from './contract-helpers.js';
 import { runStorageContract } from './storage-adapter.contract.js';
 import { describeGenerationContract } from './generation.contract.js';
+import { describeTransactionHoldsContract } from './transaction-holds.contract.js';
+import { makeAttachment } from './attachment-store.contract.js';
 import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
 interface TempAdapter {
@@ -29,10 +31,13 @@ async function makeTempAdapter(options: { writesPerCommit?: number; onStatement?
 
 runStorageContract('sqlite', () => makeTempAdapter());
 runStorageContract('sqlite, writes committed in groups', () => makeTempAdapter({ writesPerCommit: 8 }));
-describeGenerationContract('sqlite', async () => {
+/** Two adapters on one file, as two processes have them. */
+const makeSqlitePair = async () => {
   const { adapter, filename, cleanup } = await makeTempAdapter({ writesPerCommit: 8 });
   return { adapter, other: createSqliteAdapter({ attachmentsGenerationKey, filename }), cleanup };
-});
+};
+describeGenerationContract('sqlite', makeSqlitePair);
+describeTransactionHoldsContract('sqlite', makeSqlitePair);
 
 describe('sqlite adapter specifics', () => {
   let adapter: StorageAdapter;
@@ -341,6 +346,33 @@ describe('sqlite writes committed in groups', () => {
 });
 
 describe('sqlite migrations', () => {
+  it('keeps the generations of a version 14 database under their keys, and counts attachment writes up under the key the adapter is given', async () => {
+    const { adapter, filename, cleanup } = await makeTempAdapter();
+    try {
+      const old = new Database(filename);
+      for (const migration of migrations.slice(0, 14)) old.exec(migration);
+      old.pragma('user_version = 14');
+      old.exec(`INSERT INTO generations (scope, value) VALUES ('article', 5), ('${attachmentsGenerationKey}', 7)`);
+      old.close();
+
+      await adapter.migrate();
+      assert.equal(await adapter.generation(['article', attachmentsGenerationKey]), '5 7');
+      await adapter.attachments.insert(makeAttachment('a'));
+      await adapter.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
+      assert.equal(await adapter.generation(['article', attachmentsGenerationKey]), '6 8', 'each write counted once');
+      const inspector = new Database(filename, { readonly: true });
+      try {
+        const triggers = inspector.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%generations%' ORDER BY name").pluck().all();
+        assert.deepEqual(triggers, ['documents_delete_generation', 'documents_insert_generation', 'documents_update_generation']);
+      } finally {
+        inspector.close();
+      }
+    } finally {
+      await adapter.close();
+      await cleanup();
+    }
+  });
+
   it('gives a version 8 database empty search texts and no index plans, so that the next start indexes every type again', async () => {
     const { adapter, filename, cleanup } = await makeTempAdapter();
     try {
