@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { afterEach, beforeEach } from 'node:test';
 import type { Mode } from '../../src/core/ids.js';
 import { ConflictError } from '../../src/errors/app-error.js';
-import type { DocumentIndex, IndexValue, SearchTexts, StoredDocument } from '../../src/storage/storage-adapter.js';
+import type { DocumentIndex, IndexValue, SearchTexts, StorageAdapter, StoredDocument } from '../../src/storage/storage-adapter.js';
 
 export interface DocSpec extends Partial<StoredDocument> {
   docId: string;
@@ -93,4 +94,33 @@ export async function settlesWithin(promise: Promise<unknown>, ms: number): Prom
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Two adapters on one new, migrated store, as two server processes would have them; `cleanup`
+ * runs after both are closed.
+ */
+export type MakeAdapterPair = () => Promise<{ adapter: StorageAdapter; other: StorageAdapter; cleanup: () => Promise<void> }>;
+
+/** A pair of `makePair` for each test of the suite that calls it, migrated before and closed after. */
+export function eachAdapterPair(makePair: MakeAdapterPair): { readonly adapter: StorageAdapter; readonly other: StorageAdapter } {
+  let pair: { adapter: StorageAdapter; other: StorageAdapter; cleanup: () => Promise<void> } | undefined;
+  beforeEach(async () => {
+    pair = await makePair();
+    await pair.adapter.migrate();
+    await pair.other.migrate();
+  });
+  afterEach(async () => {
+    await pair!.adapter.close();
+    await pair!.other.close();
+    await pair!.cleanup();
+  });
+  return {
+    get adapter() {
+      return pair!.adapter;
+    },
+    get other() {
+      return pair!.other;
+    },
+  };
 }

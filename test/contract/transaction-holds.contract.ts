@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { setImmediate as turn } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
-import type { MakeAdapterPair } from './generation.contract.js';
 import { makeAttachment } from './attachment-store.contract.js';
-import { emptyIndex, makeDoc, settlesWithin, signal } from './contract-helpers.js';
+import { eachAdapterPair, emptyIndex, makeDoc, settlesWithin, signal, type MakeAdapterPair } from './contract-helpers.js';
 
 const counted = makeDoc({ docId: 'counted', counter: 0 });
 
@@ -34,68 +33,54 @@ function addCrop(store: StorageAdapter, n: number): Promise<void> {
  */
 export function describeTransactionHoldsContract(name: string, makePair: MakeAdapterPair): void {
   describe(`transaction holds: ${name}`, () => {
-    let adapter: StorageAdapter;
-    let other: StorageAdapter;
-    let cleanup: () => Promise<void>;
-
-    beforeEach(async () => {
-      ({ adapter, other, cleanup } = await makePair());
-      await adapter.migrate();
-      await other.migrate();
-    });
-
-    afterEach(async () => {
-      await adapter.close();
-      await other.close();
-      await cleanup();
-    });
+    const pair = eachAdapterPair(makePair);
 
     it('serialises the writers of one document that hold it: no count is lost, across processes', async () => {
-      await adapter.documents.insert(counted, emptyIndex());
-      await Promise.all([adapter, other].flatMap((store) => Array.from({ length: 15 }, () => countUp(store))));
-      const [doc] = await adapter.documents.find({ type: 'article', ids: [counted._id] });
+      await pair.adapter.documents.insert(counted, emptyIndex());
+      await Promise.all([pair.adapter, pair.other].flatMap((store) => Array.from({ length: 15 }, () => countUp(store))));
+      const [doc] = await pair.adapter.documents.find({ type: 'article', ids: [counted._id] });
       assert.equal(doc!.counter, 30);
     });
 
     it('makes a writer of a held document wait until the holder ends, a document not stored yet too', async () => {
       const holding = signal();
       const release = signal();
-      const holder = adapter.transaction({ lock: ['new'] }, async (tx) => {
+      const holder = pair.adapter.transaction({ lock: ['new'] }, async (tx) => {
         holding.fire();
         await release.promise;
         await tx.documents.insert(makeDoc({ docId: 'new', counter: 1 }), emptyIndex());
       });
       await holding.promise;
-      const waiter = other.transaction({ lock: ['new'] }, async (tx) => {
+      const waiter = pair.other.transaction({ lock: ['new'] }, async (tx) => {
         const [doc] = await tx.documents.find({ type: 'article', docIds: ['new'] });
         await tx.documents.update({ ...doc!, counter: Number(doc!.counter) + 1 }, emptyIndex());
       });
       assert.equal(await settlesWithin(waiter, 300), false, 'the second writer waits');
       release.fire();
       await Promise.all([holder, waiter]);
-      const [doc] = await adapter.documents.find({ type: 'article', docIds: ['new'] });
+      const [doc] = await pair.adapter.documents.find({ type: 'article', docIds: ['new'] });
       assert.equal(doc!.counter, 2, "the second writer read the first one's insert");
     });
 
     it('serialises the writers of one attachment record that hold it', async () => {
-      await adapter.attachments.insert(makeAttachment('held'));
-      await Promise.all([adapter, other].flatMap((store) => Array.from({ length: 10 }, (_, n) => addCrop(store, n))));
-      const [record] = await adapter.attachments.find(['held']);
+      await pair.adapter.attachments.insert(makeAttachment('held'));
+      await Promise.all([pair.adapter, pair.other].flatMap((store) => Array.from({ length: 10 }, (_, n) => addCrop(store, n))));
+      const [record] = await pair.adapter.attachments.find(['held']);
       assert.equal(record!.crops.length, 20);
     });
 
     it('holds the records findHeld finds until the transaction ends; outside one it is find', async () => {
-      await adapter.attachments.insert(makeAttachment('held'));
-      assert.deepEqual((await adapter.attachments.findHeld(['held', 'missing'])).map((record) => record._id), ['held']);
+      await pair.adapter.attachments.insert(makeAttachment('held'));
+      assert.deepEqual((await pair.adapter.attachments.findHeld(['held', 'missing'])).map((record) => record._id), ['held']);
       const holding = signal();
       const release = signal();
-      const holder = adapter.transaction(async (tx) => {
+      const holder = pair.adapter.transaction(async (tx) => {
         assert.deepEqual((await tx.attachments.findHeld(['held'])).map((record) => record._id), ['held']);
         holding.fire();
         await release.promise;
       });
       await holding.promise;
-      const remover = other.transaction({ lockAttachments: ['held'] }, (tx) => tx.attachments.removeUnused('held', Date.now() + 1000));
+      const remover = pair.other.transaction({ lockAttachments: ['held'] }, (tx) => tx.attachments.removeUnused('held', Date.now() + 1000));
       assert.equal(await settlesWithin(remover, 300), false, 'a writer that holds the record waits');
       release.fire();
       await holder;

@@ -5,7 +5,7 @@ import type { DocumentQuery, IndexValue } from './document-query.js';
 export interface StoredDocument {
   _id: string;
   cmsDocId: string;
-  /** Content's own bookkeeping, stored as it is: the store reads the locale and mode from `DocumentIndex`. */
+  /** The content layer's, kept as they are: the store takes a version's locale and mode from its `DocumentIndex`. */
   cmsLocale?: string;
   cmsMode?: Mode;
   type: string;
@@ -18,7 +18,6 @@ export interface StoredDocument {
   updatedAt: string;
   [property: string]: unknown;
 }
-
 
 /** One value of one filterable field of a document (a multi-valued field has several). */
 export interface IndexEntry {
@@ -52,6 +51,7 @@ export interface DocumentIndex {
   readonly search: SearchTexts;
 }
 
+/** The document versions of every type, with their filter values and search texts. */
 export interface DocumentStore {
   find(query: DocumentQuery): Promise<StoredDocument[]>;
   count(query: DocumentQuery): Promise<number>;

@@ -334,8 +334,9 @@ export const migrations: readonly string[] = [
   ALTER TABLE attachments ADD COLUMN uploaded_by TEXT;
   `,
   // 15: generation keys instead of scopes, and no key named by the schema: the documents'
-  // triggers count up their type still, while the attachment writes count up the key the
-  // adapter is given (the content layer's), in the transaction of each write that changes a row.
+  // triggers count up their type still (renaming the column renames it in them), while the
+  // attachment writes count up the key the adapter is given (the content layer's), in the
+  // transaction of each write that changes a row.
   `
   DROP TRIGGER attachments_insert_generation;
   DROP TRIGGER attachments_update_generation;
@@ -343,19 +344,7 @@ export const migrations: readonly string[] = [
   DROP TRIGGER attachment_uses_insert_generation;
   DROP TRIGGER attachment_uses_update_generation;
   DROP TRIGGER attachment_uses_delete_generation;
-  DROP TRIGGER documents_insert_generation;
-  DROP TRIGGER documents_update_generation;
-  DROP TRIGGER documents_delete_generation;
   ALTER TABLE generations RENAME COLUMN scope TO key;
-  CREATE TRIGGER documents_insert_generation AFTER INSERT ON documents BEGIN
-    INSERT INTO generations (key, value) VALUES (NEW.type, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
-  END;
-  CREATE TRIGGER documents_update_generation AFTER UPDATE ON documents BEGIN
-    INSERT INTO generations (key, value) VALUES (NEW.type, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
-  END;
-  CREATE TRIGGER documents_delete_generation AFTER DELETE ON documents BEGIN
-    INSERT INTO generations (key, value) VALUES (OLD.type, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
-  END;
   `,
 ];
 

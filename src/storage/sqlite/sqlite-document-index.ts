@@ -107,8 +107,8 @@ function sameTexts(a: Texts | null, b: Texts | null, columns: readonly number[])
  */
 export function writeIndex(statements: StatementSource, seq: number, partition: ValuePartition, index: DocumentIndex, search?: PendingSearchWrites): void {
   const insertValue = statements.statement(insertValueSql);
-  const scopeValues = partitionParams(partition);
-  for (const { key, value } of index.values) insertValue.run(...scopeValues, key, value, seq);
+  const partitionValues = partitionParams(partition);
+  for (const { key, value } of index.values) insertValue.run(...partitionValues, key, value, seq);
   setTexts(statements, [seq], textsOf(index), search);
 }
 
@@ -125,14 +125,14 @@ function textsOf(index: DocumentIndex): Texts | null {
  * each.
  */
 export function replaceIndex(statements: StatementSource, seq: number, partition: ValuePartition, index: DocumentIndex, search?: PendingSearchWrites): void {
-  const scopeValues = partitionParams(partition);
+  const partitionValues = partitionParams(partition);
   const stored = new Map<string, readonly IndexValue[]>();
   for (const row of statements.statement(storedValuesSql).raw().all(seq) as [string, string, string, string, IndexValue][]) {
     stored.set(valueIdentity(row), row);
   }
   const insertValue = statements.statement(insertValueSql);
   for (const { key, value } of index.values) {
-    if (!stored.delete(valueIdentity([...scopeValues, key, value]))) insertValue.run(...scopeValues, key, value, seq);
+    if (!stored.delete(valueIdentity([...partitionValues, key, value]))) insertValue.run(...partitionValues, key, value, seq);
   }
   const removeValue = statements.statement(removeValueSql);
   for (const row of stored.values()) removeValue.run(...row, seq);

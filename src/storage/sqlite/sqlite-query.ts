@@ -86,7 +86,7 @@ function selectsWholeScopes(query: DocumentQuery): boolean {
     && (query.conditions === undefined || query.conditions.length === 0) && query.search === undefined;
 }
 
-/** The count of whole list scopes, from the counts the triggers of migration 8 keep. */
+/** The count of whole lists, from the counts the triggers of migration 8 keep. */
 function compileScopeCount(query: DocumentQuery): CompiledQuery {
   const filters: string[] = [];
   const params: unknown[] = [];
