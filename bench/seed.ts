@@ -14,6 +14,8 @@ import { reindexStaleTypes } from '../src/content/indexing/reindex.js';
 import type { Caller } from '../src/content/documents/caller.js';
 import type { DocumentStore, StorageAdapter, StorageSession } from '../src/storage/storage-adapter.js';
 import { articleBody } from './corpus.js';
+import { withOptionalOptions } from '../src/storage/transaction-queue.js';
+import { attachmentsGenerationKey } from '../src/content/generation-keys.js';
 
 const admin: Caller = { principal: { kind: 'apiKey', role: 'admin', userId: null, title: null, username: null } };
 // The seed holds no attachments and no passwords.
@@ -41,8 +43,14 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get documents() {
       return documents();
     },
+    get indexPlans() {
+      return current().indexPlans;
+    },
     get logins() {
       return current().logins;
+    },
+    get setupCodes() {
+      return current().setupCodes;
     },
     get tokens() {
       return current().tokens;
@@ -63,9 +71,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
   const adapter: StorageAdapter = Object.assign(Object.create(session) as StorageSession, {
     capabilities: storage.capabilities,
     migrate: () => storage.migrate(),
-    transaction: <T>(work: (tx: StorageSession) => Promise<T>) => work(session),
+    transaction: withOptionalOptions((_options, work) => work(session)),
     ping: () => storage.ping(),
-    generation: (scopes: readonly string[]) => storage.generation(scopes),
+    generation: (keys: readonly string[]) => storage.generation(keys),
     close: () => storage.close(),
   });
   return {
@@ -86,7 +94,7 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
 export async function seed(env: Record<string, string>, count: number, progress: (done: number) => void): Promise<Seeded> {
   const started = performance.now();
   const config = await loadAppConfig({ env, cwd: env.CMS_DATA_DIR });
-  const storage = createStorage(config.databaseUrl, { poolSize: config.databasePoolSize });
+  const storage = createStorage(config.databaseUrl, { poolSize: config.databasePoolSize, attachmentsGenerationKey });
   await storage.migrate();
   try {
     // The store is empty: this only records the index plans, as the server's first start would.

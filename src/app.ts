@@ -43,6 +43,7 @@ import { LinkBase } from './config/link-base.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { WebhookAdmin } from './content/webhooks/webhook-admin.js';
 import { registerWebhookRoutes } from './http/routes/webhooks.js';
+import { attachmentsGenerationKey } from './content/generation-keys.js';
 
 /** Request log lines without API keys or tokens: they may travel in the query string. */
 function redactedRequest(request: { method: string; url: string; ip?: string }) {
@@ -114,6 +115,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
       poolSize: config.databasePoolSize,
       readThreads: config.limits.readThreads,
       writesPerCommit: config.limits.writesPerCommit,
+      attachmentsGenerationKey,
     });
   // Workers of one primary never race on migrations: it ran them before forking them.
   if (!options.preparedByPrimary) await storage.migrate();

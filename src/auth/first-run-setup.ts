@@ -31,7 +31,7 @@ export function setupCodeNotice(code: string): string {
 export async function newSetupCode(storage: StorageAdapter): Promise<string | null> {
   if (await anyUser(storage)) return null;
   const code = newCode();
-  await storage.logins.addSetupCode(digest(code));
+  await storage.setupCodes.add(digest(code));
   return code;
 }
 
@@ -44,13 +44,14 @@ const userExists = 'A user exists already: sign in instead.';
 
 /**
  * Refuses the first admin when a user exists: checked again inside the insert's transaction,
- * under a lock on the name of the user type (no document id is one) that setups running side
- * by side take in turn.
+ * which holds the name of the user type (no document id is one, `firstAdminLock`) so that
+ * setups running side by side take turns.
  */
 async function noUserYet(tx: StorageSession): Promise<void> {
-  await tx.documents.lock([userTypeName]);
   if (await anyUser(tx)) throw new ConflictError(userExists);
 }
+
+const firstAdminLock = [userTypeName];
 
 /** 12 characters of 30 (about 59 bits), shown as `XXXX-XXXX-XXXX`. */
 function newCode(): string {
@@ -66,11 +67,14 @@ const operator: Principal = Object.freeze({ kind: 'apiKey', role: 'admin', userI
  * passed in by the composition root, so that auth does not import content.
  */
 export interface UserDirectory {
-  /** Creates a user as `principal`; `onlyIf` runs first in the insert's transaction and may refuse it. */
+  /**
+   * Creates a user as `principal`; `onlyIf` runs first in the insert's transaction and may
+   * refuse it, the transaction holding `lock` from its start (`TransactionOptions.lock`).
+   */
   create(
     principal: Principal,
     fields: Record<string, unknown>,
-    options: { readonly onlyIf: (tx: StorageSession) => Promise<void> },
+    options: { readonly onlyIf: (tx: StorageSession) => Promise<void>; readonly lock: readonly string[] },
   ): Promise<Record<string, unknown>>;
 }
 
@@ -101,7 +105,7 @@ export class FirstRunSetup {
 
   /** Whether the first admin may be created now: a code is kept and still no user exists. */
   async needed(): Promise<{ needed: boolean }> {
-    return { needed: (await this.#deps.storage.logins.hasSetupCodes()) && !(await this.#anyUser()) };
+    return { needed: (await this.#deps.storage.setupCodes.any()) && !(await this.#anyUser()) };
   }
 
   /**
@@ -118,19 +122,19 @@ export class FirstRunSetup {
     }
     if (await this.#anyUser()) throw new ConflictError(userExists);
     await this.#deps.throttle.takeSetupCode(client.address);
-    const logins = this.#deps.storage.logins;
-    if (!(await logins.hasSetupCodes())) throw new ForbiddenError('No setup code is pending: restart the server to get one.');
+    const setupCodes = this.#deps.storage.setupCodes;
+    if (!(await setupCodes.any())) throw new ForbiddenError('No setup code is pending: restart the server to get one.');
     // Taken from the store, so that a second request with the same code, to any process, finds none.
     const taken = digest(code);
-    if (!(await logins.takeSetupCode(taken))) throw new ForbiddenError('The setup code is wrong.');
+    if (!(await setupCodes.take(taken))) throw new ForbiddenError('The setup code is wrong.');
     await this.#deps.throttle.setupCodeRight(client.address);
     try {
       const fields = { username, password, title: title ?? username, ...(email === undefined ? {} : { email }), role: 'admin' };
       // Another process of this server (CMS_WORKERS) holds the same code and may be creating one now.
-      const user = await this.#deps.users.create(operator, fields, { onlyIf: noUserYet });
+      const user = await this.#deps.users.create(operator, fields, { onlyIf: noUserYet, lock: firstAdminLock });
       return { _id: user._id, username: user.username, title: user.title, role: user.role };
     } catch (error) {
-      await logins.addSetupCode(taken);
+      await setupCodes.add(taken);
       throw error;
     }
   }

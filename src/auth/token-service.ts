@@ -159,10 +159,9 @@ export class TokenService {
       if (error instanceof RetryLaterError) return;
       throw error;
     }
-    await this.#storage.transaction(async (tx) => {
-      // A password changed meanwhile stays as it is; the login is part of its user's document,
-      // which every write to it locks.
-      await tx.documents.lock([login.userId]);
+    // A password changed meanwhile stays as it is; the login is part of its user's document,
+    // which every write to it locks.
+    await this.#storage.transaction({ lock: [login.userId] }, async (tx) => {
       const current = await tx.logins.get(login.userId);
       if (current?.passwordHash === login.passwordHash) await tx.logins.put({ ...current, passwordHash });
     });

@@ -5,6 +5,7 @@ import type { DocumentOperations } from '../content/documents/document-operation
 import { createStorage } from '../storage/create-storage.js';
 import { loadAppConfig } from '../load-app-config.js';
 import type { CliIo } from './command.js';
+import { attachmentsGenerationKey } from '../content/generation-keys.js';
 
 /** The configuration the server would start with in the same directory and environment. */
 export function loadCliConfig(io: CliIo): Promise<AppConfig> {
@@ -13,7 +14,7 @@ export function loadCliConfig(io: CliIo): Promise<AppConfig> {
 
 /** Runs `work` on the configured store, migrated first as a server's start would; closes it after. */
 export async function withStore<T>(config: AppConfig, work: (storage: StorageAdapter) => Promise<T>): Promise<T> {
-  const storage = createStorage(config.databaseUrl, { poolSize: config.databasePoolSize });
+  const storage = createStorage(config.databaseUrl, { poolSize: config.databasePoolSize, attachmentsGenerationKey });
   try {
     await storage.migrate();
     return await work(storage);

@@ -8,6 +8,7 @@ import { loggedProgress, reindexStaleTypes } from '../content/indexing/reindex.j
 import { newSetupCode, setupCodeNotice } from '../auth/first-run-setup.js';
 import { RestartPolicy, defaultRestartLimits } from './restart-policy.js';
 import { startLines } from '../config/start-lines.js';
+import { attachmentsGenerationKey } from '../content/generation-keys.js';
 
 export interface PrimaryOptions {
   /** Warnings to log once every worker listens (each worker logs nothing of its own at start). */
@@ -40,7 +41,7 @@ export async function runPrimary(config: AppConfig, options: PrimaryOptions): Pr
 
 /** Migrations, the index brought up to the configuration and the setup code, with a connection of the primary's own, closed before forking. */
 async function prepareStore(config: AppConfig, log: Logger): Promise<string | null> {
-  const storage = createStorage(config.databaseUrl, { poolSize: config.databasePoolSize });
+  const storage = createStorage(config.databaseUrl, { poolSize: config.databasePoolSize, attachmentsGenerationKey });
   try {
     await storage.migrate();
     await reindexStaleTypes({ config, storage, fieldTypes: createFieldTypeRegistry() }, loggedProgress(log));

@@ -103,10 +103,7 @@ export class AttachmentReclaimer {
         // Another process, or a write that took the attachment up again, may have been first. A
         // write takes up an attachment under its lock (VersionWriter): holding it, the removal
         // sees that write's use, or the write then finds the attachment gone.
-        const gone = await this.#transaction(async (tx) => {
-          await tx.attachments.lock([record._id]);
-          return tx.attachments.removeUnused(record._id, before);
-        });
+        const gone = await this.#transaction({ lockAttachments: [record._id] }, (tx) => tx.attachments.removeUnused(record._id, before));
         if (!gone) continue;
         await Promise.all(attachmentKeys(record).map((key) => this.#files.remove(key)));
         removedNow++;

@@ -296,8 +296,7 @@ export class MediaService {
   }
 
   async #addCrop(id: string, crop: AttachmentCrop): Promise<void> {
-    await this.#deps.storage.transaction(async (tx) => {
-      await tx.attachments.lock([id]);
+    await this.#deps.storage.transaction({ lockAttachments: [id] }, async (tx) => {
       const [current] = await tx.attachments.find([id]);
       if (!current) throw new NotFoundError();
       if (current.crops.some((existing) => sameCrop(existing, crop))) return;

@@ -11,17 +11,23 @@ export interface StorageOptions {
   readonly readThreads?: number;
   /** Most SQLite transactions committed together; PostgreSQL commits each alone. */
   readonly writesPerCommit?: number;
+  /**
+   * The generation key that writes to the attachments count up (`StorageAdapter.generation`):
+   * the caller's name for them, kept apart from its other keys (the piece type names).
+   */
+  readonly attachmentsGenerationKey: string;
 }
 
 /** The adapter a database URL names: `sqlite:<path>` (the default) or `postgres://…` (`postgresql://…`). */
-export function createStorage(databaseUrl: string, options: StorageOptions = {}): StorageAdapter {
+export function createStorage(databaseUrl: string, options: StorageOptions): StorageAdapter {
   if (databaseUrl.startsWith('sqlite:')) {
     const filename = databaseUrl.slice('sqlite:'.length);
     mkdirSync(dirname(filename), { recursive: true });
-    return createSqliteAdapter({ filename, readThreads: options.readThreads, writesPerCommit: options.writesPerCommit });
+    const { readThreads, writesPerCommit, attachmentsGenerationKey } = options;
+    return createSqliteAdapter({ filename, readThreads, writesPerCommit, attachmentsGenerationKey });
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    return createPostgresAdapter({ connectionString: databaseUrl, poolSize: options.poolSize });
+    return createPostgresAdapter({ connectionString: databaseUrl, poolSize: options.poolSize, attachmentsGenerationKey: options.attachmentsGenerationKey });
   }
   throw new Error(`Unsupported database URL: ${databaseUrl.split(':')[0]}`);
 }

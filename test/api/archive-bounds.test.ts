@@ -9,6 +9,7 @@ import { listFiles, makeImage, upload, uploadsDir } from '../helpers/media.js';
 import { runCli } from '../helpers/cli-store.js';
 import { createStorage } from '../../src/storage/create-storage.js';
 import { entriesOf, postgresTarget, sqliteTarget, withPart, type Target } from '../helpers/archive.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
 /**
  * Every bound `cms import` checks is enforced when the API writes, so a store exported holds
@@ -191,7 +192,7 @@ describe('what the API stores, cms import takes back', () => {
       } finally {
         await copy.close();
       }
-      const storage = createStorage(`sqlite:${join(target.dataDir, 'cms.sqlite')}`);
+      const storage = createStorage(`sqlite:${join(target.dataDir, 'cms.sqlite')}`, { attachmentsGenerationKey });
       try {
         const [stored] = await storage.documents.find({ type: other.body.type, ids: [other.body._id], limit: 1 });
         const content = (stored as any).extra.note.items[0].content as string;

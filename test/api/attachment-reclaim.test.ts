@@ -277,8 +277,7 @@ describe('an unused attachment removed while a write takes it up (PostgreSQL)', 
     const lockTaken = new Promise<void>((resolve) => (locked = resolve));
     const released = new Promise<void>((resolve) => (release = resolve));
     // As the sweep does: the attachment's lock, then its removal.
-    const removal = storage.transaction(async (tx) => {
-      await tx.attachments.lock([stray._id]);
+    const removal = storage.transaction({ lockAttachments: [stray._id] }, async (tx) => {
       locked();
       await released;
       return tx.attachments.removeUnused(stray._id, sweptAt - 1_000);

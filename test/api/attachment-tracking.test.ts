@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { makeImage, uploaded } from '../helpers/media.js';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
+import { withOptionalOptions } from '../../src/storage/transaction-queue.js';
 
 /** `gallery` holds attachments at every depth: top level, array items, an object, widgets in an area. */
 function trackingConfig(): Record<string, unknown> {
@@ -40,8 +41,8 @@ describe('attachment usage tracking', () => {
       adapter = inner;
       return {
         ...inner,
-        transaction: (work) =>
-          inner.transaction((tx) =>
+        transaction: withOptionalOptions((options, work) =>
+          inner.transaction(options, (tx) =>
             work({
               ...tx,
               attachments: {
@@ -53,6 +54,7 @@ describe('attachment usage tracking', () => {
               },
             }),
           ),
+        ),
       };
     };
     t = await startTestApp(trackingConfig(), {}, { wrapStorage });

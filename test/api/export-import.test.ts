@@ -13,6 +13,7 @@ import { entriesOf, packed, postgresTarget, sqliteTarget, withPart, type Target 
 import { runCli } from '../helpers/cli-store.js';
 import { startTestBucket } from '../helpers/s3.js';
 import { createStorage } from '../../src/storage/create-storage.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
 /** The fixture types, plus `gallery` whose `hero` takes any file (a PDF here). */
 function transferConfig(): Record<string, unknown> {
@@ -243,7 +244,7 @@ describe('cms export and cms import', () => {
       assert.equal(result.code, 1, result.stdout);
       assert.match(result.stderr, message);
       assert.equal(result.stdout, '');
-      const storage = createStorage(`sqlite:${join(target.dataDir, 'cms.sqlite')}`);
+      const storage = createStorage(`sqlite:${join(target.dataDir, 'cms.sqlite')}`, { attachmentsGenerationKey });
       try {
         await storage.migrate();
         assert.deepEqual(await storage.documents.versionsAfter(null, null, 1), []);

@@ -20,6 +20,7 @@ import {
   uploaded,
   uploadsDir,
 } from '../helpers/media.js';
+import { withOptionalOptions } from '../../src/storage/transaction-queue.js';
 
 const cropUrl = '/api/v1/@cms/attachment/crop';
 
@@ -195,8 +196,8 @@ describe('a crop whose record update fails', () => {
     let failUpdate = false;
     const wrapStorage = (adapter: StorageAdapter): StorageAdapter => ({
       ...adapter,
-      transaction: (work) =>
-        adapter.transaction((tx) =>
+      transaction: withOptionalOptions((options, work) =>
+        adapter.transaction(options, (tx) =>
           work({
             ...tx,
             attachments: {
@@ -208,6 +209,7 @@ describe('a crop whose record update fails', () => {
             },
           }),
         ),
+      ),
     });
     const t = await startTestApp(testConfig(), {}, { wrapStorage });
     try {

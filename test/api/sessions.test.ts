@@ -2,6 +2,7 @@ import { describe, it, before, after, afterEach, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { cheapPasswordHasher, startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
+import { withOptionalOptions } from '../../src/storage/transaction-queue.js';
 
 const loginUrl = '/api/v1/@cms/login/login';
 const ownOrigin = 'http://cms.test';
@@ -252,8 +253,9 @@ describe('sliding session renewal', () => {
   // Counts the writes to the token table: a renewal is one, whatever the requests.
   const countTokenWrites = (adapter: StorageAdapter): StorageAdapter => ({
     ...adapter,
-    transaction: (work) =>
-      adapter.transaction((tx) => work({ ...tx, tokens: { ...tx.tokens, put: (token) => ((tokenWrites += 1), tx.tokens.put(token)) } })),
+    transaction: withOptionalOptions((options, work) =>
+      adapter.transaction(options, (tx) => work({ ...tx, tokens: { ...tx.tokens, put: (token) => ((tokenWrites += 1), tx.tokens.put(token)) } })),
+    ),
   });
   before(async () => {
     t = await startTestApp(testConfig(), {}, { passwordHasher: cheapPasswordHasher(), wrapStorage: countTokenWrites });

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { StorageAdapter, StorageSession, WebhookOutbox } from '../../src/storage/storage-adapter.js';
 import { isoDate, keys, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { signatureIsValid, startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { withOptionalOptions } from '../../src/storage/transaction-queue.js';
 
 /**
  * Webhooks through real HTTP both ways: writes through the API, deliveries to a receiver the test
@@ -268,7 +269,7 @@ describe('webhooks', () => {
     });
     const wrap = (adapter: StorageAdapter): StorageAdapter => ({
       ...adapter,
-      transaction: (work) => adapter.transaction((tx: StorageSession) => work({ ...tx, webhooks: counting(tx.webhooks) })),
+      transaction: withOptionalOptions((options, work) => adapter.transaction(options, (tx: StorageSession) => work({ ...tx, webhooks: counting(tx.webhooks) }))),
     });
     const config = configWith([{ url: receiver.url, secret, types: ['article'], events: ['publish'] }]);
     const t = await startTestApp(config, fastEnv, { wrapStorage: wrap });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { afterEach, beforeEach } from 'node:test';
 import type { Mode } from '../../src/core/ids.js';
 import { ConflictError } from '../../src/errors/app-error.js';
-import type { DocumentIndex, IndexValue, SearchTexts, StoredDocument } from '../../src/storage/storage-adapter.js';
+import type { DocumentIndex, IndexValue, SearchTexts, StorageAdapter, StoredDocument } from '../../src/storage/storage-adapter.js';
 
 export interface DocSpec extends Partial<StoredDocument> {
   docId: string;
@@ -44,17 +45,82 @@ export async function assertConflict(promise: Promise<unknown>, constraint: stri
 }
 
 /** A DocumentIndex with no filter values and no search text. */
-export function emptyIndex(): DocumentIndex {
-  return makeIndex();
+/** Where a version is stored: `en` and `draft` unless said (as `makeDoc`). */
+export type Place = Pick<DocumentIndex, 'locale' | 'mode'>;
+
+const enDraft: Place = { locale: 'en', mode: 'draft' };
+
+/** The place `makeDoc` gave a document: its locale and mode, null for a non-localized one. */
+export function placeOf(doc: StoredDocument): Place {
+  if (doc.cmsLocale === undefined) return { locale: null, mode: null };
+  const [locale, mode] = doc.cmsLocale.split(':') as [string, Mode];
+  return { locale, mode };
+}
+
+export function emptyIndex(place: Place = enDraft): DocumentIndex {
+  return makeIndex({}, {}, place);
 }
 
 /** A DocumentIndex with these values per key and these search texts (the rest empty). */
 export function makeIndex(
   values: Readonly<Record<string, readonly IndexValue[]>> = {},
   search: Partial<SearchTexts> = {},
+  place: Place = enDraft,
 ): DocumentIndex {
   return {
+    ...place,
     values: Object.entries(values).flatMap(([key, list]) => list.map((value) => ({ key, value }))),
     search: { title: '', high: '', low: '', publicTitle: '', publicHigh: '', publicLow: '', ...search },
+  };
+}
+
+/** A promise and the function that settles it: a point one transaction waits at for the test. */
+export function signal(): { promise: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { promise, fire };
+}
+
+/** Whether `promise` settles within `ms`. */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Two adapters on one new, migrated store, as two server processes would have them; `cleanup`
+ * runs after both are closed.
+ */
+export type MakeAdapterPair = () => Promise<{ adapter: StorageAdapter; other: StorageAdapter; cleanup: () => Promise<void> }>;
+
+/** A pair of `makePair` for each test of the suite that calls it, migrated before and closed after. */
+export function eachAdapterPair(makePair: MakeAdapterPair): { readonly adapter: StorageAdapter; readonly other: StorageAdapter } {
+  let pair: { adapter: StorageAdapter; other: StorageAdapter; cleanup: () => Promise<void> } | undefined;
+  beforeEach(async () => {
+    pair = await makePair();
+    await pair.adapter.migrate();
+    await pair.other.migrate();
+  });
+  afterEach(async () => {
+    await pair!.adapter.close();
+    await pair!.other.close();
+    await pair!.cleanup();
+  });
+  return {
+    get adapter() {
+      return pair!.adapter;
+    },
+    get other() {
+      return pair!.other;
+    },
   };
 }

@@ -8,7 +8,7 @@ import type {
   StoredDocument,
   TextSearch,
 } from '../../src/storage/storage-adapter.js';
-import { docIdsOf, emptyIndex, idsOf, makeDoc, makeIndex } from './contract-helpers.js';
+import { docIdsOf, emptyIndex, idsOf, makeDoc, makeIndex, placeOf } from './contract-helpers.js';
 
 /**
  * What the store does with a document's index (filter values and search texts): conditions,
@@ -244,7 +244,7 @@ export function describeIndexContract(store: () => StorageAdapter): void {
           makeDoc({ docId: 'b', updatedAt: '2024-02-01T00:00:00.000Z' }),
           makeDoc({ docId: 'b', locale: 'fr', updatedAt: '2024-03-01T00:00:00.000Z' }),
           makeDoc({ docId: 'c' }),
-        ].map((doc) => [doc, emptyIndex()]),
+        ].map((doc) => [doc, emptyIndex(placeOf(doc))]),
       );
       const query: DocumentQuery = { type: 'article', docIds: ['b', 'a'], order: 'ids', sort: [{ field: 'updatedAt', direction: -1 }] };
       assert.deepEqual(idsOf(await store().documents.find(query)), ['b:fr:draft', 'b:en:draft', 'a:en:draft']);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StorageAdapter, StoredAttachment, UserLogin } from '../../src/storage/storage-adapter.js';
-import { assertConflict, emptyIndex, idsOf, makeDoc } from './contract-helpers.js';
+import { assertConflict, emptyIndex, idsOf, makeDoc, placeOf } from './contract-helpers.js';
 import { makeAttachment } from './attachment-store.contract.js';
 
 function login(userId: string): UserLogin {
@@ -24,7 +24,7 @@ export function describeExportContract(adapterOf: () => StorageAdapter): void {
         makeDoc({ docId: 'a-b', type: 'page' }),
         makeDoc({ docId: 'n', locale: null, mode: null, type: '@apostrophecms/user' }),
       ];
-      for (const doc of docs) await adapter.documents.insert(doc, emptyIndex());
+      for (const doc of docs) await adapter.documents.insert(doc, emptyIndex(placeOf(doc)));
       const first = await adapter.documents.versionsAfter(null, null, 3);
       // '-' sorts before ':' and letters bytewise, whatever the database's collation says.
       assert.deepEqual(idsOf(first), ['a-b:en:draft', 'a:en:draft', 'a:en:published']);

@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
-import { attachmentsScope, type StorageAdapter } from '../../src/storage/storage-adapter.js';
-import { emptyIndex, makeDoc } from './contract-helpers.js';
+import { describe, it } from 'node:test';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
+import { eachAdapterPair, emptyIndex, makeDoc, type MakeAdapterPair } from './contract-helpers.js';
 import { makeAttachment } from './attachment-store.contract.js';
 
-const both = ['article', attachmentsScope];
-
-/**
- * Two adapters on one new, migrated store, as two server processes would have them; `cleanup`
- * runs after both are closed.
- */
-export type MakeAdapterPair = () => Promise<{ adapter: StorageAdapter; other: StorageAdapter; cleanup: () => Promise<void> }>;
+const both = ['article', attachmentsGenerationKey];
 
 /** `StorageAdapter.generation`: what the response cache trusts to know that nothing was written. */
 export function describeGenerationContract(
@@ -19,84 +13,70 @@ export function describeGenerationContract(
   options: { readonly stableWhenIdle?: false | string } = {},
 ): void {
   describe(`storage generation: ${name}`, () => {
-    let adapter: StorageAdapter;
-    let other: StorageAdapter;
-    let cleanup: () => Promise<void>;
-
-    beforeEach(async () => {
-      ({ adapter, other, cleanup } = await makePair());
-      await adapter.migrate();
-      await other.migrate();
-    });
-
-    afterEach(async () => {
-      await adapter.close();
-      await other.close();
-      await cleanup();
-    });
+    const pair = eachAdapterPair(makePair);
 
     it('stays the same while nothing is written, reads included', { skip: options.stableWhenIdle ?? false }, async () => {
-      const before = await adapter.generation(both);
-      await adapter.documents.find({ type: null });
-      await adapter.documents.count({ type: 'article' });
-      await adapter.attachments.find(['a1']);
-      await other.documents.find({ type: null });
-      assert.equal(await adapter.generation(both), before);
+      const before = await pair.adapter.generation(both);
+      await pair.adapter.documents.find({ type: null });
+      await pair.adapter.documents.count({ type: 'article' });
+      await pair.adapter.attachments.find(['a1']);
+      await pair.other.documents.find({ type: null });
+      assert.equal(await pair.adapter.generation(both), before);
     });
 
     it('moves with every committed write to its scopes, top-level or in a transaction, and never comes back', async () => {
-      const seen = new Set([await adapter.generation(both)]);
+      const seen = new Set([await pair.adapter.generation(both)]);
       const expectNew = async (what: string) => {
-        const now = await adapter.generation(both);
+        const now = await pair.adapter.generation(both);
         assert.ok(!seen.has(now), `${what} moves the generation`);
         seen.add(now);
       };
-      await adapter.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
+      await pair.adapter.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
       await expectNew('an insert');
-      await adapter.transaction(async (tx) => {
+      await pair.adapter.transaction(async (tx) => {
         await tx.documents.update({ ...makeDoc({ docId: 'a' }), title: 'changed' }, emptyIndex());
       });
       await expectNew('a transaction');
-      await adapter.documents.remove('article', [makeDoc({ docId: 'a' })._id]);
+      await pair.adapter.documents.remove('article', [makeDoc({ docId: 'a' })._id]);
       await expectNew('a removal');
-      await adapter.attachments.insert(makeAttachment('a1'));
+      await pair.adapter.attachments.insert(makeAttachment('a1'));
       await expectNew('an attachment');
-      await adapter.attachments.update({ ...makeAttachment('a1'), title: 'renamed' });
+      await pair.adapter.attachments.update({ ...makeAttachment('a1'), title: 'renamed' });
       await expectNew('an attachment update');
-      await adapter.documents.insert(makeDoc({ docId: 'b' }), emptyIndex());
-      const beforeUsage = await adapter.generation([attachmentsScope]);
-      await adapter.attachments.setUsage(makeDoc({ docId: 'b' })._id, ['a1'], false);
-      assert.notEqual(await adapter.generation([attachmentsScope]), beforeUsage, 'which versions use an attachment moves it');
+      await pair.adapter.documents.insert(makeDoc({ docId: 'b' }), emptyIndex());
+      const beforeUsage = await pair.adapter.generation([attachmentsGenerationKey]);
+      await pair.adapter.attachments.setUsage(makeDoc({ docId: 'b' })._id, ['a1'], false);
+      assert.notEqual(await pair.adapter.generation([attachmentsGenerationKey]), beforeUsage, 'which versions use an attachment moves it');
     });
 
-    it('stays where only other scopes were written', async () => {
-      const article = await adapter.generation(['article']);
-      const attachments = await adapter.generation([attachmentsScope]);
-      const author = await adapter.generation(['author']);
-      await adapter.documents.insert({ ...makeDoc({ docId: 'x' }), type: 'author' }, emptyIndex());
-      await adapter.tokens.put({ token: 't', userId: 'u', expiresAt: new Date(Date.now() + 60_000).toISOString() });
-      await adapter.attachments.insert(makeAttachment('a2'));
-      assert.equal(await adapter.generation(['article']), article, 'an author, a token and an attachment leave the articles');
-      assert.notEqual(await adapter.generation(['author']), author);
-      assert.notEqual(await adapter.generation([attachmentsScope]), attachments);
-      const attachmentsThen = await adapter.generation([attachmentsScope]);
-      await adapter.documents.insert(makeDoc({ docId: 'y' }), emptyIndex());
-      assert.equal(await adapter.generation([attachmentsScope]), attachmentsThen, 'an article without attachments leaves them');
-      assert.notEqual(await adapter.generation(['article']), article);
+    it('stays where only other keys were written', async () => {
+      const article = await pair.adapter.generation(['article']);
+      const attachments = await pair.adapter.generation([attachmentsGenerationKey]);
+      const author = await pair.adapter.generation(['author']);
+      await pair.adapter.documents.insert({ ...makeDoc({ docId: 'x' }), type: 'author' }, emptyIndex());
+      await pair.adapter.tokens.put({ token: 't', userId: 'u', expiresAt: new Date(Date.now() + 60_000).toISOString() });
+      await pair.adapter.attachments.insert(makeAttachment('a2'));
+      assert.equal(await pair.adapter.generation(['article']), article, 'an author, a token and an attachment leave the articles');
+      assert.notEqual(await pair.adapter.generation(['author']), author);
+      assert.notEqual(await pair.adapter.generation([attachmentsGenerationKey]), attachments);
+      const attachmentsThen = await pair.adapter.generation([attachmentsGenerationKey]);
+      await pair.adapter.documents.insert(makeDoc({ docId: 'y' }), emptyIndex());
+      assert.equal(await pair.adapter.generation([attachmentsGenerationKey]), attachmentsThen, 'an article without attachments leaves them');
+      assert.notEqual(await pair.adapter.generation(['article']), article);
     });
 
     it('moves with a write committed by another process on the same store, both ways', async () => {
-      const mine = await adapter.generation(both);
-      const theirs = await other.generation(both);
-      await other.documents.insert(makeDoc({ docId: 'b' }), emptyIndex());
-      assert.notEqual(await adapter.generation(both), mine, "the other process's write is seen");
-      const afterTheirs = await other.generation(both);
+      const mine = await pair.adapter.generation(both);
+      const theirs = await pair.other.generation(both);
+      await pair.other.documents.insert(makeDoc({ docId: 'b' }), emptyIndex());
+      assert.notEqual(await pair.adapter.generation(both), mine, "the other process's write is seen");
+      const afterTheirs = await pair.other.generation(both);
       assert.notEqual(afterTheirs, theirs, 'the writer sees its own write');
-      await adapter.documents.insert(makeDoc({ docId: 'c' }), emptyIndex());
-      assert.notEqual(await other.generation(both), afterTheirs);
-      const attachments = await other.generation([attachmentsScope]);
-      await adapter.attachments.insert(makeAttachment('a3'));
-      assert.notEqual(await other.generation([attachmentsScope]), attachments, "the other process's attachment is seen");
+      await pair.adapter.documents.insert(makeDoc({ docId: 'c' }), emptyIndex());
+      assert.notEqual(await pair.other.generation(both), afterTheirs);
+      const attachments = await pair.other.generation([attachmentsGenerationKey]);
+      await pair.adapter.attachments.insert(makeAttachment('a3'));
+      assert.notEqual(await pair.other.generation([attachmentsGenerationKey]), attachments, "the other process's attachment is seen");
     });
 
     it("sees another process's commit at once while its own reads of the generation keep running", async () => {
@@ -105,17 +85,17 @@ export function describeGenerationContract(
       let reading = true;
       const background = (async () => {
         while (reading) {
-          await Promise.all(Array.from({ length: 4 }, () => adapter.generation(both)));
+          await Promise.all(Array.from({ length: 4 }, () => pair.adapter.generation(both)));
           // A turn of the event loop each time: an adapter that answers without I/O (SQLite) would
           // otherwise never let the writes run.
           await new Promise((resolve) => setImmediate(resolve));
         }
       })();
       try {
-        let last = await adapter.generation(both);
+        let last = await pair.adapter.generation(both);
         for (let round = 0; round < 20; round++) {
-          await other.documents.insert(makeDoc({ docId: `busy-${round}` }), emptyIndex());
-          const now = await adapter.generation(both);
+          await pair.other.documents.insert(makeDoc({ docId: `busy-${round}` }), emptyIndex());
+          const now = await pair.adapter.generation(both);
           assert.notEqual(now, last, `round ${round}: the commit is seen by the next call`);
           last = now;
         }

@@ -4,35 +4,18 @@ import { createPostgresAdapter } from '../../src/storage/postgres/postgres-adapt
 import type { StorageAdapter, StorageSession } from '../../src/storage/storage-adapter.js';
 import { uniqueSlug } from '../../src/content/documents/slugs.js';
 import { describeOnPostgres, makePostgresAdapter, requirePostgresUrl } from '../helpers/postgres.js';
-import { emptyIndex, makeDoc } from './contract-helpers.js';
+import { emptyIndex, makeDoc, settlesWithin, signal } from './contract-helpers.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
-/** A promise and the function that settles it: a point one transaction waits at for the test. */
-function signal(): { promise: Promise<void>; fire: () => void } {
-  let fire!: () => void;
-  const promise = new Promise<void>((resolve) => {
-    fire = resolve;
-  });
-  return { promise, fire };
-}
-
-/** Whether `promise` settles within `ms`. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** The `counter` of a version, counted up by one as the services do: lock, read, write back. */
-async function countUp(tx: StorageSession, docId: string): Promise<void> {
-  await tx.documents.lock([docId]);
+/** The `counter` of a version, read and written back counted up by one. */
+async function countUpIn(tx: StorageSession, docId: string): Promise<void> {
   const [doc] = await tx.documents.find({ type: 'article', ids: [`${docId}:en:draft`] });
   await tx.documents.update({ ...doc!, counter: Number(doc!.counter) + 1 }, emptyIndex());
+}
+
+/** `countUpIn` as the services write: in a transaction that holds the document from its start. */
+function countUp(store: StorageAdapter, docId: string): Promise<void> {
+  return store.transaction({ lock: [docId] }, (tx) => countUpIn(tx, docId));
 }
 
 /** Inserts a draft with the first free slug of `base`, as the services pick it. */
@@ -51,7 +34,7 @@ describeOnPostgres('postgres writers side by side', () => {
   beforeEach(async () => {
     ({ adapter, schema, cleanup } = await makePostgresAdapter());
     // Another server process on the same schema.
-    other = createPostgresAdapter({ connectionString: requirePostgresUrl(), schema });
+    other = createPostgresAdapter({ attachmentsGenerationKey, connectionString: requirePostgresUrl(), schema });
     await adapter.migrate();
     await other.migrate();
   });
@@ -66,8 +49,8 @@ describeOnPostgres('postgres writers side by side', () => {
     await adapter.documents.insert(makeDoc({ docId: 'held', counter: 0 }), emptyIndex());
     const holding = signal();
     const release = signal();
-    const first = adapter.transaction(async (tx) => {
-      await countUp(tx, 'held');
+    const first = adapter.transaction({ lock: ['held'] }, async (tx) => {
+      await countUpIn(tx, 'held');
       holding.fire();
       await release.promise;
     });
@@ -79,7 +62,7 @@ describeOnPostgres('postgres writers side by side', () => {
     const sameProcess = adapter.transaction((tx) => tx.documents.insert(makeDoc({ docId: 'beside' }), emptyIndex()));
     assert.equal(await settlesWithin(sameProcess, 5000), true, 'in the same process too');
 
-    const same = other.transaction((tx) => countUp(tx, 'held'));
+    const same = countUp(other, 'held');
     assert.equal(await settlesWithin(same, 300), false, 'a write to the held document waits');
     release.fire();
     await Promise.all([first, same]);
@@ -91,7 +74,7 @@ describeOnPostgres('postgres writers side by side', () => {
     await adapter.documents.insert(makeDoc({ docId: 'counted', counter: 0 }), emptyIndex());
     const perProcess = 150;
     const runs = [adapter, other].flatMap((store) =>
-      Array.from({ length: perProcess }, () => store.transaction((tx) => countUp(tx, 'counted'))),
+      Array.from({ length: perProcess }, () => countUp(store, 'counted')),
     );
     await Promise.all(runs);
     const [counted] = await adapter.documents.find({ type: 'article', docIds: ['counted'] });
@@ -139,14 +122,14 @@ describeOnPostgres('postgres writers side by side', () => {
     for (const docId of ['a', 'b']) await adapter.documents.insert(makeDoc({ docId, counter: 0 }), emptyIndex());
     let attempts = 0;
     const bothHoldOne = { a: signal(), b: signal() };
-    // Each locks and writes one document, then the other's: they wait for each other.
+    // Each holds and writes one document, then writes the other's without holding it: the
+    // rows' own locks make them wait for each other.
     const crosswise = (store: StorageAdapter, first: 'a' | 'b', second: 'a' | 'b') =>
-      store.transaction(async (tx) => {
+      store.transaction({ lock: [first] }, async (tx) => {
         attempts++;
-        await countUp(tx, first);
+        await countUpIn(tx, first);
         bothHoldOne[first].fire();
         await bothHoldOne[second].promise;
-        await tx.documents.lock([second]);
         const [next] = await tx.documents.find({ type: 'article', ids: [`${second}:en:draft`] });
         await tx.documents.update({ ...next!, title: `after ${first}` }, emptyIndex());
       });
@@ -192,7 +175,7 @@ describeOnPostgres('postgres writers side by side', () => {
 
   it('never runs out of connections when transactions read through the adapter itself', async () => {
     // Two connections: one transaction at a time, and one connection always left for reads.
-    const small = createPostgresAdapter({ connectionString: requirePostgresUrl(), schema, poolSize: 2 });
+    const small = createPostgresAdapter({ attachmentsGenerationKey, connectionString: requirePostgresUrl(), schema, poolSize: 2 });
     try {
       const runs = Array.from({ length: 12 }, (_, n) =>
         small.transaction(async (tx) => {

@@ -17,24 +17,30 @@ import {
   skipWithoutPostgres,
   uniqueSchemaName,
 } from '../helpers/postgres.js';
-import { docIdsOf, emptyIndex, idsOf, makeDoc, makeIndex } from './contract-helpers.js';
+import { docIdsOf, emptyIndex, idsOf, makeDoc, makeIndex, placeOf } from './contract-helpers.js';
 import { runStorageContract } from './storage-adapter.contract.js';
 import { describeGenerationContract } from './generation.contract.js';
+import { describeTransactionHoldsContract } from './transaction-holds.contract.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
+import { makeAttachment } from './attachment-store.contract.js';
 
 // Every test of the contract gets an adapter on a schema of its own, dropped afterwards.
 if (skipWithoutPostgres) describeOnPostgres('storage contract: postgres', () => undefined);
 else runStorageContract('postgres', makePostgresAdapter);
 if (!skipWithoutPostgres) {
-  describeGenerationContract('postgres', async () => {
+  // Two adapters on one schema, as two processes have them.
+  const makePostgresPair = async () => {
     const { adapter, schema, cleanup } = await makePostgresAdapter();
-    return { adapter, other: createPostgresAdapter({ connectionString: requirePostgresUrl(), schema }), cleanup };
-  });
+    return { adapter, other: createPostgresAdapter({ attachmentsGenerationKey, connectionString: requirePostgresUrl(), schema }), cleanup };
+  };
+  describeGenerationContract('postgres', makePostgresPair);
+  describeTransactionHoldsContract('postgres', makePostgresPair);
 }
 
 // These need no database server.
 describe('postgres adapter without a server', () => {
   it('answers ping with false when the server cannot be reached, and closes', async () => {
-    const unreachable = createPostgresAdapter({ connectionString: 'postgres://cms@127.0.0.1:1/cms' });
+    const unreachable = createPostgresAdapter({ attachmentsGenerationKey, connectionString: 'postgres://cms@127.0.0.1:1/cms' });
     assert.equal(await unreachable.ping(), false);
     await unreachable.close();
     await unreachable.close();
@@ -42,9 +48,9 @@ describe('postgres adapter without a server', () => {
 
   it('refuses a schema name that is not a plain identifier, and a pool too small for a transaction and a read', () => {
     const connectionString = 'postgres://cms@127.0.0.1:1/cms';
-    assert.throws(() => createPostgresAdapter({ connectionString, schema: 'cms; DROP TABLE x' }), /Invalid schema name/);
-    assert.throws(() => createPostgresAdapter({ connectionString, schema: 'Public' }), /Invalid schema name/);
-    assert.throws(() => createPostgresAdapter({ connectionString, poolSize: 1 }), /Invalid pool size/);
+    assert.throws(() => createPostgresAdapter({ attachmentsGenerationKey, connectionString, schema: 'cms; DROP TABLE x' }), /Invalid schema name/);
+    assert.throws(() => createPostgresAdapter({ attachmentsGenerationKey, connectionString, schema: 'Public' }), /Invalid schema name/);
+    assert.throws(() => createPostgresAdapter({ attachmentsGenerationKey, connectionString, poolSize: 1 }), /Invalid pool size/);
   });
 });
 
@@ -60,7 +66,7 @@ describeOnPostgres('postgres adapter specifics', () => {
 
   /** Another adapter on the same schema: what another server process would have. */
   const otherProcess = (connectionString = requirePostgresUrl()): StorageAdapter => {
-    const other = createPostgresAdapter({ connectionString, schema });
+    const other = createPostgresAdapter({ attachmentsGenerationKey, connectionString, schema });
     extra.push(other);
     return other;
   };
@@ -97,7 +103,7 @@ describeOnPostgres('postgres adapter specifics', () => {
 
   it('migrates a new schema once when several processes start together', async () => {
     const fresh = uniqueSchemaName();
-    const adapters = [1, 2, 3].map(() => createPostgresAdapter({ connectionString: requirePostgresUrl(), schema: fresh }));
+    const adapters = [1, 2, 3].map(() => createPostgresAdapter({ attachmentsGenerationKey, connectionString: requirePostgresUrl(), schema: fresh }));
     try {
       await Promise.all(adapters.map((each) => each.migrate()));
       await Promise.all(adapters.map((each) => each.migrate()));
@@ -133,7 +139,7 @@ describeOnPostgres('postgres adapter specifics', () => {
   it('does not report as committed a transaction in which a statement failed, even if work went on', async () => {
     const url = new URL(requirePostgresUrl());
     url.searchParams.set('options', `-c search_path=${schema} -c default_transaction_read_only=on`);
-    const readOnly = createPostgresAdapter({ connectionString: url.href });
+    const readOnly = createPostgresAdapter({ attachmentsGenerationKey, connectionString: url.href });
     extra.push(readOnly);
     await assert.rejects(
       readOnly.transaction(async (tx) => {
@@ -169,7 +175,7 @@ describeOnPostgres('postgres adapter specifics', () => {
 
   it('returns documents and attachment records exactly as written, key order and U+0000 included', async () => {
     const doc = { ...makeDoc({ docId: 'a' }), zeta: 1, alpha: 'x\u0000y', nested: { b: [1.5, 'two', null], a: true } };
-    await adapter.documents.insert(doc, emptyIndex());
+    await adapter.documents.insert(doc, emptyIndex(placeOf(doc)));
     const [found] = await adapter.documents.find({ type: 'article', ids: [doc._id] });
     assert.equal(JSON.stringify(found), JSON.stringify(doc));
     // Sorting on a property reads the document's JSON, which holds the escape.
@@ -237,7 +243,7 @@ describeOnPostgres('postgres adapter specifics', () => {
 
   it('sorts on any property in the order the SQLite adapter does', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'cms-parity-'));
-    const sqlite = createSqliteAdapter({ filename: join(directory, 'cms.sqlite') });
+    const sqlite = createSqliteAdapter({ attachmentsGenerationKey, filename: join(directory, 'cms.sqlite') });
     try {
       await sqlite.migrate();
       const values: unknown[] = [undefined, null, true, false, 2, -1.5, 10, 'a', 'B', '', 'é', [1], { x: 1 }, '10'];
@@ -245,7 +251,7 @@ describeOnPostgres('postgres adapter specifics', () => {
         for (const [n, value] of values.entries()) {
           const doc = makeDoc({ docId: `d${String(n).padStart(2, '0')}`, title: n % 3 === 0 ? 'same' : `t${n}` });
           if (value !== undefined) doc.rank = value;
-          await store.documents.insert(doc, emptyIndex());
+          await store.documents.insert(doc, emptyIndex(placeOf(doc)));
         }
       }
       for (const sort of [
@@ -259,6 +265,32 @@ describeOnPostgres('postgres adapter specifics', () => {
     } finally {
       await sqlite.close();
       await rm(directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describeOnPostgres('postgres migrations', () => {
+  it('keeps the generations of a version 12 schema under their keys, and counts attachment writes up under the key the adapter is given', async () => {
+    const { adapter, schema, cleanup } = await makePostgresAdapter();
+    try {
+      const versions = migrations.slice(0, 12).map((_, index) => `(${index + 1})`).join(', ');
+      await adminQuery(`SET search_path = "${schema}";
+        ${migrations.slice(0, 12).join(';\n')};
+        CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+        INSERT INTO schema_migrations (version) VALUES ${versions};
+        INSERT INTO generations (scope, stripe, value) VALUES ('article', 0, 5), ('${attachmentsGenerationKey}', 3, 7)`);
+
+      await adapter.migrate();
+      assert.equal(await adapter.generation(['article', attachmentsGenerationKey]), '5 7');
+      await adapter.attachments.insert(makeAttachment('a'));
+      await adapter.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
+      assert.equal(await adapter.generation(['article', attachmentsGenerationKey]), '6 8', 'each write counted once');
+      const triggers = await adminQuery<{ tgname: string }>(`SELECT tgname FROM pg_trigger JOIN pg_class ON pg_class.oid = tgrelid
+        WHERE relnamespace = $1::regnamespace AND NOT tgisinternal ORDER BY tgname`, [schema]);
+      assert.deepEqual(triggers.map((row) => row.tgname), ['documents_generation']);
+    } finally {
+      await adapter.close();
+      await cleanup();
     }
   });
 });

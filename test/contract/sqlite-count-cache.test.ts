@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type BetterSqlite3 from 'better-sqlite3';
 import Database from '../../src/storage/sqlite/driver.js';
-import { CountCache } from '../../src/storage/sqlite/count-cache.js';
+import { CountsUntilWrite } from '../../src/storage/sqlite/counts-until-write.js';
 import { createSqliteDocumentStore } from '../../src/storage/sqlite/sqlite-document-store.js';
 import { withListReads } from '../../src/storage/sqlite/sqlite-list-reads.js';
 import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';
 import { StatementCache, type StatementSource } from '../../src/storage/sqlite/statement-cache.js';
 import type { DocumentQuery, StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { emptyIndex, makeDoc } from './contract-helpers.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
 // A list page counts its whole selection; the count is kept until the next write to the file,
 // whichever connection or process makes it. These tests count the COUNT statements run (and the
@@ -22,7 +23,7 @@ describe('sqlite counts kept until the next write', () => {
   let filename: string;
   let adapter: StorageAdapter;
   let reader: BetterSqlite3.Database;
-  let cache: CountCache;
+  let cache: CountsUntilWrite;
   let scans = 0;
 
   const list: DocumentQuery = { type: 'article', locale: 'en', mode: 'draft', archived: false };
@@ -36,7 +37,7 @@ describe('sqlite counts kept until the next write', () => {
   before(async () => {
     directory = await mkdtemp(join(tmpdir(), 'cms-counts-'));
     filename = join(directory, 'cms.sqlite');
-    adapter = createSqliteAdapter({ filename });
+    adapter = createSqliteAdapter({ attachmentsGenerationKey, filename });
     await adapter.migrate();
     for (let n = 0; n < 5; n++) await insert(adapter, `a${n}`, n < 3 ? 'news' : 'sports');
     reader = new Database(filename, { readonly: true });
@@ -47,7 +48,7 @@ describe('sqlite counts kept until the next write', () => {
         return statements.statement(sql);
       },
     };
-    cache = new CountCache(counting);
+    cache = new CountsUntilWrite(counting);
   });
 
   after(async () => {
@@ -79,7 +80,7 @@ describe('sqlite counts kept until the next write', () => {
 
   it('counts again after a write by another process (another adapter on the file)', async () => {
     assert.equal(await cache.count(inCategory('sports')), 2);
-    const other = createSqliteAdapter({ filename });
+    const other = createSqliteAdapter({ attachmentsGenerationKey, filename });
     try {
       await insert(other, 'c1', 'sports');
       await other.transaction(async (tx) => {
@@ -111,7 +112,7 @@ describe('sqlite filtered pages, read the cheaper way', () => {
   before(async () => {
     directory = await mkdtemp(join(tmpdir(), 'cms-probes-'));
     const filename = join(directory, 'cms.sqlite');
-    adapter = createSqliteAdapter({ filename });
+    adapter = createSqliteAdapter({ attachmentsGenerationKey, filename });
     await adapter.migrate();
     await adapter.transaction(async (tx) => {
       for (let n = 0; n < 100; n++) {
@@ -131,7 +132,7 @@ describe('sqlite filtered pages, read the cheaper way', () => {
         return statements.statement(sql);
       },
     };
-    store = withListReads(createSqliteDocumentStore(recording), recording, new CountCache(recording), undefined);
+    store = withListReads(createSqliteDocumentStore(recording), recording, new CountsUntilWrite(recording), undefined);
   });
 
   after(async () => {

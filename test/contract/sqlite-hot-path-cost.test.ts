@@ -15,6 +15,7 @@ import Database from '../../src/storage/sqlite/driver.js';
 import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';
 import type { StoredDocument } from '../../src/storage/storage-adapter.js';
 import { cheapPasswordHasher, keys, testConfig } from '../helpers/test-app.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
 // The hot paths must not cost more as the store grows: a list page, a get-one, an insert, a PATCH
 // and a publish run the same statements at 1,000 and at 20,000 articles, and read about as many
@@ -83,7 +84,7 @@ function article(n: number, mode: 'draft' | 'published'): StoredDocument {
 async function seedStore(count: number): Promise<Store> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-cost-'));
   const config = await loadAppConfig({ config: testConfig(), env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent' }, cwd: dataDir });
-  const adapter = createSqliteAdapter({ filename: databaseFile(config) });
+  const adapter = createSqliteAdapter({ attachmentsGenerationKey, filename: databaseFile(config) });
   await adapter.migrate();
   const indexer = new DocumentIndexer(createFieldTypeRegistry());
   const type = config.pieceTypes.get('article')!;
@@ -97,7 +98,7 @@ async function seedStore(count: number): Promise<Store> {
     }
   });
   // Indexed by the plan the app would index by: its start finds nothing to index again.
-  await adapter.documents.markIndexed('article', indexer.planDigest(type));
+  await adapter.indexPlans.record('article', indexer.planDigest(type));
   await adapter.close();
   return { dataDir, config, someId: article(Math.floor(count / 2), 'published').cmsDocId, count };
 }
@@ -128,6 +129,7 @@ async function costOf(store: Store, request: (app: FastifyInstance) => Promise<n
   let statements = 0;
   let counting = false;
   const storage = createSqliteAdapter({
+    attachmentsGenerationKey,
     filename: databaseFile(store.config),
     memoryMapped: false,
     onStatement: () => {

@@ -16,6 +16,7 @@ import type {
   TextSearch,
 } from '../../src/storage/storage-adapter.js';
 import { emptyIndex } from './contract-helpers.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
 // The list endpoint's queries on a store of realistic size must be served by indexes: a plan
 // that reads every document of the store would make each page cost as much as the whole store.
@@ -49,7 +50,7 @@ describe('sqlite query plans on 50,000 documents', () => {
     const directory = await mkdtemp(join(tmpdir(), 'cms-plans-'));
     cleanup = () => rm(directory, { recursive: true, force: true });
     const filename = join(directory, 'cms.sqlite');
-    adapter = createSqliteAdapter({ filename });
+    adapter = createSqliteAdapter({ attachmentsGenerationKey, filename });
     await adapter.migrate();
     await adapter.transaction(async (tx) => {
       for (const { doc, index } of articles) await tx.documents.insert(doc, index);
@@ -297,7 +298,7 @@ function makeArticles(count: number): Article[] {
     const high = words(2);
     const low = words(6);
     const search = { title, high, low, publicTitle: title, publicHigh: '', publicLow: '' };
-    return { doc, index: { values, search }, category, priority, authorIds, tagged, zebra };
+    return { doc, index: { locale: 'en', mode: 'draft', values, search }, category, priority, authorIds, tagged, zebra };
   });
 }
 

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';
 import type { DocumentQuery, StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { makeDoc, makeIndex } from './contract-helpers.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
 // Searches and sorts on a stored property cost in proportion to what they select; with read
 // threads they run on a worker thread's connection while the event loop goes on.
@@ -47,7 +48,7 @@ describe('sqlite read threads', () => {
     directory = await mkdtemp(join(tmpdir(), 'cms-read-threads-'));
     filename = join(directory, 'cms.sqlite');
     statementsOnLoop = [];
-    threaded = createSqliteAdapter({ filename, readThreads: 2, onStatement: (sql) => statementsOnLoop.push(sql) });
+    threaded = createSqliteAdapter({ attachmentsGenerationKey, filename, readThreads: 2, onStatement: (sql) => statementsOnLoop.push(sql) });
     await threaded.migrate();
     await threaded.transaction(async (tx) => {
       for (let n = 0; n < documentCount; n++) {
@@ -55,7 +56,7 @@ describe('sqlite read threads', () => {
         await tx.documents.insert(doc, makeIndex({}, { low: doc.body, publicLow: doc.body }));
       }
     });
-    inline = createSqliteAdapter({ filename, readThreads: 0 });
+    inline = createSqliteAdapter({ attachmentsGenerationKey, filename, readThreads: 0 });
   });
 
   after(async () => {

@@ -5,13 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';
 import { emptyIndex, makeDoc } from './contract-helpers.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
 // Two adapters on one file stand for two worker processes (CMS_WORKERS): each has its own connections.
 test('a write waiting for the write lock another adapter holds leaves the event loop free, then runs', async () => {
   const directory = await mkdtemp(join(tmpdir(), 'cms-sqlite-lock-'));
   const filename = join(directory, 'cms.sqlite');
-  const holder = createSqliteAdapter({ filename });
-  const waiter = createSqliteAdapter({ filename });
+  const holder = createSqliteAdapter({ attachmentsGenerationKey, filename });
+  const waiter = createSqliteAdapter({ attachmentsGenerationKey, filename });
   try {
     await holder.migrate();
     let release!: () => void;

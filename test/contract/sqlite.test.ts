@@ -8,9 +8,12 @@ import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js'
 import { compileCountQuery, compileFindQuery } from '../../src/storage/sqlite/sqlite-query.js';
 import { migrations } from '../../src/storage/sqlite/migrations.js';
 import type { DocumentQuery, StorageAdapter, StorageSession } from '../../src/storage/storage-adapter.js';
-import { emptyIndex, idsOf, makeDoc, makeIndex } from './contract-helpers.js';
+import { emptyIndex, idsOf, makeDoc, makeIndex, placeOf } from './contract-helpers.js';
 import { runStorageContract } from './storage-adapter.contract.js';
 import { describeGenerationContract } from './generation.contract.js';
+import { describeTransactionHoldsContract } from './transaction-holds.contract.js';
+import { makeAttachment } from './attachment-store.contract.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
 interface TempAdapter {
   adapter: StorageAdapter;
@@ -21,17 +24,20 @@ interface TempAdapter {
 async function makeTempAdapter(options: { writesPerCommit?: number; onStatement?: (sql: string) => void } = {}): Promise<TempAdapter> {
   const directory = await mkdtemp(join(tmpdir(), 'cms-sqlite-'));
   const filename = join(directory, 'cms.sqlite');
-  const adapter = createSqliteAdapter({ filename, ...options });
+  const adapter = createSqliteAdapter({ attachmentsGenerationKey, filename, ...options });
   const cleanup = () => rm(directory, { recursive: true, force: true });
   return { adapter, filename, cleanup };
 }
 
 runStorageContract('sqlite', () => makeTempAdapter());
 runStorageContract('sqlite, writes committed in groups', () => makeTempAdapter({ writesPerCommit: 8 }));
-describeGenerationContract('sqlite', async () => {
+/** Two adapters on one file, as two processes have them. */
+const makeSqlitePair = async () => {
   const { adapter, filename, cleanup } = await makeTempAdapter({ writesPerCommit: 8 });
-  return { adapter, other: createSqliteAdapter({ filename }), cleanup };
-});
+  return { adapter, other: createSqliteAdapter({ attachmentsGenerationKey, filename }), cleanup };
+};
+describeGenerationContract('sqlite', makeSqlitePair);
+describeTransactionHoldsContract('sqlite', makeSqlitePair);
 
 describe('sqlite adapter specifics', () => {
   let adapter: StorageAdapter;
@@ -49,7 +55,7 @@ describe('sqlite adapter specifics', () => {
   });
 
   it('refuses an in-memory database', () => {
-    assert.throws(() => createSqliteAdapter({ filename: ':memory:' }), /file/);
+    assert.throws(() => createSqliteAdapter({ attachmentsGenerationKey, filename: ':memory:' }), /file/);
   });
 
   it('keeps the file in WAL mode', () => {
@@ -135,12 +141,12 @@ describe('sqlite adapter specifics', () => {
     const scopes = { types: ['article', 'author'], modes: ['draft', 'published'] as const };
     for (let n = 0; n < 40; n++) {
       const doc = makeDoc({ docId: `count-${n}`, type: scopes.types[n % 2], mode: scopes.modes[n % 3 === 0 ? 1 : 0] });
-      await adapter.documents.insert(doc, emptyIndex());
+      await adapter.documents.insert(doc, emptyIndex(placeOf(doc)));
     }
     await adapter.transaction(async (tx) => {
       for (let n = 0; n < 40; n += 3) {
         const doc = makeDoc({ docId: `count-${n}`, type: scopes.types[n % 2], mode: scopes.modes[n % 3 === 0 ? 1 : 0] });
-        await tx.documents.update({ ...doc, archived: n % 2 === 0, visibility: n % 5 === 0 ? 'loginRequired' : 'public' }, emptyIndex());
+        await tx.documents.update({ ...doc, archived: n % 2 === 0, visibility: n % 5 === 0 ? 'loginRequired' : 'public' }, emptyIndex(placeOf(doc)));
       }
     });
     await adapter.documents.remove('article', [makeDoc({ docId: 'count-4' })._id, makeDoc({ docId: 'count-9', mode: 'published' })._id]);
@@ -340,6 +346,33 @@ describe('sqlite writes committed in groups', () => {
 });
 
 describe('sqlite migrations', () => {
+  it('keeps the generations of a version 14 database under their keys, and counts attachment writes up under the key the adapter is given', async () => {
+    const { adapter, filename, cleanup } = await makeTempAdapter();
+    try {
+      const old = new Database(filename);
+      for (const migration of migrations.slice(0, 14)) old.exec(migration);
+      old.pragma('user_version = 14');
+      old.exec(`INSERT INTO generations (scope, value) VALUES ('article', 5), ('${attachmentsGenerationKey}', 7)`);
+      old.close();
+
+      await adapter.migrate();
+      assert.equal(await adapter.generation(['article', attachmentsGenerationKey]), '5 7');
+      await adapter.attachments.insert(makeAttachment('a'));
+      await adapter.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
+      assert.equal(await adapter.generation(['article', attachmentsGenerationKey]), '6 8', 'each write counted once');
+      const inspector = new Database(filename, { readonly: true });
+      try {
+        const triggers = inspector.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%generations%' ORDER BY name").pluck().all();
+        assert.deepEqual(triggers, ['documents_delete_generation', 'documents_insert_generation', 'documents_update_generation']);
+      } finally {
+        inspector.close();
+      }
+    } finally {
+      await adapter.close();
+      await cleanup();
+    }
+  });
+
   it('gives a version 8 database empty search texts and no index plans, so that the next start indexes every type again', async () => {
     const { adapter, filename, cleanup } = await makeTempAdapter();
     try {
@@ -353,11 +386,11 @@ describe('sqlite migrations', () => {
       old.close();
 
       await adapter.migrate();
-      assert.equal(await adapter.documents.indexedBy('article'), null);
+      assert.equal(await adapter.indexPlans.digestOf('article'), null);
       assert.deepEqual(idsOf(await adapter.documents.versionsAfter('article', null, 10)), ['a:en:draft']);
       await adapter.documents.update(makeDoc({ docId: 'a' }), makeIndex({}, { title: 'new words' }));
-      await adapter.documents.markIndexed('article', 'plan-1');
-      assert.equal(await adapter.documents.indexedBy('article'), 'plan-1');
+      await adapter.indexPlans.record('article', 'plan-1');
+      assert.equal(await adapter.indexPlans.digestOf('article'), 'plan-1');
       const search = (word: string) => adapter.documents.find({ type: null, search: { words: [word], match: 'any', prefix: false, phrases: [], without: [], texts: 'all' } });
       assert.deepEqual(idsOf(await search('new')), ['a:en:draft']);
       assert.deepEqual(idsOf(await search('old')), []);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { DocumentQuery, StorageAdapter, StoredDocument, UserLogin } from '../../src/storage/storage-adapter.js';
-import { assertConflict, docIdsOf, emptyIndex, idsOf, makeDoc, makeIndex } from './contract-helpers.js';
+import { assertConflict, docIdsOf, emptyIndex, idsOf, makeDoc, makeIndex, placeOf } from './contract-helpers.js';
 import { describeIndexContract } from './document-index.contract.js';
 import { describeAttachmentContract } from './attachment-store.contract.js';
 import { describeLoginThrottleContract } from './login-throttle.contract.js';
@@ -32,7 +32,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     });
 
     const insertAll = async (docs: StoredDocument[]): Promise<void> => {
-      for (const doc of docs) await adapter.documents.insert(doc, emptyIndex());
+      for (const doc of docs) await adapter.documents.insert(doc, emptyIndex(placeOf(doc)));
     };
 
     describe('lifecycle', () => {
@@ -199,9 +199,9 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     describe('documents: writes', () => {
       it('updates a stored version and its filtered columns', async () => {
         const doc = makeDoc({ docId: 'a' });
-        await adapter.documents.insert(doc, emptyIndex());
+        await adapter.documents.insert(doc, emptyIndex(placeOf(doc)));
         const changed = { ...doc, slug: 'renamed', archived: true, title: 'new title', extra: [1, 2] };
-        assert.equal(await adapter.documents.update(changed, emptyIndex()), true);
+        assert.equal(await adapter.documents.update(changed, emptyIndex(placeOf(changed))), true);
         assert.deepEqual(await adapter.documents.find({ type: null, slug: 'renamed', archived: true }), [changed]);
         assert.equal(await adapter.documents.count({ type: null, slug: 'a' }), 0);
       });
@@ -280,14 +280,14 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
       it('rejects a duplicate slug in the same locale and mode, across types', async () => {
         await adapter.documents.insert(makeDoc({ docId: 'a', slug: 'shared' }), emptyIndex());
         const duplicate = makeDoc({ docId: 'b', type: 'author', slug: 'shared' });
-        await assertConflict(adapter.documents.insert(duplicate, emptyIndex()), 'slug');
+        await assertConflict(adapter.documents.insert(duplicate, emptyIndex(placeOf(duplicate))), 'slug');
       });
 
       it('rejects a duplicate slug among non-localized documents', async () => {
         const user = (docId: string) => makeDoc({ docId, type: 'user', locale: null, mode: null, slug: 'same' });
-        await adapter.documents.insert(user('u1'), emptyIndex());
+        await adapter.documents.insert(user('u1'), emptyIndex(placeOf(user('u1'))));
         const duplicate = user('u2');
-        await assertConflict(adapter.documents.insert(duplicate, emptyIndex()), 'slug');
+        await assertConflict(adapter.documents.insert(duplicate, emptyIndex(placeOf(duplicate))), 'slug');
       });
 
       it('allows the same slug in another mode, another locale, or non-localized', async () => {
@@ -360,7 +360,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
       it('commits all writes together and returns the result of work', async () => {
         const result = await adapter.transaction(async (tx) => {
           await tx.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
-          await tx.documents.insert(makeDoc({ docId: 'a', mode: 'published' }), emptyIndex());
+          await tx.documents.insert(makeDoc({ docId: 'a', mode: 'published' }), emptyIndex({ locale: 'en', mode: 'published' }));
           await tx.logins.put(makeLogin('u1'));
           return 'done';
         });
@@ -398,7 +398,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
       it('shows its own writes to the transaction and hides them from reads outside it', async () => {
         const doc = makeDoc({ docId: 'a' });
         await adapter.transaction(async (tx) => {
-          await tx.documents.insert(doc, emptyIndex());
+          await tx.documents.insert(doc, emptyIndex(placeOf(doc)));
           await tx.logins.put(makeLogin('u1'));
           await tx.tokens.put(makeToken('t1', 'u1'));
           assert.deepEqual(await tx.documents.find({ type: 'article', ids: [doc._id] }), [doc]);
@@ -441,7 +441,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
           ...['e', 'f', 'g'].map((docId) =>
             adapter.transaction(async (tx) => {
               await tx.documents.insert(makeDoc({ docId }), emptyIndex());
-              await tx.documents.insert(makeDoc({ docId, mode: 'published' }), emptyIndex());
+              await tx.documents.insert(makeDoc({ docId, mode: 'published' }), emptyIndex({ locale: 'en', mode: 'published' }));
             }),
           ),
         ]);
@@ -499,17 +499,17 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
       });
 
       it('keeps setup code digests until each is taken, once', async () => {
-        assert.equal(await adapter.logins.hasSetupCodes(), false);
-        assert.equal(await adapter.logins.takeSetupCode('a'.repeat(64)), false);
-        await adapter.logins.addSetupCode('a'.repeat(64));
-        await adapter.logins.addSetupCode('a'.repeat(64));
-        await adapter.logins.addSetupCode('b'.repeat(64));
-        assert.equal(await adapter.logins.hasSetupCodes(), true);
-        const taken = await Promise.all([0, 1, 2].map(() => adapter.logins.takeSetupCode('a'.repeat(64))));
+        assert.equal(await adapter.setupCodes.any(), false);
+        assert.equal(await adapter.setupCodes.take('a'.repeat(64)), false);
+        await adapter.setupCodes.add('a'.repeat(64));
+        await adapter.setupCodes.add('a'.repeat(64));
+        await adapter.setupCodes.add('b'.repeat(64));
+        assert.equal(await adapter.setupCodes.any(), true);
+        const taken = await Promise.all([0, 1, 2].map(() => adapter.setupCodes.take('a'.repeat(64))));
         assert.deepEqual(taken.sort(), [false, false, true], 'each code is taken once');
-        assert.equal(await adapter.logins.hasSetupCodes(), true);
-        assert.equal(await adapter.transaction((tx) => tx.logins.takeSetupCode('b'.repeat(64))), true);
-        assert.equal(await adapter.logins.hasSetupCodes(), false);
+        assert.equal(await adapter.setupCodes.any(), true);
+        assert.equal(await adapter.transaction((tx) => tx.setupCodes.take('b'.repeat(64))), true);
+        assert.equal(await adapter.setupCodes.any(), false);
       });
     });
 

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import pg from 'pg';
 import { createPostgresAdapter, type PostgresAdapterOptions } from '../../src/storage/postgres/postgres-adapter.js';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
 /** The PostgreSQL database the PostgreSQL tests use; they are skipped without one. */
 export const postgresUrl: string | undefined = process.env.CMS_TEST_POSTGRES_URL?.trim() || undefined;
@@ -61,7 +62,7 @@ export async function makePostgresAdapter(
 ): Promise<{ adapter: StorageAdapter; schema: string; cleanup: () => Promise<void> }> {
   const schema = uniqueSchemaName();
   await adminQuery(`CREATE SCHEMA "${schema}"`);
-  const adapter = createPostgresAdapter({ connectionString: requirePostgresUrl(), schema, ...options });
+  const adapter = createPostgresAdapter({ attachmentsGenerationKey, connectionString: requirePostgresUrl(), schema, ...options });
   return { adapter, schema, cleanup: () => dropSchema(schema) };
 }
 

@@ -10,6 +10,7 @@ import { createStorage } from '../../src/storage/create-storage.js';
 import { ScryptPasswordHasher } from '../../src/auth/passwords.js';
 import { newSchemaDatabase } from './postgres.js';
 import { recordResponses, type ResponseMismatch } from './openapi-recorder.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
 /** scrypt at a test cost: suites that create users and sign in many times stay fast. */
 export const cheapPasswordHasher = () => new ScryptPasswordHasher({ concurrency: 2, queueLimit: 100, params: { N: 1024, r: 8, p: 1 } });
@@ -132,7 +133,7 @@ export async function startTestApp(
     cwd: dataDir,
   });
   // A wrapped store (tests counting queries) is the test's to close: the app closes only its own.
-  const storage = options.wrapStorage?.(createStorage(loaded.databaseUrl, { writesPerCommit: loaded.limits.writesPerCommit }));
+  const storage = options.wrapStorage?.(createStorage(loaded.databaseUrl, { attachmentsGenerationKey, writesPerCommit: loaded.limits.writesPerCommit }));
   const app = await buildApp(loaded, { storage, passwordHasher: options.passwordHasher, logStream: options.logStream, adminDir: options.adminDir });
   // Every answer is checked against the OpenAPI document; a mismatch fails the request's test.
   const recorder = recordResponses(app, loaded);

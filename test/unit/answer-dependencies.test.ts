@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { loadAppConfig } from '../../src/load-app-config.js';
 import { answerDependencies } from '../../src/content/documents/answer-dependencies.js';
 import { createFieldTypeRegistry } from '../../src/content/fields/registry.js';
-import { attachmentsScope } from '../../src/storage/storage-adapter.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
 const piece = (add: Record<string, unknown>) => ({ extend: '@cms/piece-type', fields: { add } });
 
@@ -36,10 +36,10 @@ test('an answer is read from its type, the types it reaches at any depth, and th
   const sorted = (name: string) => [...answerDependencies(config, createFieldTypeRegistry(), name)].sort();
   // Below an area every widget type counts, whatever the area allows today (stored widgets may
   // predate a change of the configuration): the built-in image widget brings `@cms/image`.
-  const all = [attachmentsScope, '@cms/image', 'event', 'person', 'topic', 'venue'].sort();
+  const all = [attachmentsGenerationKey, '@cms/image', 'event', 'person', 'topic', 'venue'].sort();
   assert.deepEqual(sorted('event'), all);
   assert.deepEqual(sorted('venue'), all, 'back through the reverse field');
-  assert.deepEqual(sorted('person'), [attachmentsScope, 'person']);
+  assert.deepEqual(sorted('person'), [attachmentsGenerationKey, 'person']);
   assert.deepEqual(sorted('topic'), ['topic']);
   assert.deepEqual(sorted('room'), ['room'], 'a type that reaches nothing reads only itself');
 });

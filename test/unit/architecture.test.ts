@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const storageInterface = 'src/storage/storage-adapter.ts';
+/** The store's interface: one file per store, and the file that gathers them. */
+const storageInterface = ['src/storage/storage-adapter.ts', 'src/storage/interface/'] as const;
 
 /**
  * The dependency rules of README "Project layout", as data: each area of src/ (a folder, or one
@@ -18,21 +19,21 @@ const mayImport: Readonly<Record<string, readonly string[]>> = {
   'src/core/': ['src/errors/'],
   'src/config/': ['src/core/', 'src/errors/'],
   'src/storage/': ['src/core/', 'src/errors/'],
-  'src/content/': ['src/core/', 'src/errors/', 'src/config/', storageInterface],
+  'src/content/': ['src/core/', 'src/errors/', 'src/config/', ...storageInterface],
   // Users come in through the narrow `UserDirectory` that the composition root builds on content.
-  'src/auth/': ['src/core/', 'src/errors/', storageInterface],
-  'src/media/': ['src/core/', 'src/errors/', 'src/config/', storageInterface],
+  'src/auth/': ['src/core/', 'src/errors/', ...storageInterface],
+  'src/media/': ['src/core/', 'src/errors/', 'src/config/', ...storageInterface],
   // No storage at all: a route names the little it needs of the store (health's `Pingable`).
   'src/http/': ['src/core/', 'src/errors/', 'src/config/', 'src/content/', 'src/auth/', 'src/media/'],
   // Sending the outbox's webhook deliveries: the content layer only writes them.
-  'src/webhooks/': ['src/core/', 'src/errors/', 'src/config/', storageInterface],
+  'src/webhooks/': ['src/core/', 'src/errors/', 'src/config/', ...storageInterface],
   // Assembling: the configuration, the composition root, the process entry.
   'src/load-app-config.ts': ['src/config/', 'src/content/'],
   // The type of a configuration file, for editors (`cms-server/config`): from config's and content's schemas.
   'src/define-config.ts': ['src/core/', 'src/config/', 'src/content/'],
   'src/app.ts': ['src/'],
   // The composition root's content half (document operations, media), apart so the CLI loads no Fastify.
-  'src/content-services.ts': ['src/core/', 'src/errors/', 'src/config/', 'src/content/', 'src/auth/', 'src/media/', storageInterface],
+  'src/content-services.ts': ['src/core/', 'src/errors/', 'src/config/', 'src/content/', 'src/auth/', 'src/media/', ...storageInterface],
   'src/main.ts': ['src/'],
   // The primary of several server processes: it prepares the store and the setup code before forking.
   'src/cluster/': ['src/'],
@@ -158,6 +159,25 @@ test('no module of src/ imports itself back, through any number of others', asyn
   const graph = await importGraph();
   assert.ok(graph.has('src/storage/sqlite/sqlite-query.ts'), 'the sources were found');
   assert.deepEqual(cyclesOf(graph), []);
+});
+
+/**
+ * The store knows no content rules: no adapter reads the content layer's `cmsLocale` (a
+ * version's locale and mode come with its index) or names the generation key of attachment
+ * writes (the adapter is given it), and no store has a `lock` to remember (a transaction names
+ * what it holds). The type of a stored document declares `cmsLocale` as data it keeps as it
+ * is; migrations that ran already are history and keep their SQL as it ran.
+ */
+test('the store knows no content rules: no adapter reads cmsLocale or names the attachments\' generation key, no store has lock()', async () => {
+  const found: string[] = [];
+  for (const file of await sourceFiles()) {
+    if (!file.startsWith('src/storage/')) continue;
+    const text = await readFile(posix.join(root, file), 'utf8');
+    if (file !== 'src/storage/interface/documents.ts' && text.includes('cmsLocale')) found.push(`${file}: cmsLocale`);
+    if (!file.endsWith('/migrations.ts') && text.includes("'(attachments)'")) found.push(`${file}: '(attachments)'`);
+    if (file.startsWith('src/storage/interface/') && /^\s+lock\(/m.test(text)) found.push(`${file}: lock()`);
+  }
+  assert.deepEqual(found, []);
 });
 
 /**

@@ -136,5 +136,5 @@ async function writeRecords(deps: ImportDeps, derive: Deriving, tx: StorageSessi
     if (--partsLeft === 0) break;
   }
   // The index was derived by the plan of this configuration: no start needs to derive it again.
-  for (const type of deps.config.pieceTypes.values()) await tx.documents.markIndexed(type.name, indexer.planDigest(type));
+  for (const type of deps.config.pieceTypes.values()) await tx.indexPlans.record(type.name, indexer.planDigest(type));
 }

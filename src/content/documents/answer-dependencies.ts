@@ -1,5 +1,5 @@
 import type { AppConfig } from '../app-config.js';
-import { attachmentsScope } from '../../storage/storage-adapter.js';
+import { attachmentsGenerationKey } from '../generation-keys.js';
 import { attachmentField } from '../fields/attachment.js';
 import { relationshipTarget } from '../fields/relationship.js';
 import { walkFieldDefinitions } from '../fields/walk-fields.js';
@@ -27,5 +27,5 @@ export function answerDependencies(config: AppConfig, fieldTypes: FieldTypeLooku
       }
     });
   }
-  return attachments ? [...types, attachmentsScope] : [...types];
+  return attachments ? [...types, attachmentsGenerationKey] : [...types];
 }

@@ -29,8 +29,7 @@ export class AttachmentUsage {
     if (ids.length === 0) return [];
     // Writers of other documents may change the same attachments' usage side by side (PostgreSQL):
     // each decides after the one before it committed, reading what it left.
-    await session.attachments.lock(ids);
-    const records = await session.attachments.find(ids);
+    const records = await session.attachments.findHeld(ids);
     const live = records.filter((record) => record.docIds.length > 0).map((record) => record._id);
     const dormant = records.filter((record) => record.docIds.length === 0).map((record) => record._id);
     return [...(await session.attachments.setReadable(live, true)), ...(await session.attachments.setReadable(dormant, false))];

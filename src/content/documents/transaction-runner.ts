@@ -1,4 +1,4 @@
-import type { StorageAdapter, StorageSession } from '../../storage/storage-adapter.js';
+import type { StorageAdapter, StorageSession, TransactionOptions } from '../../storage/storage-adapter.js';
 import { PasswordsToHash, WritePasswords, type PasswordHasher } from '../fields/password-hasher.js';
 import type { AttachmentFileKeeper } from './attachment-refs.js';
 import type { AttachmentUsage } from './attachment-usage.js';
@@ -30,11 +30,11 @@ export class TransactionRunner {
    * password not hashed yet ends the transaction (nothing written), the passwords are hashed, and
    * the write runs again with them. Writes without passwords run once.
    */
-  async runWithPasswords<T>(work: (tx: StorageSession, passwords: WritePasswords) => Promise<T>): Promise<T> {
+  async runWithPasswords<T>(options: TransactionOptions, work: (tx: StorageSession, passwords: WritePasswords) => Promise<T>): Promise<T> {
     const passwords = new WritePasswords(this.#deps.passwordMinLength);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.run((tx) => work(tx, passwords));
+        return await this.run(options, (tx) => work(tx, passwords));
       } catch (error) {
         // Another attempt meets the same passwords; a third would mean the input keeps changing.
         if (!(error instanceof PasswordsToHash) || attempt === 3) throw error;
@@ -48,11 +48,11 @@ export class TransactionRunner {
    * in it whether their files are to be readable; once it commits, the files are made so, and
    * the webhook sender is woken when it wrote change events.
    */
-  async run<T>(work: (tx: StorageSession) => Promise<T>): Promise<T> {
+  async run<T>(options: TransactionOptions, work: (tx: StorageSession) => Promise<T>): Promise<T> {
     const { usage, changes } = this.#deps;
     let toSettle: string[] = [];
     let recordedChanges = false;
-    const result = await this.#deps.storage.transaction(async (tx) => {
+    const result = await this.#deps.storage.transaction(options, async (tx) => {
       usage.begin(tx);
       const value = await work(tx);
       toSettle = await usage.decideReadable(tx);

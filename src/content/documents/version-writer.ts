@@ -62,8 +62,7 @@ export class VersionWriter {
     if (ids.length > 0) {
       // The sweep removes an attachment unused for its grace period under the same lock: one this
       // write takes up is then either still there, and kept, or gone, and the write refused.
-      await session.attachments.lock(ids);
-      const found = await session.attachments.find(ids);
+      const found = await session.attachments.findHeld(ids);
       if (found.length < new Set(ids).size) throw new ConflictError('An attachment of this document was removed meanwhile: upload it again.');
     }
     this.#usage.note(session, await session.attachments.setUsage(doc._id, ids, doc.archived));

@@ -78,7 +78,7 @@ export class DocumentIndexer {
     const texts = this.#texts(plan, doc);
     // A previous version only waits to be reverted to: no search reads it, so it has no texts.
     const search = doc.cmsMode === 'previous' ? noSearchTexts : searchTextsOf(plan, doc, texts);
-    return { index: { values, search }, properties: searchPropertiesOf(texts) };
+    return { index: { locale: localeOf(doc), mode: doc.cmsMode ?? null, values, search }, properties: searchPropertiesOf(texts) };
   }
 
   /** Which texts a search by someone who sees only the public projection reads. */
@@ -182,4 +182,11 @@ export function isProjected(projection: Readonly<Record<string, unknown>>, field
   if (!fieldTypes.get(field.type)?.relates) return false;
   const base = field.name.replace(/^_/, '');
   return Boolean(projection[base] || projection[`_${base}`]);
+}
+
+/** The locale the version is stored under: `en` of `en:draft`; null for a non-localized type's. */
+function localeOf(doc: StoredDocument): string | null {
+  if (doc.cmsLocale === undefined) return null;
+  const separator = doc.cmsLocale.lastIndexOf(':');
+  return separator < 0 ? doc.cmsLocale : doc.cmsLocale.slice(0, separator);
 }

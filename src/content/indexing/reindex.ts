@@ -30,7 +30,7 @@ export async function reindexStaleTypes(
   const { storage } = deps;
   for (const type of deps.config.pieceTypes.values()) {
     const digest = indexer.planDigest(type);
-    if ((await storage.documents.indexedBy(type.name)) === digest) continue;
+    if ((await storage.indexPlans.digestOf(type.name)) === digest) continue;
     // A type without documents (every type of a new store) only needs its plan recorded.
     if ((await storage.documents.versionsAfter(type.name, null, 1)).length > 0) {
       progress?.started(type.name);
@@ -38,7 +38,7 @@ export async function reindexStaleTypes(
       const versions = await reindexType(storage, indexer, type);
       progress?.finished(type.name, versions, (performance.now() - started) / 1000);
     }
-    await storage.documents.markIndexed(type.name, digest);
+    await storage.indexPlans.record(type.name, digest);
   }
 }
 
@@ -46,19 +46,17 @@ export async function reindexStaleTypes(
 async function reindexType(storage: StorageAdapter, indexer: DocumentIndexer, type: SanitizedPieceType): Promise<number> {
   let versions = 0;
   for (let afterId: string | null = null; ; ) {
-    const batch = await storage.transaction(async (tx) => {
-      const found = await tx.documents.versionsAfter(type.name, afterId, batchSize);
-      // Locked, then read again as they are now: a write from another process that came
-      // between is kept, not overwritten by the version read before it.
-      await tx.documents.lock(found.map((doc) => doc.cmsDocId));
-      const docs = found.length === 0 ? [] : await tx.documents.find({ type: type.name, ids: found.map((doc) => doc._id) });
+    const batch = await storage.documents.versionsAfter(type.name, afterId, batchSize);
+    if (batch.length === 0) return versions;
+    // Held, then read again as they are now: a write from another process that came between
+    // is kept, not overwritten by the version read before it.
+    await storage.transaction({ lock: batch.map((doc) => doc.cmsDocId) }, async (tx) => {
+      const docs = await tx.documents.find({ type: type.name, ids: batch.map((doc) => doc._id) });
       for (const doc of docs) {
         const { index, properties } = indexer.index(type, doc);
         await tx.documents.update({ ...doc, ...properties }, index);
       }
-      return found;
     });
-    if (batch.length === 0) return versions;
     versions += batch.length;
     afterId = batch.at(-1)!._id;
   }

@@ -314,6 +314,21 @@ export const migrations: readonly string[] = [
   `
   ALTER TABLE attachments ADD COLUMN uploaded_by text COLLATE "C";
   `,
+  // 13: generation keys instead of scopes, and no key named by the schema: the documents'
+  // trigger counts up their type still, while the attachment writes count up the key the
+  // adapter is given (the content layer's), at the commit of each transaction that changed a
+  // row of them (postgres-adapter.ts), as the deferred triggers did.
+  `
+  DROP TRIGGER attachments_generation ON attachments;
+  DROP TRIGGER attachment_uses_generation ON attachment_uses;
+  DROP FUNCTION count_up_attachments_generation();
+  ALTER TABLE generations RENAME COLUMN scope TO key;
+  ALTER TABLE generations RENAME CONSTRAINT generations_scope_stripe TO generations_key_stripe;
+  CREATE OR REPLACE FUNCTION count_up_generation(counted text) RETURNS void LANGUAGE sql AS $$
+    INSERT INTO generations (key, stripe, value) VALUES (counted, pg_backend_pid() % 16, 1)
+      ON CONFLICT (key, stripe) DO UPDATE SET value = generations.value + 1;
+  $$;
+  `,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

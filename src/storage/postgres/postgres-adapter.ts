@@ -1,13 +1,17 @@
 import pg from 'pg';
 import type { PoolClient } from 'pg';
-import type { DocumentStore, StorageAdapter, StorageSession } from '../storage-adapter.js';
-import { KeptCounts } from '../kept-counts.js';
-import { autoCommittingSession, limitedTransactions, type TransactionScope } from '../adapter-kit.js';
+import type { StorageAdapter, StorageSession, TransactionOptions } from '../interface/adapter.js';
+import type { DocumentStore } from '../interface/documents.js';
+import { VersionedCounts } from '../versioned-counts.js';
+import { autoCommittingSession } from '../auto-committing-session.js';
+import { limitedTransactions, withOptionalOptions, type TransactionState } from '../transaction-queue.js';
 import { ConflictError } from '../../errors/app-error.js';
 import { assertSchemaName, runMigrations } from './migrations.js';
-import { createPostgresAttachmentStore } from './postgres-attachment-store.js';
-import { createPostgresDocumentStore } from './postgres-document-store.js';
-import { postgresGenerations } from './postgres-generations.js';
+import { createPostgresAttachmentStore, holdAttachments } from './postgres-attachment-store.js';
+import { createPostgresDocumentStore, holdDocuments } from './postgres-document-store.js';
+import { countUpGenerations, postgresGenerations } from './postgres-generations.js';
+import { createPostgresIndexPlanStore } from './postgres-index-plan-store.js';
+import { createPostgresSetupCodeStore } from './postgres-setup-code-store.js';
 import { compileCountQuery } from './postgres-query.js';
 import { createPostgresLoginStore, createPostgresTokenStore } from './postgres-login-store.js';
 import { createPostgresLoginThrottleStore } from './postgres-login-throttle-store.js';
@@ -31,6 +35,8 @@ export interface PostgresAdapterOptions {
    * of every other request a connection or two.)
    */
   readonly poolSize?: number;
+  /** The generation key that writes to the attachments count up (`StorageAdapter.generation`). */
+  readonly attachmentsGenerationKey: string;
 }
 
 export const defaultPoolSize = 10;
@@ -45,19 +51,19 @@ const maxAttempts = 20;
  * Reads made through the adapter itself run on any connection of a pool and see committed data
  * only. Writes run in transactions (READ COMMITTED) on one connection of the pool each, side by
  * side, in this process and across processes. What keeps them apart:
- * - a work that reads a document to write it back locks it first (`documents.lock`, an advisory
- *   lock per document held to the end of the transaction): writes to one document take turns,
- *   writes to others go on;
+ * - a transaction holds the documents and attachments its work reads to write back from its
+ *   start (`TransactionOptions`, an advisory lock per id held to the end of the transaction):
+ *   writes to one document take turns, writes to others go on;
  * - a slug lookup holds its base (locale and base) to the end of the transaction, so writers
  *   of one title take turns picking; the unique index is the guarantee, and a work that picked a
  *   slug another writer took meanwhile (under another base) runs again, and then sees it taken;
  * - a deadlock or a serialization failure runs the work again too;
- * - each scope's generation is counted at commit, in 16 counters (migration 8), so the writers
+ * - each generation key is counted at commit, in 16 counters (migration 8), so the writers
  *   of one type do not queue on one counter.
  * Transactions take at most half the pool's connections, the other half staying for reads.
  */
 export function createPostgresAdapter(options: PostgresAdapterOptions): StorageAdapter {
-  const { connectionString, schema, poolSize = defaultPoolSize } = options;
+  const { connectionString, schema, poolSize = defaultPoolSize, attachmentsGenerationKey } = options;
   if (schema !== undefined) assertSchemaName(schema);
   if (!Number.isSafeInteger(poolSize) || poolSize < 2) throw new Error(`Invalid pool size: ${poolSize}`);
   const pool = new pg.Pool({
@@ -79,12 +85,12 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   let closing: Promise<void> | undefined;
 
   const transactions = limitedTransactions({ limit: Math.floor(poolSize / 2), run: runTransaction, retryable: lostRace, maxAttempts });
-  const transaction: StorageAdapter['transaction'] = (work) => {
+  const transaction = withOptionalOptions((options, work) => {
     if (closed) return Promise.reject(new Error('The storage adapter is closed'));
-    return transactions.transaction(work);
-  };
+    return transactions.transaction(options, work);
+  });
 
-  async function runTransaction<T>(work: (tx: StorageSession) => Promise<T>, scope: TransactionScope): Promise<T> {
+  async function runTransaction<T>(work: (tx: StorageSession) => Promise<T>, state: TransactionState, options: TransactionOptions): Promise<T> {
     const client = await pool.connect();
     // Set when the connection may be in any state: it is then closed instead of reused.
     let broken: Error | undefined;
@@ -94,11 +100,16 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
         throw error;
       });
       const statements = statementSource(client, () => {
-        if (!scope.active) throw new Error('The transaction of this storage session has ended');
+        if (!state.active) throw new Error('The transaction of this storage session has ended');
       });
-      const session = createSession(statements, true);
+      // Counted up at commit, as deferred triggers would: a counter row is held only that long.
+      const changedKeys = new Set<string>();
+      const session = createSession(statements, () => changedKeys.add(attachmentsGenerationKey), true);
       try {
+        await holdDocuments(statements, options.lock ?? []);
+        await holdAttachments(statements, options.lockAttachments ?? []);
         const result = await work(session);
+        await countUpGenerations(client, changedKeys);
         await commit(client);
         return result;
       } catch (error) {
@@ -108,13 +119,13 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
         throw error;
       }
     } finally {
-      scope.active = false;
+      state.active = false;
       client.release(broken);
     }
   }
 
   const readStatements = statementSource(pool);
-  const reads = createSession(readStatements);
+  const reads = createSession(readStatements, refuseWrite);
 
   const generation = postgresGenerations(pool);
 
@@ -164,8 +175,8 @@ function lostRace(error: unknown): boolean {
  * one small read of the generation. The generation is read before the count, so a write landing
  * between them leaves the kept count at the older generation, and the next call counts again.
  */
-function keepingCounts(documents: DocumentStore, generation: (scopes: readonly string[]) => Promise<string>): DocumentStore {
-  const kept = new KeptCounts();
+function keepingCounts(documents: DocumentStore, generation: (keys: readonly string[]) => Promise<string>): DocumentStore {
+  const kept = new VersionedCounts();
   return {
     ...documents,
     async count(query) {
@@ -192,12 +203,20 @@ async function commit(client: PoolClient): Promise<void> {
   }
 }
 
-function createSession(statements: StatementSource, inTransaction = false): StorageSession {
+/** The reads' session writes nothing: its writes go through transactions (autoCommittingSession). */
+function refuseWrite(): never {
+  throw new Error('A write outside a transaction');
+}
+
+/** `attachmentsChanged`: called by the attachment writes that changed a row. */
+function createSession(statements: StatementSource, attachmentsChanged: () => void, inTransaction = false): StorageSession {
   return {
     documents: createPostgresDocumentStore(statements, inTransaction),
+    indexPlans: createPostgresIndexPlanStore(statements),
     logins: createPostgresLoginStore(statements),
+    setupCodes: createPostgresSetupCodeStore(statements),
     tokens: createPostgresTokenStore(statements),
-    attachments: createPostgresAttachmentStore(statements),
+    attachments: createPostgresAttachmentStore(statements, attachmentsChanged),
     loginThrottle: createPostgresLoginThrottleStore(statements),
     apiKeys: createPostgresApiKeyStore(statements),
     webhooks: createPostgresWebhookOutbox(statements),

@@ -1,8 +1,8 @@
-import type { AttachmentFileState, AttachmentRecord, AttachmentStore, AttachmentUploader, StoredAttachment } from '../storage-adapter.js';
+import type { AttachmentFileState, AttachmentRecord, AttachmentStore, AttachmentUploader, StoredAttachment } from '../interface/attachments.js';
 import { attachmentLockKey, lockStatement } from './migrations.js';
 import type { StatementSource } from './statements.js';
 import { conflictError, translatingErrors } from './translate-error.js';
-import { inIdOrder } from '../adapter-kit.js';
+import { inIdOrder } from '../in-id-order.js';
 
 interface FoundRow {
   data: AttachmentRecord;
@@ -66,8 +66,21 @@ interface FileStateRow {
 }
 const lockSql = lockStatement(attachmentLockKey);
 
-/** The attachments and attachment_uses tables, read and written through the given statements. */
-export function createPostgresAttachmentStore(statements: StatementSource): AttachmentStore {
+/** Holds the attachment records `ids` until the transaction ends (`TransactionOptions.lockAttachments`). */
+export async function holdAttachments(statements: StatementSource, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await statements.prepared(lockSql, [[...ids]]);
+}
+
+/**
+ * The attachments and attachment_uses tables, read and written through the given statements.
+ * `changed` is called in the transaction of every write that changed a row of them (the
+ * adapter counts up the generation key of attachment writes at commit).
+ */
+export function createPostgresAttachmentStore(statements: StatementSource, changed: () => void): AttachmentStore {
+  const changing = (rowsChanged: boolean) => {
+    if (rowsChanged) changed();
+    return rowsChanged;
+  };
   const store: AttachmentStore = {
     async find(ids) {
       if (ids.length === 0) return [];
@@ -78,6 +91,7 @@ export function createPostgresAttachmentStore(statements: StatementSource): Atta
     async insert(record, uploadedBy) {
       const inserted = await translatingErrors(() => statements.prepared(insertSql, [...toRow(record), Date.now(), uploadedBy ?? null]));
       if (inserted.rowCount === 0) throw conflictError('attachments_id');
+      changed();
     },
 
     async uploaders(ids) {
@@ -100,23 +114,26 @@ export function createPostgresAttachmentStore(statements: StatementSource): Atta
       for (const [versions, archived] of [[docIds, false], [archivedDocIds, true]] as const) {
         if (versions.length > 0) await statements.prepared(restoreUsesSql, [record._id, [...versions], archived]);
       }
+      changed();
     },
 
     async update(record) {
       const updated = await statements.prepared(updateSql, toRow(record));
-      return (updated.rowCount ?? 0) > 0;
+      return changing((updated.rowCount ?? 0) > 0);
     },
 
     async setUsage(docVersionId, attachmentIds, archived) {
       const { rows } = await statements.prepared<{ attachment_id: string }>(setUsageSql, [docVersionId, [...attachmentIds], archived]);
-      const changed = rows.map((row) => row.attachment_id);
-      if (changed.length > 0) await statements.prepared(unusedSinceSql, [changed, Date.now()]);
-      return changed;
+      const changes = rows.map((row) => row.attachment_id);
+      if (changes.length > 0) await statements.prepared(unusedSinceSql, [changes, Date.now()]);
+      changing(changes.length > 0);
+      return changes;
     },
 
     async setReadable(ids, readable) {
       if (ids.length === 0) return [];
       const { rows } = await statements.prepared<{ id: string }>(setReadableSql, [[...ids], readable]);
+      changing(rows.length > 0);
       return rows.map((row) => row.id);
     },
 
@@ -132,7 +149,8 @@ export function createPostgresAttachmentStore(statements: StatementSource): Atta
     },
 
     async markFiles(id, readable) {
-      await statements.prepared(markFilesSql, [id, readable]);
+      const marked = await statements.prepared(markFilesSql, [id, readable]);
+      changing((marked.rowCount ?? 0) > 0);
     },
 
     async findUnused(before, limit) {
@@ -142,11 +160,12 @@ export function createPostgresAttachmentStore(statements: StatementSource): Atta
 
     async removeUnused(id, before) {
       const removed = await statements.prepared(removeUnusedSql, [id, before]);
-      return (removed.rowCount ?? 0) > 0;
+      return changing((removed.rowCount ?? 0) > 0);
     },
 
-    async lock(ids) {
-      if (ids.length > 0) await statements.prepared(lockSql, [[...ids]]);
+    async findHeld(ids) {
+      await holdAttachments(statements, ids);
+      return store.find(ids);
     },
   };
   return store;

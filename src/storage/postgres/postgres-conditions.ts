@@ -18,7 +18,7 @@ export const valueIndexes: readonly { readonly where: string; readonly columns: 
 ];
 
 /** The type, locale and mode filter values are kept under: those of their document's row. */
-export interface ValueScope {
+export interface ValuePartition {
   readonly type: string;
   readonly locale: string;
   readonly mode: string;
@@ -26,24 +26,24 @@ export interface ValueScope {
 
 /**
  * Compiles one condition into a test of the document (`documents.seq`) against
- * document_values; null when it holds for every document (`all` of nothing). With a `scope`
- * (every list has one) the matching documents are gathered once from the values of that scope:
+ * document_values; null when it holds for every document (`all` of nothing). With a `partition`
+ * (every list has one) the matching documents are gathered once from the values of that partition:
  * one index range for each kind of value the condition can match (numbers, short texts, long
  * texts), joined by UNION ALL so that each is read from its own index, entries only where it
- * holds the value. Without a scope, each candidate document's own values are looked up.
+ * holds the value. Without a partition, each candidate document's own values are looked up.
  */
-export function compileCondition(condition: FilterCondition, scope: ValueScope | undefined, params: Params): string | null {
+export function compileCondition(condition: FilterCondition, partition: ValuePartition | undefined, params: Params): string | null {
   switch (condition.op) {
     case 'in':
-      return matchingDocuments(condition.key, valueIn(condition.values, params), scope, params);
+      return matchingDocuments(condition.key, valueIn(condition.values, params), partition, params);
     case 'all':
-      return compileAll(condition.key, condition.values, scope, params);
+      return compileAll(condition.key, condition.values, partition, params);
     case 'range':
-      return matchingDocuments(condition.key, valueInRange(condition.min, condition.max, params), scope, params);
+      return matchingDocuments(condition.key, valueInRange(condition.min, condition.max, params), partition, params);
     case 'contains': {
       // ILIKE ignores (at least ASCII) case; only text values have a `txt`.
       const pattern = params.add(`%${escapeLike(condition.text)}%`, 'text');
-      return matchingDocuments(condition.key, eitherText(`v.txt ILIKE ${pattern} ESCAPE '\\'`), scope, params);
+      return matchingDocuments(condition.key, eitherText(`v.txt ILIKE ${pattern} ESCAPE '\\'`), partition, params);
     }
     case 'none':
       return `NOT EXISTS (SELECT 1 FROM document_values AS v
@@ -54,10 +54,10 @@ export function compileCondition(condition: FilterCondition, scope: ValueScope |
 }
 
 /** The documents holding a value of `key` that passes one of `tests` (one per kind of value). */
-function matchingDocuments(key: string, tests: readonly string[], scope: ValueScope | undefined, params: Params): string {
+function matchingDocuments(key: string, tests: readonly string[], partition: ValuePartition | undefined, params: Params): string {
   if (tests.length === 0) return 'FALSE';
   const keyIs = `v.key = ${params.add(key, 'text')}`;
-  if (scope) return `documents.seq IN (${valueRows(`${scoped(scope, params)} AND ${keyIs}`, tests)})`;
+  if (partition) return `documents.seq IN (${valueRows(`${inPartition(partition, params)} AND ${keyIs}`, tests)})`;
   return `EXISTS (SELECT 1 FROM document_values AS v WHERE v.seq = documents.seq AND ${keyIs} AND (${tests.join(' OR ')}))`;
 }
 
@@ -91,9 +91,9 @@ export function assertIndexValue(key: string, value: unknown): asserts value is 
   throw new Error(`Invalid index value for "${key}": ${String(value)}`);
 }
 
-export function scoped(scope: ValueScope, params: Params): string {
-  return `v.type = ${params.add(scope.type, 'text')} AND v.locale = ${params.add(scope.locale, 'text')}`
-    + ` AND v.mode = ${params.add(scope.mode, 'text')}`;
+export function inPartition(partition: ValuePartition, params: Params): string {
+  return `v.type = ${params.add(partition.type, 'text')} AND v.locale = ${params.add(partition.locale, 'text')}`
+    + ` AND v.mode = ${params.add(partition.mode, 'text')}`;
 }
 
 /** `in`: numbers are looked for among the numbers, texts among the texts; 3 never equals '3'. */
@@ -118,7 +118,7 @@ function isShortText(text: string): boolean {
   return Buffer.byteLength(storable(text) as string, 'utf8') <= shortTextBytes;
 }
 
-function compileAll(key: string, values: readonly IndexValue[], scope: ValueScope | undefined, params: Params): string | null {
+function compileAll(key: string, values: readonly IndexValue[], partition: ValuePartition | undefined, params: Params): string | null {
   // A Set tells 3 from '3', as the index does.
   const distinct = [...new Set(values)];
   if (distinct.length === 0) return null;
@@ -127,8 +127,8 @@ function compileAll(key: string, values: readonly IndexValue[], scope: ValueScop
   const keyIs = `v.key = ${params.add(key, 'text')}`;
   const tests = valueIn(distinct, params);
   const count = params.add(distinct.length, 'bigint');
-  if (scope) {
-    return `documents.seq IN (SELECT matching.seq FROM (${valueRows(`${scoped(scope, params)} AND ${keyIs}`, tests)}) AS matching
+  if (partition) {
+    return `documents.seq IN (SELECT matching.seq FROM (${valueRows(`${inPartition(partition, params)} AND ${keyIs}`, tests)}) AS matching
       GROUP BY matching.seq HAVING count(*) = ${count})`;
   }
   return `(SELECT count(*) FROM document_values AS v

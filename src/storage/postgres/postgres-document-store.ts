@@ -1,4 +1,5 @@
-import type { DocumentIndex, DocumentQuery, DocumentStore, IndexValue, StoredDocument } from '../storage-adapter.js';
+import type { DocumentQuery, IndexValue } from '../interface/document-query.js';
+import type { DocumentIndex, DocumentStore, StoredDocument } from '../interface/documents.js';
 import { documentLockKey, keyLength, lockStatement, slugLockKey } from './migrations.js';
 import { beginning, escapeLike, slugIs } from './postgres-conditions.js';
 import { assertDocumentIndex, searchTexts, searchVectors, valueArrays } from './postgres-document-index.js';
@@ -57,12 +58,13 @@ const updateSql = `WITH doc AS (
   )
   SELECT seq FROM doc`;
 
-// An update that keeps the search vectors and the filter values.
-const updateRowSql = `UPDATE documents SET (${columns}) = ($1::text, $2::text, $3::text, $4::text, $5::text,
-    $6::text, $7::boolean, $8::text, $9::text, $10::text, $11::text, $12::json)
+// An update that keeps the search vectors and the filter values, and the locale and mode (a
+// version never moves: its id names them). The ten columns but those two, in their order.
+const updateRowSql = `UPDATE documents SET (id, doc_id, type, slug, archived, visibility, title_sortified, created_at, updated_at, data)
+    = ($1::text, $2::text, $3::text, $4::text, $5::boolean, $6::text, $7::text, $8::text, $9::text, $10::json)
   WHERE documents.id = $1::text AND documents.type = $3::text AND NOT EXISTS (
     SELECT 1 FROM documents AS other
-    WHERE other.locale = $4::text AND other.mode = $5::text AND ${slugIs('other.slug', '$6::text')}
+    WHERE other.locale = documents.locale AND other.mode = documents.mode AND ${slugIs('other.slug', '$4::text')}
       AND other.id <> $1::text)`;
 
 // `own`: the id is taken by a version of the type $5 (what an update may replace).
@@ -82,15 +84,17 @@ const slugsLikeSql = `SELECT slug FROM documents
 
 const versionsAfterSql = 'SELECT data FROM documents WHERE type = $1::text AND id > $2::text ORDER BY id LIMIT $3::int';
 const allVersionsAfterSql = 'SELECT data FROM documents WHERE id > $1::text ORDER BY id LIMIT $2::int';
-const indexedBySql = 'SELECT digest FROM index_plans WHERE type = $1::text';
-const markIndexedSql = `INSERT INTO index_plans (type, digest) VALUES ($1::text, $2::text)
-  ON CONFLICT (type) DO UPDATE SET digest = excluded.digest`;
 // A lock per document, not per row: it holds the versions not stored yet too (the first
 // published one, a new locale's draft), and costs no write to the table.
 const lockSql = lockStatement(documentLockKey);
 // The slugs made from one base (any mode: a write picks them for its modes one after another,
 // and one lock for them all keeps two writers from taking them in opposite orders).
 const slugLockSql = lockStatement(slugLockKey);
+
+/** Holds the documents `docIds` until the transaction ends (`TransactionOptions.lock`). */
+export async function holdDocuments(statements: StatementSource, docIds: readonly string[]): Promise<void> {
+  if (docIds.length > 0) await statements.prepared(lockSql, [[...docIds]]);
+}
 
 /**
  * The documents table, read and written through the given statements: a transaction's when
@@ -127,7 +131,7 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
 
     async insert(doc, index) {
       assertDocumentIndex(index);
-      const row = toRow(doc);
+      const row = toRow(doc, index);
       // A row that conflicted is gone by the time it is looked for only if another writer removed
       // it in between: the insert is then tried again.
       for (let attempt = 0; attempt < 3; attempt++) {
@@ -142,9 +146,10 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
 
     async update(doc, index) {
       if (index) assertDocumentIndex(index);
-      const row = toRow(doc);
+      // Without an index, the locale and mode stay as stored: the slug lookup of `taken` is unused.
+      const row = toRow(doc, index ?? { locale: null, mode: null });
       const updated = await translatingErrors(() =>
-        index ? statements.prepared(updateSql, writeParams(row, index)) : statements.prepared(updateRowSql, row),
+        index ? statements.prepared(updateSql, writeParams(row, index)) : statements.prepared(updateRowSql, unplaced(row)),
       );
       if (updated.rowCount !== 0) return true;
       // Nothing updated: no such document of this type, or its new slug is another's.
@@ -186,30 +191,17 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
           : await statements.prepared<{ data: StoredDocument }>(versionsAfterSql, [type, afterId ?? '', limit]);
       return rows.map((row) => row.data);
     },
-
-    async indexedBy(type) {
-      const { rows } = await statements.prepared<{ digest: string }>(indexedBySql, [type]);
-      return rows[0]?.digest ?? null;
-    },
-
-    async markIndexed(type, digest) {
-      await statements.prepared(markIndexedSql, [type, digest]);
-    },
-
-    async lock(docIds) {
-      if (docIds.length > 0) await statements.prepared(lockSql, [[...docIds]]);
-    },
   };
 }
 
-/** The twelve column values, in the order of `columns`. */
-function toRow(doc: StoredDocument): unknown[] {
+/** The twelve column values, in the order of `columns`: the locale and mode ('' for none) from the index. */
+function toRow(doc: StoredDocument, place: Pick<DocumentIndex, 'locale' | 'mode'>): unknown[] {
   return [
     doc._id,
     doc.cmsDocId,
     doc.type,
-    doc.cmsLocale === undefined ? '' : localePart(doc.cmsLocale),
-    doc.cmsMode ?? '',
+    place.locale ?? '',
+    place.mode ?? '',
     doc.slug,
     doc.archived === true,
     doc.visibility ?? 'public',
@@ -226,8 +218,7 @@ function writeParams(row: readonly unknown[], index: DocumentIndex): unknown[] {
   return [...row, ...searchTexts(index), ...valueArrays(index)];
 }
 
-/** `en:draft` → `en`. */
-function localePart(cmsLocale: string): string {
-  const separator = cmsLocale.lastIndexOf(':');
-  return separator < 0 ? cmsLocale : cmsLocale.slice(0, separator);
+/** A row without its locale and mode, for `updateRowSql`. */
+function unplaced(row: readonly unknown[]): unknown[] {
+  return [...row.slice(0, 3), ...row.slice(5)];
 }

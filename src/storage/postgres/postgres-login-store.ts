@@ -36,9 +36,6 @@ const putLoginSql = `INSERT INTO user_logins (${loginColumns})
 const usernameTakenSql = `SELECT EXISTS (SELECT 1 FROM user_logins WHERE user_id <> $1::text AND ${usernameIs('$2::text')}) AS taken`;
 const removeLoginSql = 'DELETE FROM user_logins WHERE user_id = $1::text';
 const loginsAfterSql = `SELECT ${loginColumns} FROM user_logins WHERE user_id > $1::text ORDER BY user_id LIMIT $2::int`;
-const addSetupCodeSql = 'INSERT INTO setup_codes (digest) VALUES ($1::text) ON CONFLICT DO NOTHING';
-const hasSetupCodesSql = 'SELECT EXISTS (SELECT 1 FROM setup_codes) AS kept';
-const takeSetupCodeSql = 'DELETE FROM setup_codes WHERE digest = $1::text';
 
 const getTokenSql = 'SELECT token, user_id, expires_at FROM bearer_tokens WHERE token = $1::text';
 const putTokenSql = `INSERT INTO bearer_tokens (token, user_id, expires_at) VALUES ($1::text, $2::text, $3::text)
@@ -73,20 +70,6 @@ export function createPostgresLoginStore(statements: StatementSource): LoginStor
     async loginsAfter(afterUserId, limit) {
       const { rows } = await statements.prepared<LoginRow>(loginsAfterSql, [afterUserId ?? '', limit]);
       return rows.map((row) => toLogin(row)!);
-    },
-
-    async addSetupCode(digest) {
-      await statements.prepared(addSetupCodeSql, [digest]);
-    },
-
-    async hasSetupCodes() {
-      const { rows } = await statements.prepared<{ kept: boolean }>(hasSetupCodesSql, []);
-      return rows[0]!.kept;
-    },
-
-    async takeSetupCode(digest) {
-      const removed = await statements.prepared(takeSetupCodeSql, [digest]);
-      return removed.rowCount === 1;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { assertTypedLookup, type DocumentQuery, type SortDirection } from '../storage-adapter.js';
-import { compileCondition, scoped, slugIs, valueIndexes, type ValueScope } from './postgres-conditions.js';
+import { compileCondition, inPartition, slugIs, valueIndexes, type ValuePartition } from './postgres-conditions.js';
 import { compileSearch, relevanceExpression, type CompiledSearch } from './postgres-search.js';
 import { Params } from './statements.js';
 
@@ -65,13 +65,13 @@ export function compileCountQuery(query: DocumentQuery): CompiledQuery {
 export function compileDistinctValuesQuery(query: DocumentQuery, key: string): CompiledQuery {
   const params = new Params();
   const selection = compileSelection(query, params, unordered);
-  const scope = valueScope(query);
+  const partition = valuePartition(query);
   const keyIs = `v.key = ${params.add(key, 'text')}`;
-  // With a scope, the values of the key are read from each of the three value indexes (no one
+  // With a partition, the values of the key are read from each of the three value indexes (no one
   // index holds them all); without one, the (seq, key) index finds each selected document's.
-  const values = scope
+  const values = partition
     ? valueIndexes.map(({ where, columns }) => `SELECT ${columns}, v.seq FROM document_values AS v
-        WHERE ${scoped(scope, params)} AND ${keyIs} AND ${where}`).join(' UNION ALL ')
+        WHERE ${inPartition(partition, params)} AND ${keyIs} AND ${where}`).join(' UNION ALL ')
     : `SELECT v.num, v.txt, v.seq FROM document_values AS v WHERE ${keyIs}`;
   return {
     sql: `SELECT v.num, v.txt, count(*) AS count FROM (${values}) AS v
@@ -81,8 +81,8 @@ export function compileDistinctValuesQuery(query: DocumentQuery, key: string): C
   };
 }
 
-/** The scope of the filter values a query reads: known when its type, locale and mode are. */
-function valueScope(query: DocumentQuery): ValueScope | undefined {
+/** The partition of the filter values a query reads: known when its type, locale and mode are. */
+function valuePartition(query: DocumentQuery): ValuePartition | undefined {
   if (query.type === null || query.locale === undefined || query.mode === undefined) return undefined;
   return { type: query.type, locale: query.locale ?? '', mode: query.mode ?? '' };
 }
@@ -149,9 +149,9 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
 /** The conditions on index values and the search. */
 function compileIndexFilters(query: DocumentQuery, search: CompiledSearch | null | undefined, params: Params): string[] {
   const filters: string[] = [];
-  const scope = valueScope(query);
+  const partition = valuePartition(query);
   for (const condition of query.conditions ?? []) {
-    const compiled = compileCondition(condition, scope, params);
+    const compiled = compileCondition(condition, partition, params);
     if (compiled !== null) filters.push(compiled);
   }
   // A search left without a word to look for matches nothing.

@@ -333,6 +333,19 @@ export const migrations: readonly string[] = [
   `
   ALTER TABLE attachments ADD COLUMN uploaded_by TEXT;
   `,
+  // 15: generation keys instead of scopes, and no key named by the schema: the documents'
+  // triggers count up their type still (renaming the column renames it in them), while the
+  // attachment writes count up the key the adapter is given (the content layer's), in the
+  // transaction of each write that changes a row.
+  `
+  DROP TRIGGER attachments_insert_generation;
+  DROP TRIGGER attachments_update_generation;
+  DROP TRIGGER attachments_delete_generation;
+  DROP TRIGGER attachment_uses_insert_generation;
+  DROP TRIGGER attachment_uses_update_generation;
+  DROP TRIGGER attachment_uses_delete_generation;
+  ALTER TABLE generations RENAME COLUMN scope TO key;
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */

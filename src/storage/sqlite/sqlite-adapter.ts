@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { StorageAdapter, StorageSession } from '../storage-adapter.js';
-import { autoCommittingSession, createMutex } from '../adapter-kit.js';
+import type { StorageAdapter, StorageSession } from '../interface/adapter.js';
+import { autoCommittingSession } from '../auto-committing-session.js';
+import { createMutex } from '../transaction-queue.js';
 import { groupedTransactions } from './write-groups.js';
 import { PendingSearchWrites } from './sqlite-document-index.js';
 import { runMigrations } from './migrations.js';
@@ -8,12 +9,14 @@ import { busyTimeoutMs, openConnection } from './connection.js';
 import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
+import { createSqliteSetupCodeStore } from './sqlite-setup-code-store.js';
+import { createSqliteIndexPlanStore } from './sqlite-index-plan-store.js';
 import { createSqliteLoginThrottleStore } from './sqlite-login-throttle-store.js';
 import { createSqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { createSqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
 import { StatementCache, type StatementSource } from './statement-cache.js';
-import { CountCache } from './count-cache.js';
-import { ScopeGenerations } from './scope-generations.js';
+import { CountsUntilWrite } from './counts-until-write.js';
+import { countUpGeneration, GenerationCounters } from './generation-counters.js';
 import { withListReads } from './sqlite-list-reads.js';
 import { ReadThreads } from './read-threads.js';
 
@@ -41,6 +44,8 @@ export interface SqliteAdapterOptions {
   readonly readThreads?: number;
   /** Most transactions committed together (see write-groups.ts); 1, the default, commits each alone. */
   readonly writesPerCommit?: number;
+  /** The generation key that writes to the attachments count up (`StorageAdapter.generation`). */
+  readonly attachmentsGenerationKey: string;
 }
 
 export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapter {
@@ -73,22 +78,21 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
       },
       totalChanges: () => totalChanges.get() as number,
     },
-    sessionFor: (scope) =>
-      createSession(
-        {
-          statement(sql) {
-            if (!scope.active) throw new Error('The transaction of this storage session has ended');
-            return writeStatements.statement(sql);
-          },
+    sessionFor: (state) => {
+      const statements: StatementSource = {
+        statement(sql) {
+          if (!state.active) throw new Error('The transaction of this storage session has ended');
+          return writeStatements.statement(sql);
         },
-        pendingSearch,
-      ),
+      };
+      return createSession(statements, () => countUpGeneration(statements, options.attachmentsGenerationKey), pendingSearch);
+    },
   });
 
-  // Counts outside transactions are kept until the next write to the file; see CountCache.
-  const readSession = createSession(readStatements);
-  const counts = new CountCache(readStatements);
-  const generations = new ScopeGenerations(readStatements);
+  // Counts outside transactions are kept until the next write to the file; see CountsUntilWrite.
+  const readSession = createSession(readStatements, refuseWrite);
+  const counts = new CountsUntilWrite(readStatements);
+  const generations = new GenerationCounters(readStatements);
   const { readThreads = 0 } = options;
   const threads = readThreads > 0
     ? new ReadThreads({ filename: options.filename, memoryMapped: options.memoryMapped !== false, size: readThreads })
@@ -102,7 +106,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
 
     migrate: () => runExclusive(async () => runMigrations(writeConnection)),
 
-    generation: async (scopes) => generations.of(scopes),
+    generation: async (keys) => generations.of(keys),
 
     async ping() {
       try {
@@ -165,12 +169,20 @@ function openConnections(options: SqliteAdapterOptions) {
   }
 }
 
-function createSession(statements: StatementSource, pendingSearch?: PendingSearchWrites): StorageSession {
+/** The read connection writes nothing: writes go through transactions (autoCommittingSession). */
+function refuseWrite(): never {
+  throw new Error('A write outside a transaction');
+}
+
+/** `attachmentsChanged`: called by the attachment writes that changed a row, in their transaction. */
+function createSession(statements: StatementSource, attachmentsChanged: () => void, pendingSearch?: PendingSearchWrites): StorageSession {
   return {
     documents: createSqliteDocumentStore(statements, pendingSearch),
+    indexPlans: createSqliteIndexPlanStore(statements),
     logins: createSqliteLoginStore(statements),
+    setupCodes: createSqliteSetupCodeStore(statements),
     tokens: createSqliteTokenStore(statements),
-    attachments: createSqliteAttachmentStore(statements),
+    attachments: createSqliteAttachmentStore(statements, attachmentsChanged),
     loginThrottle: createSqliteLoginThrottleStore(statements),
     apiKeys: createSqliteApiKeyStore(statements),
     webhooks: createSqliteWebhookOutbox(statements),

@@ -1,7 +1,7 @@
-import type { AttachmentFileState, AttachmentRecord, AttachmentStore, AttachmentUploader, StoredAttachment } from '../storage-adapter.js';
+import type { AttachmentFileState, AttachmentRecord, AttachmentStore, AttachmentUploader, StoredAttachment } from '../interface/attachments.js';
 import type { StatementSource } from './statement-cache.js';
 import { translateSqliteError } from './translate-error.js';
-import { inIdOrder } from '../adapter-kit.js';
+import { inIdOrder } from '../in-id-order.js';
 
 interface UseRow {
   attachment_id: string;
@@ -49,8 +49,16 @@ const findUnusedSql = 'SELECT id FROM attachments WHERE unused_since IS NOT NULL
 const removeUnusedSql = `DELETE FROM attachments WHERE id = @id AND unused_since IS NOT NULL AND unused_since < @before
   AND NOT EXISTS (SELECT 1 FROM attachment_uses WHERE attachment_id = @id)`;
 
-/** The attachments and attachment_uses tables, read and written through the given connection's statements. */
-export function createSqliteAttachmentStore(statements: StatementSource): AttachmentStore {
+/**
+ * The attachments and attachment_uses tables, read and written through the given connection's
+ * statements. `changed` is called in the transaction of every write that changed a row of them
+ * (the adapter counts up the generation key of attachment writes).
+ */
+export function createSqliteAttachmentStore(statements: StatementSource, changed: () => void): AttachmentStore {
+  const changing = (rowsChanged: boolean) => {
+    if (rowsChanged) changed();
+    return rowsChanged;
+  };
   const store: AttachmentStore = {
     async find(ids) {
       if (ids.length === 0) return [];
@@ -68,6 +76,7 @@ export function createSqliteAttachmentStore(statements: StatementSource): Attach
       } catch (error) {
         throw translateSqliteError(error);
       }
+      changed();
     },
 
     async uploaders(ids) {
@@ -92,10 +101,11 @@ export function createSqliteAttachmentStore(statements: StatementSource): Attach
       for (const [versions, archived] of [[docIds, 0], [archivedDocIds, 1]] as const) {
         if (versions.length > 0) statements.statement(restoreUsesSql).run({ id: record._id, archived, versions: JSON.stringify(versions) });
       }
+      changed();
     },
 
     async update(record) {
-      return statements.statement(updateSql).run(toRow(record)).changes > 0;
+      return changing(statements.statement(updateSql).run(toRow(record)).changes > 0);
     },
 
     async setUsage(docVersionId, attachmentIds, archived) {
@@ -109,14 +119,17 @@ export function createSqliteAttachmentStore(statements: StatementSource): Attach
       const held = wanted.filter((id) => previous.get(id) !== archived);
       if (released.length > 0) statements.statement(forgetUsesSql).run({ docVersionId, ids: JSON.stringify(released) });
       if (held.length > 0) statements.statement(putUsesSql).run({ docVersionId, archived: archived ? 1 : 0, ids: JSON.stringify(held) });
-      const changed = [...released, ...held];
-      if (changed.length > 0) statements.statement(unusedSinceSql).run({ ids: JSON.stringify(changed), now: Date.now() });
-      return changed;
+      const changes = [...released, ...held];
+      if (changes.length > 0) statements.statement(unusedSinceSql).run({ ids: JSON.stringify(changes), now: Date.now() });
+      changing(changes.length > 0);
+      return changes;
     },
 
     async setReadable(ids, readable) {
       if (ids.length === 0) return [];
-      return statements.statement(setReadableSql).pluck().all({ ids: JSON.stringify(ids), readable: readable ? 1 : 0 }) as string[];
+      const changes = statements.statement(setReadableSql).pluck().all({ ids: JSON.stringify(ids), readable: readable ? 1 : 0 }) as string[];
+      changing(changes.length > 0);
+      return changes;
     },
 
     async fileStates(ids) {
@@ -130,7 +143,7 @@ export function createSqliteAttachmentStore(statements: StatementSource): Attach
 
     async markFiles(id, readable) {
       const value = readable ? 1 : 0;
-      statements.statement(markFilesSql).run(value, id, value);
+      changing(statements.statement(markFilesSql).run(value, id, value).changes > 0);
     },
 
     async findUnused(before, limit) {
@@ -139,11 +152,11 @@ export function createSqliteAttachmentStore(statements: StatementSource): Attach
     },
 
     async removeUnused(id, before) {
-      return statements.statement(removeUnusedSql).run({ id, before }).changes > 0;
+      return changing(statements.statement(removeUnusedSql).run({ id, before }).changes > 0);
     },
 
     // One writer at a time: a transaction holds every record already.
-    async lock() {},
+    findHeld: (ids) => store.find(ids),
   };
   return store;
 }

@@ -11,31 +11,31 @@ const belowAllText = '';
 const aboveAllText = Buffer.alloc(0);
 
 /** The type, locale and mode filter values are kept under: those of their document's row. */
-export interface ValueScope {
+export interface ValuePartition {
   readonly type: string;
   readonly locale: string;
   readonly mode: string;
 }
 
-/** The test of document_values rows against a scope; its parameters are `scopeParams`. */
-export const valueScopeSql = 'type = ? AND locale = ? AND mode = ?';
+/** The test of document_values rows against a partition; its parameters are `partitionParams`. */
+export const valuePartitionSql = 'type = ? AND locale = ? AND mode = ?';
 
-export function scopeParams(scope: ValueScope): string[] {
-  return [scope.type, scope.locale, scope.mode];
+export function partitionParams(partition: ValuePartition): string[] {
+  return [partition.type, partition.locale, partition.mode];
 }
 
 /**
  * Compiles one condition into a test of `seq` (the document's, as `documents.seq` or
  * `+documents.seq`) against document_values; null when it holds for every document (`all` of
- * nothing). With a `scope` (every list has one) the matching documents are gathered once from
- * the values of that scope; without one, each candidate document's own values are looked up.
+ * nothing). With a `partition` (every list has one) the matching documents are gathered once from
+ * the values of that partition; without one, each candidate document's own values are looked up.
  */
-export function compileCondition(condition: FilterCondition, seq: string, scope: ValueScope | undefined): CompiledQuery | null {
+export function compileCondition(condition: FilterCondition, seq: string, partition: ValuePartition | undefined): CompiledQuery | null {
   const withValue = (test: string, params: readonly unknown[]): CompiledQuery => {
-    if (scope) {
+    if (partition) {
       return {
-        sql: `${seq} IN (SELECT seq FROM document_values WHERE ${valueScopeSql} AND key = ? AND ${test})`,
-        params: [...scopeParams(scope), condition.key, ...params],
+        sql: `${seq} IN (SELECT seq FROM document_values WHERE ${valuePartitionSql} AND key = ? AND ${test})`,
+        params: [...partitionParams(partition), condition.key, ...params],
       };
     }
     return {
@@ -47,7 +47,7 @@ export function compileCondition(condition: FilterCondition, seq: string, scope:
     case 'in':
       return withValue('value IN (SELECT value FROM json_each(?))', [jsonValues(condition.values)]);
     case 'all':
-      return compileAll(seq, condition.key, condition.values, scope);
+      return compileAll(seq, condition.key, condition.values, partition);
     case 'range':
       return withValue('value BETWEEN ? AND ?', rangeBounds(condition.min, condition.max));
     case 'contains':
@@ -75,17 +75,17 @@ export function assertIndexValue(key: string, value: unknown): asserts value is 
   throw new Error(`Invalid index value for "${key}": ${String(value)}`);
 }
 
-function compileAll(seq: string, key: string, values: readonly IndexValue[], scope: ValueScope | undefined): CompiledQuery | null {
+function compileAll(seq: string, key: string, values: readonly IndexValue[], partition: ValuePartition | undefined): CompiledQuery | null {
   // A Set tells 3 from '3', as the index does.
   const distinct = [...new Set(values)];
   if (distinct.length === 0) return null;
   // The primary key holds each (value, document) once, so a document matching every value has
   // exactly as many matching rows as there are values.
   const matching = 'key = ? AND value IN (SELECT value FROM json_each(?))';
-  if (scope) {
+  if (partition) {
     return {
-      sql: `${seq} IN (SELECT seq FROM document_values WHERE ${valueScopeSql} AND ${matching} GROUP BY seq HAVING COUNT(*) = ?)`,
-      params: [...scopeParams(scope), key, jsonValues(distinct), distinct.length],
+      sql: `${seq} IN (SELECT seq FROM document_values WHERE ${valuePartitionSql} AND ${matching} GROUP BY seq HAVING COUNT(*) = ?)`,
+      params: [...partitionParams(partition), key, jsonValues(distinct), distinct.length],
     };
   }
   return {

@@ -1,5 +1,5 @@
 import type { DocumentIndex, IndexValue } from '../storage-adapter.js';
-import { assertIndexValue, scopeParams, type ValueScope } from './sqlite-conditions.js';
+import { assertIndexValue, partitionParams, type ValuePartition } from './sqlite-conditions.js';
 import { jsonList } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
 
@@ -101,14 +101,14 @@ function sameTexts(a: Texts | null, b: Texts | null, columns: readonly number[])
 }
 
 /**
- * Writes the filter values (in the scope of their document's row) and search texts (checked by
+ * Writes the filter values (in the partition of their document's row) and search texts (checked by
  * assertDocumentIndex) stored under `seq`; no search row when every text is empty. The search
  * texts go to `search` when given, else they are written at once.
  */
-export function writeIndex(statements: StatementSource, seq: number, scope: ValueScope, index: DocumentIndex, search?: PendingSearchWrites): void {
+export function writeIndex(statements: StatementSource, seq: number, partition: ValuePartition, index: DocumentIndex, search?: PendingSearchWrites): void {
   const insertValue = statements.statement(insertValueSql);
-  const scopeValues = scopeParams(scope);
-  for (const { key, value } of index.values) insertValue.run(...scopeValues, key, value, seq);
+  const partitionValues = partitionParams(partition);
+  for (const { key, value } of index.values) insertValue.run(...partitionValues, key, value, seq);
   setTexts(statements, [seq], textsOf(index), search);
 }
 
@@ -119,27 +119,27 @@ function textsOf(index: DocumentIndex): Texts | null {
 }
 
 /**
- * Replaces the index stored under `seq` (a document updated in place, in the same scope): only the
+ * Replaces the index stored under `seq` (a document updated in place, in the same partition): only the
  * values that changed are written, as only the texts that changed are (PendingSearchWrites). Most
  * updates change a few fields, and deleting and re-inserting every value costs two index entries
  * each.
  */
-export function replaceIndex(statements: StatementSource, seq: number, scope: ValueScope, index: DocumentIndex, search?: PendingSearchWrites): void {
-  const scopeValues = scopeParams(scope);
+export function replaceIndex(statements: StatementSource, seq: number, partition: ValuePartition, index: DocumentIndex, search?: PendingSearchWrites): void {
+  const partitionValues = partitionParams(partition);
   const stored = new Map<string, readonly IndexValue[]>();
   for (const row of statements.statement(storedValuesSql).raw().all(seq) as [string, string, string, string, IndexValue][]) {
     stored.set(valueIdentity(row), row);
   }
   const insertValue = statements.statement(insertValueSql);
   for (const { key, value } of index.values) {
-    if (!stored.delete(valueIdentity([...scopeValues, key, value]))) insertValue.run(...scopeValues, key, value, seq);
+    if (!stored.delete(valueIdentity([...partitionValues, key, value]))) insertValue.run(...partitionValues, key, value, seq);
   }
   const removeValue = statements.statement(removeValueSql);
   for (const row of stored.values()) removeValue.run(...row, seq);
   setTexts(statements, [seq], textsOf(index), search);
 }
 
-/** A value in its scope as the STRICT table tells values apart: 3 and '3' are two values. */
+/** A value in its partition as the STRICT table tells values apart: 3 and '3' are two values. */
 function valueIdentity(row: readonly IndexValue[]): string {
   return JSON.stringify(row.map((value) => [typeof value, value]));
 }

@@ -1,5 +1,6 @@
-import type { DocumentQuery, DocumentStore, IndexValue, StoredDocument } from '../storage-adapter.js';
-import type { ValueScope } from './sqlite-conditions.js';
+import type { DocumentQuery, IndexValue } from '../interface/document-query.js';
+import type { DocumentIndex, DocumentStore, StoredDocument } from '../interface/documents.js';
+import type { ValuePartition } from './sqlite-conditions.js';
 import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery, jsonList } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
 import { assertDocumentIndex, removeIndex, replaceIndex, writeIndex, type PendingSearchWrites } from './sqlite-document-index.js';
@@ -14,6 +15,10 @@ const insertSql = `INSERT INTO documents (id, doc_id, type, locale, mode, slug, 
 // Only a version of the document's own type: an id never reaches another type's document.
 // (A unary `+` keeps the type out of index selection: the id index finds the row.)
 const updateSql = `UPDATE documents SET doc_id = @docId, locale = @locale, mode = @mode,
+  slug = @slug, archived = @archived, visibility = @visibility, title_sortified = @titleSortified,
+  created_at = @createdAt, updated_at = @updatedAt, data = @data WHERE id = @id AND +type = @type RETURNING seq`;
+// Without an index: the version stays where it is (locale and mode), its values and texts too.
+const updateRowSql = `UPDATE documents SET doc_id = @docId,
   slug = @slug, archived = @archived, visibility = @visibility, title_sortified = @titleSortified,
   created_at = @createdAt, updated_at = @updatedAt, data = @data WHERE id = @id AND +type = @type RETURNING seq`;
 
@@ -34,8 +39,6 @@ const slugsLikeSql = `SELECT slug FROM documents
 
 const versionsAfterSql = `SELECT data FROM documents WHERE type = ? AND id > ? ORDER BY id LIMIT ?`;
 const allVersionsAfterSql = `SELECT data FROM documents WHERE id > ? ORDER BY id LIMIT ?`;
-const indexedBySql = 'SELECT digest FROM index_plans WHERE type = ?';
-const markIndexedSql = 'INSERT INTO index_plans (type, digest) VALUES (?, ?) ON CONFLICT (type) DO UPDATE SET digest = excluded.digest';
 
 /**
  * The documents table, read and written through the given connection's statements; the search
@@ -75,19 +78,19 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
 
     async insert(doc, index) {
       assertDocumentIndex(index);
-      const row = toRow(doc);
+      const row = { ...toRow(doc), ...placeOf(index) };
       const { lastInsertRowid } = runTranslatingErrors(() => statements.statement(insertSql).run(row));
-      writeIndex(statements, Number(lastInsertRowid), scopeOf(row), index, pendingSearch);
+      writeIndex(statements, Number(lastInsertRowid), partitionOf(row), index, pendingSearch);
     },
 
     async update(doc, index) {
-      if (index) assertDocumentIndex(index);
-      const row = toRow(doc);
+      if (!index) return runTranslatingErrors(() => statements.statement(updateRowSql).get(toRow(doc))) !== undefined;
+      assertDocumentIndex(index);
+      const row = { ...toRow(doc), ...placeOf(index) };
       const updated = runTranslatingErrors(() => statements.statement(updateSql).get(row));
       if (updated === undefined) return false;
-      if (!index) return true;
       const { seq } = updated as { seq: number };
-      replaceIndex(statements, seq, scopeOf(row), index, pendingSearch);
+      replaceIndex(statements, seq, partitionOf(row), index, pendingSearch);
       return true;
     },
 
@@ -115,30 +118,18 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
       ) as string[];
       return rows.map((data) => JSON.parse(data) as StoredDocument);
     },
-
-    async indexedBy(type) {
-      return (statements.statement(indexedBySql).pluck().get(type) as string | undefined) ?? null;
-    },
-
-    async markIndexed(type, digest) {
-      statements.statement(markIndexedSql).run(type, digest);
-    },
-
-    // One writer at a time: a transaction holds every document already.
-    async lock() {},
   };
 }
 
-type TextColumn = 'id' | 'docId' | 'type' | 'locale' | 'mode' | 'slug' | 'visibility' | 'titleSortified' | 'createdAt' | 'updatedAt' | 'data';
+type TextColumn = 'id' | 'docId' | 'type' | 'slug' | 'visibility' | 'titleSortified' | 'createdAt' | 'updatedAt' | 'data';
 type Row = Record<TextColumn, string> & { archived: number };
 
+/** The columns of a version but its locale and mode, which come with its index (`placeOf`). */
 function toRow(doc: StoredDocument): Row {
   return {
     id: doc._id,
     docId: doc.cmsDocId,
     type: doc.type,
-    locale: doc.cmsLocale === undefined ? '' : localePart(doc.cmsLocale),
-    mode: doc.cmsMode ?? '',
     slug: doc.slug,
     archived: doc.archived ? 1 : 0,
     visibility: doc.visibility ?? 'public',
@@ -149,14 +140,13 @@ function toRow(doc: StoredDocument): Row {
   };
 }
 
-function scopeOf(row: Row): ValueScope {
-  return { type: row.type, locale: row.locale, mode: row.mode };
+/** The locale and mode columns: '' for a non-localized version's. */
+function placeOf(index: DocumentIndex): { locale: string; mode: string } {
+  return { locale: index.locale ?? '', mode: index.mode ?? '' };
 }
 
-/** `en:draft` → `en`. */
-function localePart(cmsLocale: string): string {
-  const separator = cmsLocale.lastIndexOf(':');
-  return separator < 0 ? cmsLocale : cmsLocale.slice(0, separator);
+function partitionOf(row: Row & { locale: string; mode: string }): ValuePartition {
+  return { type: row.type, locale: row.locale, mode: row.mode };
 }
 
 function runTranslatingErrors<T>(write: () => T): T {

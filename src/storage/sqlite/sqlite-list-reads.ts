@@ -1,5 +1,5 @@
 import type { DocumentQuery, DocumentStore, StoredDocument } from '../storage-adapter.js';
-import type { CountCache } from './count-cache.js';
+import type { CountsUntilWrite } from './counts-until-write.js';
 import { compileFindQuery, costGrowsWithSelection } from './sqlite-query.js';
 import type { ReadThreads } from './read-threads.js';
 import type { StatementSource } from './statement-cache.js';
@@ -8,13 +8,13 @@ import type { StatementSource } from './statement-cache.js';
 const indexedSorts = new Set(['updatedAt', 'createdAt', 'titleSortified']);
 
 /**
- * The read connection's document store with counts kept until the next write (CountCache) and
+ * The read connection's document store with counts kept until the next write (CountsUntilWrite) and
  * filtered pages read the cheaper of two ways, chosen from those counts.
  */
 export function withListReads(
   store: DocumentStore,
   statements: StatementSource,
-  counts: CountCache,
+  counts: CountsUntilWrite,
   threads: ReadThreads | undefined,
 ): DocumentStore {
   const offLoop = (query: DocumentQuery) => (threads !== undefined && costGrowsWithSelection(query) ? threads : undefined);
@@ -43,7 +43,7 @@ export function withListReads(
  * gathers, whose cost does not depend on how far the walk goes. Both counts are kept until the
  * next write, and the list counts its selection anyway.
  */
-async function probesConditions(query: DocumentQuery, counts: CountCache): Promise<boolean> {
+async function probesConditions(query: DocumentQuery, counts: CountsUntilWrite): Promise<boolean> {
   const { conditions, sort, limit } = query;
   if (conditions === undefined || conditions.length === 0 || limit === undefined) return false;
   // Only a walk of a list index in sort order: known type and archived state, one indexed sort

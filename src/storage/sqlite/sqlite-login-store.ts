@@ -28,9 +28,6 @@ const putLoginSql = `INSERT INTO user_logins (${loginColumns})
 const removeLoginSql = 'DELETE FROM user_logins WHERE user_id = ?';
 const loginsAfterSql = `SELECT ${loginColumns} FROM user_logins WHERE user_id > ? ORDER BY user_id LIMIT ?`;
 
-const addSetupCodeSql = 'INSERT OR IGNORE INTO setup_codes (digest) VALUES (?)';
-const hasSetupCodesSql = 'SELECT EXISTS (SELECT 1 FROM setup_codes)';
-const takeSetupCodeSql = 'DELETE FROM setup_codes WHERE digest = ?';
 
 const getTokenSql = 'SELECT token, user_id, expires_at FROM bearer_tokens WHERE token = ?';
 const putTokenSql = `INSERT INTO bearer_tokens (token, user_id, expires_at) VALUES (@token, @userId, @expiresAt)
@@ -65,18 +62,6 @@ export function createSqliteLoginStore(statements: StatementSource): LoginStore 
     async loginsAfter(afterUserId, limit) {
       const rows = statements.statement(loginsAfterSql).all(afterUserId ?? '', limit) as LoginRow[];
       return rows.map((row) => toLogin(row)!);
-    },
-
-    async addSetupCode(digest) {
-      statements.statement(addSetupCodeSql).run(digest);
-    },
-
-    async hasSetupCodes() {
-      return statements.statement(hasSetupCodesSql).pluck().get() === 1;
-    },
-
-    async takeSetupCode(digest) {
-      return statements.statement(takeSetupCodeSql).run(digest).changes === 1;
     },
   };
 }

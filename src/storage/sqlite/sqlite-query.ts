@@ -1,5 +1,5 @@
 import { assertTypedLookup, type DocumentQuery, type SortDirection } from '../storage-adapter.js';
-import { compileCondition, scopeParams, valueScopeSql, type ValueScope } from './sqlite-conditions.js';
+import { compileCondition, partitionParams, valuePartitionSql, type ValuePartition } from './sqlite-conditions.js';
 import { compileSearch, type CompiledSearch } from './sqlite-search.js';
 import type { CompiledQuery } from './compiled-query.js';
 
@@ -63,8 +63,8 @@ export function compileFindQuery(query: DocumentQuery, options: FindOptions = {}
 export function compileCountQuery(query: DocumentQuery): CompiledQuery {
   if (selectsWholeScopes(query)) return compileScopeCount(query);
   // A count reads every document selected, in no order: a search's matches, joined as a ranked
-  // find joins them, cost what they hold; tested one by one against the list scope's index walk,
-  // they cost the whole scope (2.3 ms for 100 matches among 10,000 articles, 0.2 ms joined).
+  // find joins them, cost what they hold; tested one by one against the list partition's index walk,
+  // they cost the whole partition (2.3 ms for 100 matches among 10,000 articles, 0.2 ms joined).
   const selection = compileSelection(query, query.search ? { orderByIds: false, rank: true } : unordered);
   return { sql: `SELECT COUNT(*)${selectFrom(selection)}`, params: selectionParams(selection) };
 }
@@ -80,13 +80,13 @@ export function costGrowsWithSelection(query: DocumentQuery): boolean {
   return (query.sort ?? []).some(({ field }) => sortExpression(field).startsWith('json_extract('));
 }
 
-/** Whether a query selects by list scope columns only: no id list, slug, condition or search. */
+/** Whether a query selects by list partition columns only: no id list, slug, condition or search. */
 function selectsWholeScopes(query: DocumentQuery): boolean {
   return query.ids === undefined && query.docIds === undefined && query.slug === undefined
     && (query.conditions === undefined || query.conditions.length === 0) && query.search === undefined;
 }
 
-/** The count of whole list scopes, from the counts the triggers of migration 8 keep. */
+/** The count of whole lists, from the counts the triggers of migration 8 keep. */
 function compileScopeCount(query: DocumentQuery): CompiledQuery {
   const filters: string[] = [];
   const params: unknown[] = [];
@@ -106,19 +106,19 @@ function compileScopeCount(query: DocumentQuery): CompiledQuery {
 /** Distinct values of `key` with their document counts among what the query selects, by value. */
 export function compileDistinctValuesQuery(query: DocumentQuery, key: string): CompiledQuery {
   const selection = compileSelection(query, unordered);
-  const scope = valueScope(query);
-  // Without a scope, the (seq, key) index finds each selected document's values.
-  const where = scope ? `${valueScopeSql} AND key = ?` : 'key = ?';
+  const partition = valuePartition(query);
+  // Without a partition, the (seq, key) index finds each selected document's values.
+  const where = partition ? `${valuePartitionSql} AND key = ?` : 'key = ?';
   return {
     sql: `SELECT value, COUNT(*) AS count FROM document_values
       WHERE ${where} AND seq IN (SELECT documents.seq${selectFrom(selection)})
       GROUP BY value ORDER BY value`,
-    params: [...(scope ? scopeParams(scope) : []), key, ...selectionParams(selection)],
+    params: [...(partition ? partitionParams(partition) : []), key, ...selectionParams(selection)],
   };
 }
 
-/** The scope of the filter values a query reads: known when its type, locale and mode are. */
-function valueScope(query: DocumentQuery): ValueScope | undefined {
+/** The partition of the filter values a query reads: known when its type, locale and mode are. */
+function valuePartition(query: DocumentQuery): ValuePartition | undefined {
   if (query.type === null || query.locale === undefined || query.mode === undefined) return undefined;
   return { type: query.type, locale: query.locale ?? '', mode: query.mode ?? '' };
 }
@@ -241,9 +241,9 @@ function compileIndexFilters(
   // needs the list index, so only when the type is known.
   const seq = query.type !== null && !byIds(query) ? '+documents.seq' : 'documents.seq';
   const filters: CompiledQuery[] = [];
-  const scope = probe ? undefined : valueScope(query);
+  const partition = probe ? undefined : valuePartition(query);
   for (const condition of query.conditions ?? []) {
-    const compiled = compileCondition(condition, seq, scope);
+    const compiled = compileCondition(condition, seq, partition);
     if (compiled !== null) filters.push(compiled);
   }
   // A search left without a word to look for matches nothing.

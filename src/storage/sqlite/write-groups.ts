@@ -1,5 +1,5 @@
-import type { StorageAdapter, StorageSession } from '../storage-adapter.js';
-import { transactionScopes, type Mutex, type TransactionScope } from '../adapter-kit.js';
+import type { StorageAdapter, StorageSession } from '../interface/adapter.js';
+import { transactionNesting, withOptionalOptions, type Mutex, type TransactionState } from '../transaction-queue.js';
 
 type Transaction = StorageAdapter['transaction'];
 
@@ -43,11 +43,11 @@ interface QueuedWrite {
 export function groupedTransactions(args: {
   readonly runExclusive: Mutex;
   readonly connection: GroupConnection;
-  readonly sessionFor: (scope: TransactionScope) => StorageSession;
+  readonly sessionFor: (state: TransactionState) => StorageSession;
   readonly maxGroup: number;
 }): Transaction {
   const { runExclusive, connection, sessionFor, maxGroup } = args;
-  const scopes = transactionScopes();
+  const nesting = transactionNesting();
   const queue: QueuedWrite[] = [];
   let scheduled = false;
 
@@ -83,9 +83,9 @@ export function groupedTransactions(args: {
     const done: { write: QueuedWrite; result: unknown }[] = [];
     for (const [position, write] of group.entries()) {
       const before = connection.totalChanges();
-      const scope = { active: true };
+      const state = { active: true };
       try {
-        done.push({ write, result: await scopes.run(scope, () => write.work(sessionFor(scope))) });
+        done.push({ write, result: await nesting.run(state, () => write.work(sessionFor(state))) });
       } catch (error) {
         write.reject(error);
         if (connection.inTransaction && connection.totalChanges() === before) continue;
@@ -93,7 +93,7 @@ export function groupedTransactions(args: {
         queue.unshift(...done.map((entry) => entry.write), ...group.slice(position + 1));
         return;
       } finally {
-        scope.active = false;
+        state.active = false;
       }
     }
     try {
@@ -106,10 +106,11 @@ export function groupedTransactions(args: {
     for (const { write, result } of done) write.resolve(result);
   }
 
-  return <T>(work: (tx: StorageSession) => Promise<T>): Promise<T> =>
+  // One writer at a time holds every document and attachment: the options' holds are had already.
+  return withOptionalOptions(<T>(_options: unknown, work: (tx: StorageSession) => Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      scopes.refuseNested();
+      nesting.refuseNested();
       queue.push({ work, resolve: resolve as (result: unknown) => void, reject });
       schedule();
-    });
+    }));
 }

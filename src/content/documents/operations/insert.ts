@@ -17,6 +17,8 @@ export interface InsertOptions {
    * this process or another, can come between it and the insert (the first-run setup's one user).
    */
   readonly onlyIf?: (tx: StorageSession) => Promise<void>;
+  /** What `onlyIf` reads, held from the transaction's start. */
+  readonly lock?: readonly string[];
 }
 
 /**
@@ -36,7 +38,7 @@ export async function insert(
   const { locale, mode } = requestVersion(deps.config, type, caller);
   requireWrite(principal, type, mode);
   if (body._newInstance) return newInstance(deps, type, body);
-  const saved = await deps.transactions.runWithPasswords(async (tx, passwords) => {
+  const saved = await deps.transactions.runWithPasswords({ lock: options.lock }, async (tx, passwords) => {
     await options.onlyIf?.(tx);
     const values = await deps.conversion.convert({ type, input: body, locale, mode, principal, session: tx, passwords });
     const now = new Date().toISOString();

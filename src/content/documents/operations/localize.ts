@@ -19,8 +19,7 @@ export async function localize(deps: LocalizeDeps, caller: Caller, typeName: str
     throw new InvalidRequestError('toLocale must name another configured locale', { path: 'toLocale' });
   }
   requireWrite(principal, type, 'draft');
-  const localized = await deps.transactions.run(async (tx) => {
-    await tx.documents.lock([target.docId]);
+  const localized = await deps.transactions.run({ lock: [target.docId] }, async (tx) => {
     const source = await requireVersion(tx, type, versionId(target, 'draft'));
     const destination = { docId: target.docId, locale: toLocale };
     const existing = await readVersion(tx, type, versionId(destination, 'draft'));

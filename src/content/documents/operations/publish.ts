@@ -11,8 +11,7 @@ export async function publish(deps: PublishDeps, caller: Caller, typeName: strin
   const { principal } = caller;
   const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
   requirePublish(principal, type);
-  const published = await deps.transactions.run(async (tx) => {
-    await tx.documents.lock([target.docId]);
+  const published = await deps.transactions.run({ lock: [target.docId] }, async (tx) => {
     return deps.changes.recorded(tx, 'publish', await publishDraft(deps, tx, type, target, principal), principal);
   });
   return deps.presenter.presentOne(published, type, principal);

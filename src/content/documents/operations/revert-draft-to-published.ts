@@ -17,8 +17,7 @@ export async function revertDraftToPublished(
   const { principal } = caller;
   const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
   requireWrite(principal, type, 'draft');
-  const draft = await deps.transactions.run(async (tx) => {
-    await tx.documents.lock([target.docId]);
+  const draft = await deps.transactions.run({ lock: [target.docId] }, async (tx) => {
     const draft = await requireVersion(tx, type, versionId(target, 'draft'));
     const published = await readVersion(tx, type, versionId(target, 'published'));
     if (!published || draft.modified === false) return false;

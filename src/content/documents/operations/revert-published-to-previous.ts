@@ -15,8 +15,7 @@ export async function revertPublishedToPrevious(deps: RevertPublishedDeps, calle
   const { principal } = caller;
   const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
   requirePublish(principal, type);
-  const published = await deps.transactions.run(async (tx) => {
-    await tx.documents.lock([target.docId]);
+  const published = await deps.transactions.run({ lock: [target.docId] }, async (tx) => {
     const published = await requireVersion(tx, type, versionId(target, 'published'));
     const previous = await readVersion(tx, type, versionId(target, 'previous'));
     if (!previous) throw new InvalidRequestError('There is no previously published version to revert to');

@@ -13,8 +13,7 @@ export async function unpublish(deps: UnpublishDeps, caller: Caller, typeName: s
   const { principal } = caller;
   const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
   requirePublish(principal, type);
-  const draft = await deps.transactions.run(async (tx) => {
-    await tx.documents.lock([target.docId]);
+  const draft = await deps.transactions.run({ lock: [target.docId] }, async (tx) => {
     const published = await requireVersion(tx, type, versionId(target, 'published'));
     await deps.versions.remove(tx, type, [published._id, versionId(target, 'previous')]);
     const draft = await markUnpublished(deps, tx, type, target);

@@ -32,8 +32,7 @@ export async function update(deps: UpdateDeps, caller: Caller, typeName: string,
   const type = pieceTypeOf(deps.config, typeName);
   const target = resolveTarget(deps.config, type, rawId, caller);
   requireWrite(principal, type, target.mode);
-  const saved = await deps.transactions.runWithPasswords(async (tx, passwords) => {
-    await tx.documents.lock([target.docId]);
+  const saved = await deps.transactions.runWithPasswords({ lock: [target.docId] }, async (tx, passwords) => {
     const now = new Date().toISOString();
     const { version, draft, published, changed } = await versionsToChange(tx, type, target);
     const archivedBefore = version.archived;

@@ -7,7 +7,7 @@ const maxCounts = 1000;
  * of the data it was counted at (whatever the adapter uses to know nothing was written since), and
  * given again only at that version.
  */
-export class KeptCounts {
+export class VersionedCounts {
   readonly #entries = new Map<string, { readonly version: string; readonly count: number }>();
 
   /** The count of `sql` with `params` if it was kept at `version`. */

@@ -1,5 +1,5 @@
 import type { DocumentQuery } from '../storage-adapter.js';
-import { KeptCounts } from '../kept-counts.js';
+import { VersionedCounts } from '../versioned-counts.js';
 import { compileCountQuery } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
 import { readDataVersion } from './data-version.js';
@@ -11,13 +11,13 @@ import type { ReadThreads } from './read-threads.js';
  * `PRAGMA data_version` on a connection changes whenever another connection (this process's
  * write connection, or any other process) has committed to the file since it last asked, and it
  * costs a read of the WAL index header, not of the data. Counts are kept per data version: the
- * first count after a write counts (a whole list scope from the counts the triggers keep), the
+ * first count after a write counts (a whole list from the counts the triggers keep), the
  * others until the next write are a map lookup. Nothing is kept for a count during which a write
  * landed, so a count is never served for a version older than the one it was read at.
  */
-export class CountCache {
+export class CountsUntilWrite {
   readonly #statements: StatementSource;
-  readonly #kept = new KeptCounts();
+  readonly #kept = new VersionedCounts();
 
   constructor(statements: StatementSource) {
     this.#statements = statements;

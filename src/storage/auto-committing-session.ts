@@ -1,0 +1,81 @@
+import type { StorageAdapter, StorageSession } from './interface/adapter.js';
+
+type Transaction = StorageAdapter['transaction'];
+
+/** The adapter's own stores: reads go to `read`; each write runs in a transaction of its own. */
+export function autoCommittingSession(read: StorageSession, transaction: Transaction): StorageSession {
+  return {
+    documents: {
+      find: (query) => read.documents.find(query),
+      count: (query) => read.documents.count(query),
+      distinctValues: (query, key) => read.documents.distinctValues(query, key),
+      slugsLike: (args) => read.documents.slugsLike(args),
+      versionsAfter: (type, afterId, limit) => read.documents.versionsAfter(type, afterId, limit),
+      insert: (doc, index) => transaction((tx) => tx.documents.insert(doc, index)),
+      update: (doc, index) => transaction((tx) => tx.documents.update(doc, index)),
+      remove: (type, ids) => transaction((tx) => tx.documents.remove(type, ids)),
+    },
+    logins: {
+      get: (userId) => read.logins.get(userId),
+      findByName: (name) => read.logins.findByName(name),
+      loginsAfter: (afterUserId, limit) => read.logins.loginsAfter(afterUserId, limit),
+      put: (login) => transaction((tx) => tx.logins.put(login)),
+      remove: (userId) => transaction((tx) => tx.logins.remove(userId)),
+    },
+    setupCodes: {
+      add: (digest) => transaction((tx) => tx.setupCodes.add(digest)),
+      any: () => read.setupCodes.any(),
+      take: (digest) => transaction((tx) => tx.setupCodes.take(digest)),
+    },
+    indexPlans: {
+      digestOf: (type) => read.indexPlans.digestOf(type),
+      record: (type, digest) => transaction((tx) => tx.indexPlans.record(type, digest)),
+    },
+    tokens: {
+      get: (token) => read.tokens.get(token),
+      put: (token) => transaction((tx) => tx.tokens.put(token)),
+      remove: (token) => transaction((tx) => tx.tokens.remove(token)),
+      removeForUser: (userId) => transaction((tx) => tx.tokens.removeForUser(userId)),
+    },
+    attachments: {
+      find: (ids) => read.attachments.find(ids),
+      insert: (record, uploadedBy) => transaction((tx) => tx.attachments.insert(record, uploadedBy)),
+      uploaders: (ids) => read.attachments.uploaders(ids),
+      attachmentsAfter: (afterId, limit) => read.attachments.attachmentsAfter(afterId, limit),
+      restore: (attachment, readable, uploadedBy) => transaction((tx) => tx.attachments.restore(attachment, readable, uploadedBy)),
+      update: (record) => transaction((tx) => tx.attachments.update(record)),
+      setUsage: (docVersionId, ids, archived) => transaction((tx) => tx.attachments.setUsage(docVersionId, ids, archived)),
+      setReadable: (ids, readable) => transaction((tx) => tx.attachments.setReadable(ids, readable)),
+      fileStates: (ids) => read.attachments.fileStates(ids),
+      unsettledFiles: (limit) => read.attachments.unsettledFiles(limit),
+      markFiles: (id, readable) => transaction((tx) => tx.attachments.markFiles(id, readable)),
+      findUnused: (before, limit) => read.attachments.findUnused(before, limit),
+      removeUnused: (id, before) => transaction((tx) => tx.attachments.removeUnused(id, before)),
+      // A hold lasts as long as its transaction: outside one, a read holds nothing.
+      findHeld: (ids) => read.attachments.find(ids),
+    },
+    loginThrottle: {
+      lockedUntil: (keys, now) => read.loginThrottle.lockedUntil(keys, now),
+      take: (keys, now) => transaction((tx) => tx.loginThrottle.take(keys, now)),
+      giveBack: (key, now) => transaction((tx) => tx.loginThrottle.giveBack(key, now)),
+      clear: (key) => transaction((tx) => tx.loginThrottle.clear(key)),
+    },
+    apiKeys: {
+      insert: (key) => transaction((tx) => tx.apiKeys.insert(key)),
+      findByDigest: (digest) => read.apiKeys.findByDigest(digest),
+      list: () => read.apiKeys.list(),
+      remove: (id) => transaction((tx) => tx.apiKeys.remove(id)),
+      markUsed: (id, usedAt) => transaction((tx) => tx.apiKeys.markUsed(id, usedAt)),
+    },
+    webhooks: {
+      enqueue: (deliveries, now) => transaction((tx) => tx.webhooks.enqueue(deliveries, now)),
+      claim: (args) => transaction((tx) => tx.webhooks.claim(args)),
+      record: (attempt) => transaction((tx) => tx.webhooks.record(attempt)),
+      list: (args) => read.webhooks.list(args),
+      counts: () => read.webhooks.counts(),
+      retry: (id, now) => transaction((tx) => tx.webhooks.retry(id, now)),
+      prune: (before, limit) => transaction((tx) => tx.webhooks.prune(before, limit)),
+    },
+  };
+}
+

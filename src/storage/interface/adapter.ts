@@ -1,0 +1,70 @@
+import type { ApiKeyStore } from './api-keys.js';
+import type { AttachmentStore } from './attachments.js';
+import type { DocumentStore } from './documents.js';
+import type { IndexPlanStore } from './index-plans.js';
+import type { LoginThrottleStore } from './login-throttle.js';
+import type { LoginStore } from './logins.js';
+import type { SetupCodeStore } from './setup-codes.js';
+import type { TokenStore } from './tokens.js';
+import type { WebhookOutbox } from './webhooks.js';
+
+/** The stores, read and written through the adapter itself or through a transaction's session. */
+export interface StorageSession {
+  readonly documents: DocumentStore;
+  readonly indexPlans: IndexPlanStore;
+  readonly logins: LoginStore;
+  readonly setupCodes: SetupCodeStore;
+  readonly tokens: TokenStore;
+  readonly attachments: AttachmentStore;
+  readonly loginThrottle: LoginThrottleStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly webhooks: WebhookOutbox;
+}
+
+export interface StorageCapabilities {
+  /** Servers on several machines may share the store (SQLite: the processes of one machine only). */
+  readonly sharedAcrossProcesses: boolean;
+}
+
+/**
+ * What a transaction holds from its start to its end: the documents and attachment records its
+ * work reads to write back. Another transaction, in this process or another, that holds one of
+ * them waits first; no other write to them comes in between, while writes to others go on.
+ * Every hold is taken at the start, documents before attachments, each list in one fixed
+ * order, so transactions cannot deadlock on them.
+ */
+export interface TransactionOptions {
+  /** Documents by `cmsDocId`: every version, in every locale and mode, stored yet or not. */
+  readonly lock?: readonly string[];
+  /** Attachment records by `_id`. */
+  readonly lockAttachments?: readonly string[];
+}
+
+export interface StorageAdapter extends StorageSession {
+  readonly capabilities: StorageCapabilities;
+  /** Creates or upgrades the schema; idempotent. */
+  migrate(): Promise<void>;
+  /**
+   * Runs `work` in one transaction: everything it writes through `tx` commits together or not
+   * at all. Reads through `tx` see the transaction's own writes; reads through the adapter itself
+   * see only committed data. Transactions may run side by side (PostgreSQL) and `work` may then
+   * be run again from the start, when its transaction lost a race (a deadlock, a slug another
+   * writer took first): it must act through `tx` alone, and what it read before is forgotten.
+   * What `work` reads to write back it names in `options` (`TransactionOptions`).
+   */
+  transaction<T>(work: (tx: StorageSession) => Promise<T>): Promise<T>;
+  transaction<T>(options: TransactionOptions, work: (tx: StorageSession) => Promise<T>): Promise<T>;
+  /**
+   * A token of the committed data of the generation `keys` (piece type names, each counted up by
+   * writes to the type's documents, and the key the adapter was created with for attachment
+   * writes), for caches of answers built from them: it changes whenever a write to one of them
+   * commits, from this process or from another sharing the store, and never comes back to an
+   * earlier value. Writes to others leave it as it was. Read it before the data it is to vouch
+   * for: an answer built after a write it missed is then merely refreshed once more than needed.
+   * Cheap: one small query at most.
+   */
+  generation(keys: readonly string[]): Promise<string>;
+  /** True while the store answers. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,93 @@
+import type { Mode } from '../../core/ids.js';
+import type { DocumentQuery, IndexValue } from './document-query.js';
+
+/** A document version as stored: the common properties plus whatever the piece type's fields wrote. */
+export interface StoredDocument {
+  _id: string;
+  cmsDocId: string;
+  /** The content layer's, kept as they are: the store takes a version's locale and mode from its `DocumentIndex`. */
+  cmsLocale?: string;
+  cmsMode?: Mode;
+  type: string;
+  slug: string;
+  title: string;
+  titleSortified: string;
+  archived: boolean;
+  visibility?: string;
+  createdAt: string;
+  updatedAt: string;
+  [property: string]: unknown;
+}
+
+/** One value of one filterable field of a document (a multi-valued field has several). */
+export interface IndexEntry {
+  /** The field's index key: its storage key (`category`, `authorIds`). */
+  readonly key: string;
+  readonly value: IndexValue;
+}
+
+/**
+ * The texts full-text search reads, ranked title > high > low. The `public*` texts hold only
+ * what the type's public projection shows: anonymous searches read those alone.
+ */
+export interface SearchTexts {
+  readonly title: string;
+  readonly high: string;
+  readonly low: string;
+  readonly publicTitle: string;
+  readonly publicHigh: string;
+  readonly publicLow: string;
+}
+
+/**
+ * What the content layer derives from a document version for the store to select it by: where it
+ * lives (its locale and mode, null for a non-localized type's), its filter values and its search
+ * texts. Written with it.
+ */
+export interface DocumentIndex {
+  readonly locale: string | null;
+  readonly mode: Mode | null;
+  readonly values: readonly IndexEntry[];
+  readonly search: SearchTexts;
+}
+
+/** The document versions of every type, with their filter values and search texts. */
+export interface DocumentStore {
+  find(query: DocumentQuery): Promise<StoredDocument[]>;
+  count(query: DocumentQuery): Promise<number>;
+  /**
+   * Distinct index values of `key` among the documents `query` matches (sort, skip and limit
+   * ignored), each with the number of those documents holding it, ordered by value.
+   */
+  distinctValues(query: DocumentQuery, key: string): Promise<{ value: IndexValue; count: number }[]>;
+  /**
+   * Stores the document with its filter values and search texts, replacing nothing.
+   * Throws ConflictError (data.constraint `id` or `slug`) when the `_id` or the slug is taken.
+   */
+  insert(doc: StoredDocument, index: DocumentIndex): Promise<void>;
+  /**
+   * Replaces the stored version with the same `_id` and the same `type` (a version of another
+   * type is left alone), its index entries and search texts with it; false when there is none.
+   * Slug conflicts as insert. Without `index` the stored locale, mode, entries and texts stay:
+   * for a change to no field they come from (a draft's `modified` flag, say). A version never
+   * moves to another locale or mode (its `_id` names them).
+   */
+  update(doc: StoredDocument, index?: DocumentIndex): Promise<boolean>;
+  /**
+   * Removes the versions of `type` with these `_id`s (those of another type stay) and their
+   * index entries; returns how many there were.
+   */
+  remove(type: string, ids: readonly string[]): Promise<number>;
+  /**
+   * Slugs in use in one locale and mode (null for non-localized) that equal `base` or start with
+   * `base-`, ignoring the versions of `exceptDocId`: the service picks the next free suffix.
+   * Inside a transaction, another transaction's lookup of the same base in the same locale may
+   * wait until this one ends, so that the slug picked stays free meanwhile.
+   */
+  slugsLike(args: { locale: string | null; mode: Mode | null; base: string; exceptDocId?: string }): Promise<string[]>;
+  /**
+   * Up to `limit` versions of `type` (every type: null) whose `_id` sorts after `afterId` (all:
+   * null), in bytewise `_id` order.
+   */
+  versionsAfter(type: string | null, afterId: string | null, limit: number): Promise<StoredDocument[]>;
+}
