@@ -17,7 +17,7 @@ type Output = Record<string, unknown>;
 export type PresentRelated = (docs: readonly StoredDocument[], type: SanitizedPieceType, principal: Principal) => Promise<Output[]>;
 
 /** Who reads, from a document in which locale and mode (`null`s for non-localized ones). */
-export interface RelatedScope {
+export interface RelatedReader {
   readonly principal: Principal;
   readonly locale: string | null;
   readonly mode: Mode | null;
@@ -36,11 +36,11 @@ interface Related {
 export function relatedVersion(
   config: AppConfig,
   type: SanitizedPieceType,
-  scope: RelatedScope,
+  reader: RelatedReader,
 ): Pick<DocumentQuery, 'locale' | 'mode'> {
   if (!type.options.localized) return { locale: null, mode: null };
-  const draft = scope.mode === 'draft' && canViewDrafts(scope.principal, type);
-  return { locale: scope.locale ?? config.defaultLocale, mode: draft ? 'draft' : 'published' };
+  const draft = reader.mode === 'draft' && canViewDrafts(reader.principal, type);
+  return { locale: reader.locale ?? config.defaultLocale, mode: draft ? 'draft' : 'published' };
 }
 
 /**
@@ -72,19 +72,19 @@ export class RelatedLoader {
     const first = outputs[0];
     if (!first) return;
     const [locale, mode] = typeof first.cmsLocale === 'string' ? first.cmsLocale.split(':') : [];
-    const scope: RelatedScope = { principal: args.principal, locale: locale ?? null, mode: (mode ?? null) as Mode | null };
+    const reader: RelatedReader = { principal: args.principal, locale: locale ?? null, mode: (mode ?? null) as Mode | null };
     const shown = args.type.fields.filter((field) => !args.projection || isProjected(args.projection, field, this.#registry));
     const holders = relationshipHolders(shown, outputs, { registry: this.#registry, widgetTypes: this.#config.widgetTypes });
-    for (const [field, held] of holders) await this.#expandForward(field, held, scope);
+    for (const [field, held] of holders) await this.#expandForward(field, held, reader);
     for (const field of shown.filter((f) => this.#registry.get(f.type)?.relates === 'reverse')) {
-      await this.#expandReverse(args.type, field, outputs, scope);
+      await this.#expandReverse(args.type, field, outputs, reader);
     }
   }
 
-  async #expandForward(field: SanitizedField, holders: readonly Output[], scope: RelatedScope): Promise<void> {
+  async #expandForward(field: SanitizedField, holders: readonly Output[], reader: RelatedReader): Promise<void> {
     const ids = [...new Set(holders.flatMap((holder) => relatedIds(holder, field)))];
     const typeName = relationshipTarget(field.name, field.options.withType);
-    const related = ids.length === 0 ? [] : await this.#load(field, typeName, { docIds: ids }, scope);
+    const related = ids.length === 0 ? [] : await this.#load(field, typeName, { docIds: ids }, reader);
     const byId = new Map(related.map((doc) => [doc.stored.cmsDocId, doc.output]));
     for (const holder of holders) {
       const fields = relatedFields(holder, field);
@@ -101,12 +101,12 @@ export class RelatedLoader {
    * document's data: shown only when the caller sees its forward field (full access to its
    * type, or a projection that shows the field), as reading it directly would show them.
    */
-  async #expandReverse(owner: SanitizedPieceType, field: SanitizedField, outputs: readonly Output[], scope: RelatedScope): Promise<void> {
+  async #expandReverse(owner: SanitizedPieceType, field: SanitizedField, outputs: readonly Output[], reader: RelatedReader): Promise<void> {
     const forward = forwardRelationship(this.#config.pieceTypes, owner, field);
     const ownerIds = outputs.map((output) => String(output.cmsDocId));
     const conditions: FilterCondition[] = [{ key: idsKey(forward.field), op: 'in', values: ownerIds }];
-    const related = await this.#load(field, forward.type.name, { conditions }, scope);
-    const withFields = seesField(scope.principal, forward, this.#registry);
+    const related = await this.#load(field, forward.type.name, { conditions }, reader);
+    const withFields = seesField(reader.principal, forward, this.#registry);
     for (const output of outputs) {
       const ownerId = String(output.cmsDocId);
       output[expandedKey(field)] = related
@@ -126,19 +126,19 @@ export class RelatedLoader {
     field: SanitizedField,
     typeName: string,
     criteria: Pick<DocumentQuery, 'docIds' | 'conditions'>,
-    scope: RelatedScope,
+    reader: RelatedReader,
   ): Promise<Related[]> {
     const type = this.#config.pieceTypes.get(typeName);
-    if (!type || !canReadType(scope.principal, type)) return [];
+    if (!type || !canReadType(reader.principal, type)) return [];
     const stored = await this.#store.find({
       type: type.name,
-      ...relatedVersion(this.#config, type, scope),
+      ...relatedVersion(this.#config, type, reader),
       ...criteria,
       archived: false,
-      visibility: visibleValues(scope.principal),
+      visibility: visibleValues(reader.principal),
       sort: Object.entries(type.options.sort).map(([name, direction]) => ({ field: name, direction })),
     });
-    const outputs = await this.#present(stored, type, scope.principal);
+    const outputs = await this.#present(stored, type, reader.principal);
     const project = (field.options.builders as { project?: Record<string, unknown> } | undefined)?.project;
     return stored.map((doc, i) => ({ stored: doc, output: project ? includeOnly(outputs[i]!, project) : outputs[i]! }));
   }

@@ -61,7 +61,7 @@ export function compileFindQuery(query: DocumentQuery, options: FindOptions = {}
 
 /** Compiles the filters of a DocumentQuery into one `SELECT COUNT(*)`; sort and paging are ignored. */
 export function compileCountQuery(query: DocumentQuery): CompiledQuery {
-  if (selectsWholeScopes(query)) return compileScopeCount(query);
+  if (selectsWholePartitions(query)) return compilePartitionCount(query);
   // A count reads every document selected, in no order: a search's matches, joined as a ranked
   // find joins them, cost what they hold; tested one by one against the list partition's index walk,
   // they cost the whole partition (2.3 ms for 100 matches among 10,000 articles, 0.2 ms joined).
@@ -81,13 +81,13 @@ export function costGrowsWithSelection(query: DocumentQuery): boolean {
 }
 
 /** Whether a query selects by list partition columns only: no id list, slug, condition or search. */
-function selectsWholeScopes(query: DocumentQuery): boolean {
+function selectsWholePartitions(query: DocumentQuery): boolean {
   return query.ids === undefined && query.docIds === undefined && query.slug === undefined
     && (query.conditions === undefined || query.conditions.length === 0) && query.search === undefined;
 }
 
 /** The count of whole lists, from the counts the triggers of migration 8 keep. */
-function compileScopeCount(query: DocumentQuery): CompiledQuery {
+function compilePartitionCount(query: DocumentQuery): CompiledQuery {
   const filters: string[] = [];
   const params: unknown[] = [];
   const where = (sql: string, param: unknown): void => {
