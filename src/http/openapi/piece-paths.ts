@@ -39,6 +39,10 @@ export const sharedParameters = {
   },
 };
 
+/*
+ * Object parameters carry an example that every type accepts: without one, Swagger UI's "Try it
+ * out" fills them with `additionalProp1` keys, which the list refuses.
+ */
 const deepObject = { style: 'deepObject', explode: true };
 const renderAreas = query('renderAreas', { enum: ['true', '1', 'inline', 'false', '0'] }, '`true`/`1` replaces each top-level area\'s `items` by `_rendered` HTML; `inline` adds `_rendered` to each widget.');
 const archived = query('archived', { enum: ['1', 'true', '0', 'false', 'any'] }, 'Archived versions: only them (`1`), none (`0`, the default) or both (`any`). Ignored for callers without API access.');
@@ -49,8 +53,8 @@ const listParameters = [
   query('perPage', { type: 'integer', minimum: 1 }, 'Page size; default the type\'s `perPage`, larger than 100 is capped at 100.'),
   query('search', { type: 'string' }, 'Full-text search; `"quoted phrases"` must appear, `-word` must not.'),
   query('autocomplete', { type: 'string' }, 'Every word matches the beginning of a word of the title or text fields.'),
-  query('sort', { anyOf: [{ type: 'object', additionalProperties: { enum: ['1', '-1'] } }, { const: 'search' }] }, '`sort[<field>]=1` or `-1`, several in order; `sort=search` keeps the relevance order.', deepObject),
-  query('project', { type: 'object', additionalProperties: { enum: ['1', '0', 'true', 'false'] } }, '`project[title]=1` keeps those properties (plus `_id`, `type`, `metaType`); `project[body]=0` removes them.', deepObject),
+  query('sort', { anyOf: [{ type: 'object', additionalProperties: { enum: ['1', '-1'] } }, { const: 'search' }] }, '`sort[<field>]=1` or `-1`, several in order; `sort=search` keeps the relevance order.', { ...deepObject, example: { updatedAt: '-1' } }),
+  query('project', { type: 'object', additionalProperties: { enum: ['1', '0', 'true', 'false'] } }, '`project[title]=1` keeps those properties (plus `_id`, `type`, `metaType`); `project[body]=0` removes them.', { ...deepObject, example: { title: '1' } }),
   query('_ids[]', { type: 'array', items: { type: 'string' } }, 'Only these documents (bare `cmsDocId`s or full `_id`s), in this order.', { style: 'form', explode: true }),
   archived,
   query('count', { enum: ['1', 'true', '0', 'false'] }, '`1` answers only `{ "count" }`, filters applied.'),
