@@ -136,7 +136,12 @@ describeOnPostgres('postgres writers side by side', () => {
     await Promise.all([crosswise(adapter, 'a', 'b'), crosswise(other, 'b', 'a')]);
     assert.equal(attempts, 3, 'the deadlock victim ran once more');
     const docs = await adapter.documents.find({ type: 'article', docIds: ['a', 'b'], sort: [{ field: '_id', direction: 1 }] });
-    assert.deepEqual(docs.map((doc) => [doc.counter, doc.title]), [[1, 'after b'], [1, 'after a']]);
+    // Each count-up committed once: the victim's first attempt rolled back, its second committed.
+    assert.deepEqual(docs.map((doc) => doc.counter), [1, 1]);
+    // The victim's retry may read the other's document before the survivor's unheld write to it
+    // commits and then write it back (that write broke the hold rule on purpose): only the
+    // victim's own write of the other document is sure to stand.
+    assert.ok(docs[0]!.title === 'after b' || docs[1]!.title === 'after a', JSON.stringify(docs.map((doc) => doc.title)));
   });
 
   it('moves the generation when a write commits, not before, and another process sees it at once', async () => {
