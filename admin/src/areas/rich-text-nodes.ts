@@ -21,6 +21,16 @@ function imageAttributes(attrs: Record<string, unknown>): Record<string, string>
   return { src: attrs.src as string, ...(attrs.alt !== null && { alt: attrs.alt as string }) };
 }
 
+// The server drops a `src` of another scheme (`data:`, `blob:`, …) or leaving the site without
+// one (`//host/x`): a pasted image of that kind is no image the server would keep.
+const sourceTheServerDrops = /^\s*(?:\/\/|(?!https?:)[a-z][a-z0-9+.-]*:)/i;
+
+/** The image's `src` when the server keeps it, else null. */
+function keptSource(img: Element | null): string | null {
+  const src = img?.getAttribute('src');
+  return src && !sourceTheServerDrops.test(src) ? src : null;
+}
+
 const imageAttributeSpecs = () => ({
   src: { default: null, rendered: false },
   alt: { default: null, rendered: false },
@@ -60,9 +70,10 @@ export const FigureImage = Node.create<{ imageClasses: ReadonlySet<string> }>({
         tag: 'figure',
         getAttrs: (element) => {
           const img = element.querySelector('img');
-          if (!img?.getAttribute('src')) return false;
+          const src = keptSource(img);
+          if (!img || !src) return false;
           return {
-            src: img.getAttribute('src'),
+            src,
             alt: img.getAttribute('alt'),
             class: allowedClass(element.getAttribute('class'), this.options.imageClasses),
             link: linkAround(img),
@@ -92,7 +103,15 @@ export const InlineImage = Node.create({
   atom: true,
   draggable: true,
   addAttributes: imageAttributeSpecs,
-  parseHTML: () => [{ tag: 'img[src]', getAttrs: (element) => ({ src: element.getAttribute('src'), alt: element.getAttribute('alt') }) }],
+  parseHTML: () => [
+    {
+      tag: 'img[src]',
+      getAttrs: (element) => {
+        const src = keptSource(element);
+        return src ? { src, alt: element.getAttribute('alt') } : false;
+      },
+    },
+  ],
   renderHTML: ({ node }) => ['img', imageAttributes(node.attrs)],
 });
 
