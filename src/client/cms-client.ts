@@ -54,6 +54,15 @@ export interface VersionOptions {
   readonly mode?: Mode;
 }
 
+/** A write to a stored version: refused (`CmsError` 412, `changed`) when that version changed since the client read it. */
+export interface WriteOptions extends VersionOptions {
+  /**
+   * The version this write is based on: a document this client answered (a `get`, or an earlier
+   * write's answer), or an ETag. Sent as `If-Match`; without it the last write wins.
+   */
+  readonly ifUnchanged?: object | string;
+}
+
 export interface GetOptions extends VersionOptions {
   /** `true` replaces each area's items by `_rendered` HTML, `inline` adds it to each widget. */
   readonly renderAreas?: boolean | 'inline';
@@ -162,6 +171,7 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
   readonly #baseUrl: string;
   readonly #authorization: string | undefined;
   readonly #fetch: Fetch;
+  readonly #etags = new WeakMap<object, string>();
 
   constructor(options: CmsClientOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -198,13 +208,26 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
   }
 
   /** Changes only what the patch names (plain keys, dot paths, `$push` and the other operators). */
-  patch<K extends keyof T & string>(type: K, id: string, body: Shape<T, K, 'patch'>, options: VersionOptions = {}): Promise<Shape<T, K, 'read'>> {
-    return this.#request('PATCH', `${typePath(type)}/${segment(id)}${queryString(versionParameters(options))}`, body);
+  patch<K extends keyof T & string>(type: K, id: string, body: Shape<T, K, 'patch'>, options: WriteOptions = {}): Promise<Shape<T, K, 'read'>> {
+    return this.#request('PATCH', `${typePath(type)}/${segment(id)}${queryString(versionParameters(options))}`, body, this.#ifMatch(options));
   }
 
   /** Copies the draft into the published version; answers the published version. */
-  publish<K extends keyof T & string>(type: K, id: string, options: Pick<VersionOptions, 'locale'> = {}): Promise<Shape<T, K, 'read'>> {
-    return this.#request('POST', `${typePath(type)}/${segment(id)}/publish${queryString({ cmsLocale: options.locale })}`);
+  publish<K extends keyof T & string>(type: K, id: string, options: Pick<WriteOptions, 'locale' | 'ifUnchanged'> = {}): Promise<Shape<T, K, 'read'>> {
+    return this.#request('POST', `${typePath(type)}/${segment(id)}/publish${queryString({ cmsLocale: options.locale })}`, undefined, this.#ifMatch(options));
+  }
+
+  /** The ETag of a document this client answered: what `ifUnchanged` sends for it. */
+  etagOf(document: object): string | undefined {
+    return this.#etags.get(document);
+  }
+
+  #ifMatch(options: Pick<WriteOptions, 'ifUnchanged'>): Record<string, string> {
+    const { ifUnchanged } = options;
+    if (ifUnchanged === undefined) return {};
+    const etag = typeof ifUnchanged === 'string' ? ifUnchanged : this.#etags.get(ifUnchanged);
+    if (etag === undefined) throw new TypeError('ifUnchanged: not a document this client answered, nor an ETag');
+    return { 'if-match': etag };
   }
 
   /**
@@ -218,8 +241,8 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
     return this.#request('POST', '/api/v1/@cms/attachment/upload', form);
   }
 
-  async #request<R>(method: string, path: string, body?: unknown): Promise<R> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  async #request<R>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<R> {
+    const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (this.#authorization !== undefined) headers.authorization = this.#authorization;
     let payload: BodyInit | undefined;
     if (body instanceof FormData) payload = body;
@@ -229,7 +252,11 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
     }
     const response = await this.#fetch(`${this.#baseUrl}${path}`, { method, headers, body: payload });
     if (!response.ok) throw await CmsError.fromResponse(response);
-    return (await response.json()) as R;
+    const answer = (await response.json()) as R;
+    // The version a document answer shows, for a later write's `ifUnchanged`.
+    const etag = response.headers.get('etag');
+    if (etag !== null && typeof answer === 'object' && answer !== null) this.#etags.set(answer, etag);
+    return answer;
   }
 }
 

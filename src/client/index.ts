@@ -18,5 +18,6 @@ export {
   type ReadableType,
   type UploadedAttachment,
   type VersionOptions,
+  type WriteOptions,
 } from './cms-client.js';
 export { CmsError } from './cms-error.js';

@@ -63,6 +63,22 @@ describe('typed client: list, get, insert, patch, publish and upload against a r
     assert.equal(missing.name, 'notfound');
   });
 
+  it('writes only on the version it read (ifUnchanged sends If-Match; a stale one is a CmsError 412) and chains writes', async () => {
+    const draft = await admin.insert('article', { title: 'Shared' }, { mode: 'draft' });
+    const read = await admin.get('article', draft._id);
+    assert.match(admin.etagOf(read)!, /^"d/);
+    const first = await admin.patch('article', draft._id, { category: 'first' }, { ifUnchanged: read });
+    const stale = await refusal(admin.patch('article', draft._id, { title: 'Lost' }, { ifUnchanged: read }));
+    assert.equal(stale.status, 412);
+    assert.equal(stale.name, 'changed');
+    assert.equal(stale.data.updatedAt, first.updatedAt);
+    const second = await admin.patch('article', draft._id, { title: 'Kept' }, { ifUnchanged: first });
+    assert.equal(second.category, 'first');
+    const published = await admin.publish('article', draft.cmsDocId, { ifUnchanged: admin.etagOf(second)! });
+    assert.equal(published.title, 'Kept');
+    assert.throws(() => admin.patch('article', draft._id, { title: 'x' }, { ifUnchanged: {} }), TypeError);
+  });
+
   it('lists with filters, sort, paging, projection, search, choices and count', async () => {
     for (const [title, priority, color] of [['Ranked One', 10, 'red'], ['Ranked Two', 20, 'blue'], ['Ranked Three', 30, 'red']] as const) {
       await admin.insert('article', { title, priority, color, category: 'ranked' });
