@@ -33,4 +33,18 @@ describe('/docs in a browser', { skip: browserSkipReason }, () => {
     assert.deepEqual(elsewhere, []);
     assert.deepEqual(refusals, []);
   });
+
+  it('runs "Try it out" on a list route with the parameters as Swagger fills them: 200 with results', async () => {
+    const page = await openPage(browser, server.baseUrl);
+    await page.goto('/docs');
+    const list = page.locator('[id^="operations-article-listArticle"]');
+    await list.locator('.opblock-summary').click();
+    await list.getByRole('button', { name: 'Try it out' }).click();
+    await list.getByRole('button', { name: 'Execute' }).click();
+    const status = list.locator('.live-responses-table tr.response .response-col_status').first();
+    await status.waitFor();
+    assert.equal((await status.innerText()).trim(), '200');
+    const body = await list.locator('.live-responses-table tr.response .response-col_description pre').first().innerText();
+    assert.ok(Array.isArray(JSON.parse(body).results), body.slice(0, 200));
+  });
 });

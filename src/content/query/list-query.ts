@@ -27,6 +27,13 @@ const sortAliases: ReadonlyMap<string, string> = new Map([['title', 'titleSortif
 
 const bookkeepingSorts = new Set(['updatedAt', 'createdAt']);
 
+/** Whether a caller (with API access or not: the public projection) may sort the type's lists on `name`. */
+export function canSortOn(type: SanitizedPieceType, name: string, fullAccess: boolean): boolean {
+  const visible = fullAccess || Boolean(type.options.publicApiProjection?.[name]);
+  const field = type.fieldsByName.get(name);
+  return visible && (bookkeepingSorts.has(name) || (field !== undefined && sortableTypes.has(field.type)));
+}
+
 /**
  * What a list query may filter, sort and count on, per piece type and per kind of caller: a
  * caller without API access is offered only what the type's public projection shows, so no
@@ -96,11 +103,7 @@ export class ListQueries {
   /** The store's sort for a `sort` parameter; unknown or hidden fields are refused alike. */
   sortFor(type: SanitizedPieceType, terms: readonly SortTerm[], fullAccess: boolean): SortTerm[] {
     return terms.map(({ field: name, direction }) => {
-      const projection = type.options.publicApiProjection;
-      const visible = fullAccess || Boolean(projection?.[name]);
-      const field = type.fieldsByName.get(name);
-      const sortable = bookkeepingSorts.has(name) || (field !== undefined && sortableTypes.has(field.type));
-      if (!visible || !sortable) {
+      if (!canSortOn(type, name, fullAccess)) {
         throw new InvalidRequestError(`sort: cannot sort on "${name}"`, { parameter: `sort[${name}]` });
       }
       return { field: sortAliases.get(name) ?? name, direction };

@@ -3,6 +3,7 @@ import type { SanitizedPieceType } from '../../content/types/piece-type.js';
 import type { FieldTypeLookup } from '../../content/fields/convert-schema.js';
 import type { JsonSchema } from '../../content/fields/value-schema.js';
 import { schemasHold } from '../../content/fields/walk-fields.js';
+import { canSortOn } from '../../content/query/list-query.js';
 import { anyDocumentComponent, type DocumentSchemas } from './document-schemas.js';
 import { ref } from './component-names.js';
 import { ifMatchParameter, jsonBody, jsonResponse, notModified, responses, security, versionResponse, type Operation } from './operations.js';
@@ -53,7 +54,6 @@ const listParameters = [
   query('perPage', { type: 'integer', minimum: 1 }, 'Page size; default the type\'s `perPage`, larger than 100 is capped at 100.'),
   query('search', { type: 'string' }, 'Full-text search; `"quoted phrases"` must appear, `-word` must not.'),
   query('autocomplete', { type: 'string' }, 'Every word matches the beginning of a word of the title or text fields.'),
-  query('sort', { anyOf: [{ type: 'object', additionalProperties: { enum: ['1', '-1'] } }, { const: 'search' }] }, '`sort[<field>]=1` or `-1`, several in order; `sort=search` keeps the relevance order.', { ...deepObject, example: { updatedAt: '-1' } }),
   query('project', { type: 'object', additionalProperties: { enum: ['1', '0', 'true', 'false'] } }, '`project[title]=1` keeps those properties (plus `_id`, `type`, `metaType`); `project[body]=0` removes them.', { ...deepObject, example: { title: '1' } }),
   query('_ids[]', { type: 'array', items: { type: 'string' } }, 'Only these documents (bare `cmsDocId`s or full `_id`s), in this order.', { style: 'form', explode: true }),
   archived,
@@ -62,6 +62,21 @@ const listParameters = [
   query('counts', { type: 'string' }, 'Like `choices`, under `counts`, each value with its `count`.'),
   renderAreas,
 ];
+
+/**
+ * `sort`, with an example every caller who may list the type may send: a field of the public
+ * projection when the type has one (anonymous callers sort on nothing else), else `updatedAt`.
+ */
+function sortParameter(type: SanitizedPieceType) {
+  const projected = Object.keys(type.options.publicApiProjection ?? {});
+  const field = ['title', ...projected].find((name) => canSortOn(type, name, false)) ?? 'updatedAt';
+  return query(
+    'sort',
+    { anyOf: [{ type: 'object', additionalProperties: { enum: ['1', '-1'] } }, { const: 'search' }] },
+    '`sort[<field>]=1` or `-1`, several in order; `sort=search` keeps the relevance order.',
+    { ...deepObject, example: { [field]: field === 'updatedAt' ? '-1' : '1' } },
+  );
+}
 
 /** `_newInstance: true`: the defaults with the body over them, never stored. */
 const newInstance = { type: 'object', required: ['_previewable'], properties: { _previewable: { type: 'boolean' } } };
@@ -131,7 +146,7 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
         operationId: `list${name}`,
         summary: `List ${type.options.pluralLabel}`,
         security: security({ anonymous, write: false }),
-        parameters: [...versionParameters, ...listParameters, ...filterParameters(type, ctx.fieldTypes)],
+        parameters: [...versionParameters, sortParameter(type), ...listParameters, ...filterParameters(type, ctx.fieldTypes)],
         responses: responses({ 200: jsonResponse('One page of versions, or `{ count }` with `count=1`.', ref(`${name}List`)), ...notModified }, [404], false),
       },
       post: {
