@@ -17,7 +17,7 @@ const admin = { authorization: `ApiKey ${adminKey}` };
 
 const config = {
   baseUrl: 'http://127.0.0.1',
-  locales: { en: { label: 'English' } },
+  locales: { en: { label: 'English' }, es: { label: 'Español' } },
   apiKeys: { [adminKey]: { role: 'admin' } },
   modules: {
     article: {
@@ -249,6 +249,28 @@ function crossProcessScenarios(pair: () => Pair): void {
       Array.from({ length: 20 }, (_, n) => call(n % 2 === 0 ? a : b, 'PATCH', draft, { headers: { ...admin, 'if-match': etag }, body: { hits: 100 + n } })),
     );
     assert.deepEqual(race.map((res) => res.status).sort(), [200, ...Array<number>(19).fill(412)]);
+
+    // Every other write route, sent to one process with the ETag the other made stale: 412, nothing written.
+    await ok(a, 'POST', `${draft}/publish`, { headers: admin });
+    const staleDraft = String((await call(b, 'GET', draft, { headers: admin })).headers.etag);
+    const published = draft.replace('%3Adraft', '%3Apublished');
+    const stalePublished = String((await call(b, 'GET', published, { headers: admin })).headers.etag);
+    await ok(a, 'PATCH', draft, { headers: admin, body: { title: 'Moved on' } });
+    await ok(a, 'POST', `${draft}/publish`, { headers: admin });
+    const routes: [string, string, string, unknown?][] = [
+      ['PUT', draft, staleDraft, { title: 'Put' }],
+      ['DELETE', draft, staleDraft],
+      ['POST', `${draft}/publish`, staleDraft],
+      ['POST', `${draft}/unpublish`, staleDraft],
+      ['POST', `${draft}/revert-draft-to-published`, staleDraft],
+      ['POST', `${draft}/localize`, staleDraft, { toLocale: 'es' }],
+      ['POST', `${published}/revert-published-to-previous`, stalePublished],
+    ];
+    for (const [method, path, etag, body] of routes) {
+      const res = await call(b, method, path, { headers: { ...admin, 'if-match': etag }, body });
+      assert.equal(res.status, 412, `${method} ${path}: ${res.text}`);
+    }
+    assert.equal((await ok(a, 'GET', published, { headers: admin })).title, 'Moved on', 'nothing was written');
   });
 
   it('sees on one process the advisory lock taken on the other', async () => {
