@@ -56,6 +56,8 @@ export function useEditor(target: EditorTarget) {
     await lock.takeOver();
     // Reading only, the form has no changes of its own: it shows what is stored now.
     if (wasReading && lock.state.value.kind === 'held') await load(true);
+    // Taken back with values typed before the take-over: autosave saves them as after typing.
+    else if (lock.state.value.kind === 'held' && autosaves.value) autosave.noteActivity();
   }
 
   /** Puts the form's unsaved changes on the clipboard as text (after a take-over, to keep them elsewhere). */
