@@ -86,14 +86,9 @@ export function pieceLocales(type: string, id: string) {
  * (a published-mode PATCH also reaches the draft), else through the draft.
  */
 export function setArchived(type: string, draft: Pick<PieceDocument, 'cmsDocId' | 'cmsLocale' | 'lastPublishedAt'>, archived: boolean, options: WriteOptions = {}) {
-  return patchPiece(type, archiveTarget(draft), { archived }, options);
-}
-
-/** The `_id` of the version `setArchived` writes: the published one when there is one, else the draft. */
-export function archiveTarget(draft: Pick<PieceDocument, 'cmsDocId' | 'cmsLocale' | 'lastPublishedAt'>): string {
   const locale = draft.cmsLocale.split(':')[0]!;
   const mode: Mode = draft.lastPublishedAt ? 'published' : 'draft';
-  return versionId(draft.cmsDocId, locale, mode);
+  return patchPiece(type, versionId(draft.cmsDocId, locale, mode), { archived }, options);
 }
 
 /** Where a draft stands against its published version, as the list and the editor show it. */

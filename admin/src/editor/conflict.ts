@@ -24,11 +24,25 @@ export interface ChangedBy {
   readonly updatedAt: string | undefined;
 }
 
-/** The 412's account of the change, or undefined when `error` is not a 412. */
+/**
+ * The 412's account of the change, or undefined when `error` is not a 412: "Ada Lovelace changed
+ * this document at 14:02:11" from `data.updatedBy` and `data.updatedAt`, else the server's message.
+ */
 export function changedSinceRead(error: unknown): ChangedBy | undefined {
   if (!(error instanceof ApiError) || error.status !== 412) return undefined;
-  const updatedAt = error.body.data?.updatedAt;
-  return { message: error.body.message, updatedAt: typeof updatedAt === 'string' ? updatedAt : undefined };
+  const data = error.body.data ?? {};
+  const updatedAt = typeof data.updatedAt === 'string' ? data.updatedAt : undefined;
+  const who = userName(data.updatedBy);
+  const when = updatedAt ? new Date(updatedAt).toLocaleString() : undefined;
+  const message = who && when ? `${who} changed this document at ${when}` : error.body.message;
+  return { message, updatedAt };
+}
+
+function userName(user: unknown): string | undefined {
+  if (typeof user !== 'object' || user === null) return undefined;
+  const { title, firstName, lastName, username } = user as Record<string, unknown>;
+  const full = [firstName, lastName].filter((part) => typeof part === 'string' && part).join(' ');
+  return [title, full, username].find((name): name is string => typeof name === 'string' && name !== '');
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);

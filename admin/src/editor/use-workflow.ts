@@ -1,11 +1,9 @@
 import { ref } from 'vue';
 import { useRouter } from 'vue-router';
-import { etagOf } from '../api/client';
 import {
-  archiveTarget, deletePiece, getPiece, publishPiece, revertDraftToPublished, revertPublishedToPrevious, setArchived, unpublishPiece,
+  deletePiece, publishPiece, revertDraftToPublished, revertPublishedToPrevious, setArchived, unpublishPiece,
 } from '../api/pieces';
 import type { PieceDocument } from '../api/types';
-import { session } from '../session';
 import { confirmAction } from '../ui/confirm';
 import { notify, notifyError } from '../ui/notify';
 import { changedSinceRead } from './conflict';
@@ -49,19 +47,20 @@ export function useWorkflow(target: EditorTarget, loaded: LoadedDocument, save: 
    * shows the version now stored, unless it holds changes of the user's (the next save compares).
    */
   async function showRefusal(error: unknown): Promise<void> {
-    notifyError(error);
-    if (changedSinceRead(error) && !tracker.check()) await loaded.load(true);
+    const change = changedSinceRead(error);
+    if (!change) return notifyError(error);
+    const unsaved = tracker.check();
+    notify(`Nothing was done: ${change.message}, after you opened it.${unsaved ? '' : ' Their version is shown now.'}`, 'error', 10000);
+    if (!unsaved) await loaded.load(true);
   }
 
   const draftId = () => doc.value!._id!;
+  /**
+   * `If-Match` of every action: the ETag of the draft the editor shows. The server checks it
+   * against the document's versions in this locale, so it also guards an action that writes the
+   * published version (archiving a published document).
+   */
   const draftTag = () => ({ ifMatch: loaded.etag.value });
-
-  /** The ETag of the version archiving writes: the draft's, or the published version's, read now. */
-  async function archiveTag(draft: EditedDocument): Promise<{ ifMatch: string | undefined }> {
-    if (archiveTarget(draft as PieceDocument) === draft._id) return draftTag();
-    const published = await getPiece(target.typeName, draft.cmsDocId!, { locale: session.locale, mode: 'published' }, { archived: 'any' });
-    return { ifMatch: etagOf(published) };
-  }
 
   const workflow = {
     saveDraft: () =>
@@ -96,7 +95,7 @@ export function useWorkflow(target: EditorTarget, loaded: LoadedDocument, save: 
       run(archived ? 'archive' : 'restore', async () => {
         const saved = await savedDraft();
         if (!saved) return undefined;
-        await setArchived(target.typeName, saved as PieceDocument, archived, await archiveTag(saved));
+        await setArchived(target.typeName, saved as PieceDocument, archived, draftTag());
         return archived ? 'Archived' : 'Restored';
       }),
     remove: () =>
