@@ -1,7 +1,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { browserSkipReason, screenshot } from '../helpers/browser.js';
+import { browserSkipReason, expectNoSeriousA11yViolations, screenshot } from '../helpers/browser.js';
 import { adminPassword, signedInAdminSuite, signedInPage } from '../helpers/admin-app.js';
 import { api, eventually, uniqueWord } from './flow-support.js';
 
@@ -48,6 +48,7 @@ describe('admin: editing together, nobody loses an edit', { skip: browserSkipRea
     await bob.getByText('Ada Lovelace is editing this document').waitFor();
     assert.equal(await title(bob).isDisabled(), true, 'the second editor reads only');
     assert.equal(await bob.getByRole('button', { name: 'Save draft' }).isDisabled(), true);
+    await expectNoSeriousA11yViolations(bob);
     await screenshot(bob, 'admin-editor-locked');
 
     await title(ada()).fill('Ada typed this');
@@ -82,10 +83,10 @@ describe('admin: editing together, nobody loses an edit', { skip: browserSkipRea
     await category(ada()).fill('News');
     await ada().getByRole('button', { name: 'Save draft' }).click();
     await ada().getByText('Draft saved').first().waitFor();
+    await bob.getByRole('button', { name: 'Take back control' }).waitFor({ timeout: 12_000 });
     await ada().goto('/admin/types/article');
 
     // Bob, who read the article before Ada's save, takes back control and changes the title.
-    await bob.getByRole('button', { name: 'Take back control' }).waitFor({ timeout: 12_000 });
     await bob.getByRole('button', { name: 'Take back control' }).click();
     await eventually(async () => assert.equal(await title(bob).isDisabled(), false), 5000);
     assert.equal(await category(bob).inputValue(), '', 'Bob still sees the version he read');
@@ -100,6 +101,7 @@ describe('admin: editing together, nobody loses an edit', { skip: browserSkipRea
     assert.equal(await categoryChoice.locator('[data-side="mine"]').innerText(), '(empty)');
     assert.equal(await categoryChoice.getByRole('radio', { name: /Take theirs/ }).isChecked(), true, 'a field only the server changed takes its value');
     assert.equal(await dialog.getByRole('group', { name: 'Title' }).count(), 0, 'a field only Bob changed is not asked about');
+    await expectNoSeriousA11yViolations(bob);
     await screenshot(bob, 'admin-editor-conflict');
     await dialog.getByRole('button', { name: 'Save with these choices' }).click();
     await bob.getByText('Draft saved').first().waitFor();

@@ -1,6 +1,7 @@
 import { onBeforeUnmount, onMounted, ref, watch } from 'vue';
 import { ApiError } from '../api/client';
 import { patchPiece } from '../api/pieces';
+import type { PieceDocument } from '../api/types';
 import { notify } from '../ui/notify';
 
 /**
@@ -64,6 +65,8 @@ export interface LockTarget {
   readonly editable: () => boolean;
   /** Called when this tab gets the lock of a document it was only reading: the form should reload. */
   readonly onFreed: () => void;
+  /** Each refresh answers the version as stored: a change saved meanwhile by whoever took the lock shows there. */
+  readonly onRefreshed: (stored: PieceDocument) => void;
 }
 
 export function useAdvisoryLock(target: LockTarget) {
@@ -79,10 +82,11 @@ export function useAdvisoryLock(target: LockTarget) {
     if (!id) return;
     const was = state.value;
     try {
-      await patchPiece(target.typeName, id, { _advisoryLock: { tabId: tabId(), lock: true, ...(force ? { force: true } : {}) } });
+      const stored = await patchPiece(target.typeName, id, { _advisoryLock: { tabId: tabId(), lock: true, ...(force ? { force: true } : {}) } });
       if (id !== lockedId) return;
       state.value = { kind: 'held' };
       if (was.kind === 'other' && !force) target.onFreed();
+      else if (was.kind === 'held') target.onRefreshed(stored);
     } catch (error) {
       if (id !== lockedId) return;
       const holder = lockHolder(error);
@@ -95,7 +99,7 @@ export function useAdvisoryLock(target: LockTarget) {
   /** Someone else has the lock: reading only, and told at once when it was taken from this tab. */
   function refused(holder: LockHolder): void {
     if (state.value.kind === 'held' || state.value.kind === 'lost') {
-      if (state.value.kind === 'held') notify(`${tookOverMessage(holder)}. Your changes that were not saved are kept here.`, 'error', 10000);
+      if (state.value.kind === 'held') notify(`${tookOverMessage(holder)}: you may only read it here now.`, 'error', 10000);
       state.value = { kind: 'lost', holder };
     } else {
       state.value = { kind: 'other', holder };

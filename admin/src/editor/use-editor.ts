@@ -1,4 +1,5 @@
 import { computed, ref } from 'vue';
+import type { PieceDocument } from '../api/types';
 import { provideFieldErrors } from '../fields/errors';
 import { flushPendingWrites } from '../fields/pending-writes';
 import { notify, notifyError } from '../ui/notify';
@@ -32,6 +33,7 @@ export function useEditor(target: EditorTarget) {
     editable: () => actions.value.save,
     // The one editing left: what they saved shows before this tab may change it.
     onFreed: () => void load(true),
+    onRefreshed: (stored) => void followStored(stored),
   });
   const { save, mayLeave, saveState, conflict } = useDraftSaving(target, loaded, errors, form, lock);
   const { busy, workflow } = useWorkflow(target, loaded, save);
@@ -58,6 +60,18 @@ export function useEditor(target: EditorTarget) {
     if (wasReading && lock.state.value.kind === 'held') await load(true);
     // Taken back with values typed before the take-over: autosave saves them as after typing.
     else if (lock.state.value.kind === 'held' && autosaves.value) autosave.noteActivity();
+  }
+
+  /**
+   * The lock was taken over and given back between two refreshes, and the other editor saved
+   * meanwhile: a form without changes of its own shows what they saved; one with changes keeps
+   * them (its next save is compared with the stored version, If-Match).
+   */
+  async function followStored(stored: PieceDocument): Promise<void> {
+    const shown = doc.value;
+    if (!shown || stored.updatedAt === shown.updatedAt || saveState.value.kind === 'saving' || busy.value || tracker.check()) return;
+    notify(`${stored.updatedBy?.title || stored.updatedBy?.username || 'Someone'} changed this document: it now shows their version.`);
+    await load(true);
   }
 
   /** Puts the form's unsaved changes on the clipboard as text (after a take-over, to keep them elsewhere). */
