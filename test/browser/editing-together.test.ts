@@ -113,6 +113,26 @@ describe('admin: editing together, nobody loses an edit', { skip: browserSkipRea
     await bob.goto('/admin/types/article');
   });
 
+  it('publishes only the version the editor read: a change made since over the API refuses Publish (412) and shows', async () => {
+    const article = await newArticle('stale');
+    await openLocked(ada(), article.cmsDocId);
+    // Right after a lock refresh (the next is 5 s away, and would show the change by itself).
+    await ada().waitForResponse((response) => response.request().method() === 'PATCH' && response.url().includes(article.cmsDocId));
+    await api(suite.ctx, `/article/${article._id}`, { method: 'PATCH', body: { category: 'Changed over the API' } });
+    await ada().getByRole('button', { name: 'Publish', exact: true }).click();
+    await ada().getByText('Nothing was done:', { exact: false }).first().waitFor();
+    await eventually(async () => assert.equal(await category(ada()).inputValue(), 'Changed over the API'));
+    const published = await fetch(`${suite.site.baseUrl}/api/v1/article/${article.cmsDocId}?cmsLocale=en&cmsMode=published`, {
+      headers: { Authorization: `ApiKey ${suite.ctx.apiKey}` },
+    });
+    await published.body?.cancel();
+    assert.equal(published.status, 404, 'nothing was published');
+    await ada().getByRole('button', { name: 'Publish', exact: true }).click();
+    await ada().getByText('Published', { exact: true }).first().waitFor();
+    assert.equal((await api<Doc>(suite.ctx, `/article/${article.cmsDocId}?cmsLocale=en&cmsMode=published`)).category, 'Changed over the API');
+    await ada().goto('/admin/types/article');
+  });
+
   it('autosaves a draft a few seconds after typing stops, and says so in the status line', async () => {
     const article = await newArticle('auto');
     await openLocked(ada(), article.cmsDocId);
