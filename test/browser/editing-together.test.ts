@@ -61,6 +61,10 @@ describe('admin: editing together, nobody loses an edit', { skip: browserSkipRea
     assert.equal(await title(ada()).isDisabled(), true);
     assert.equal((await draft(article.cmsDocId)).title, article.title, 'nothing of Ada was saved over Bob');
     await screenshot(ada(), 'admin-editor-taken-over');
+    await ada().context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.site.baseUrl });
+    await ada().getByRole('button', { name: 'Copy your changes' }).click();
+    await ada().getByText('Your changes are on the clipboard').waitFor();
+    assert.equal(await ada().evaluate(() => navigator.clipboard.readText()), 'Title: Ada typed this');
 
     // Bob leaves (the lock is released); Ada takes back control with her value and saves it.
     await bob.goto('/admin/types/article');
