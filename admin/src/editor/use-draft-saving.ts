@@ -79,8 +79,12 @@ export function useDraftSaving(target: EditorTarget, loaded: LoadedDocument, err
     flushPendingWrites();
     const current = doc.value;
     if (!current) return undefined;
-    // Autosave saves changes; nothing changed is nothing to send.
-    if (auto && !tracker.check()) return current;
+    // Autosave saves changes; a form back to its saved values has nothing to send, and is saved.
+    if (auto && !tracker.check()) {
+      if (saveState.value.kind === 'failed') errors.value = new Map();
+      saveState.value = { kind: 'saved' };
+      return current;
+    }
     const lockState = lock.state.value;
     if (lockState.kind === 'other' || lockState.kind === 'lost') {
       saveState.value = { kind: 'failed', reason: lockState.kind === 'lost' ? tookOverMessage(lockState.holder) : 'someone else is editing this document' };
