@@ -52,6 +52,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get setupCodes() {
       return current().setupCodes;
     },
+    get advisoryLocks() {
+      return current().advisoryLocks;
+    },
     get tokens() {
       return current().tokens;
     },
@@ -101,7 +104,7 @@ export async function seed(env: Record<string, string>, count: number, progress:
     await reindexStaleTypes({ config, storage, fieldTypes: createFieldTypeRegistry() });
     const { adapter, batch } = batchedStorage(storage);
     const documents = buildDocumentOperations({ config, storage: adapter, fieldTypes: createFieldTypeRegistry(), attachments: noAttachments, passwordHasher: noPasswords });
-    const insert = async (type: string, body: Record<string, unknown>) => String((await documents.insert(admin, type, body))._id).split(':')[0];
+    const insert = async (type: string, body: Record<string, unknown>) => String((await documents.insert(admin, type, body)).document._id).split(':')[0];
     const authorIds: string[] = [];
     await batch(async () => {
       for (let n = 0; n < 50; n++) authorIds.push(await insert('author', { title: `Author ${n}`, bio: `Writes about ${n}` }));

@@ -101,7 +101,7 @@ function serverOptions(limits: Limits) {
 
 /** The users the first-run setup creates, through the content layer's insert operation (auth does not import content). */
 function userDirectory(documents: DocumentOperations): UserDirectory {
-  return { create: (principal, fields, options) => documents.insert({ principal }, userTypeName, fields, options) };
+  return { create: async (principal, fields, options) => (await documents.insert({ principal }, userTypeName, fields, options)).document };
 }
 
 /**

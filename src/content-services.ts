@@ -76,6 +76,7 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
       files: deps.attachments,
       passwordHasher: deps.passwordHasher,
       passwordMinLength: config.limits.passwordMinLength,
+      advisoryLockTimeout: config.limits.advisoryLockTimeout,
       onChangesCommitted: deps.onChangesCommitted,
     }),
     versions: new VersionWriter({ config, indexer, refs, usage }),

@@ -25,7 +25,7 @@ export const userCreateCommand: CliCommand = {
     const fields: Record<string, unknown> = { username, password, title: values.title ?? username };
     if (values.email !== undefined) fields.email = values.email;
     if (values.role !== undefined) fields.role = values.role;
-    const user = await withDocuments(config, (documents) => documents.insert({ principal: commandLineOperator }, userTypeName, fields));
+    const { document: user } = await withDocuments(config, (documents) => documents.insert({ principal: commandLineOperator }, userTypeName, fields));
     io.stdout.write(`Created the user ${String(user.username)} (id ${String(user._id)}, role ${String(user.role)}).\n`);
     return 0;
   },

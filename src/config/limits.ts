@@ -56,6 +56,8 @@ export const limitDefinitions = {
   passwordHashQueue: { env: 'CMS_LIMIT_PASSWORD_HASH_QUEUE', default: 32, min: 0, max: 10000, unit: 'hashes', about: 'password hashes waiting for their turn before logins are refused with 503' },
   // PATCH bodies.
   patchOperations: { env: 'CMS_LIMIT_PATCH_OPERATIONS', default: 1000, min: 1, max: 100000, unit: 'operations', about: 'keys and operator paths in one PATCH body, `_patches` included' },
+  // Editors' advisory locks (the original's `advisoryLockTimeout`): the admin refreshes its lock every few seconds.
+  advisoryLockTimeout: { env: 'CMS_LIMIT_ADVISORY_LOCK_TIMEOUT', default: 15, min: 1, max: 86_400, unit: 's', about: 'an advisory lock not refreshed this long is free for another tab to take' },
   // Uploads: a caller (one API key or one user) gets a byte budget per minute and a few uploads
   // at a time; four full-size (50 MB) files a minute, more than any editor sends by hand.
   uploadBytesPerMinute: { env: 'CMS_LIMIT_UPLOAD_BYTES_PER_MINUTE', default: 200 * 1024 * 1024, min: 1024, max: 1024 ** 4, unit: 'bytes', about: 'bytes one caller may upload per minute' },

@@ -8,6 +8,8 @@ export const errorCodes = [
   'forbidden',
   'notfound',
   'conflict',
+  'locked',
+  'changed',
   'unauthorized',
   'toolarge',
   'unsupported',
@@ -68,6 +70,20 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   constructor(message = 'conflict', data: Record<string, unknown> = {}) {
     super('conflict', message, data);
+  }
+}
+
+/** The original's advisory lock: another editor (or another tab of the same one) holds the document. */
+export class LockedError extends AppError {
+  constructor(message: string, data: { me: true } | { username: string | null; title: string }) {
+    super('locked', message, data);
+  }
+}
+
+/** `If-Match` named a version that has changed since: who changed it and when. */
+export class VersionChangedError extends AppError {
+  constructor(message: string, data: { updatedAt: string | null; updatedBy: unknown }) {
+    super('changed', message, data);
   }
 }
 

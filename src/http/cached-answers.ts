@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { matchesNoneMatch } from './etag.js';
+import type { VersionOutput } from '../content/documents/collaborators.js';
 import { answerOf, canonicalQuery, type Answer, type Encoding, type ResponseCache } from './response-cache.js';
 
 const brotli = promisify(brotliCompress);
@@ -12,6 +13,24 @@ export const minCompressedBytes = 1024;
 
 /** Credentials in the query string: the audience stands for them in a cache key. */
 const credentialParams = ['apikey', 'apiKey'];
+
+/** What a route reads (`article`, `article/<id>`), and the generation keys its answers are built from. */
+interface Resource {
+  readonly name: string;
+  readonly dependsOn: readonly string[];
+}
+
+/** A document version's answer: its ETag carries the version's validator, which `If-Match` checks. */
+export function versionAnswer(output: VersionOutput): Answer {
+  return answerOf(JSON.stringify(output.document), output.validator);
+}
+
+/** The answer of a write that shows a document version, with its ETag: a client may chain writes with it. */
+export function sendWritten(reply: FastifyReply, output: VersionOutput | false): FastifyReply {
+  if (output === false) return reply.send(false);
+  const answer = versionAnswer(output);
+  return reply.header('etag', answer.etag).type('application/json; charset=utf-8').send(answer.body);
+}
 
 export interface CachedAnswersDeps {
   readonly cache: ResponseCache;
@@ -41,12 +60,16 @@ export class CachedAnswers {
    * `resource.dependsOn` the generation keys of the data its answers are built from; the query and the caller
    * are added here.
    */
-  async send(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    resource: { readonly name: string; readonly dependsOn: readonly string[] },
-    build: () => Promise<unknown>,
-  ): Promise<FastifyReply> {
+  send(request: FastifyRequest, reply: FastifyReply, resource: Resource, build: () => Promise<unknown>): Promise<FastifyReply> {
+    return this.#send(request, reply, resource, async () => answerOf(JSON.stringify(await build())));
+  }
+
+  /** As `send`, for an answer that shows one document version: its ETag names that version. */
+  sendVersion(request: FastifyRequest, reply: FastifyReply, resource: Resource, build: () => Promise<VersionOutput>): Promise<FastifyReply> {
+    return this.#send(request, reply, resource, async () => versionAnswer(await build()));
+  }
+
+  async #send(request: FastifyRequest, reply: FastifyReply, resource: Resource, build: () => Promise<Answer>): Promise<FastifyReply> {
     const audience = this.#cache.enabled ? audienceOf(request) : null;
     let answer: Answer | undefined;
     let stored: { key: string; generation: string } | undefined;
@@ -59,7 +82,7 @@ export class CachedAnswers {
       stored = { key, generation };
     }
     if (!answer) {
-      answer = answerOf(JSON.stringify(await build()));
+      answer = await build();
       if (stored) this.#cache.set(stored.key, stored.generation, answer);
     }
     return this.#deliver(request, reply, answer, stored?.key);

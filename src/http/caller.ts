@@ -2,11 +2,17 @@ import type { FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import type { Caller } from '../content/documents/caller.js';
 import type { versionQuery } from './schemas.js';
+import { ifMatchPrecondition } from './etag.js';
 
 /** The caller and the version (`cmsLocale`, `cmsMode`) a request asks for. */
 export function callerOf(request: FastifyRequest): Caller {
   const query = request.query as Static<typeof versionQuery>;
   return { principal: request.principal, locale: query.cmsLocale, mode: query.cmsMode };
+}
+
+/** The caller of a write, with its `If-Match` precondition. */
+export function writerOf(request: FastifyRequest): Caller {
+  return { ...callerOf(request), unchangedSince: ifMatchPrecondition(request.headers['if-match']) };
 }
 
 /** The `:_id` path segment. */

@@ -13,6 +13,8 @@ const statusOf: Record<ErrorCode, number> = {
   forbidden: 403,
   notfound: 404,
   conflict: 409,
+  locked: 409,
+  changed: 412,
   unauthorized: 401,
   toolarge: 413,
   unsupported: 415,

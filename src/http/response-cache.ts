@@ -6,15 +6,18 @@ export type Encoding = 'br' | 'gzip';
 /** One answer as sent: its JSON bytes, their strong ETag, and compressed copies made on demand. */
 export interface Answer {
   readonly body: Buffer;
-  /** A strong validator of `body` (identity coding): `"<digest>"`. */
+  /**
+   * A strong validator of `body` (identity coding): `"<digest>"`, or `"<version>.<digest>"` for
+   * an answer that shows one document version (`etag.ts` reads the version back from If-Match).
+   */
   readonly etag: string;
   readonly encoded: Map<Encoding, Promise<Buffer>>;
 }
 
-export function answerOf(json: string): Answer {
+export function answerOf(json: string, versionValidator: string | null = null): Answer {
   const body = Buffer.from(json, 'utf8');
   const digest = createHash('sha256').update(body).digest('base64url').slice(0, 27);
-  return { body, etag: `"${digest}"`, encoded: new Map() };
+  return { body, etag: versionValidator === null ? `"${digest}"` : `"${versionValidator}.${digest}"`, encoded: new Map() };
 }
 
 interface Entry {

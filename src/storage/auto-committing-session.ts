@@ -22,6 +22,12 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       put: (login) => transaction((tx) => tx.logins.put(login)),
       remove: (userId) => transaction((tx) => tx.logins.remove(userId)),
     },
+    advisoryLocks: {
+      get: (versionId) => read.advisoryLocks.get(versionId),
+      put: (lock) => transaction((tx) => tx.advisoryLocks.put(lock)),
+      release: (versionId, tabId) => transaction((tx) => tx.advisoryLocks.release(versionId, tabId)),
+      removeAll: (versionIds) => transaction((tx) => tx.advisoryLocks.removeAll(versionIds)),
+    },
     setupCodes: {
       add: (digest) => transaction((tx) => tx.setupCodes.add(digest)),
       any: () => read.setupCodes.any(),

@@ -5,6 +5,7 @@
  * key of attachment writes, the digests of index plans all come from their callers.
  */
 export type * from './interface/adapter.js';
+export type * from './interface/advisory-locks.js';
 export type * from './interface/api-keys.js';
 export type * from './interface/attachments.js';
 export * from './interface/document-query.js';

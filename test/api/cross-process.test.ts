@@ -224,7 +224,52 @@ function crossProcessScenarios(pair: () => Pair): void {
       assert.equal(new Set(doc.entries.map((entry: { _id: string }) => entry._id)).size, 2 * writesPerProcess, 'each item has an id of its own');
     }
   });
+
+  it('refuses on one process a write whose If-Match the other made stale (412), while the one that read last goes through', async () => {
+    const { a, b } = pair();
+    const created = await ok(a, 'POST', '/api/v1/article', { headers: admin, body: { title: 'Two editors' } });
+    const draft = `/api/v1/article/${encodeURIComponent(`${created.cmsDocId}:en:draft`)}`;
+    const readOnA = await call(a, 'GET', draft, { headers: admin });
+    const readOnB = await call(b, 'GET', draft, { headers: admin });
+    assert.equal(readOnA.headers.etag, readOnB.headers.etag, 'both processes name the version alike');
+    const savedOnA = await call(a, 'PATCH', draft, { headers: { ...admin, 'if-match': String(readOnA.headers.etag) }, body: { hits: 1 } });
+    assert.equal(savedOnA.status, 200, savedOnA.text);
+    const staleOnB = await call(b, 'PATCH', draft, { headers: { ...admin, 'if-match': String(readOnB.headers.etag) }, body: { title: 'Lost?' } });
+    assert.equal(staleOnB.status, 412, staleOnB.text);
+    assert.equal(staleOnB.body.name, 'changed');
+    const chainedOnB = await call(b, 'PATCH', draft, { headers: { ...admin, 'if-match': String(savedOnA.headers.etag) }, body: { title: 'Both kept' } });
+    assert.equal(chainedOnB.status, 200, chainedOnB.text);
+    const stored = await ok(a, 'GET', draft, { headers: admin });
+    assert.equal(stored.title, 'Both kept');
+    assert.equal(stored.hits, 1);
+
+    // Racing: each process sends 10 writes with the same If-Match at once; exactly one of the 20 wins.
+    const etag = String((await call(a, 'GET', draft, { headers: admin })).headers.etag);
+    const race = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => call(n % 2 === 0 ? a : b, 'PATCH', draft, { headers: { ...admin, 'if-match': etag }, body: { hits: 100 + n } })),
+    );
+    assert.deepEqual(race.map((res) => res.status).sort(), [200, ...Array<number>(19).fill(412)]);
+  });
+
+  it('sees on one process the advisory lock taken on the other', async () => {
+    const { a, b } = pair();
+    const ann = await createUser(a, 'lock-ann', 'editor');
+    const bob = await createUser(a, 'lock-bob', 'editor');
+    const annHeaders = await bearerOf(a, 'lock-ann', ann.password);
+    const bobHeaders = await bearerOf(b, 'lock-bob', bob.password);
+    const created = await ok(a, 'POST', '/api/v1/article', { headers: admin, body: { title: 'Locked across' } });
+    const draft = `/api/v1/article/${encodeURIComponent(`${created.cmsDocId}:en:draft`)}`;
+    await ok(a, 'PATCH', draft, { headers: annHeaders, body: { _advisoryLock: { tabId: 'ann-tab', lock: true } } });
+    const refused = await call(b, 'PATCH', draft, { headers: bobHeaders, body: { _advisoryLock: { tabId: 'bob-tab', lock: true }, title: 'Bob' } });
+    assert.equal(refused.status, 409, refused.text);
+    assert.deepEqual(refused.body.data, { username: 'lock-ann', title: 'lock-ann' });
+    await ok(b, 'PATCH', draft, { headers: bobHeaders, body: { _advisoryLock: { tabId: 'bob-tab', lock: true, force: true } } });
+    const annRefused = await call(a, 'PATCH', draft, { headers: annHeaders, body: { _advisoryLock: { tabId: 'ann-tab', lock: true } } });
+    assert.equal(annRefused.status, 409);
+    assert.deepEqual(annRefused.body.data, { username: 'lock-bob', title: 'lock-bob' });
+  });
 }
+
 
 describe('two server processes on one SQLite file', () => {
   let pair: Pair & { stop: () => Promise<void> };

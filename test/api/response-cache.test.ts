@@ -91,7 +91,7 @@ describe('response cache: ETag, 304, Cache-Control, compression', () => {
     for (const key of [null, 'guest', 'admin'] as Key[]) {
       const first = await t.request('GET', `/api/v1/article/${doc._id}`, { key });
       const etag = first.headers.etag as string;
-      assert.match(etag, /^"[\w-]{27}"$/, 'a strong ETag');
+      assert.match(etag, /^"[dp][0-9a-z]+\.[\w-]{27}"$/, 'a strong ETag naming the version, then the digest of the answer');
       const again = await t.request('GET', `/api/v1/article/${doc._id}`, { key, headers: { 'if-none-match': etag } });
       assert.equal(again.status, 304);
       assert.equal(again.text, '');

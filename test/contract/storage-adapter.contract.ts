@@ -7,6 +7,7 @@ import { describeAttachmentContract } from './attachment-store.contract.js';
 import { describeLoginThrottleContract } from './login-throttle.contract.js';
 import { describeExportContract } from './export-reads.contract.js';
 import { describeApiKeyContract } from './api-key-store.contract.js';
+import { describeAdvisoryLockContract } from './advisory-lock-store.contract.js';
 import { describeWebhookOutboxContract } from './webhook-outbox.contract.js';
 
 /** Creates a fresh, empty store; `cleanup` runs after the suite has closed the adapter. */
@@ -454,6 +455,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     describeLoginThrottleContract(() => adapter);
     describeExportContract(() => adapter);
     describeApiKeyContract(() => adapter);
+    describeAdvisoryLockContract(() => adapter);
     describeWebhookOutboxContract(() => adapter);
 
     describe('logins', () => {

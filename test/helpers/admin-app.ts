@@ -55,8 +55,8 @@ export interface AdminTestSite extends BrowserApp {
   createUser(user: { username: string; password: string; role: string; title?: string }): Promise<string>;
 }
 
-export async function startAdminSite(): Promise<AdminTestSite> {
-  const app = await startBrowserApp({ config: adminTestConfig() });
+export async function startAdminSite(config: Record<string, unknown> = adminTestConfig()): Promise<AdminTestSite> {
+  const app = await startBrowserApp({ config });
   return {
     ...app,
     async createUser({ username, password, role, title }) {
@@ -89,14 +89,14 @@ export interface SignedInSuite {
 /**
  * Registers, in the calling `describe`, a site and a browser started before its tests with an
  * admin `username` signed in through the form, and both closed after them. Read the answer's
- * properties inside the tests (they are set by then).
+ * properties inside the tests (they are set by then). `config` replaces `adminTestConfig()`.
  */
-export function signedInAdminSuite(username: string, title?: string): SignedInSuite {
+export function signedInAdminSuite(username: string, title?: string, config?: Record<string, unknown>): SignedInSuite {
   let site: AdminTestSite;
   let browser: Browser;
   let page: Page;
   before(async () => {
-    site = await startAdminSite();
+    site = await startAdminSite(config);
     browser = await launchBrowser();
     await site.createUser({ username, password: adminPassword, role: 'admin', title });
     page = await signedInPage(browser, site.baseUrl, username, adminPassword);

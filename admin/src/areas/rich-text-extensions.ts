@@ -3,10 +3,10 @@ import StarterKit from '@tiptap/starter-kit';
 import Subscript from '@tiptap/extension-subscript';
 import Superscript from '@tiptap/extension-superscript';
 import TextAlign from '@tiptap/extension-text-align';
-import { Color, TextStyle } from '@tiptap/extension-text-style';
+import { Color } from '@tiptap/extension-text-style';
 import { TableKit } from '@tiptap/extension-table';
 import type { RichTextOptions } from './area-model';
-import { Anchor, FigureImage, StyleClass } from './rich-text-nodes';
+import { Anchor, FigureImage, InlineImage, KeptTable, LinkNames, StyleClass, VerbatimTextStyle } from './rich-text-nodes';
 
 /** The `styles` entries the editor can produce, by tag; the others are left out of the menu. */
 export const styleTagKinds: Readonly<Record<string, 'paragraph' | 'heading' | 'codeBlock' | 'blockquote'>> = {
@@ -64,9 +64,12 @@ export function richTextExtensions(options: RichTextOptions): Extensions {
   if (items.has('subscript')) extensions.push(Subscript);
   if (items.has('superscript')) extensions.push(Superscript);
   if (alignTo.length) extensions.push(TextAlign.configure({ types: ['heading', 'paragraph'], alignments: alignTo }));
-  if (items.has('color')) extensions.push(TextStyle, Color);
-  if (items.has('table')) extensions.push(TableKit.configure({ table: { resizable: false } }));
-  if (items.has('image')) extensions.push(FigureImage.configure({ imageClasses: new Set(options.imageStyles.map((style) => style.value)) }));
+  if (items.has('link')) extensions.push(LinkNames);
+  if (items.has('color')) extensions.push(VerbatimTextStyle, Color);
+  if (items.has('table')) extensions.push(TableKit.configure({ table: false }), KeptTable.configure({ resizable: false }));
+  if (items.has('image')) {
+    extensions.push(FigureImage.configure({ imageClasses: new Set(options.imageStyles.map((style) => style.value)) }), InlineImage);
+  }
   if (items.has('anchor')) extensions.push(Anchor);
   if (styleClasses.size) extensions.push(StyleClass.configure({ classes: styleClasses }));
   return extensions;

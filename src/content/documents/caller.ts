@@ -4,6 +4,7 @@ import type { SanitizedPieceType } from '../types/piece-type.js';
 import { InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
 import { requireDrafts } from '../access/permissions.js';
 import { composeId, isMode, parseDocumentId } from '../../core/ids.js';
+import type { Precondition } from './preconditions.js';
 
 /** Who makes a request, and the version it asks for: the cmsLocale/cmsMode it named. */
 export interface Caller {
@@ -11,6 +12,8 @@ export interface Caller {
   /** `cmsLocale` as sent; may be the `en:draft` shorthand. */
   readonly locale?: string;
   readonly mode?: 'draft' | 'published';
+  /** A write's `If-Match`: refused (412) unless a version it names is still current. */
+  readonly unchangedSince?: Precondition;
 }
 
 /** One version of one document set: the `_id` and its parts, after every override is applied. */

@@ -35,6 +35,8 @@ export interface DocumentCollaborators {
 /** A version as a response shows it. */
 export type DocumentOutput = Record<string, unknown>;
 
+export type { VersionOutput } from './present.js';
+
 export interface ListResult {
   pages: number;
   currentPage: number;

@@ -1,6 +1,6 @@
 import type { Principal } from '../../core/principal.js';
 import type { Caller } from './caller.js';
-import type { DocumentCollaborators, DocumentOutput, ListResult } from './collaborators.js';
+import type { DocumentCollaborators, ListResult, VersionOutput } from './collaborators.js';
 import { pieceTypeOf } from './caller.js';
 import { answerDependencies } from './answer-dependencies.js';
 import { list } from './operations/list.js';
@@ -27,16 +27,16 @@ type Query = Readonly<Record<string, unknown>>;
  */
 export interface DocumentOperations {
   list(caller: Caller, typeName: string, query: Query): Promise<ListResult | { count: number }>;
-  getOne(caller: Caller, typeName: string, rawId: string, query?: Query): Promise<DocumentOutput>;
-  insert(caller: Caller, typeName: string, body: Body, options?: InsertOptions): Promise<DocumentOutput>;
-  replace(caller: Caller, typeName: string, rawId: string, body: Body): Promise<DocumentOutput>;
-  patch(caller: Caller, typeName: string, rawId: string, body: Body): Promise<DocumentOutput>;
+  getOne(caller: Caller, typeName: string, rawId: string, query?: Query): Promise<VersionOutput>;
+  insert(caller: Caller, typeName: string, body: Body, options?: InsertOptions): Promise<VersionOutput>;
+  replace(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
+  patch(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
   remove(caller: Caller, typeName: string, rawId: string): Promise<void>;
-  publish(caller: Caller, typeName: string, rawId: string): Promise<DocumentOutput>;
-  unpublish(caller: Caller, typeName: string, rawId: string): Promise<DocumentOutput>;
-  revertDraftToPublished(caller: Caller, typeName: string, rawId: string): Promise<DocumentOutput | false>;
-  revertPublishedToPrevious(caller: Caller, typeName: string, rawId: string): Promise<DocumentOutput>;
-  localize(caller: Caller, typeName: string, rawId: string, body: Body): Promise<DocumentOutput>;
+  publish(caller: Caller, typeName: string, rawId: string): Promise<VersionOutput>;
+  unpublish(caller: Caller, typeName: string, rawId: string): Promise<VersionOutput>;
+  revertDraftToPublished(caller: Caller, typeName: string, rawId: string): Promise<VersionOutput | false>;
+  revertPublishedToPrevious(caller: Caller, typeName: string, rawId: string): Promise<VersionOutput>;
+  localize(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
   locales(caller: Caller, typeName: string, rawId: string): Promise<{ results: { _id: string; cmsLocale: string }[] }>;
   /** What a cache of the type's answers (list, get-one, locales) depends on: see `answer-dependencies.ts`. */
   answerDependencies(typeName: string): readonly string[];

@@ -35,9 +35,14 @@ export function newVersion(args: {
   return doc;
 }
 
-/** Marks a version as changed now by the principal. */
+/**
+ * Marks a version as changed now by the principal. `updatedAt` only moves forward, by a
+ * millisecond at least: it names the version's state in its validator (`versionValidator`),
+ * so two changes within one millisecond, or under a clock set back, must still differ.
+ */
 export function touch(doc: StoredDocument, now: string, principal: Principal): void {
-  doc.updatedAt = now;
+  const before = Date.parse(doc.updatedAt);
+  doc.updatedAt = before >= Date.parse(now) ? new Date(before + 1).toISOString() : now;
   doc.updatedBy = updatedBy(principal);
   doc.titleSortified = sortify(String(doc.title ?? ''));
 }

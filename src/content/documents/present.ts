@@ -11,6 +11,7 @@ import type { AttachmentAnnotator } from './attachment-refs.js';
 import { fileTypeName } from '../types/builtin-types.js';
 import { schemasBelow, schemasHold, walkFields } from '../fields/walk-fields.js';
 import type { LinkBase } from '../../config/link-base.js';
+import { versionValidator } from './preconditions.js';
 
 export interface PresentOptions {
   readonly type: SanitizedPieceType;
@@ -20,6 +21,15 @@ export interface PresentOptions {
 }
 
 type Output = Record<string, unknown>;
+
+/**
+ * One version as an operation answers it, with the validator of the stored state it shows
+ * (`versionValidator`; the HTTP layer's ETag carries it); null for what is no stored version.
+ */
+export interface VersionOutput {
+  readonly document: Record<string, unknown>;
+  readonly validator: string | null;
+}
 
 /**
  * Turns stored versions into response documents: secrets removed, permission flags, URLs,
@@ -69,10 +79,10 @@ export class DocumentPresenter {
     return projection ? outputs.map((output) => includeOnly(output, projection)) : outputs;
   }
 
-  /** One version as `present` shows it with its relationships. */
-  async presentOne(doc: StoredDocument, type: SanitizedPieceType, principal: Principal): Promise<Output> {
+  /** One version as `present` shows it with its relationships, and the validator of its stored state. */
+  async presentOne(doc: StoredDocument, type: SanitizedPieceType, principal: Principal): Promise<VersionOutput> {
     const [output] = await this.present([doc], { type, principal });
-    return output!;
+    return { document: output!, validator: versionValidator(doc) };
   }
 
   #shape(doc: StoredDocument, type: SanitizedPieceType, principal: Principal): Output {

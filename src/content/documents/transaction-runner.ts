@@ -3,6 +3,10 @@ import { PasswordsToHash, WritePasswords, type PasswordHasher } from '../fields/
 import type { AttachmentFileKeeper } from './attachment-refs.js';
 import type { AttachmentUsage } from './attachment-usage.js';
 import type { ChangeRecorder } from './change-recorder.js';
+import type { SanitizedPieceType } from '../types/piece-type.js';
+import type { Caller } from './caller.js';
+import { requireUnchanged } from './preconditions.js';
+import { takeLock, type LockRequest } from './advisory-locks.js';
 
 export interface TransactionRunnerDeps {
   readonly storage: StorageAdapter;
@@ -12,8 +16,19 @@ export interface TransactionRunnerDeps {
   readonly files: AttachmentFileKeeper;
   readonly passwordHasher: PasswordHasher;
   readonly passwordMinLength: number;
+  /** Seconds an advisory lock lasts without a refresh. */
+  readonly advisoryLockTimeout: number;
   /** Called once a transaction that wrote change events to the webhook outbox has committed. */
   readonly onChangesCommitted?: () => void;
+}
+
+/** A write to one document set, in one locale: what `runOnDocument` holds and checks before the work. */
+export interface DocumentWrite {
+  readonly caller: Caller;
+  readonly type: SanitizedPieceType;
+  readonly set: { readonly docId: string; readonly locale: string | null };
+  /** The body's `_advisoryLock` and the version it is for (PUT, PATCH). */
+  readonly advisoryLock?: { readonly versionId: string; readonly request: LockRequest | null };
 }
 
 /** The one way document writes reach the store: each operation's transaction, and what follows its commit. */
@@ -22,6 +37,24 @@ export class TransactionRunner {
 
   constructor(deps: TransactionRunnerDeps) {
     this.#deps = deps;
+  }
+
+  /**
+   * Runs a write to an existing document: holds it, takes the advisory lock the body asks for
+   * (409 when another tab holds it), refuses the write (412) when the caller's `If-Match` names
+   * no current version, then runs `work`; a lock the body releases is released after it. Every
+   * operation on one stored document goes through here, so none can skip the checks.
+   */
+  runOnDocument<T>(write: DocumentWrite, work: (tx: StorageSession, passwords: WritePasswords) => Promise<T>): Promise<T> {
+    const { caller, type, set, advisoryLock } = write;
+    const request = advisoryLock?.request ?? null;
+    return this.runWithPasswords({ lock: [set.docId] }, async (tx, passwords) => {
+      if (request?.lock) await takeLock(tx, advisoryLock!.versionId, request, caller.principal, this.#deps.advisoryLockTimeout);
+      await requireUnchanged(tx, type, set, caller.unchangedSince);
+      const result = await work(tx, passwords);
+      if (request && !request.lock) await tx.advisoryLocks.release(advisoryLock!.versionId, request.tabId);
+      return result;
+    });
   }
 
   /**

@@ -51,6 +51,7 @@ export class VersionWriter {
   /** Removes versions of the type (missing ones are skipped); returns how many there were. */
   async remove(session: StorageSession, type: SanitizedPieceType, ids: readonly string[]): Promise<number> {
     const removed = await session.documents.remove(type.name, ids);
+    await session.advisoryLocks.removeAll(ids);
     // Only the usage of versions removed: another type's version under one of these ids keeps its own.
     if (removed > 0) for (const id of ids) this.#usage.note(session, await session.attachments.setUsage(id, [], false));
     return removed;

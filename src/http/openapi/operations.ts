@@ -13,7 +13,14 @@ export const errorResponses: Readonly<Record<number, { name: string; description
     description: 'An unknown API key, a role below what the action needs, or a failed CSRF or Origin check (`forbidden`).',
   },
   404: { name: 'NotFound', description: 'No such document, or a type or version the caller may not read (`notfound`).' },
-  409: { name: 'Conflict', description: 'The request conflicts with what is stored (`conflict`).' },
+  409: {
+    name: 'Conflict',
+    description: 'The request conflicts with what is stored (`conflict`), or another tab holds the advisory lock the body asks for (`locked`).',
+  },
+  412: {
+    name: 'Changed',
+    description: '`If-Match` named a version that has changed since (`changed`); `data` says who changed it and when. Nothing was written.',
+  },
   413: { name: 'TooLarge', description: 'The body, a file or a value is larger than the configured limit (`toolarge`).' },
   415: { name: 'Unsupported', description: 'The body is not of a media type this route reads (`unsupported`).' },
   429: { name: 'TooMany', description: 'Too many attempts or uploads; `Retry-After` says when to try again (`toomany`).' },
@@ -27,7 +34,7 @@ export const errorSchema: JsonSchema = {
   required: ['name', 'message', 'data'],
   properties: {
     name: {
-      enum: ['invalid', 'forbidden', 'notfound', 'conflict', 'unauthorized', 'toolarge', 'unsupported', 'unimplemented', 'toomany', 'unavailable', 'error'],
+      enum: ['invalid', 'forbidden', 'notfound', 'conflict', 'locked', 'changed', 'unauthorized', 'toolarge', 'unsupported', 'unimplemented', 'toomany', 'unavailable', 'error'],
     },
     message: { type: 'string' },
     data: {
@@ -37,6 +44,11 @@ export const errorSchema: JsonSchema = {
         errors: { type: 'array', items: ref('FieldError'), description: '400: one entry per refused value' },
         retryAfter: { type: 'integer', description: '429, 503: seconds, as in `Retry-After`' },
         constraint: { type: 'string', description: '409: what is already taken (`id`, `slug`, `username`, `email`)' },
+        me: { const: true, description: '409 `locked`: another tab of the same user holds the lock' },
+        username: { type: ['string', 'null'], description: '409 `locked`: the user who holds the lock' },
+        title: { type: 'string', description: '409 `locked`: the name of the user who holds the lock' },
+        updatedAt: { type: ['string', 'null'], description: '412: when the version was last changed (null: it is gone)' },
+        updatedBy: { description: '412: who last changed it (`_id`, `title`, `username`)' },
       },
       additionalProperties: true,
     },
@@ -72,6 +84,25 @@ export function jsonResponse(description: string, schema: JsonSchema): Record<st
 
 export function jsonBody(schema: JsonSchema, required = true): Record<string, unknown> {
   return { required, content: { 'application/json': { schema } } };
+}
+
+/** The `If-Match` header every write to an existing document takes. */
+export const ifMatchParameter = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The `ETag` of the version the client read (a GET, or the answer of its last write). When that version has changed since, ' +
+    'the write is refused with 412 and nothing is written. `*` only asks that the document exists.',
+  schema: { type: 'string', example: '"d1a2b3c4d.0123456789abcdefghijklmnop"' },
+};
+
+/** A write's answer that shows a version: its `ETag` names that version, for the client's next `If-Match`. */
+export function versionResponse(description: string, schema: JsonSchema): Record<string, unknown> {
+  return {
+    ...jsonResponse(description, schema),
+    headers: { ETag: { description: 'Names the version this answer shows: send it as `If-Match` with the next write.', schema: { type: 'string' } } },
+  };
 }
 
 /** A GET's answer: ETag-validated, so `If-None-Match` may get a 304. */

@@ -5,7 +5,7 @@ import type { JsonSchema } from '../../content/fields/value-schema.js';
 import { schemasHold } from '../../content/fields/walk-fields.js';
 import { anyDocumentComponent, type DocumentSchemas } from './document-schemas.js';
 import { ref } from './component-names.js';
-import { jsonBody, jsonResponse, notModified, responses, security, type Operation } from './operations.js';
+import { ifMatchParameter, jsonBody, jsonResponse, notModified, responses, security, versionResponse, type Operation } from './operations.js';
 
 type PathItems = Record<string, Record<string, Operation>>;
 
@@ -109,7 +109,7 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
   const base = `/api/v1/${type.name}`;
   const one = `${base}/{_id}`;
   const idParameters = [{ $ref: '#/components/parameters/_id' }, ...versionParameters];
-  const document = jsonResponse(`The ${type.options.label} version.`, read);
+  const document = versionResponse(`The ${type.options.label} version.`, read);
   const write = { tags, security: security({ anonymous: false, write: true }) };
   // Hashing a password can find the server's hashing queue full: 503 with Retry-After.
   const hashes = schemasHold([type.fields], ctx.config.widgetTypes, 'password');
@@ -118,9 +118,10 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
     ...write,
     operationId,
     summary,
-    parameters: idParameters,
+    // Every write to a stored document takes If-Match (412 when the version changed since).
+    parameters: [...idParameters, ifMatchParameter],
     ...(body && { requestBody: body }),
-    responses: responses(success, statuses, true),
+    responses: responses(success, [...statuses, 412], true),
   });
 
   return {
@@ -139,7 +140,7 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
         summary: `Insert a ${type.options.label}`,
         parameters: versionParameters,
         requestBody: jsonBody(ref(`${name}Input`)),
-        responses: responses({ 200: jsonResponse('The new version, or with `_newInstance` the defaults (nothing stored).', { anyOf: [read, newInstance] }) }, [404, 409, ...busy], true),
+        responses: responses({ 200: versionResponse('The new version, or with `_newInstance` the defaults (nothing stored).', { anyOf: [read, newInstance] }) }, [404, 409, ...busy], true),
       },
     },
     [one]: {
@@ -155,19 +156,19 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
       patch: action(`patch${name}`, `Patch a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Patch`))),
       delete: action(`delete${name}`, `Delete a ${type.options.label} version for good`, { 200: { description: 'Deleted; the body is empty.' } }, [404]),
     },
-    [`${one}/publish`]: { post: action(`publish${name}`, 'Publish the draft', { 200: jsonResponse('The published version.', read) }, [404, 409]) },
-    [`${one}/unpublish`]: { post: action(`unpublish${name}`, 'Remove the published version', { 200: jsonResponse('The draft.', read) }, [404]) },
+    [`${one}/publish`]: { post: action(`publish${name}`, 'Publish the draft', { 200: versionResponse('The published version.', read) }, [404, 409]) },
+    [`${one}/unpublish`]: { post: action(`unpublish${name}`, 'Remove the published version', { 200: versionResponse('The draft.', read) }, [404]) },
     [`${one}/revert-draft-to-published`]: {
-      post: action(`revertDraftToPublished${name}`, 'Throw away the draft\'s changes', { 200: jsonResponse('The draft, or `false` when there was nothing to revert.', { anyOf: [read, { const: false }] }) }, [404]),
+      post: action(`revertDraftToPublished${name}`, 'Throw away the draft\'s changes', { 200: versionResponse('The draft, or `false` when there was nothing to revert.', { anyOf: [read, { const: false }] }) }, [404]),
     },
     [`${one}/revert-published-to-previous`]: {
-      post: action(`revertPublishedToPrevious${name}`, 'Undo the last publish', { 200: jsonResponse('The published version.', read) }, [404]),
+      post: action(`revertPublishedToPrevious${name}`, 'Undo the last publish', { 200: versionResponse('The published version.', read) }, [404]),
     },
     [`${one}/localize`]: {
       post: action(
         `localize${name}`,
         'Copy the draft into another locale',
-        { 200: jsonResponse('The new draft.', read) },
+        { 200: versionResponse('The new draft.', read) },
         [404, 409],
         jsonBody({ type: 'object', required: ['toLocale'], properties: { toLocale: { type: 'string' }, update: { type: 'boolean' } } }),
       ),

@@ -57,7 +57,7 @@ export async function registerMediaRoutes(
 
   // The image links rich text holds: a redirect to one size of the image piece's file.
   app.get(`/api/v1/${imageTypeName}/:_id/src`, { schema: { params: idParams, querystring: imageSourceQuery } }, async (request, reply) => {
-    const image = await documents.getOne(callerOf(request), imageTypeName, idOf(request));
+    const { document: image } = await documents.getOne(callerOf(request), imageTypeName, idOf(request));
     return reply.redirect(imageSourceUrl(image, (request.query as { size?: string }).size));
   });
 

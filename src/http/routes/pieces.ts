@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { DocumentOperations } from '../../content/documents/document-operations.js';
 import { idParams, listQuery, objectBody, versionQuery } from '../schemas.js';
-import { idOf, callerOf } from '../caller.js';
-import type { CachedAnswers } from '../cached-answers.js';
+import { idOf, callerOf, writerOf } from '../caller.js';
+import { sendWritten, type CachedAnswers } from '../cached-answers.js';
 
 type Body = Record<string, unknown>;
 
@@ -26,31 +26,37 @@ export function registerPieceRoutes(
     app.get(base, { schema: { querystring: listQuery } }, (request, reply) =>
       answers.send(request, reply, resource(type), () => documents.list(callerOf(request), type, request.query as Record<string, unknown>)),
     );
-    app.post(base, { schema: { querystring: versionQuery, body: objectBody } }, (request) =>
-      documents.insert(callerOf(request), type, request.body as Body),
+    app.post(base, { schema: { querystring: versionQuery, body: objectBody } }, async (request, reply) =>
+      sendWritten(reply, await documents.insert(callerOf(request), type, request.body as Body)),
     );
     app.get(`${base}/:_id`, one, (request, reply) =>
-      answers.send(request, reply, resource(`${type}/${idOf(request)}`), () =>
+      answers.sendVersion(request, reply, resource(`${type}/${idOf(request)}`), () =>
         documents.getOne(callerOf(request), type, idOf(request), request.query as Record<string, unknown>),
       ),
     );
-    app.put(`${base}/:_id`, write, (request) => documents.replace(callerOf(request), type, idOf(request), request.body as Body));
-    app.patch(`${base}/:_id`, write, (request) => documents.patch(callerOf(request), type, idOf(request), request.body as Body));
+    app.put(`${base}/:_id`, write, async (request, reply) =>
+      sendWritten(reply, await documents.replace(writerOf(request), type, idOf(request), request.body as Body)),
+    );
+    app.patch(`${base}/:_id`, write, async (request, reply) =>
+      sendWritten(reply, await documents.patch(writerOf(request), type, idOf(request), request.body as Body)),
+    );
     app.delete(`${base}/:_id`, one, async (request, reply) => {
-      await documents.remove(callerOf(request), type, idOf(request));
+      await documents.remove(writerOf(request), type, idOf(request));
       return reply.code(200).send();
     });
 
-    app.post(`${base}/:_id/publish`, one, (request) => documents.publish(callerOf(request), type, idOf(request)));
-    app.post(`${base}/:_id/unpublish`, one, (request) => documents.unpublish(callerOf(request), type, idOf(request)));
-    app.post(`${base}/:_id/localize`, write, (request) =>
-      documents.localize(callerOf(request), type, idOf(request), request.body as Body),
+    app.post(`${base}/:_id/publish`, one, async (request, reply) => sendWritten(reply, await documents.publish(writerOf(request), type, idOf(request))));
+    app.post(`${base}/:_id/unpublish`, one, async (request, reply) =>
+      sendWritten(reply, await documents.unpublish(writerOf(request), type, idOf(request))),
     );
-    app.post(`${base}/:_id/revert-draft-to-published`, one, (request) =>
-      documents.revertDraftToPublished(callerOf(request), type, idOf(request)),
+    app.post(`${base}/:_id/localize`, write, async (request, reply) =>
+      sendWritten(reply, await documents.localize(writerOf(request), type, idOf(request), request.body as Body)),
     );
-    app.post(`${base}/:_id/revert-published-to-previous`, one, (request) =>
-      documents.revertPublishedToPrevious(callerOf(request), type, idOf(request)),
+    app.post(`${base}/:_id/revert-draft-to-published`, one, async (request, reply) =>
+      sendWritten(reply, await documents.revertDraftToPublished(writerOf(request), type, idOf(request))),
+    );
+    app.post(`${base}/:_id/revert-published-to-previous`, one, async (request, reply) =>
+      sendWritten(reply, await documents.revertPublishedToPrevious(writerOf(request), type, idOf(request))),
     );
     app.get(`${base}/:_id/locales`, one, (request, reply) =>
       answers.send(request, reply, resource(`${type}/${idOf(request)}/locales`), () => documents.locales(callerOf(request), type, idOf(request))),

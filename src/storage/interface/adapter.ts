@@ -1,3 +1,4 @@
+import type { AdvisoryLockStore } from './advisory-locks.js';
 import type { ApiKeyStore } from './api-keys.js';
 import type { AttachmentStore } from './attachments.js';
 import type { DocumentStore } from './documents.js';
@@ -19,6 +20,7 @@ export interface StorageSession {
   readonly loginThrottle: LoginThrottleStore;
   readonly apiKeys: ApiKeyStore;
   readonly webhooks: WebhookOutbox;
+  readonly advisoryLocks: AdvisoryLockStore;
 }
 
 export interface StorageCapabilities {

@@ -329,6 +329,18 @@ export const migrations: readonly string[] = [
       ON CONFLICT (key, stripe) DO UPDATE SET value = generations.value + 1;
   $$;
   `,
+  // 14: editors' advisory locks, one per document version, outside the documents so that taking
+  // or refreshing one writes no version and moves no generation (no cached answer is dropped).
+  `
+  CREATE TABLE advisory_locks (
+    version_id text COLLATE "C" PRIMARY KEY,
+    tab_id text NOT NULL,
+    user_id text,
+    username text,
+    title text NOT NULL,
+    refreshed_at bigint NOT NULL
+  );
+  `,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

@@ -12,6 +12,7 @@ import { createPostgresDocumentStore, holdDocuments } from './postgres-document-
 import { countUpGenerations, postgresGenerations } from './postgres-generations.js';
 import { createPostgresIndexPlanStore } from './postgres-index-plan-store.js';
 import { createPostgresSetupCodeStore } from './postgres-setup-code-store.js';
+import { createPostgresAdvisoryLockStore } from './postgres-advisory-lock-store.js';
 import { compileCountQuery } from './postgres-query.js';
 import { createPostgresLoginStore, createPostgresTokenStore } from './postgres-login-store.js';
 import { createPostgresLoginThrottleStore } from './postgres-login-throttle-store.js';
@@ -220,5 +221,6 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     loginThrottle: createPostgresLoginThrottleStore(statements),
     apiKeys: createPostgresApiKeyStore(statements),
     webhooks: createPostgresWebhookOutbox(statements),
+    advisoryLocks: createPostgresAdvisoryLockStore(statements),
   };
 }

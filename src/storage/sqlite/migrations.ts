@@ -346,6 +346,18 @@ export const migrations: readonly string[] = [
   DROP TRIGGER attachment_uses_delete_generation;
   ALTER TABLE generations RENAME COLUMN scope TO key;
   `,
+  // 16: editors' advisory locks, one per document version, outside the documents so that taking
+  // or refreshing one writes no version and moves no generation (no cached answer is dropped).
+  `
+  CREATE TABLE advisory_locks (
+    version_id TEXT PRIMARY KEY,
+    tab_id TEXT NOT NULL,
+    user_id TEXT,
+    username TEXT,
+    title TEXT NOT NULL,
+    refreshed_at INTEGER NOT NULL
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */

@@ -133,7 +133,7 @@ export interface DocumentVersion {
 }
 
 export interface Error {
-  name: "invalid" | "forbidden" | "notfound" | "conflict" | "unauthorized" | "toolarge" | "unsupported" | "unimplemented" | "toomany" | "unavailable" | "error";
+  name: "invalid" | "forbidden" | "notfound" | "conflict" | "locked" | "changed" | "unauthorized" | "toolarge" | "unsupported" | "unimplemented" | "toomany" | "unavailable" | "error";
   message: string;
   /** Details by error; those below are the ones clients act on. */
   data: {
@@ -143,6 +143,16 @@ export interface Error {
     retryAfter?: number;
     /** 409: what is already taken (`id`, `slug`, `username`, `email`) */
     constraint?: string;
+    /** 409 `locked`: another tab of the same user holds the lock */
+    me?: true;
+    /** 409 `locked`: the user who holds the lock */
+    username?: string | null;
+    /** 409 `locked`: the name of the user who holds the lock */
+    title?: string;
+    /** 412: when the version was last changed (null: it is gone) */
+    updatedAt?: string | null;
+    /** 412: who last changed it (`_id`, `title`, `username`) */
+    updatedBy?: unknown;
     [key: string]: unknown;
   };
 }

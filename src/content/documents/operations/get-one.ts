@@ -1,5 +1,5 @@
 import type { Caller } from '../caller.js';
-import type { DocumentCollaborators, DocumentOutput } from '../collaborators.js';
+import type { DocumentCollaborators, VersionOutput } from '../collaborators.js';
 import { NotFoundError } from '../../../errors/app-error.js';
 import { canReadType, readableArchived, visibleValues } from '../../access/permissions.js';
 import { parseArchived, renderingOf } from '../../query/list-params.js';
@@ -18,7 +18,7 @@ export async function getOne(
   typeName: string,
   rawId: string,
   query: Readonly<Record<string, unknown>> = {},
-): Promise<DocumentOutput> {
+): Promise<VersionOutput> {
   const { principal } = caller;
   const type = pieceTypeOf(deps.config, typeName);
   const target = resolveTarget(deps.config, type, rawId, caller);
@@ -31,5 +31,6 @@ export async function getOne(
     limit: 1,
   });
   if (!doc) throw new NotFoundError();
-  return requestedShape(deps.areas, await deps.presenter.presentOne(doc, type, principal), { render: renderingOf(query) });
+  const { document, validator } = await deps.presenter.presentOne(doc, type, principal);
+  return { document: requestedShape(deps.areas, document, { render: renderingOf(query) }), validator };
 }

@@ -1,7 +1,7 @@
 import type { StorageSession, StoredDocument } from '../../../storage/storage-adapter.js';
 import type { SanitizedPieceType } from '../../types/piece-type.js';
 import type { Caller } from '../caller.js';
-import type { DocumentCollaborators, DocumentOutput } from '../collaborators.js';
+import type { DocumentCollaborators, DocumentOutput, VersionOutput } from '../collaborators.js';
 import { requireWrite } from '../../access/permissions.js';
 import { newId, type Mode } from '../../../core/ids.js';
 import { pieceTypeOf, requestVersion } from '../caller.js';
@@ -32,12 +32,12 @@ export async function insert(
   typeName: string,
   body: Record<string, unknown>,
   options: InsertOptions = {},
-): Promise<DocumentOutput> {
+): Promise<VersionOutput> {
   const { principal } = caller;
   const type = pieceTypeOf(deps.config, typeName);
   const { locale, mode } = requestVersion(deps.config, type, caller);
   requireWrite(principal, type, mode);
-  if (body._newInstance) return newInstance(deps, type, body);
+  if (body._newInstance) return { document: newInstance(deps, type, body), validator: null };
   const saved = await deps.transactions.runWithPasswords({ lock: options.lock }, async (tx, passwords) => {
     await options.onlyIf?.(tx);
     const values = await deps.conversion.convert({ type, input: body, locale, mode, principal, session: tx, passwords });

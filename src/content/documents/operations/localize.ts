@@ -1,5 +1,5 @@
 import type { Caller } from '../caller.js';
-import type { DocumentCollaborators, DocumentOutput } from '../collaborators.js';
+import type { DocumentCollaborators, DocumentOutput, VersionOutput } from '../collaborators.js';
 import { ConflictError, InvalidRequestError } from '../../../errors/app-error.js';
 import { requireWrite } from '../../access/permissions.js';
 import { localizedTarget, versionId } from '../caller.js';
@@ -11,7 +11,7 @@ import { refreshModified } from '../publishing-steps.js';
 type LocalizeDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'values' | 'changes' | 'presenter'>;
 
 /** POST …/:_id/localize: copies the draft into another locale's draft; 409 when it exists and `update` is not set. */
-export async function localize(deps: LocalizeDeps, caller: Caller, typeName: string, rawId: string, body: Record<string, unknown>): Promise<DocumentOutput> {
+export async function localize(deps: LocalizeDeps, caller: Caller, typeName: string, rawId: string, body: Record<string, unknown>): Promise<VersionOutput> {
   const { principal } = caller;
   const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
   const toLocale = body.toLocale;
@@ -19,7 +19,7 @@ export async function localize(deps: LocalizeDeps, caller: Caller, typeName: str
     throw new InvalidRequestError('toLocale must name another configured locale', { path: 'toLocale' });
   }
   requireWrite(principal, type, 'draft');
-  const localized = await deps.transactions.run({ lock: [target.docId] }, async (tx) => {
+  const localized = await deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
     const source = await requireVersion(tx, type, versionId(target, 'draft'));
     const destination = { docId: target.docId, locale: toLocale };
     const existing = await readVersion(tx, type, versionId(destination, 'draft'));

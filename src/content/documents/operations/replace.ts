@@ -1,12 +1,14 @@
 import type { Caller } from '../caller.js';
-import type { DocumentOutput } from '../collaborators.js';
-import { update, type UpdateDeps } from './update.js';
+import type { VersionOutput } from '../collaborators.js';
+import { controlsOf, update, type NewValues, type UpdateDeps } from './update.js';
 
 /** PUT /api/v1/<type>/:_id: full replacement; every field not in the body is reset, except `archived`. */
-export function replace(deps: UpdateDeps, caller: Caller, typeName: string, rawId: string, body: Record<string, unknown>): Promise<DocumentOutput> {
-  return update(deps, caller, typeName, rawId, async (version) => {
-    const values = await deps.conversion.convert({ ...version, input: body });
-    if (!Object.hasOwn(body, 'archived')) delete values.archived;
+export function replace(deps: UpdateDeps, caller: Caller, typeName: string, rawId: string, body: Record<string, unknown>): Promise<VersionOutput> {
+  const { fields, lock, publish, saves } = controlsOf(body);
+  const newValues: NewValues = async (version) => {
+    const values = await deps.conversion.convert({ ...version, input: fields });
+    if (!Object.hasOwn(fields, 'archived')) delete values.archived;
     return values;
-  });
+  };
+  return update(deps, caller, typeName, rawId, { lock, publish, newValues: saves ? newValues : null });
 }

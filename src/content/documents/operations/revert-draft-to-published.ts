@@ -1,5 +1,5 @@
 import type { Caller } from '../caller.js';
-import type { DocumentCollaborators, DocumentOutput } from '../collaborators.js';
+import type { DocumentCollaborators, VersionOutput } from '../collaborators.js';
 import { requireWrite } from '../../access/permissions.js';
 import { localizedTarget, versionId } from '../caller.js';
 import { readVersion, requireVersion } from '../version-reads.js';
@@ -13,11 +13,11 @@ export async function revertDraftToPublished(
   caller: Caller,
   typeName: string,
   rawId: string,
-): Promise<DocumentOutput | false> {
+): Promise<VersionOutput | false> {
   const { principal } = caller;
   const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
   requireWrite(principal, type, 'draft');
-  const draft = await deps.transactions.run({ lock: [target.docId] }, async (tx) => {
+  const draft = await deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
     const draft = await requireVersion(tx, type, versionId(target, 'draft'));
     const published = await readVersion(tx, type, versionId(target, 'published'));
     if (!published || draft.modified === false) return false;

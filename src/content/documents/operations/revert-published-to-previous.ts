@@ -1,5 +1,5 @@
 import type { Caller } from '../caller.js';
-import type { DocumentCollaborators, DocumentOutput } from '../collaborators.js';
+import type { DocumentCollaborators, DocumentOutput, VersionOutput } from '../collaborators.js';
 import { InvalidRequestError } from '../../../errors/app-error.js';
 import { requirePublish } from '../../access/permissions.js';
 import { localizedTarget, versionId } from '../caller.js';
@@ -11,11 +11,11 @@ import { refreshModified } from '../publishing-steps.js';
 type RevertPublishedDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'values' | 'changes' | 'presenter'>;
 
 /** POST …/:_id/revert-published-to-previous: undoes the last publish; the previous copy becomes the published version again. */
-export async function revertPublishedToPrevious(deps: RevertPublishedDeps, caller: Caller, typeName: string, rawId: string): Promise<DocumentOutput> {
+export async function revertPublishedToPrevious(deps: RevertPublishedDeps, caller: Caller, typeName: string, rawId: string): Promise<VersionOutput> {
   const { principal } = caller;
   const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
   requirePublish(principal, type);
-  const published = await deps.transactions.run({ lock: [target.docId] }, async (tx) => {
+  const published = await deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
     const published = await requireVersion(tx, type, versionId(target, 'published'));
     const previous = await readVersion(tx, type, versionId(target, 'previous'));
     if (!previous) throw new InvalidRequestError('There is no previously published version to revert to');

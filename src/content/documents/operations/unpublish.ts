@@ -1,5 +1,5 @@
 import type { Caller } from '../caller.js';
-import type { DocumentCollaborators, DocumentOutput } from '../collaborators.js';
+import type { DocumentCollaborators, DocumentOutput, VersionOutput } from '../collaborators.js';
 import { NotFoundError } from '../../../errors/app-error.js';
 import { requirePublish } from '../../access/permissions.js';
 import { localizedTarget, versionId } from '../caller.js';
@@ -9,11 +9,11 @@ import { markUnpublished } from '../publishing-steps.js';
 type UnpublishDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'changes' | 'presenter'>;
 
 /** POST …/:_id/unpublish: removes the published version (and its previous copy); the draft stays, marked modified. */
-export async function unpublish(deps: UnpublishDeps, caller: Caller, typeName: string, rawId: string): Promise<DocumentOutput> {
+export async function unpublish(deps: UnpublishDeps, caller: Caller, typeName: string, rawId: string): Promise<VersionOutput> {
   const { principal } = caller;
   const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
   requirePublish(principal, type);
-  const draft = await deps.transactions.run({ lock: [target.docId] }, async (tx) => {
+  const draft = await deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
     const published = await requireVersion(tx, type, versionId(target, 'published'));
     await deps.versions.remove(tx, type, [published._id, versionId(target, 'previous')]);
     const draft = await markUnpublished(deps, tx, type, target);

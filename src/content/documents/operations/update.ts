@@ -2,7 +2,8 @@ import type { Principal } from '../../../core/principal.js';
 import type { StorageSession, StoredDocument } from '../../../storage/storage-adapter.js';
 import type { SanitizedPieceType } from '../../types/piece-type.js';
 import type { Caller, Target } from '../caller.js';
-import type { DocumentCollaborators, DocumentOutput } from '../collaborators.js';
+import type { DocumentCollaborators, VersionOutput } from '../collaborators.js';
+import type { WritePasswords } from '../../fields/password-hasher.js';
 import type { ConversionTarget } from '../conversion.js';
 import { requirePublish, requireWrite } from '../../access/permissions.js';
 import { pieceTypeOf, resolveTarget, versionId } from '../caller.js';
@@ -11,6 +12,7 @@ import { readVersion, requireVersion } from '../version-reads.js';
 import { assignSlug } from '../slugs.js';
 import { saveLogin } from '../user-logins.js';
 import { publishDraft } from '../publishing-steps.js';
+import { lockRequestOf, type LockRequest } from '../advisory-locks.js';
 
 export type UpdateDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'conversion' | 'versions' | 'values' | 'changes' | 'presenter'>;
 
@@ -22,46 +24,81 @@ export interface VersionToChange extends ConversionTarget {
 /** The step that makes a version's new values: the body of a PUT (`replace`) or a PATCH (`patch`). */
 export type NewValues = (version: VersionToChange) => Promise<Record<string, unknown>>;
 
+/** What one PUT or PATCH asks besides its fields: the body's control properties. */
+export interface Update {
+  /** null: the body holds no field (empty, or only `_advisoryLock`): nothing is saved. */
+  readonly newValues: NewValues | null;
+  readonly lock: LockRequest | null;
+  /** `_publish: true`: the draft is published after the update (localized, non-autopublishing types). */
+  readonly publish: boolean;
+}
+
+/** A PUT or PATCH body without its control properties, and what they ask. */
+export function controlsOf(body: Readonly<Record<string, unknown>>): { fields: Record<string, unknown>; lock: LockRequest | null; publish: boolean; saves: boolean } {
+  const { _advisoryLock: _lock, _publish: publish, ...fields } = body;
+  // As the original: a body that is empty or holds only the lock saves nothing (no `updatedAt` move).
+  const saves = Object.keys(body).some((key) => key !== '_advisoryLock');
+  return { fields, lock: lockRequestOf(body), publish: publish === true, saves };
+}
+
 /**
  * The script PUT and PATCH share: find the version (and, in published mode, the draft), make
  * each one's new values with `newValues`, save them with bookkeeping, spread `archived` to every
  * version of the locale, recompute the draft's `modified`, publish an autopublishing type's draft.
  */
-export async function update(deps: UpdateDeps, caller: Caller, typeName: string, rawId: string, newValues: NewValues): Promise<DocumentOutput> {
+export async function update(deps: UpdateDeps, caller: Caller, typeName: string, rawId: string, change: Update): Promise<VersionOutput> {
   const { principal } = caller;
   const type = pieceTypeOf(deps.config, typeName);
   const target = resolveTarget(deps.config, type, rawId, caller);
   requireWrite(principal, type, target.mode);
-  const saved = await deps.transactions.runWithPasswords({ lock: [target.docId] }, async (tx, passwords) => {
-    const now = new Date().toISOString();
-    const { version, draft, published, changed } = await versionsToChange(tx, type, target);
-    const archivedBefore = version.archived;
-    const ids = replayedIds();
-    for (const doc of changed) {
-      const mode = (doc.cmsMode ?? null) as Target['mode'];
-      Object.assign(doc, await newValues({ type, existing: doc, locale: target.locale, mode, principal, session: tx, passwords, ids: ids() }));
-      touch(doc, now, principal);
-    }
-    // Each version keeps its own slug: a draft's unpublished slug change stays in the draft.
-    for (const doc of changed) await assignSlug(tx, type, [doc]);
-    // Known (slugs included) before the versions are saved, so the draft is written once
-    // (`archived`, which spreadArchived may change below, is not compared).
-    if (draft) draft.modified = deps.values.isModified(type, draft, published);
-    if (target.mode === null) await saveLogin(tx, type, version);
-    for (const doc of changed) await deps.versions.update(tx, doc);
-    if (version.archived !== archivedBefore) {
-      await spreadArchived(deps, tx, { type, target, archived: version.archived, done: changed, now, principal });
-    }
-    // One event for the request: archiving or restoring says so, any other change is an update.
-    const event = version.archived === archivedBefore ? 'update' : version.archived ? 'archive' : 'restore';
-    if (target.mode === 'draft' && type.options.autopublish) {
-      await publishDraft(deps, tx, type, { docId: target.docId, locale: target.locale! }, principal);
-      // Publishing changed the draft through a copy of its own.
-      return deps.changes.recorded(tx, event, (await readVersion(tx, type, target.id))!, principal);
-    }
-    return deps.changes.recorded(tx, event, version, principal);
+  const publishAfter = change.publish && target.mode === 'draft' && !type.options.autopublish;
+  if (publishAfter) requirePublish(principal, type);
+  const write = { caller, type, set: target, advisoryLock: { versionId: target.id, request: change.lock } };
+  const saved = await deps.transactions.runOnDocument(write, async (tx, passwords) => {
+    const { newValues } = change;
+    if (!newValues) return requireVersion(tx, type, target.id);
+    const stored = await save(deps, tx, { type, target, principal, passwords, newValues });
+    if (!publishAfter) return stored;
+    await publishDraft(deps, tx, type, { docId: target.docId, locale: target.locale! }, principal);
+    return deps.changes.recorded(tx, 'publish', (await readVersion(tx, type, target.id))!, principal);
   });
   return deps.presenter.presentOne(saved, type, principal);
+}
+
+/** Saves the new values of the version (and, in published mode, its draft); answers the version as saved. */
+async function save(
+  deps: UpdateDeps,
+  tx: StorageSession,
+  args: { type: SanitizedPieceType; target: Target; principal: Principal; passwords: WritePasswords; newValues: NewValues },
+): Promise<StoredDocument> {
+  const { type, target, principal, passwords, newValues } = args;
+  const now = new Date().toISOString();
+  const { version, draft, published, changed } = await versionsToChange(tx, type, target);
+  const archivedBefore = version.archived;
+  const ids = replayedIds();
+  for (const doc of changed) {
+    const mode = (doc.cmsMode ?? null) as Target['mode'];
+    Object.assign(doc, await newValues({ type, existing: doc, locale: target.locale, mode, principal, session: tx, passwords, ids: ids() }));
+    touch(doc, now, principal);
+  }
+  // Each version keeps its own slug: a draft's unpublished slug change stays in the draft.
+  for (const doc of changed) await assignSlug(tx, type, [doc]);
+  // Known (slugs included) before the versions are saved, so the draft is written once
+  // (`archived`, which spreadArchived may change below, is not compared).
+  if (draft) draft.modified = deps.values.isModified(type, draft, published);
+  if (target.mode === null) await saveLogin(tx, type, version);
+  for (const doc of changed) await deps.versions.update(tx, doc);
+  if (version.archived !== archivedBefore) {
+    await spreadArchived(deps, tx, { type, target, archived: version.archived, done: changed, now, principal });
+  }
+  // One event for the request: archiving or restoring says so, any other change is an update.
+  const event = version.archived === archivedBefore ? 'update' : version.archived ? 'archive' : 'restore';
+  if (target.mode === 'draft' && type.options.autopublish) {
+    await publishDraft(deps, tx, type, { docId: target.docId, locale: target.locale! }, principal);
+    // Publishing changed the draft through a copy of its own.
+    return deps.changes.recorded(tx, event, (await readVersion(tx, type, target.id))!, principal);
+  }
+  return deps.changes.recorded(tx, event, version, principal);
 }
 
 /** The version asked for, the draft and published versions of its locale, and those this write changes. */
