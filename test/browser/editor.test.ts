@@ -10,7 +10,7 @@ describe('admin: the editor, its fields, areas and relationships', { skip: brows
 
   it('runs the draft workflow of an article: save, publish, discard, undo publish, archive, restore, delete', () => editor.articleWorkflow(suite.page, suite.ctx));
   it('shows a server validation error beside its field', () => editor.eventValidationError(suite.page, suite.ctx));
-  it('warns before leaving with unsaved changes', () => editor.unsavedChangesWarning(suite.page, suite.ctx));
+  it('saves a draft on leaving, and warns before leaving changes that cannot be saved', () => editor.unsavedChangesWarning(suite.page, suite.ctx));
   it('saves with Ctrl+S', () => editor.ctrlSSaves(suite.page, suite.ctx));
   it('localizes a document and the related documents ticked', () => editor.localizeToSpanish(suite.page, suite.ctx));
   it('stays fast typing in a form with a 1,000-item array', () => editor.largeArrayTyping(suite.page, suite.ctx));

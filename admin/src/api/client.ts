@@ -50,11 +50,23 @@ function isWrite(method: string): boolean {
   return method !== 'GET' && method !== 'HEAD';
 }
 
-function headersFor(method: string, hasBody: boolean): Record<string, string> {
+function headersFor(method: string, hasBody: boolean, ifMatch: string | undefined): Record<string, string> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (hasBody) headers['Content-Type'] = 'application/json';
   if (isWrite(method) && csrfToken) headers['X-CSRF-Token'] = csrfToken;
+  if (ifMatch) headers['If-Match'] = ifMatch;
   return headers;
+}
+
+/**
+ * The `ETag` each answer body came with, kept beside the body rather than in it, so the answers
+ * keep their shapes and only the callers that chain writes (the editor) look the tag up.
+ */
+const answerTags = new WeakMap<object, string>();
+
+/** The `ETag` of the answer `body` was parsed from (sent back exactly as received, suffix and all). */
+export function etagOf(body: unknown): string | undefined {
+  return typeof body === 'object' && body !== null ? answerTags.get(body) : undefined;
 }
 
 async function errorFrom(response: Response): Promise<ApiError> {
@@ -72,22 +84,40 @@ export interface RequestOptions {
   readonly query?: Query;
   readonly body?: unknown;
   readonly signal?: AbortSignal;
+  /** The ETag of the version the write is based on: the server answers 412 when it changed since. */
+  readonly ifMatch?: string;
+  /** Lets the request outlive the page (a lock released on `pagehide`). */
+  readonly keepalive?: boolean;
 }
 
 /** Calls `/api/v1<path>` and answers the parsed JSON body (undefined for an empty one). */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const method = options.method ?? 'GET';
   const hasBody = options.body !== undefined;
-  const response = await fetch(apiBase + path + queryString(options.query), {
+  const response = await send(apiBase + path + queryString(options.query), {
     method,
-    headers: headersFor(method, hasBody),
+    headers: headersFor(method, hasBody, options.ifMatch),
     body: hasBody ? JSON.stringify(options.body) : undefined,
     credentials: 'same-origin',
     signal: options.signal,
+    keepalive: options.keepalive,
   });
   if (!response.ok) throw await errorFrom(response);
   const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  const body = (text ? JSON.parse(text) : undefined) as T;
+  const etag = response.headers.get('etag');
+  if (etag && typeof body === 'object' && body !== null) answerTags.set(body, etag);
+  return body;
+}
+
+/** fetch, with "no answer at all" (offline, server down) as an ApiError the UI can name. */
+async function send(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, { name: 'network', message: 'The server could not be reached.' });
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { request, type Query } from './client';
+import { request, type Query, type RequestOptions } from './client';
 import type { ListAnswer, Mode, PieceDocument } from './types';
 
 /**
@@ -13,6 +13,12 @@ export interface Scope {
 function scopeQuery(scope: Scope, extra: Query = {}): Query {
   return { cmsLocale: scope.locale, cmsMode: scope.mode ?? 'draft', ...extra };
 }
+
+/**
+ * What a write may add: `ifMatch`, the ETag of the version it is based on (read it with `etagOf`
+ * from the answer that brought the version), and `keepalive` for a write sent as the page goes.
+ */
+export type WriteOptions = Pick<RequestOptions, 'ifMatch' | 'keepalive'>;
 
 function path(type: string, id?: string, action?: string): string {
   return `/${type}${id ? `/${encodeURIComponent(id)}` : ''}${action ? `/${action}` : ''}`;
@@ -36,38 +42,38 @@ export function insertPiece(type: string, scope: Scope, body: Record<string, unk
 }
 
 /** PUT: the whole document (what an editor form saves). */
-export function replacePiece(type: string, id: string, body: Record<string, unknown>) {
-  return request<PieceDocument>(path(type, id), { method: 'PUT', body });
+export function replacePiece(type: string, id: string, body: Record<string, unknown>, options: WriteOptions = {}) {
+  return request<PieceDocument>(path(type, id), { method: 'PUT', body, ...options });
 }
 
-export function patchPiece(type: string, id: string, body: Record<string, unknown>) {
-  return request<PieceDocument>(path(type, id), { method: 'PATCH', body });
+export function patchPiece(type: string, id: string, body: Record<string, unknown>, options: WriteOptions = {}) {
+  return request<PieceDocument>(path(type, id), { method: 'PATCH', body, ...options });
 }
 
-export function deletePiece(type: string, id: string) {
-  return request<void>(path(type, id), { method: 'DELETE' });
+export function deletePiece(type: string, id: string, options: WriteOptions = {}) {
+  return request<void>(path(type, id), { method: 'DELETE', ...options });
 }
 
-export function publishPiece(type: string, id: string) {
-  return request<PieceDocument>(path(type, id, 'publish'), { method: 'POST' });
+export function publishPiece(type: string, id: string, options: WriteOptions = {}) {
+  return request<PieceDocument>(path(type, id, 'publish'), { method: 'POST', ...options });
 }
 
-export function unpublishPiece(type: string, id: string) {
-  return request<PieceDocument>(path(type, id, 'unpublish'), { method: 'POST' });
+export function unpublishPiece(type: string, id: string, options: WriteOptions = {}) {
+  return request<PieceDocument>(path(type, id, 'unpublish'), { method: 'POST', ...options });
 }
 
 /** Discard draft changes. Answers `false` when there is nothing to revert. */
-export function revertDraftToPublished(type: string, id: string) {
-  return request<PieceDocument | false>(path(type, id, 'revert-draft-to-published'), { method: 'POST' });
+export function revertDraftToPublished(type: string, id: string, options: WriteOptions = {}) {
+  return request<PieceDocument | false>(path(type, id, 'revert-draft-to-published'), { method: 'POST', ...options });
 }
 
 /** Undo the last publish. */
-export function revertPublishedToPrevious(type: string, id: string) {
-  return request<PieceDocument>(path(type, id, 'revert-published-to-previous'), { method: 'POST' });
+export function revertPublishedToPrevious(type: string, id: string, options: WriteOptions = {}) {
+  return request<PieceDocument>(path(type, id, 'revert-published-to-previous'), { method: 'POST', ...options });
 }
 
-export function localizePiece(type: string, id: string, toLocale: string, update = false) {
-  return request<PieceDocument>(path(type, id, 'localize'), { method: 'POST', body: { toLocale, update } });
+export function localizePiece(type: string, id: string, toLocale: string, update = false, options: WriteOptions = {}) {
+  return request<PieceDocument>(path(type, id, 'localize'), { method: 'POST', body: { toLocale, update }, ...options });
 }
 
 /** Every version of the document set: `{ _id, cmsLocale }` with cmsLocale like `en:draft`. */
@@ -79,10 +85,10 @@ export function pieceLocales(type: string, id: string) {
  * Archives or restores a document in one locale: through its published version when it has one
  * (a published-mode PATCH also reaches the draft), else through the draft.
  */
-export function setArchived(type: string, draft: Pick<PieceDocument, 'cmsDocId' | 'cmsLocale' | 'lastPublishedAt'>, archived: boolean) {
+export function setArchived(type: string, draft: Pick<PieceDocument, 'cmsDocId' | 'cmsLocale' | 'lastPublishedAt'>, archived: boolean, options: WriteOptions = {}) {
   const locale = draft.cmsLocale.split(':')[0]!;
   const mode: Mode = draft.lastPublishedAt ? 'published' : 'draft';
-  return patchPiece(type, versionId(draft.cmsDocId, locale, mode), { archived });
+  return patchPiece(type, versionId(draft.cmsDocId, locale, mode), { archived }, options);
 }
 
 /** Where a draft stands against its published version, as the list and the editor show it. */

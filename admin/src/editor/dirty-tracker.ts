@@ -54,6 +54,11 @@ export function useDirtyTracker(current: () => unknown, pauseMs = 400) {
     timer = setTimeout(check, pauseMs);
   }
 
+  /** The saved state as JSON (what the form was last loaded or saved as), undefined when none. */
+  function savedState(): string | undefined {
+    return snapshot;
+  }
+
   /** Nothing to compare (no document loaded). */
   function forget(): void {
     clearTimeout(timer);
@@ -62,5 +67,5 @@ export function useDirtyTracker(current: () => unknown, pauseMs = 400) {
   }
 
   onBeforeUnmount(() => clearTimeout(timer));
-  return { dirty, markClean, markCleanAs, check, noteActivity, forget };
+  return { dirty, markClean, markCleanAs, check, noteActivity, forget, savedState };
 }

@@ -1,5 +1,5 @@
 import { computed, nextTick, reactive, ref, shallowRef, type Ref } from 'vue';
-import { ApiError } from '../api/client';
+import { ApiError, etagOf } from '../api/client';
 import { newPiece } from '../api/pieces';
 import type { PieceDocument, PieceTypeSchema } from '../api/types';
 import type { FieldErrors } from '../fields/errors';
@@ -28,6 +28,8 @@ export interface EditorTarget {
 export function useDocumentLoader(target: EditorTarget, errors: Ref<FieldErrors>) {
   const doc = shallowRef<EditedDocument>();
   const phase = ref<EditorPhase>('loading');
+  /** The ETag of the draft the form is based on: every write sends it as `If-Match`. */
+  const etag = ref<string>();
   const loadError = ref('');
   /** `cmsLocale` of every version of the set: `en:draft`, `en:published`, `en:previous`, … */
   const versions = ref<ReadonlySet<string>>(new Set());
@@ -44,6 +46,7 @@ export function useDocumentLoader(target: EditorTarget, errors: Ref<FieldErrors>
   const draftLocales = computed(() => [...versions.value].filter((v) => v.endsWith(':draft')).map((v) => v.split(':')[0]!));
 
   async function show(loaded: EditedDocument): Promise<void> {
+    etag.value = etagOf(loaded);
     doc.value = reactive(loaded) as EditedDocument;
     phase.value = 'ready';
     // Fields may settle their values as they mount (an object field without an object): compare after.
@@ -84,7 +87,7 @@ export function useDocumentLoader(target: EditorTarget, errors: Ref<FieldErrors>
     }
   }
 
-  return { doc, phase, loadError, versions, tracker, hasPublished, hasPrevious, draftLocales, show, load };
+  return { doc, phase, etag, loadError, versions, tracker, hasPublished, hasPrevious, draftLocales, show, load };
 }
 
 export type LoadedDocument = ReturnType<typeof useDocumentLoader>;

@@ -1,5 +1,13 @@
 import { computed, ref } from 'vue';
+import type { PieceDocument } from '../api/types';
 import { provideFieldErrors } from '../fields/errors';
+import { flushPendingWrites } from '../fields/pending-writes';
+import { notify, notifyError } from '../ui/notify';
+import { useAdvisoryLock } from './advisory-lock';
+import { availableActions } from './available-actions';
+import { changesAsText } from './conflict';
+import { formPayload } from './form-payload';
+import { useAutosave } from './use-autosave';
 import { useDocumentLoader, type EditorTarget } from './use-document-loader';
 import { useDraftSaving } from './use-draft-saving';
 import { useWorkflow } from './use-workflow';
@@ -7,17 +15,87 @@ import { useWorkflow } from './use-workflow';
 export type { EditedDocument, EditorPhase, EditorTarget } from './use-document-loader';
 
 /**
- * The editor's state and operations: opening the document (use-document-loader), saving it and
- * guarding unsaved changes (use-draft-saving), and the draft workflow (use-workflow).
+ * The editor's state and operations: opening the document (use-document-loader), its advisory
+ * lock (advisory-lock), saving it, autosave and guarding unsaved changes (use-draft-saving,
+ * use-autosave), and the draft workflow (use-workflow).
  */
 export function useEditor(target: EditorTarget) {
   const errors = provideFieldErrors();
   const form = ref<HTMLElement>();
   const loaded = useDocumentLoader(target, errors);
-  const { save, mayLeave } = useDraftSaving(target, loaded, errors, form);
-  const { busy, actions, workflow } = useWorkflow(target, loaded, save);
-  const { doc, phase, loadError, versions, draftLocales, hasPublished, tracker, load } = loaded;
+  const { doc, phase, loadError, versions, draftLocales, hasPublished, hasPrevious, tracker } = loaded;
+  const actions = computed(() =>
+    availableActions({ type: target.type, doc: doc.value, hasPublished: hasPublished.value, hasPrevious: hasPrevious.value }),
+  );
+  const lock = useAdvisoryLock({
+    typeName: target.typeName,
+    versionId: () => (phase.value === 'ready' ? doc.value?._id : undefined),
+    editable: () => actions.value.save,
+    // The one editing left: what they saved shows before this tab may change it.
+    onFreed: () => void load(true),
+    onRefreshed: (stored) => void followStored(stored),
+  });
+  const { save, mayLeave, saveState, conflict } = useDraftSaving(target, loaded, errors, form, lock);
+  const { busy, workflow } = useWorkflow(target, loaded, save);
   const isNew = computed(() => !doc.value?._id);
+  /** Opening (again) shows the stored version: the status line starts from "Saved". */
+  async function load(quiet = false, onNavigation = false): Promise<void> {
+    saveState.value = { kind: 'saved' };
+    await loaded.load(quiet, onNavigation);
+  }
+  /** Another tab holds the lock: the form is shown to read (and, after a take-over, to copy from). */
+  const readOnly = computed(() => lock.state.value.kind === 'other' || lock.state.value.kind === 'lost');
+  /** Drafts autosave; documents without drafts (autopublished, not localized) save only when asked. */
+  const autosaves = computed(() => target.type.localized && !target.type.autopublish && actions.value.save);
+  const autosave = useAutosave({
+    enabled: () => autosaves.value && !isNew.value && !readOnly.value && !busy.value && !conflict.value,
+    save: () => save({ auto: true }),
+  });
 
-  return { doc, phase, loadError, busy, versions, draftLocales, hasPublished, isNew, actions, errors, form, tracker, load, mayLeave, workflow };
+  /** "Take over" (reading only) and "Take back control" (after a take-over, the form's values kept). */
+  async function takeOver(): Promise<void> {
+    const wasReading = lock.state.value.kind === 'other';
+    await lock.takeOver();
+    // Reading only, the form has no changes of its own: it shows what is stored now.
+    if (wasReading && lock.state.value.kind === 'held') await load(true);
+    // Taken back with values typed before the take-over: autosave saves them as after typing.
+    else if (lock.state.value.kind === 'held' && autosaves.value) autosave.noteActivity();
+  }
+
+  /**
+   * The lock was taken over and given back between two refreshes, and the other editor saved
+   * meanwhile: a form without changes of its own shows what they saved; one with changes keeps
+   * them (its next save is compared with the stored version, If-Match).
+   */
+  async function followStored(stored: PieceDocument): Promise<void> {
+    const shown = doc.value;
+    if (!shown || stored.updatedAt === shown.updatedAt || saveState.value.kind === 'saving' || busy.value || tracker.check()) return;
+    notify(`${stored.updatedBy?.title || stored.updatedBy?.username || 'Someone'} changed this document: it now shows their version.`);
+    await load(true);
+  }
+
+  /** Puts the form's unsaved changes on the clipboard as text (after a take-over, to keep them elsewhere). */
+  async function copyChanges(): Promise<void> {
+    flushPendingWrites();
+    if (!doc.value) return;
+    const base = JSON.parse(tracker.savedState() ?? '{}') as Record<string, unknown>;
+    try {
+      await navigator.clipboard.writeText(changesAsText(target.type.fields, base, formPayload(target.type.fields, doc.value)));
+      notify('Your changes are on the clipboard');
+    } catch (error) {
+      notifyError(error);
+    }
+  }
+
+  /** The form's input, change and click events: the dirty check and autosave follow the user's pauses. */
+  function noteActivity(): void {
+    tracker.noteActivity();
+    if (autosaves.value) autosave.noteActivity();
+  }
+
+  return {
+    doc, phase, loadError, busy, versions, draftLocales, hasPublished, isNew, actions, errors, form, tracker, load, workflow,
+    lock: lock.state, readOnly, takeOver, copyChanges, saveState, conflict, noteActivity,
+    mayLeave: () => mayLeave(autosaves.value && !readOnly.value),
+  };
 }

@@ -1,4 +1,4 @@
-import { computed, ref } from 'vue';
+import { ref } from 'vue';
 import { useRouter } from 'vue-router';
 import {
   deletePiece, publishPiece, revertDraftToPublished, revertPublishedToPrevious, setArchived, unpublishPiece,
@@ -6,20 +6,18 @@ import {
 import type { PieceDocument } from '../api/types';
 import { confirmAction } from '../ui/confirm';
 import { notify, notifyError } from '../ui/notify';
-import { availableActions } from './available-actions';
+import { changedSinceRead } from './conflict';
 import type { EditedDocument, EditorTarget, LoadedDocument } from './use-document-loader';
 
 /**
- * The draft workflow's buttons: which apply, and running them one at a time, saving unsaved
- * changes first where the action would leave them behind, and reloading the document after.
+ * The draft workflow's buttons, run one at a time, saving unsaved changes first where the
+ * action would leave them behind, and reloading the document after. Each sends `If-Match` with
+ * the ETag of the version it acts on, so none acts on a version the editor has not seen.
  */
 export function useWorkflow(target: EditorTarget, loaded: LoadedDocument, save: () => Promise<EditedDocument | undefined>) {
   const router = useRouter();
-  const { doc, tracker, hasPublished, hasPrevious } = loaded;
+  const { doc, tracker, hasPublished } = loaded;
   const busy = ref('');
-  const actions = computed(() =>
-    availableActions({ type: target.type, doc: doc.value, hasPublished: hasPublished.value, hasPrevious: hasPrevious.value }),
-  );
 
   /** Runs one action at a time; its refusal is shown, and the document reloads after it. */
   async function run(name: string, action: () => Promise<string | undefined>): Promise<void> {
@@ -32,7 +30,7 @@ export function useWorkflow(target: EditorTarget, loaded: LoadedDocument, save: 
         await loaded.load(true);
       }
     } catch (error) {
-      notifyError(error);
+      await showRefusal(error);
     } finally {
       busy.value = '';
     }
@@ -44,7 +42,25 @@ export function useWorkflow(target: EditorTarget, loaded: LoadedDocument, save: 
     return doc.value;
   }
 
+  /**
+   * A 412: the version changed since the editor read it, and the action was not done. The form
+   * shows the version now stored, unless it holds changes of the user's (the next save compares).
+   */
+  async function showRefusal(error: unknown): Promise<void> {
+    const change = changedSinceRead(error);
+    if (!change) return notifyError(error);
+    const unsaved = tracker.check();
+    notify(`Nothing was done: ${change.message}, after you opened it.${unsaved ? '' : ' Their version is shown now.'}`, 'error', 10000);
+    if (!unsaved) await loaded.load(true);
+  }
+
   const draftId = () => doc.value!._id!;
+  /**
+   * `If-Match` of every action: the ETag of the draft the editor shows. The server checks it
+   * against the document's versions in this locale, so it also guards an action that writes the
+   * published version (archiving a published document).
+   */
+  const draftTag = () => ({ ifMatch: loaded.etag.value });
 
   const workflow = {
     saveDraft: () =>
@@ -54,8 +70,8 @@ export function useWorkflow(target: EditorTarget, loaded: LoadedDocument, save: 
         return undefined;
       }),
     publish: () =>
-      run('publish', async () => ((await savedDraft()) ? (await publishPiece(target.typeName, draftId()), 'Published') : undefined)),
-    unpublish: () => run('unpublish', async () => (await unpublishPiece(target.typeName, draftId()), 'Unpublished')),
+      run('publish', async () => ((await savedDraft()) ? (await publishPiece(target.typeName, draftId(), draftTag()), 'Published') : undefined)),
+    unpublish: () => run('unpublish', async () => (await unpublishPiece(target.typeName, draftId(), draftTag()), 'Unpublished')),
     discard: () =>
       run('discard', async () => {
         const sure = await confirmAction({
@@ -64,7 +80,7 @@ export function useWorkflow(target: EditorTarget, loaded: LoadedDocument, save: 
           confirmLabel: 'Discard changes',
           danger: true,
         });
-        return sure ? (await revertDraftToPublished(target.typeName, draftId()), 'Draft changes discarded') : undefined;
+        return sure ? (await revertDraftToPublished(target.typeName, draftId(), draftTag()), 'Draft changes discarded') : undefined;
       }),
     undoPublish: () =>
       run('undoPublish', async () => {
@@ -73,13 +89,13 @@ export function useWorkflow(target: EditorTarget, loaded: LoadedDocument, save: 
           message: 'The previously published version is published again. The draft is not changed.',
           confirmLabel: 'Undo publish',
         });
-        return sure ? (await revertPublishedToPrevious(target.typeName, draftId()), 'Previous version published again') : undefined;
+        return sure ? (await revertPublishedToPrevious(target.typeName, draftId(), draftTag()), 'Previous version published again') : undefined;
       }),
     archive: (archived: boolean) =>
       run(archived ? 'archive' : 'restore', async () => {
         const saved = await savedDraft();
         if (!saved) return undefined;
-        await setArchived(target.typeName, saved as PieceDocument, archived);
+        await setArchived(target.typeName, saved as PieceDocument, archived, draftTag());
         return archived ? 'Archived' : 'Restored';
       }),
     remove: () =>
@@ -91,7 +107,7 @@ export function useWorkflow(target: EditorTarget, loaded: LoadedDocument, save: 
           danger: true,
         });
         if (!sure) return undefined;
-        await deletePiece(target.typeName, draftId());
+        await deletePiece(target.typeName, draftId(), draftTag());
         tracker.forget();
         notify('Deleted');
         await router.push({ name: 'list', params: { type: target.typeName } });
@@ -99,5 +115,5 @@ export function useWorkflow(target: EditorTarget, loaded: LoadedDocument, save: 
       }),
   };
 
-  return { busy, actions, workflow };
+  return { busy, workflow };
 }

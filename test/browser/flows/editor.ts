@@ -126,11 +126,21 @@ export async function eventValidationError(page: Page, ctx: FlowContext): Promis
   assert.equal((await version(ctx, 'event', docIdFromUrl(page), 'draft')).capacity, 40);
 }
 
-/** Leaving with unsaved changes asks first (in the app and on unload); after saving it does not. */
+/**
+ * Leaving a draft saves its changes on the way out (autosave would have); only changes that
+ * cannot be saved (the server refuses them) make it ask first, in the app and on unload.
+ */
 export async function unsavedChangesWarning(page: Page, ctx: FlowContext): Promise<void> {
   const note = await api<Doc>(ctx, '/note?cmsLocale=en&cmsMode=draft', { method: 'POST', body: { title: uniqueWord('unsaved') } });
   await openEditor(page, ctx, 'note', note.cmsDocId);
+  await page.getByLabel('Text', { exact: true }).fill('changed, saved on leaving');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Events' }).click();
+  await page.waitForURL((url) => url.pathname.endsWith('/types/event'));
+  assert.equal((await version(ctx, 'note', note.cmsDocId, 'draft')).text, 'changed, saved on leaving');
+
+  await openEditor(page, ctx, 'note', note.cmsDocId);
   await page.getByLabel('Text', { exact: true }).fill('changed, not saved');
+  await page.getByRole('textbox', { name: 'Title', exact: true }).fill('');
   const unloadBlocked = () =>
     page.evaluate(() => {
       const event = new Event('beforeunload', { cancelable: true });
@@ -147,7 +157,7 @@ export async function unsavedChangesWarning(page: Page, ctx: FlowContext): Promi
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Events' }).click();
   await answerDialog(page, 'Leave without saving');
   await page.waitForURL((url) => url.pathname.endsWith('/types/event'));
-  assert.equal((await version(ctx, 'note', note.cmsDocId, 'draft')).text, '');
+  assert.equal((await version(ctx, 'note', note.cmsDocId, 'draft')).text, 'changed, saved on leaving');
 
   await openEditor(page, ctx, 'note', note.cmsDocId);
   assert.equal(await unloadBlocked(), false, 'nothing to warn about');
