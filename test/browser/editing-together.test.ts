@@ -24,8 +24,8 @@ describe('admin: editing together, nobody loses an edit', { skip: browserSkipRea
   const ada = () => suite.page;
   const draft = (docId: string) => api<Doc>(suite.ctx, `/article/${docId}?cmsLocale=en&cmsMode=draft`);
 
-  async function newArticle(prefix: string): Promise<Doc> {
-    return api<Doc>(suite.ctx, '/article?cmsLocale=en&cmsMode=draft', { method: 'POST', body: { title: uniqueWord(prefix) } });
+  async function newArticle(prefix: string, fields: Record<string, unknown> = {}): Promise<Doc> {
+    return api<Doc>(suite.ctx, '/article?cmsLocale=en&cmsMode=draft', { method: 'POST', body: { ...fields, title: uniqueWord(prefix) } });
   }
 
   /** Opens the editor of `docId` and waits until this tab holds the document's lock (or was refused it). */
@@ -42,11 +42,14 @@ describe('admin: editing together, nobody loses an edit', { skip: browserSkipRea
   const category = (page: Page) => page.getByLabel('Category', { exact: true });
 
   it('shows the second editor who is editing, read only; a take-over tells the first, whose unsaved values stay in the form', async () => {
-    const article = await newArticle('lock');
+    const body = { metaType: 'area', items: [{ metaType: 'widget', type: '@cms/rich-text', content: '<p>Shared text</p>' }] };
+    const article = await newArticle('lock', { body });
     await openLocked(ada(), article.cmsDocId);
     await openLocked(bob, article.cmsDocId);
     await bob.getByText('Ada Lovelace is editing this document').waitFor();
     assert.equal(await title(bob).isDisabled(), true, 'the second editor reads only');
+    const richText = (page: Page) => page.locator('.rich-text-content').first();
+    assert.equal(await richText(bob).getAttribute('contenteditable'), 'false', 'rich text too reads only');
     assert.equal(await bob.getByRole('button', { name: 'Save draft' }).isDisabled(), true);
     await expectNoSeriousA11yViolations(bob);
     await screenshot(bob, 'admin-editor-locked');
@@ -54,6 +57,7 @@ describe('admin: editing together, nobody loses an edit', { skip: browserSkipRea
     await title(ada()).fill('Ada typed this');
     await bob.getByRole('button', { name: 'Take over' }).click();
     await eventually(async () => assert.equal(await title(bob).isDisabled(), false), 5000);
+    assert.equal(await richText(bob).getAttribute('contenteditable'), 'true');
 
     // Told at the next refresh of the lock (every 5 s), or at once by the refused autosave.
     await ada().getByText('Bob Editor took over this document', { exact: false }).first().waitFor({ timeout: 12_000 });
