@@ -6,7 +6,6 @@ import * as flows from './flows/faults.js';
 describe('admin: the faults of issue 22 fixed', { skip: browserSkipReason }, () => {
   const suite = signedInAdminSuite('fixer');
 
-  it('localizes an article with its image, which its image widget then shows', () => flows.localizingKeepsImages(suite.page, suite.ctx));
   it('localizes an image of another locale from the media picker and uses it', () => flows.pickerLocalizesAndUses(suite.page, suite.ctx));
   it('tells a contributor the author is hidden, keeps it on save, and offers Archive only on drafts never published', () =>
     flows.contributorOnAuthoredArticle(suite.page, suite.ctx));

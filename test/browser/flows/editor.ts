@@ -165,7 +165,8 @@ export async function ctrlSSaves(page: Page, ctx: FlowContext): Promise<void> {
 
 /**
  * Localizing to `es`: an article only in English shows "Not yet in Español", lists the image its
- * body shows (not in Spanish either, ticked by default), and localizes both.
+ * body shows (not in Spanish either, ticked by default), and localizes both: the Spanish image
+ * widget shows the image, which is published in Spanish too (images autopublish).
  */
 export async function localizeToSpanish(page: Page, ctx: FlowContext): Promise<void> {
   const word = uniqueWord('loc');
@@ -184,6 +185,8 @@ export async function localizeToSpanish(page: Page, ctx: FlowContext): Promise<v
   assert.equal(await page.getByRole('textbox', { name: 'Title', exact: true }).inputValue(), `Article ${word}`);
   assert.equal((await version(ctx, 'article', article.cmsDocId, 'draft', 'es')).title, `Article ${word}`);
   assert.equal((await version(ctx, '@cms/image', image.cmsDocId, 'draft', 'es')).title, `Image ${word}`);
+  assert.equal((await version(ctx, '@cms/image', image.cmsDocId, 'published', 'es')).title, `Image ${word}`);
+  await page.getByRole('region', { name: 'Image 1' }).getByRole('button', { name: `Remove Image ${word}` }).waitFor();
 }
 
 /**
