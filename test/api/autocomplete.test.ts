@@ -4,8 +4,10 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * `autocomplete`, which the admin's list search sends: each typed word matches the beginning of
- * a word of the title or of the text fields (the words the original completes, facts 2.6), every
- * typed word required, ranked like a search; hostile text is plain text. Runs on both stores.
+ * a word of the title or of the text fields (the words the original completes, facts 2.6), or
+ * every typed word is a whole word of any text, rich text included (the original searches the
+ * words it completed in every text); every typed word required, ranked by where it matches;
+ * hostile text is plain text. Runs on both stores.
  */
 describe('autocomplete: word beginnings', () => {
   let t: TestApp;
@@ -16,6 +18,7 @@ describe('autocomplete: word beginnings', () => {
       { title: 'Garden notes', category: 'Springtime' },
       { title: 'Autumn leaves', category: 'Seasons' },
       { title: 'Café crème', category: 'Drinks' },
+      { title: 'Lambing season', body: { items: [{ type: '@cms/rich-text', content: '<p>Lambs are born in spring.</p>' }] } },
     ];
     for (const body of seeds) {
       const res = await t.request('POST', '/api/v1/article', { body });
@@ -34,7 +37,15 @@ describe('autocomplete: word beginnings', () => {
     assert.deepEqual(await titles('autocomplete=sprin'), ['Garden notes', 'Spring walks by the river']);
     assert.deepEqual(await titles('autocomplete=SPRIN'), ['Garden notes', 'Spring walks by the river'], 'any case');
     assert.deepEqual(await titles('search=sprin'), [], 'search matches whole (stemmed) words');
-    assert.deepEqual(await titles('search=spring'), ['Spring walks by the river']);
+    assert.deepEqual(await titles('search=spring'), ['Lambing season', 'Spring walks by the river']);
+  });
+
+  it('finds a whole word of the rich text, not its beginning', async () => {
+    assert.deepEqual(await titles('autocomplete=spring'), ['Garden notes', 'Lambing season', 'Spring walks by the river']);
+    assert.deepEqual(await titles('autocomplete=lambs%20spring'), ['Lambing season']);
+    assert.deepEqual(await titles('autocomplete=born'), ['Lambing season']);
+    assert.deepEqual(await titles('autocomplete=bor'), [], 'rich text is not completed');
+    assert.deepEqual(await titles('autocomplete=born', null), [], 'the body is not public');
   });
 
   it('requires every typed word, each matching the beginning of a word', async () => {
