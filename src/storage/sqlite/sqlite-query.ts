@@ -178,7 +178,8 @@ function compileSelection(query: DocumentQuery, { orderByIds, rank, probe = fals
   } else {
     from.push('documents');
   }
-  if (ranked && !(positions === undefined && ranked.rows !== undefined)) {
+  const matchesFirst = positions === undefined && ranked?.rows !== undefined;
+  if (ranked && !matchesFirst) {
     const joined = joinMatches(ranked);
     from.push(joined.sql);
     fromParams.push(...joined.params);
