@@ -33,6 +33,11 @@ export function pieceType(name: string): PieceTypeSchema | undefined {
   return session.schema?.types[name];
 }
 
+/** A locale's label ("Español"), or its name when the schema has no label for it. */
+export function localeLabel(name: string): string {
+  return session.schema?.locales.find((locale) => locale.name === name)?.label ?? name;
+}
+
 function defaultLocale(schema: Schema): string {
   return (schema.locales.find((locale) => locale.default) ?? schema.locales[0])?.name ?? 'en';
 }

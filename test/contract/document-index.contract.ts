@@ -167,6 +167,12 @@ export function describeIndexContract(store: () => StorageAdapter): void {
       { name: 'word beginnings in the title and high texts', query: search(['moun', 'trai'], { prefix: true }), docIds: ['guide', 'shoes'] },
       // Autocomplete completes the words of the title and high texts only, as the original's highSearchWords.
       { name: 'no word beginnings in the low texts', query: search(['kitch', 'lightw'], { prefix: true }), docIds: [] },
+      // ... but, as the original searches the words it completed in every text, whole words reach the low texts.
+      { name: 'whole words of the low texts in an autocomplete', query: search(['kitchen', 'cooks'], { prefix: true, match: 'all' }), docIds: ['pasta'] },
+      { name: 'whole stemmed words of any text in an autocomplete', query: search(['running'], { prefix: true }), docIds: ['pasta', 'shoes'] },
+      { name: 'an autocomplete of public texts', query: search(['pres', 'laun'], { prefix: true, match: 'all', texts: 'public' }), docIds: [] },
+      { name: 'whole words of public texts in an autocomplete', query: search(['press'], { prefix: true, texts: 'public' }), docIds: ['secret'] },
+      { name: 'no hidden whole words in a public autocomplete', query: search(['budget'], { prefix: true, texts: 'public' }), docIds: [] },
       { name: 'a beginning longer than the stem', query: search(['runni'], { prefix: true }), docIds: ['shoes'] },
       { name: 'a whole word, not its beginning', query: search(['moun']), docIds: [] },
       { name: 'a phrase', query: search([], { phrases: [['small', 'kitchen']] }), docIds: ['pasta'] },

@@ -1,17 +1,14 @@
 import { listPieces } from '../api/pieces';
 import type { FieldSchema, WidgetSchema } from '../api/types';
 import { pieceType } from '../session';
+import { heldIds } from '../relationships/related';
 
 /** A document the edited one relates to, which localizing may have to bring along. */
 export interface RelatedDocument {
   readonly type: string;
   readonly cmsDocId: string;
   readonly title: string;
-  /** Images and files are offered but not ticked: they do not follow by themselves. */
-  readonly media: boolean;
 }
-
-const mediaTypes: ReadonlySet<string> = new Set(['@cms/image', '@cms/file']);
 type Holder = Record<string, unknown>;
 
 const isHolder = (value: unknown): value is Holder => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -27,16 +24,14 @@ export function relatedDocuments(fields: readonly FieldSchema[], doc: Holder, wi
     if (typeof cmsDocId !== 'string' || !pieceType(type)?.localized) return;
     const key = `${type} ${cmsDocId}`;
     if (found.has(key) && !title) return;
-    found.set(key, { type, cmsDocId, title: typeof title === 'string' && title ? title : cmsDocId, media: mediaTypes.has(type) });
+    found.set(key, { type, cmsDocId, title: typeof title === 'string' && title ? title : cmsDocId });
   };
   const walk = (schema: readonly FieldSchema[], holder: Holder) => {
     for (const field of schema) {
       const value = holder[field.name];
       if (field.type === 'relationship' && field.withType) {
-        const base = field.name.replace(/^_/, '');
-        const ids = holder[`${base}Ids`];
-        if (Array.isArray(ids)) for (const id of ids) add(field.withType, id, undefined);
-        const expanded = holder[`_${base}`];
+        for (const id of heldIds(holder, field.name)) add(field.withType, id, undefined);
+        const expanded = holder[`_${field.name.replace(/^_/, '')}`];
         if (Array.isArray(expanded)) for (const related of expanded.filter(isHolder)) add(field.withType, related.cmsDocId ?? String(related._id).split(':')[0], related.title);
       } else if (field.type === 'array' && Array.isArray(value)) {
         for (const item of value.filter(isHolder)) walk(field.fields ?? [], item);

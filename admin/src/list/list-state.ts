@@ -105,7 +105,8 @@ export function listApiQuery(state: ListState, defs: readonly FilterDef[], type:
     perPage: state.perPage ?? type.perPage,
     project: listProjection,
   };
-  if (state.search) query.search = state.search;
+  // Word beginnings, as typed: "sprin" finds "spring" (the original's list search does the same).
+  if (state.search) query.autocomplete = state.search;
   if (state.sort) query.sort = { [state.sort.field]: state.sort.direction };
   if (state.archived) query.archived = '1';
   const choiceNames = defs.filter((def) => def.kind === 'choice').map((def) => def.name);

@@ -24,7 +24,7 @@ interface BulkOptions {
 
 /**
  * The row selection of one list page and the bulk actions on it: only the actions the type's
- * `can` allows, a confirm before archiving, the calls four at a time, one summary notice, and one
+ * `can` allows for the selected rows, a confirm before archiving, the calls four at a time, one summary notice, and one
  * reload. A new page of rows clears the selection.
  */
 export function useBulkActions(options: BulkOptions) {
@@ -32,12 +32,36 @@ export function useBulkActions(options: BulkOptions) {
   const busy = ref(false);
   watch(options.rows, () => (selected.value = new Set()));
 
+  /**
+   * Archiving or restoring a published document changes its published version, which needs the
+   * publish permission (the editor's rule too): a role without it is offered them only while
+   * every selected row is a draft that was never published.
+   */
+  const mayArchive = computed(() => {
+    const type = options.type.value;
+    if (!type?.can.edit) return false;
+    return type.can.publish || options.rows.value.every((row) => !selected.value.has(row._id) || !row.lastPublishedAt);
+  });
+
+  /** Whether rows can be selected at all: some action of the type is open to the role. */
+  const selectable = computed(() => {
+    const type = options.type.value;
+    return !!type && (type.can.edit || (type.can.publish && type.localized && !options.archivedView()));
+  });
+
+  /** Why an action the role has for other rows is not offered for these. */
+  const withheld = computed(() =>
+    options.type.value?.can.edit && !mayArchive.value
+      ? `Only a role that may publish can ${options.archivedView() ? 'restore' : 'archive'} a published document.`
+      : '',
+  );
+
   const actions = computed<BulkAction[]>(() => {
     const type = options.type.value;
     if (!type) return [];
-    if (options.archivedView()) return type.can.edit ? ['restore'] : [];
+    if (options.archivedView()) return mayArchive.value ? ['restore'] : [];
     const publish: BulkAction[] = type.can.publish && type.localized ? ['publish'] : [];
-    return [...publish, ...(type.can.edit ? (['archive'] as const) : [])];
+    return [...publish, ...(mayArchive.value ? (['archive'] as const) : [])];
   });
 
   function toggle(id: string) {
@@ -81,5 +105,5 @@ export function useBulkActions(options: BulkOptions) {
     return true;
   }
 
-  return { selected, busy, actions, toggle, selectAll, clear: () => (selected.value = new Set()), run };
+  return { selected, busy, actions, selectable, withheld, toggle, selectAll, clear: () => (selected.value = new Set()), run };
 }

@@ -15,6 +15,15 @@ export function relatedKey(doc: RelatedDocument): string {
   return doc.cmsDocId ?? doc._id.split(':')[0]!;
 }
 
+/**
+ * The ids a relationship holds as the server answers them (`authorIds` for `_author`): present
+ * even when the caller's role may not read the related type, whose `_author` then comes back empty.
+ */
+export function heldIds(holder: Readonly<Record<string, unknown>>, fieldName: string): string[] {
+  const ids = holder[`${fieldName.replace(/^_/, '')}Ids`];
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+}
+
 /** Media types: their search also offers the media picker, and their rows a thumbnail. */
 export const mediaKinds: Readonly<Record<string, 'image' | 'file'>> = { '@cms/image': 'image', '@cms/file': 'file' };
 

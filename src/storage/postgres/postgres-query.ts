@@ -1,6 +1,6 @@
 import { assertTypedLookup, type DocumentQuery, type SortDirection } from '../storage-adapter.js';
 import { compileCondition, inPartition, slugIs, valueIndexes, type ValuePartition } from './postgres-conditions.js';
-import { compileSearch, relevanceExpression, type CompiledSearch } from './postgres-search.js';
+import { compileSearch, relevanceExpression, searchCondition, type CompiledSearch } from './postgres-search.js';
 import { Params } from './statements.js';
 
 /** One parameterized statement: `sql` never contains a value, only placeholders. */
@@ -156,7 +156,7 @@ function compileIndexFilters(query: DocumentQuery, search: CompiledSearch | null
   }
   // A search left without a word to look for matches nothing.
   if (search === null) filters.push('FALSE');
-  else if (search !== undefined) filters.push(`documents.${search.column} @@ ${search.query}`);
+  else if (search !== undefined) filters.push(searchCondition(search));
   return filters;
 }
 

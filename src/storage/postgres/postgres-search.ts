@@ -1,10 +1,17 @@
 import type { TextSearch } from '../storage-adapter.js';
 import type { Params } from './statements.js';
 
-/** The tsvector column a search reads and the tsquery expression (placeholders only) it matches. */
-export interface CompiledSearch {
-  readonly column: 'search' | 'public_search' | 'words' | 'public_words';
+type SearchColumn = 'search' | 'public_search' | 'words' | 'public_words';
+
+/** A tsvector column and the tsquery expression (placeholders only) it matches. */
+interface ColumnQuery {
+  readonly column: SearchColumn;
   readonly query: string;
+}
+
+/** What a search matches: a document matching any of `matches` (one column, or for autocomplete two). */
+export interface CompiledSearch {
+  readonly matches: readonly [ColumnQuery, ...ColumnQuery[]];
 }
 
 // ts_rank weights, in the order D, C, B, A: low (C) 0.02, high (B) 0.1, title (A) 1. Repeats of a
@@ -22,13 +29,22 @@ const tokenCharacter = /[\p{L}\p{N}\p{Co}]/u;
  * when nothing searchable remains: such a search matches no document.
  */
 export function compileSearch(search: TextSearch, params: Params): CompiledSearch | null {
-  // Stemmed words cannot answer prefixes ("runni" is not the beginning of the stem "run"): a
-  // prefix search reads the unstemmed vectors, phrases and words left out included.
-  const config = search.prefix ? `'simple'::regconfig` : `'cms_english'::regconfig`;
-  const term = (text: string): string => `phraseto_tsquery(${config}, ${params.add(text, 'text')})`;
+  const texts = search.texts === 'public' ? 'public_' : '';
+  const whole = tsQuery(search, false, params);
+  if (whole === null) return null;
+  if (!search.prefix) return { matches: [{ column: `${texts}search`, query: whole }] };
+  // Autocomplete: every word begins a word of the title or high texts (the unstemmed vectors:
+  // "runni" is not the beginning of the stem "run"), or every word is a whole word of any text,
+  // rich text included, as `search` reads it.
+  return { matches: [{ column: `${texts}words`, query: tsQuery(search, true, params)! }, { column: `${texts}search`, query: whole }] };
+}
 
+/** The tsquery of a search (`prefix`: of word beginnings, unstemmed); null when nothing searchable remains. */
+function tsQuery(search: TextSearch, prefix: boolean, params: Params): string | null {
+  const config = prefix ? `'simple'::regconfig` : `'cms_english'::regconfig`;
+  const term = (text: string): string => `phraseto_tsquery(${config}, ${params.add(text, 'text')})`;
   const positive: string[] = [];
-  const words = searchable(search.words).map((word) => (search.prefix ? `cms_prefix_query(${term(word)})` : term(word)));
+  const words = searchable(search.words).map((word) => (prefix ? `cms_prefix_query(${term(word)})` : term(word)));
   if (words.length > 0) positive.push(`(${words.join(search.match === 'any' ? ' || ' : ' && ')})`);
   for (const phrase of search.phrases) {
     const phraseWords = searchable(phrase);
@@ -38,13 +54,18 @@ export function compileSearch(search: TextSearch, params: Params): CompiledSearc
   let query = positive.join(' && ');
   const without = searchable(search.without).map(term);
   if (without.length > 0) query = `(${query}) && !!(${without.join(' || ')})`;
-  const texts = search.texts === 'public' ? 'public_' : '';
-  return { column: `${texts}${search.prefix ? 'words' : 'search'}`, query: `(${query})` };
+  return `(${query})`;
 }
 
-/** Best match first: title outweighs high, high low. */
+/** The condition a document matching the search meets. */
+export function searchCondition(search: CompiledSearch): string {
+  const conditions = search.matches.map(({ column, query }) => `documents.${column} @@ ${query}`);
+  return conditions.length === 1 ? conditions[0]! : `(${conditions.join(' OR ')})`;
+}
+
+/** Best match first: title outweighs high, high low; an autocomplete adds the ranks of both its matches. */
 export function relevanceExpression(search: CompiledSearch): string {
-  return `ts_rank(${rankWeights}, documents.${search.column}, ${search.query})`;
+  return search.matches.map(({ column, query }) => `ts_rank(${rankWeights}, documents.${column}, ${query})`).join(' + ');
 }
 
 /**

@@ -1,6 +1,6 @@
 import { assertTypedLookup, type DocumentQuery, type SortDirection } from '../storage-adapter.js';
 import { compileCondition, partitionParams, valuePartitionSql, type ValuePartition } from './sqlite-conditions.js';
-import { compileSearch, type CompiledSearch } from './sqlite-search.js';
+import { compileSearch, matchedAlias, unionOfRowids, type CompiledSearch } from './sqlite-search.js';
 import type { CompiledQuery } from './compiled-query.js';
 
 const sortExpressions: ReadonlyMap<string, string> = new Map([
@@ -170,11 +170,20 @@ function compileSelection(query: DocumentQuery, { orderByIds, rank, probe = fals
     // Deduplicated, so that the join yields each document once.
     from.push(`json_each(?) AS wanted JOIN documents ON documents.${positions.column} = wanted.value`);
     fromParams.push(jsonList([...new Set(positions.list)]));
+  } else if (ranked?.rows !== undefined) {
+    // Left to itself, the planner walks the whole list partition and looks each document up
+    // in the matches; CROSS JOIN makes it read the matches first, then their documents by seq.
+    from.push(`(${ranked.rows}) AS ${matchedAlias} CROSS JOIN documents ON documents.seq = ${matchedAlias}.rowid`);
+    fromParams.push(...ranked.matches.map(({ match }) => match));
   } else {
     from.push('documents');
   }
-  // bm25() can only be read in a query on the search table itself.
-  if (ranked) from.push(`JOIN ${ranked.table} ON ${ranked.table}.rowid = documents.seq`);
+  const matchesFirst = positions === undefined && ranked?.rows !== undefined;
+  if (ranked && !matchesFirst) {
+    const joined = joinMatches(ranked);
+    from.push(joined.sql);
+    fromParams.push(...joined.params);
+  }
   const filters = [
     ...compileColumnFilters(query, positions?.column),
     ...compileIndexFilters(query, search, { joined: ranked !== undefined, probe }),
@@ -248,12 +257,26 @@ function compileIndexFilters(
   }
   // A search left without a word to look for matches nothing.
   if (search === null) filters.push({ sql: '0', params: [] });
-  else if (search !== undefined) {
-    const { table, match } = search;
-    const sql = joined ? `${table} MATCH ?` : `${seq} IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)`;
-    filters.push({ sql, params: [match] });
+  else if (search !== undefined && !joined) {
+    filters.push({ sql: `${seq} IN (${unionOfRowids(search.matches)})`, params: search.matches.map(({ match }) => match) });
+  } else if (search !== undefined && search.rows === undefined) {
+    filters.push({ sql: `${search.matches[0].table} MATCH ?`, params: [search.matches[0].match] });
   }
   return filters;
+}
+
+/**
+ * The search's matches joined in, for ranking and counting. One table is joined itself (bm25()
+ * can only be read in a query on the search table, whose MATCH is then a filter); the matches of
+ * two tables are joined as one set of rows.
+ */
+function joinMatches(search: CompiledSearch): CompiledQuery {
+  const [only] = search.matches;
+  if (search.rows === undefined) return { sql: `JOIN ${only.table} ON ${only.table}.rowid = documents.seq`, params: [] };
+  return {
+    sql: `JOIN (${search.rows}) AS ${matchedAlias} ON ${matchedAlias}.rowid = documents.seq`,
+    params: search.matches.map(({ match }) => match),
+  };
 }
 
 function byIds(query: DocumentQuery): boolean {

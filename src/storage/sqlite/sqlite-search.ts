@@ -1,12 +1,33 @@
 import type { TextSearch } from '../storage-adapter.js';
 
-/** The FTS5 table a search reads, the MATCH expression it binds, and how it ranks. */
-export interface CompiledSearch {
-  readonly table: 'document_search' | 'document_words';
+type SearchTable = 'document_search' | 'document_words';
+
+/** One FTS5 table and the MATCH expression a search binds on it. */
+export interface SearchMatch {
+  readonly table: SearchTable;
   readonly match: string;
-  /** Best match first in ascending order, and the values it binds. */
+}
+
+/**
+ * What a search matches: a document matching any of `matches` (one table, or for autocomplete
+ * two), and how it ranks.
+ */
+export interface CompiledSearch {
+  readonly matches: readonly [SearchMatch, ...SearchMatch[]];
+  /**
+   * With several matches, the rows they select as a search joins them (`matchedAlias`): each
+   * `rowid` once, with its `rank` when the relevance reads it; binds each match in order.
+   */
+  readonly rows?: string;
+  /**
+   * Best match first in ascending order, and the values it binds. With one match it may be bm25
+   * of its table, which must then be joined; with several, the joined rows' rank.
+   */
   readonly relevance: { readonly sql: string; readonly params: readonly string[] };
 }
+
+/** What a search of several tables calls the rows it joins. */
+export const matchedAlias = 'matched';
 
 /**
  * Each table's columns as a search reads them: all texts or the public ones, each with the weight
@@ -25,7 +46,7 @@ const tableColumns = {
   },
 } as const;
 
-function bm25Weights(table: CompiledSearch['table']): string {
+function bm25Weights(table: SearchTable): string {
   const { all, public: shown } = tableColumns[table];
   return [...all, ...shown].map(([, weight]) => weight).join(', ');
 }
@@ -40,19 +61,56 @@ const tokenCharacter = /[\p{L}\p{N}\p{Co}]/u;
  * searchable remains: such a search matches no document.
  */
 export function compileSearch(search: TextSearch): CompiledSearch | null {
-  const positive = positiveTerms(search);
-  if (positive.length === 0) return null;
-  let expression = positive.join(' AND ');
-  const without = search.without.filter(hasToken).map(ftsString);
-  if (without.length > 0) expression = `(${expression}) NOT (${without.join(' OR ')})`;
-  // The stemmed table cannot answer prefixes (see migration 2); the other one holds words as written.
-  const table = search.prefix ? 'document_words' : 'document_search';
-  const columns = tableColumns[table][search.texts];
+  const expression = searchExpression(search);
+  if (expression === null) return null;
+  if (search.prefix) return compileAutocomplete(search, expression);
+  const table = 'document_search';
   return {
-    table,
-    match: `{${columns.map(([name]) => name).join(' ')}} : (${expression})`,
+    matches: [{ table, match: inColumns(table, search.texts, expression) }],
     relevance: search.texts === 'public' ? publicRelevance(table, expression) : { sql: `bm25(${table}, ${bm25Weights(table)})`, params: [] },
   };
+}
+
+/**
+ * Autocomplete: every word begins a word of the title or high texts (the unstemmed table: the
+ * stemmed one cannot answer prefixes, see migration 2), or every word is a whole word of any
+ * text, rich text included, as `search` reads it. A document matching both ways adds both bm25
+ * ranks; public texts rank by where they match, as public searches do.
+ */
+function compileAutocomplete(search: TextSearch, beginnings: string): CompiledSearch {
+  const whole = searchExpression({ ...search, prefix: false })!;
+  const sources: [SearchTable, string][] = [['document_words', beginnings], ['document_search', whole]];
+  const matches = sources.map(([table, expression]) => ({ table, match: inColumns(table, search.texts, expression) }));
+  if (search.texts === 'public') {
+    const weighted = sources.flatMap(([table, expression]) =>
+      tableColumns[table].public.map(([column, weight]) => ({ table, column, weight, expression })),
+    );
+    return { matches: [matches[0]!, matches[1]!], rows: unionOfRowids(matches), relevance: columnRelevance(weighted) };
+  }
+  const ranked = matches.map(({ table }) => `SELECT rowid, bm25(${table}, ${bm25Weights(table)}) AS rank FROM ${table} WHERE ${table} MATCH ?`);
+  return {
+    matches: [matches[0]!, matches[1]!],
+    rows: `SELECT rowid, SUM(rank) AS rank FROM (${ranked.join(' UNION ALL ')}) GROUP BY rowid`,
+    relevance: { sql: `${matchedAlias}.rank`, params: [] },
+  };
+}
+
+/** The rowids matching any of the searches, each bound in order. */
+export function unionOfRowids(matches: readonly SearchMatch[]): string {
+  return matches.map(({ table }) => `SELECT rowid FROM ${table} WHERE ${table} MATCH ?`).join(' UNION ');
+}
+
+/** The FTS5 expression of a search, words left out included; null when nothing searchable remains. */
+function searchExpression(search: TextSearch): string | null {
+  const positive = positiveTerms(search);
+  if (positive.length === 0) return null;
+  const expression = positive.join(' AND ');
+  const without = search.without.filter(hasToken).map(ftsString);
+  return without.length > 0 ? `(${expression}) NOT (${without.join(' OR ')})` : expression;
+}
+
+function inColumns(table: SearchTable, texts: TextSearch['texts'], expression: string): string {
+  return `{${tableColumns[table][texts].map(([name]) => name).join(' ')}} : (${expression})`;
 }
 
 /**
@@ -61,10 +119,14 @@ export function compileSearch(search: TextSearch): CompiledSearch | null {
  * down a public search. The public texts rank instead by where the search matches: the weights
  * of the public columns it matches in, highest first. Each column is one subquery, run once.
  */
-function publicRelevance(table: CompiledSearch['table'], expression: string): CompiledSearch['relevance'] {
-  const columns = tableColumns[table].public;
-  const terms = columns.map(([, weight]) => `(documents.seq IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)) * ${weight}`);
-  return { sql: `-(${terms.join(' + ')})`, params: columns.map(([column]) => `{${column}} : (${expression})`) };
+function publicRelevance(table: SearchTable, expression: string): CompiledSearch['relevance'] {
+  return columnRelevance(tableColumns[table].public.map(([column, weight]) => ({ table, column, weight, expression })));
+}
+
+/** The weights of the columns a search matches in, highest first: one subquery per column. */
+function columnRelevance(columns: readonly { table: SearchTable; column: string; weight: number; expression: string }[]): CompiledSearch['relevance'] {
+  const terms = columns.map(({ table, weight }) => `(documents.seq IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)) * ${weight}`);
+  return { sql: `-(${terms.join(' + ')})`, params: columns.map(({ column, expression }) => `{${column}} : (${expression})`) };
 }
 
 /** The words (joined as `match` says) and each phrase: all of them must match. */

@@ -175,7 +175,8 @@ export async function ctrlSSaves(page: Page, ctx: FlowContext): Promise<void> {
 
 /**
  * Localizing to `es`: an article only in English shows "Not yet in Español", lists the image its
- * body shows (not in Spanish either, unticked), and localizes both when the image is ticked.
+ * body shows (not in Spanish either, ticked by default), and localizes both: the Spanish image
+ * widget shows the image, which is published in Spanish too (images autopublish).
  */
 export async function localizeToSpanish(page: Page, ctx: FlowContext): Promise<void> {
   const word = uniqueWord('loc');
@@ -188,14 +189,14 @@ export async function localizeToSpanish(page: Page, ctx: FlowContext): Promise<v
   await page.getByLabel('Locale').selectOption('es');
   await page.getByRole('heading', { name: 'Not yet in Español' }).waitFor();
   const related = page.getByRole('group', { name: 'Related documents not in Español either' });
-  const imageBox = related.getByLabel(`Image ${word}`);
-  assert.equal(await imageBox.isChecked(), false, 'images do not follow by themselves');
-  await imageBox.check();
+  assert.equal(await related.getByLabel(`Image ${word}`).isChecked(), true, 'the image the body shows goes with it');
   await page.getByRole('button', { name: 'Localize from English' }).click();
   await page.getByRole('button', { name: 'Save draft' }).waitFor();
   assert.equal(await page.getByRole('textbox', { name: 'Title', exact: true }).inputValue(), `Article ${word}`);
   assert.equal((await version(ctx, 'article', article.cmsDocId, 'draft', 'es')).title, `Article ${word}`);
   assert.equal((await version(ctx, '@cms/image', image.cmsDocId, 'draft', 'es')).title, `Image ${word}`);
+  assert.equal((await version(ctx, '@cms/image', image.cmsDocId, 'published', 'es')).title, `Image ${word}`);
+  await page.getByRole('region', { name: 'Image 1' }).getByRole('button', { name: `Remove Image ${word}` }).waitFor();
 }
 
 /**

@@ -213,7 +213,7 @@ export async function searchTypingIsDebounced(page: Page, ctx: FlowContext): Pro
   await page.getByRole('link', { name: `${word} Found` }).waitFor();
   await page.waitForTimeout(400);
   assert.equal(listRequests.length, 1, `one request for ${word.length} keys:\n${listRequests.join('\n')}`);
-  assert.match(listRequests[0]!, new RegExp(`search=${word}`));
+  assert.match(listRequests[0]!, new RegExp(`autocomplete=${word}`));
 }
 
 /** Page links and the page size live in the URL too. */

@@ -1,16 +1,19 @@
 import type { Caller } from '../caller.js';
-import type { DocumentCollaborators, DocumentOutput, VersionOutput } from '../collaborators.js';
+import type { DocumentCollaborators, VersionOutput } from '../collaborators.js';
 import { ConflictError, InvalidRequestError } from '../../../errors/app-error.js';
 import { requireWrite } from '../../access/permissions.js';
 import { localizedTarget, versionId } from '../caller.js';
 import { readVersion, requireVersion } from '../version-reads.js';
 import { newVersion, touch } from '../new-version.js';
 import { assignSlug } from '../slugs.js';
-import { refreshModified } from '../publishing-steps.js';
+import { publishDraft, refreshModified } from '../publishing-steps.js';
 
 type LocalizeDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'values' | 'changes' | 'presenter'>;
 
-/** POST …/:_id/localize: copies the draft into another locale's draft; 409 when it exists and `update` is not set. */
+/**
+ * POST …/:_id/localize: copies the draft into another locale's draft (and publishes it there for an
+ * autopublishing type); 409 when it exists and `update` is not set.
+ */
 export async function localize(deps: LocalizeDeps, caller: Caller, typeName: string, rawId: string, body: Record<string, unknown>): Promise<VersionOutput> {
   const { principal } = caller;
   const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
@@ -32,6 +35,9 @@ export async function localize(deps: LocalizeDeps, caller: Caller, typeName: str
     await assignSlug(tx, type, [draft]);
     await (existing ? deps.versions.update(tx, draft) : deps.versions.insert(tx, draft));
     await refreshModified(deps, tx, type, destination);
+    // A draft save of an autopublishing type (images, files) publishes it (facts 4.5): a
+    // localized image shows in the published documents of its new locale too.
+    if (type.options.autopublish) await publishDraft(deps, tx, type, destination, principal);
     return deps.changes.recorded(tx, existing ? 'update' : 'insert', (await readVersion(tx, type, draft._id))!, principal);
   });
   return deps.presenter.presentOne(localized, type, principal);
