@@ -175,6 +175,20 @@ describe('webhooks', () => {
       const listed = await t.request('GET', '/api/v1/@cms/webhook');
       assert.equal(listed.body.results[0].deliveries.delivered, 9);
     });
+
+    it('tells of a PATCH with _publish as the update, then the publish of the published version; a lock alone tells nothing', async () => {
+      const before = receiver.received.length;
+      const doc = (await t.request('POST', '/api/v1/article?cmsMode=draft', { body: { title: 'Draft only' } })).body;
+      const draft = `/api/v1/article/${doc.cmsDocId}:en:draft`;
+      assert.equal((await t.request('PATCH', draft, { body: { _advisoryLock: { tabId: 'tab', lock: true } } })).status, 200);
+      const patched = await t.request('PATCH', draft, { body: { title: 'Published by patch', _publish: true } });
+      assert.equal(patched.status, 200, patched.text);
+      await receiver.waitFor(before + 3);
+      await assertNothingMore(t, receiver, before + 3);
+      const payloads = receiver.received.slice(before).map((hook) => hook.payload);
+      assert.deepEqual(payloads.map((payload) => [payload.event, payload.mode]), [['insert', 'draft'], ['update', 'draft'], ['publish', 'published']]);
+      assert.equal(payloads[2].document.title, 'Published by patch');
+    });
   });
 
   describe('retries', () => {

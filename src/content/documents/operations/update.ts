@@ -42,9 +42,11 @@ export function controlsOf(body: Readonly<Record<string, unknown>>): { fields: R
 }
 
 /**
- * The script PUT and PATCH share: find the version (and, in published mode, the draft), make
- * each one's new values with `newValues`, save them with bookkeeping, spread `archived` to every
- * version of the locale, recompute the draft's `modified`, publish an autopublishing type's draft.
+ * The script PUT and PATCH share: hold the document (its advisory lock and `If-Match` checked
+ * first), find the version (and, in published mode, the draft), make each one's new values with
+ * `newValues`, save them with bookkeeping, spread `archived` to every version of the locale,
+ * recompute the draft's `modified`, publish an autopublishing type's draft, or the draft the
+ * body's `_publish` asks to publish.
  */
 export async function update(deps: UpdateDeps, caller: Caller, typeName: string, rawId: string, change: Update): Promise<VersionOutput> {
   const { principal } = caller;
@@ -59,8 +61,10 @@ export async function update(deps: UpdateDeps, caller: Caller, typeName: string,
     if (!newValues) return requireVersion(tx, type, target.id);
     const stored = await save(deps, tx, { type, target, principal, passwords, newValues });
     if (!publishAfter) return stored;
-    await publishDraft(deps, tx, type, { docId: target.docId, locale: target.locale! }, principal);
-    return deps.changes.recorded(tx, 'publish', (await readVersion(tx, type, target.id))!, principal);
+    // The publish event shows the published version, as the publish route's; the answer is the draft, as the original's.
+    const published = await publishDraft(deps, tx, type, { docId: target.docId, locale: target.locale! }, principal);
+    await deps.changes.recorded(tx, 'publish', published, principal);
+    return (await readVersion(tx, type, target.id))!;
   });
   return deps.presenter.presentOne(saved, type, principal);
 }
