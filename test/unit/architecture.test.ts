@@ -283,3 +283,20 @@ test('every document operation a route can call is the module of its name in con
   const missing = methods.filter((name) => name !== 'answerDependencies' && !modules.has(`src/content/documents/operations/${kebab(name)}.ts`));
   assert.deepEqual(missing, []);
 });
+
+/*
+ * If-Match and the advisory locks are checked by `TransactionRunner.runOnDocument`: an operation on
+ * a stored document that opened its transaction any other way could skip them. Only an insert,
+ * which has no stored version to check, opens its own.
+ */
+test('every operation on a stored document opens its transaction through runOnDocument', async () => {
+  const operations = (await sourceFiles()).filter((file) => file.startsWith('src/content/documents/operations/'));
+  const found: string[] = [];
+  for (const file of operations) {
+    const text = await readFile(posix.join(root, file), 'utf8');
+    if (file.endsWith('/insert.ts')) continue;
+    if (/transactions\.(run|runWithPasswords)\(/.test(text)) found.push(file);
+  }
+  assert.ok(operations.some((file) => file.endsWith('/patch.ts')), 'the operations were read');
+  assert.deepEqual(found, []);
+});
