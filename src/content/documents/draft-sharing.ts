@@ -107,9 +107,12 @@ function asksNoOther(caller: Caller, draft: SharedDraft): boolean {
   return localeOk && (caller.mode === undefined || caller.mode === 'draft');
 }
 
-/** Compares a stored key with a given one in constant time (digests of equal length). */
+/**
+ * Compares a stored key with a given one in constant time (digests of equal length); a draft
+ * without a key takes as long as one with another key.
+ */
 function sameKey(stored: unknown, given: string): boolean {
-  if (typeof stored !== 'string') return false;
   const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(stored), digest(given));
+  const equal = timingSafeEqual(digest(typeof stored === 'string' ? stored : ''), digest(given));
+  return equal && typeof stored === 'string';
 }
