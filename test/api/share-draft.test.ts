@@ -165,7 +165,7 @@ describe('sharing a draft: POST :_id/share, and the shared read by cmsShareId an
     assert.equal(choices.body.choices?.cmsShareKey, undefined);
     const projected = await t.request('GET', `/api/v1/article/${publishedId}?project[cmsShareKey]=1`, { key: null });
     assert.equal('cmsShareKey' in projected.body, false);
-    // A guest may read drafts? No: and a draft list for the guest shows no key either.
+    // A guest may not read drafts at all.
     const guestDraft = await t.request('GET', `/api/v1/article/${draftId}`, { key: 'guest' });
     assert.equal(guestDraft.status, 403);
     // A contributor edits drafts, so sees the key; the body of a PATCH cannot set one.
