@@ -70,6 +70,11 @@ export interface GetOptions extends VersionOptions {
   readonly archived?: boolean | 'any';
 }
 
+export interface GetOneOptions extends GetOptions {
+  /** A shared draft's `cmsShareKey` (`share`): `get` of its full draft `_id` then reads it whoever asks. */
+  readonly shareKey?: string;
+}
+
 export interface ListQuery<D, P extends keyof D = never> extends GetOptions {
   readonly page?: number;
   readonly perPage?: number;
@@ -198,8 +203,9 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
   }
 
   /** One version by `_id` (`<cmsDocId>:<locale>:<mode>`) or bare `cmsDocId`. */
-  get<K extends ReadableType<T, A>>(type: K, id: string, options: GetOptions = {}): Promise<ReadShape<T, K, A>> {
-    return this.#request('GET', `${typePath(type)}/${segment(id)}${queryString(versionParameters(options))}`);
+  get<K extends ReadableType<T, A>>(type: K, id: string, options: GetOneOptions = {}): Promise<ReadShape<T, K, A>> {
+    const share = options.shareKey === undefined ? {} : { cmsShareId: id, cmsShareKey: options.shareKey };
+    return this.#request('GET', `${typePath(type)}/${segment(id)}${queryString({ ...versionParameters(options), ...share })}`);
   }
 
   /** Inserts a document: published by default (needs the publish role), a draft only with `mode: 'draft'`. */
@@ -215,6 +221,19 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
   /** Copies the draft into the published version; answers the published version. */
   publish<K extends keyof T & string>(type: K, id: string, options: Pick<WriteOptions, 'locale' | 'ifUnchanged'> = {}): Promise<Shape<T, K, 'read'>> {
     return this.#request('POST', `${typePath(type)}/${segment(id)}/publish${queryString({ cmsLocale: options.locale })}`, undefined, this.#ifMatch(options));
+  }
+
+  /**
+   * Shares the draft by a secret link: answers the draft with its `cmsShareKey`, which `get`
+   * with `share` then reads whoever asks. `id` is the draft's full `_id` (`<cmsDocId>:<locale>:draft`).
+   */
+  share<K extends keyof T & string>(type: K, id: string, options: Pick<WriteOptions, 'ifUnchanged'> = {}): Promise<Shape<T, K, 'read'> & { cmsShareKey?: string }> {
+    return this.#request('POST', `${typePath(type)}/${segment(id)}/share`, { share: true }, this.#ifMatch(options));
+  }
+
+  /** Stops sharing the draft: its link reads nothing from now on. Answers the draft. */
+  unshare<K extends keyof T & string>(type: K, id: string, options: Pick<WriteOptions, 'ifUnchanged'> = {}): Promise<Shape<T, K, 'read'>> {
+    return this.#request('POST', `${typePath(type)}/${segment(id)}/share`, { share: false }, this.#ifMatch(options));
   }
 
   /** The ETag of a document this client answered: what `ifUnchanged` sends for it. */

@@ -69,6 +69,13 @@ export class CachedAnswers {
     return this.#send(request, reply, resource, async () => versionAnswer(await build()));
   }
 
+  /** As `sendVersion`, for an answer no cache may keep (a shared draft): sent `private, no-store`. */
+  async sendPrivate(request: FastifyRequest, reply: FastifyReply, build: () => Promise<VersionOutput>): Promise<FastifyReply> {
+    const answer = versionAnswer(await build());
+    void reply.header('cache-control', 'private, no-store');
+    return this.#deliver(request, reply, answer, undefined);
+  }
+
   async #send(request: FastifyRequest, reply: FastifyReply, resource: Resource, build: () => Promise<Answer>): Promise<FastifyReply> {
     const audience = this.#cache.enabled ? audienceOf(request) : null;
     let answer: Answer | undefined;
@@ -98,7 +105,7 @@ export class CachedAnswers {
     // One that depends on who asks keeps the auth hook's `no-store` (a key may sit in the URL); its
     // client can still send If-None-Match itself.
     // (An anonymous answer that expires a stale session cookie is kept out of shared caches.)
-    if (request.principal.kind === 'anonymous') void reply.header('cache-control', reply.hasHeader('set-cookie') ? 'private, no-cache' : 'no-cache');
+    if (request.principal.kind === 'anonymous' && !reply.hasHeader('cache-control')) void reply.header('cache-control', reply.hasHeader('set-cookie') ? 'private, no-cache' : 'no-cache');
     if (matchesNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
     void reply.type('application/json; charset=utf-8');
     if (encoding === null) return reply.send(answer.body);

@@ -15,6 +15,13 @@ const versionParams = {
 /** One version of a document; further (filter) parameters are left for the list builders. */
 export const versionQuery = Type.Object(versionParams);
 
+/** GET one: a version, or the shared draft `cmsShareId` and `cmsShareKey` name (`draft-sharing.ts`). */
+export const readOneQuery = Type.Object({
+  ...versionParams,
+  cmsShareId: Type.Optional(Type.String({ maxLength: 200 })),
+  cmsShareKey: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
 /** The list's own parameters (page, sort, filters...) are laundered by the list operation. */
 export const listQuery = versionQuery;
 

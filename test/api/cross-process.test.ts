@@ -22,7 +22,8 @@ const config = {
   modules: {
     article: {
       extend: '@cms/piece-type',
-      options: { label: 'Article', publicApiProjection: { title: 1, slug: 1, hits: 1 } },
+      // A page, so its drafts may be shared.
+      options: { label: 'Article', publicApiProjection: { title: 1, slug: 1, hits: 1 }, pagePath: '/articles' },
       fields: {
         add: {
           hits: { type: 'integer' },
@@ -289,6 +290,17 @@ function crossProcessScenarios(pair: () => Pair): void {
     const annRefused = await call(a, 'PATCH', draft, { headers: annHeaders, body: { _advisoryLock: { tabId: 'ann-tab', lock: true } } });
     assert.equal(annRefused.status, 409);
     assert.deepEqual(annRefused.body.data, { username: 'lock-bob', title: 'lock-bob' });
+  });
+
+  it('ends on one process a draft link unshared on the other, at once', async () => {
+    const { a, b } = pair();
+    const created = await ok(a, 'POST', '/api/v1/article?cmsMode=draft', { headers: admin, body: { title: 'Shared across' } });
+    const draftPath = `/api/v1/article/${encodeURIComponent(created._id)}`;
+    const { cmsShareKey } = await ok(a, 'POST', `${draftPath}/share`, { headers: admin, body: { share: true } });
+    const link = `${draftPath}?cmsShareId=${encodeURIComponent(created._id)}&cmsShareKey=${encodeURIComponent(cmsShareKey)}`;
+    assert.equal((await ok(b, 'GET', link)).title, 'Shared across');
+    await ok(a, 'POST', `${draftPath}/share`, { headers: admin, body: { share: false } });
+    assert.equal((await call(b, 'GET', link)).status, 404);
   });
 }
 

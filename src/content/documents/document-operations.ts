@@ -14,6 +14,7 @@ import { unpublish } from './operations/unpublish.js';
 import { revertDraftToPublished } from './operations/revert-draft-to-published.js';
 import { revertPublishedToPrevious } from './operations/revert-published-to-previous.js';
 import { localize } from './operations/localize.js';
+import { share } from './operations/share.js';
 import { locales } from './operations/locales.js';
 import { readableTypeNames } from './operations/readable-type-names.js';
 
@@ -37,6 +38,7 @@ export interface DocumentOperations {
   revertDraftToPublished(caller: Caller, typeName: string, rawId: string): Promise<VersionOutput | false>;
   revertPublishedToPrevious(caller: Caller, typeName: string, rawId: string): Promise<VersionOutput>;
   localize(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
+  share(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
   locales(caller: Caller, typeName: string, rawId: string): Promise<{ results: { _id: string; cmsLocale: string }[] }>;
   /** What a cache of the type's answers (list, get-one, locales) depends on: see `answer-dependencies.ts`. */
   answerDependencies(typeName: string): readonly string[];
@@ -57,6 +59,7 @@ export function documentOperations(c: DocumentCollaborators): DocumentOperations
     revertDraftToPublished: (caller, type, id) => revertDraftToPublished(c, caller, type, id),
     revertPublishedToPrevious: (caller, type, id) => revertPublishedToPrevious(c, caller, type, id),
     localize: (caller, type, id, body) => localize(c, caller, type, id, body),
+    share: (caller, type, id, body) => share(c, caller, type, id, body),
     locales: (caller, type, id) => locales(c, caller, type, id),
     answerDependencies: (type) => answerDependencies(c.config, c.fieldTypes, pieceTypeOf(c.config, type).name),
     readableTypeNames: readableTypeNames(c.config),

@@ -12,6 +12,7 @@ import { fileTypeName } from '../types/builtin-types.js';
 import { schemasBelow, schemasHold, walkFields } from '../fields/walk-fields.js';
 import type { LinkBase } from '../../config/link-base.js';
 import { versionValidator } from './preconditions.js';
+import { shareKeyProperty } from './draft-sharing.js';
 
 export interface PresentOptions {
   readonly type: SanitizedPieceType;
@@ -90,6 +91,8 @@ export class DocumentPresenter {
     const mode = doc.cmsMode === 'draft' ? 'draft' : type.options.localized ? 'published' : null;
     const editable = canWrite(principal, type, mode);
     annotateAreas(output, doc._id, editable);
+    // A share key opens its draft to anyone: only those who may edit the draft see it.
+    if (!editable) delete output[shareKeyProperty];
     if (editable) {
       output._create = true;
       output._edit = true;

@@ -7,6 +7,7 @@ import { versionId, type SetTarget } from './caller.js';
 import { newVersion, touch } from './new-version.js';
 import { readVersion, requireVersion } from './version-reads.js';
 import { assignSlug } from './slugs.js';
+import { settleNames } from './archived-names.js';
 
 /**
  * The steps several operations share when content moves between the versions of a document set.
@@ -38,7 +39,7 @@ export async function publishDraft(
   Object.assign(published, values, { lastPublishedAt: now });
   delete published.modified;
   touch(published, now, principal);
-  await assignSlug(tx, type, [published]);
+  await settleNames(tx, type, [published]);
   await (current ? deps.versions.update(tx, published) : deps.versions.insert(tx, published));
   Object.assign(draft, { modified: false, lastPublishedAt: now });
   await deps.versions.updateBookkeeping(tx, draft);

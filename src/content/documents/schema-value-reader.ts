@@ -2,6 +2,7 @@ import type { FieldTypeRegistry } from '../fields/registry.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
 import type { StoredDocument } from '../../storage/storage-adapter.js';
 import { isDeepStrictEqual } from 'node:util';
+import { liveName } from './archive-prefix.js';
 
 /**
  * Reads a version's schema values through the field registry: which document properties hold
@@ -44,11 +45,14 @@ export class SchemaValueReader {
     return values;
   }
 
-  /** A draft is modified when its schema values differ from the published version's. */
+  /**
+   * A draft is modified when its schema values differ from the published version's. The slug is
+   * compared without the archive prefix: archiving frees the versions' slugs one after the other.
+   */
   isModified(type: SanitizedPieceType, draft: StoredDocument, published: StoredDocument | null): boolean {
     if (!published) return true;
     return this.storageKeys(type).some(
-      (key) => key !== 'archived' && !isDeepStrictEqual(draft[key] ?? null, published[key] ?? null),
+      (key) => key !== 'archived' && !isDeepStrictEqual(comparable(draft, key), comparable(published, key)),
     );
   }
 
@@ -61,4 +65,9 @@ export class SchemaValueReader {
   relationshipFields(type: SanitizedPieceType): readonly SanitizedField[] {
     return type.fields.filter((field) => this.#registry.get(field.type)?.relates === 'forward');
   }
+}
+
+function comparable(doc: StoredDocument, key: string): unknown {
+  const value = doc[key] ?? null;
+  return key === 'slug' && typeof value === 'string' ? liveName(value, doc.cmsDocId) : value;
 }

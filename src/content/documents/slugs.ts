@@ -3,6 +3,7 @@ import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { Mode } from '../../core/ids.js';
 import { slugify } from '../../core/text.js';
 import { storedBounds } from '../stored-shape.js';
+import { archivedName, liveName } from './archive-prefix.js';
 
 // Room left after a slug made from a title for the `-n` that makes it unique.
 const suffixRoom = 12;
@@ -44,13 +45,23 @@ export async function uniqueSlug(
   }
 }
 
-/** Gives the versions one slug, free in each of their modes, made from the title when empty. */
+/**
+ * Gives the versions one slug, free in each of their modes, made from the title when empty. An
+ * archived version's slug carries its document's archive prefix instead, which no other
+ * document's can (`archived-names.ts`); a restored one's is made free again.
+ */
 export async function assignSlug(session: StorageSession, type: SanitizedPieceType, versions: readonly StoredDocument[]): Promise<void> {
   const first = versions[0];
   if (!first) return;
-  const base = wantedSlug(first.slug, first.title, type.options.slugPrefix);
-  const locale = first.cmsLocale ? first.cmsLocale.split(':')[0]! : null;
-  const modes = versions.map((version) => (version.cmsMode ?? null) as Mode | null);
-  const slug = await uniqueSlug(session.documents, { base, locale, modes, docId: first.cmsDocId });
+  const docId = first.cmsDocId;
+  const asked = typeof first.slug === 'string' ? liveName(first.slug, docId) : first.slug;
+  const base = wantedSlug(asked, first.title, type.options.slugPrefix);
+  let slug: string;
+  if (first.archived) slug = archivedName(base, docId);
+  else {
+    const locale = first.cmsLocale ? first.cmsLocale.split(':')[0]! : null;
+    const modes = versions.map((version) => (version.cmsMode ?? null) as Mode | null);
+    slug = await uniqueSlug(session.documents, { base, locale, modes, docId });
+  }
   for (const version of versions) version.slug = slug;
 }

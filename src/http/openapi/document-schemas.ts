@@ -36,6 +36,8 @@ const documentProperties: Record<string, JsonSchema> = {
   lastPublishedAt: { type: ['string', 'null'], format: 'date-time' },
   localizedAt: { type: ['string', 'null'], format: 'date-time' },
   modified: boolean,
+  cmsShareKey: { type: 'string', description: 'A shared draft\'s key (`POST …/share`): shown only to callers who may edit the draft' },
+  cmsWasArchived: { ...boolean, description: 'true while archived (its slug, and a user\'s username and email, carry `deduplicate-<cmsDocId>-`); false once restored' },
   _url: string,
   _parentUrl: string,
   _create: boolean,

@@ -46,6 +46,11 @@ export const sharedParameters = {
  */
 const deepObject = { style: 'deepObject', explode: true };
 const renderAreas = query('renderAreas', { enum: ['true', '1', 'inline', 'false', '0'] }, '`true`/`1` replaces each top-level area\'s `items` by `_rendered` HTML; `inline` adds `_rendered` to each widget.');
+/** A shared draft's link (`POST …/share`): both name the draft, whoever asks. */
+const shareParameters = [
+  query('cmsShareId', { type: 'string', maxLength: 200 }, 'With `cmsShareKey`: the full `_id` of a shared draft, the same as the path\'s; the draft is read whoever asks, and answered `Cache-Control: private, no-store`.'),
+  query('cmsShareKey', { type: 'string', maxLength: 200 }, 'The draft\'s `cmsShareKey`, as `POST …/share` answered it; a wrong or withdrawn key is a 404.'),
+];
 const archived = query('archived', { enum: ['1', 'true', '0', 'false', 'any'] }, 'Archived versions: only them (`1`), none (`0`, the default) or both (`any`). Ignored for callers without API access.');
 
 /** The list's own parameters (`src/content/query/list-params.ts`). */
@@ -164,7 +169,7 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
         operationId: `get${name}`,
         summary: `Get one ${type.options.label} version`,
         security: security({ anonymous, write: false }),
-        parameters: [...idParameters, archived, renderAreas],
+        parameters: [...idParameters, archived, renderAreas, ...shareParameters],
         responses: responses({ 200: jsonResponse(`The ${type.options.label} version.`, answer), ...notModified }, [404], false),
       },
       put: action(`replace${name}`, `Replace a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Input`))),
@@ -173,6 +178,15 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
     },
     [`${one}/publish`]: { post: action(`publish${name}`, 'Publish the draft', { 200: versionResponse('The published version.', read) }, [404, 409]) },
     [`${one}/unpublish`]: { post: action(`unpublish${name}`, 'Remove the published version', { 200: versionResponse('The draft.', read) }, [404]) },
+    [`${one}/share`]: {
+      post: action(
+        `share${name}`,
+        'Share the draft by a secret link, or stop sharing it',
+        { 200: versionResponse('The draft, with its `cmsShareKey` while shared.', read) },
+        [404],
+        jsonBody({ type: 'object', required: ['share'], properties: { share: { type: 'boolean' } } }),
+      ),
+    },
     [`${one}/revert-draft-to-published`]: {
       post: action(`revertDraftToPublished${name}`, 'Throw away the draft\'s changes', { 200: versionResponse('The draft, or `false` when there was nothing to revert.', { anyOf: [read, { const: false }] }) }, [404]),
     },

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DocumentOperations } from '../../content/documents/document-operations.js';
-import { idParams, listQuery, objectBody, versionQuery } from '../schemas.js';
+import { idParams, listQuery, objectBody, readOneQuery, versionQuery } from '../schemas.js';
+import { isSharedRead } from '../../content/documents/draft-sharing.js';
 import { idOf, callerOf, writerOf } from '../caller.js';
 import { sendWritten, type CachedAnswers } from '../cached-answers.js';
 
@@ -29,11 +30,13 @@ export function registerPieceRoutes(
     app.post(base, { schema: { querystring: versionQuery, body: objectBody } }, async (request, reply) =>
       sendWritten(reply, await documents.insert(callerOf(request), type, request.body as Body)),
     );
-    app.get(`${base}/:_id`, one, (request, reply) =>
-      answers.sendVersion(request, reply, resource(`${type}/${idOf(request)}`), () =>
-        documents.getOne(callerOf(request), type, idOf(request), request.query as Record<string, unknown>),
-      ),
-    );
+    app.get(`${base}/:_id`, { schema: { params: idParams, querystring: readOneQuery } }, (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const read = () => documents.getOne(callerOf(request), type, idOf(request), query);
+      // A shared draft is its link holder's alone: never kept in a cache, here or on the way.
+      if (isSharedRead(query)) return answers.sendPrivate(request, reply, read);
+      return answers.sendVersion(request, reply, resource(`${type}/${idOf(request)}`), read);
+    });
     app.put(`${base}/:_id`, write, async (request, reply) =>
       sendWritten(reply, await documents.replace(writerOf(request), type, idOf(request), request.body as Body)),
     );
@@ -51,6 +54,9 @@ export function registerPieceRoutes(
     );
     app.post(`${base}/:_id/localize`, write, async (request, reply) =>
       sendWritten(reply, await documents.localize(writerOf(request), type, idOf(request), request.body as Body)),
+    );
+    app.post(`${base}/:_id/share`, write, async (request, reply) =>
+      sendWritten(reply, await documents.share(writerOf(request), type, idOf(request), request.body as Body)),
     );
     app.post(`${base}/:_id/revert-draft-to-published`, one, async (request, reply) =>
       sendWritten(reply, await documents.revertDraftToPublished(writerOf(request), type, idOf(request))),

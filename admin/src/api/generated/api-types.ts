@@ -112,6 +112,10 @@ export interface DocumentVersion {
   /** @format date-time */
   localizedAt?: string | null;
   modified?: boolean;
+  /** A shared draft's key (`POST …/share`): shown only to callers who may edit the draft */
+  cmsShareKey?: string;
+  /** true while archived (its slug, and a user's username and email, carry `deduplicate-<cmsDocId>-`); false once restored */
+  cmsWasArchived?: boolean;
   _url?: string;
   _parentUrl?: string;
   _create?: boolean;

@@ -5,12 +5,15 @@ import { canReadType, readableArchived, visibleValues } from '../../access/permi
 import { parseArchived, renderingOf } from '../../query/list-params.js';
 import { pieceTypeOf, resolveTarget } from '../caller.js';
 import { requestedShape } from '../requested-shape.js';
+import { findSharedDraft, shareRequestOf } from '../draft-sharing.js';
+import type { SanitizedPieceType } from '../../types/piece-type.js';
 
 type GetOneDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'presenter' | 'areas'>;
 
 /**
  * GET /api/v1/<type>/:_id: one version; `archived=any|1` reaches archived documents for callers
- * with API access, `renderAreas` renders areas.
+ * with API access, `renderAreas` renders areas. With `cmsShareId` and `cmsShareKey`, the shared
+ * draft they name, whoever asks (`draft-sharing.ts`).
  */
 export async function getOne(
   deps: GetOneDeps,
@@ -21,6 +24,15 @@ export async function getOne(
 ): Promise<VersionOutput> {
   const { principal } = caller;
   const type = pieceTypeOf(deps.config, typeName);
+  const share = shareRequestOf(query);
+  const doc = share ? await findSharedDraft(deps, caller, type, rawId, share) : await findVersion(deps, caller, type, rawId, query);
+  const { document, validator } = await deps.presenter.presentOne(doc, type, principal);
+  return { document: requestedShape(deps.areas, document, { render: renderingOf(query) }), validator };
+}
+
+/** The version the id names, as the caller may read it: no draft without draft access, no archived one without API access. */
+async function findVersion(deps: GetOneDeps, caller: Caller, type: SanitizedPieceType, rawId: string, query: Readonly<Record<string, unknown>>) {
+  const { principal } = caller;
   const target = resolveTarget(deps.config, type, rawId, caller);
   if (!canReadType(principal, type)) throw new NotFoundError();
   const [doc] = await deps.store.find({
@@ -31,6 +43,5 @@ export async function getOne(
     limit: 1,
   });
   if (!doc) throw new NotFoundError();
-  const { document, validator } = await deps.presenter.presentOne(doc, type, principal);
-  return { document: requestedShape(deps.areas, document, { render: renderingOf(query) }), validator };
+  return doc;
 }

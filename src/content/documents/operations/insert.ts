@@ -6,7 +6,7 @@ import { requireWrite } from '../../access/permissions.js';
 import { newId, type Mode } from '../../../core/ids.js';
 import { pieceTypeOf, requestVersion } from '../caller.js';
 import { newVersion } from '../new-version.js';
-import { assignSlug } from '../slugs.js';
+import { settleNames } from '../archived-names.js';
 import { saveLogin } from '../user-logins.js';
 
 type InsertDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'conversion' | 'versions' | 'changes' | 'presenter'>;
@@ -52,7 +52,7 @@ export async function insert(
 
 /** A type without locales and modes (users): one version, and a user's login beside it. */
 async function insertUnlocalized(deps: InsertDeps, tx: StorageSession, type: SanitizedPieceType, doc: StoredDocument): Promise<StoredDocument> {
-  await assignSlug(tx, type, [doc]);
+  await settleNames(tx, type, [doc]);
   await saveLogin(tx, type, doc);
   await deps.versions.insert(tx, doc);
   return doc;
@@ -69,14 +69,14 @@ async function insertLocalized(
   const draft = version('draft');
   if (mode === 'draft' && !type.options.autopublish) {
     draft.modified = true;
-    await assignSlug(tx, type, [draft]);
+    await settleNames(tx, type, [draft]);
     await deps.versions.insert(tx, draft);
     return draft;
   }
   const published = version('published');
   published.lastPublishedAt = draft.lastPublishedAt = now;
   draft.modified = false;
-  await assignSlug(tx, type, [draft, published]);
+  await settleNames(tx, type, [draft, published]);
   await deps.versions.insert(tx, draft);
   await deps.versions.insert(tx, published);
   return mode === 'draft' ? draft : published;

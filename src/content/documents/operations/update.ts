@@ -9,7 +9,7 @@ import { requirePublish, requireWrite } from '../../access/permissions.js';
 import { pieceTypeOf, resolveTarget, versionId } from '../caller.js';
 import { replayedIds, touch } from '../new-version.js';
 import { readVersion, requireVersion } from '../version-reads.js';
-import { assignSlug } from '../slugs.js';
+import { settleNames } from '../archived-names.js';
 import { saveLogin } from '../user-logins.js';
 import { publishDraft } from '../publishing-steps.js';
 import { lockRequestOf, type LockRequest } from '../advisory-locks.js';
@@ -86,7 +86,8 @@ async function save(
     touch(doc, now, principal);
   }
   // Each version keeps its own slug: a draft's unpublished slug change stays in the draft.
-  for (const doc of changed) await assignSlug(tx, type, [doc]);
+  // Archiving frees the names (slug, a user's login names), restoring takes them back.
+  for (const doc of changed) await settleNames(tx, type, [doc]);
   // Known (slugs included) before the versions are saved, so the draft is written once
   // (`archived`, which spreadArchived may change below, is not compared).
   if (draft) draft.modified = deps.values.isModified(type, draft, published);
@@ -138,6 +139,7 @@ async function spreadArchived(
   for (const sibling of siblings) {
     sibling.archived = archived;
     touch(sibling, args.now, principal);
+    await settleNames(tx, type, [sibling]);
     await deps.versions.update(tx, sibling);
   }
 }
