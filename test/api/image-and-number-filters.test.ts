@@ -1,6 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, keys, type TestApp } from '../helpers/test-app.js';
+import { makeImage, uploaded } from '../helpers/media.js';
 
 /** `measure`: a float and an integer field, public, so anonymous lists filter them too. */
 function numbersConfig(): Record<string, unknown> {
@@ -82,5 +83,96 @@ describe('float and integer filters: exact values as the original reads them', (
       assert.equal(res.body.name, 'invalid');
       assert.equal(res.body.data.errors[0].path, query.slice(0, query.search(/[[=]/)));
     }
+  });
+});
+
+describe('image lists: minSize and aspectRatio, as the original\'s image query builders', () => {
+  let t: TestApp;
+  const logo = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>';
+  before(async () => {
+    t = await startTestApp();
+    const images: [string, string, Buffer | string][] = [
+      ['wide', 'wide.png', await makeImage('png', 400, 300)],
+      ['tall', 'tall.jpg', await makeImage('jpeg', 300, 400)],
+      ['small', 'small.gif', await makeImage('gif', 100, 100)],
+      ['video', 'video.webp', await makeImage('webp', 1600, 900)],
+      ['almost', 'almost.png', await makeImage('png', 199, 200)],
+      ['edge', 'edge.png', await makeImage('png', 99, 100)],
+      ['logo', 'logo.svg', logo],
+    ];
+    for (const [title, filename, content] of images) {
+      const attachment = await uploaded(t, filename, content);
+      const res = await t.request('POST', '/api/v1/@cms/image', { body: { title, attachment: { _id: attachment._id } } });
+      assert.equal(res.status, 200, res.text);
+    }
+    const file = await uploaded(t, 'wide.png', await makeImage('png', 400, 300));
+    assert.equal((await t.request('POST', '/api/v1/@cms/file', { body: { title: 'a file', attachment: { _id: file._id } } })).status, 200);
+  });
+  after(() => t.close());
+
+  const list = (query: string, type = '@cms/image') => t.request('GET', `/api/v1/${type}?perPage=100&${query}`, { key: null });
+  const found = async (query: string) => {
+    const res = await list(query);
+    assert.equal(res.status, 200, `${query}: ${res.text}`);
+    return titles(res.body);
+  };
+
+  it('minSize=[w,h] lists images at least that wide and high, and SVGs (any size), to anonymous callers too', async () => {
+    assert.deepEqual(await found('minSize[]=300&minSize[]=200'), ['logo', 'tall', 'video', 'wide']);
+    assert.deepEqual(await found('minSize[0]=301&minSize[1]=0'), ['logo', 'video', 'wide']);
+    assert.deepEqual(await found('minSize[]=1600&minSize[]=900'), ['logo', 'video']);
+    assert.deepEqual(await found('minSize[]=2000000&minSize[]=1'), ['logo']);
+    assert.deepEqual(await found(`minSize[]=${'9'.repeat(400)}&minSize[]=1`), ['logo']);
+  });
+
+  it('reads negative and empty sides as no limit, as the original launders them', async () => {
+    const all = ['almost', 'edge', 'logo', 'small', 'tall', 'video', 'wide'];
+    assert.deepEqual(await found('minSize[]=-5&minSize[]=-5'), all);
+    assert.deepEqual(await found('minSize[]=&minSize[]='), all);
+  });
+
+  it('aspectRatio=[w,h] lists images within 1% of the ratio (autocrop\'s tolerance), and SVGs', async () => {
+    assert.deepEqual(await found('aspectRatio[]=4&aspectRatio[]=3'), ['logo', 'wide']);
+    assert.deepEqual(await found('aspectRatio[]=16&aspectRatio[]=9'), ['logo', 'video']);
+    assert.deepEqual(await found('aspectRatio[]=3&aspectRatio[]=4'), ['logo', 'tall']);
+    // 199×200 is within 1% of square; 99×100 is exactly 1% off, which is not within.
+    assert.deepEqual(await found('aspectRatio[]=1&aspectRatio[]=1'), ['almost', 'logo', 'small']);
+    assert.deepEqual(await found('aspectRatio[]=1.5&aspectRatio[]=1.5'), ['almost', 'logo', 'small']);
+    assert.deepEqual(await found('aspectRatio[]=0.99&aspectRatio[]=1'), ['almost', 'edge', 'logo']);
+  });
+
+  it('combines with each other and with the other filters and counts', async () => {
+    assert.deepEqual(await found('aspectRatio[]=1&aspectRatio[]=1&minSize[]=150&minSize[]=150'), ['almost', 'logo']);
+    const count = await list('minSize[]=300&minSize[]=300&count=1');
+    assert.deepEqual(count.body, { count: 4 });
+    assert.deepEqual(await found('minSize[]=300&minSize[]=200&title=i'), ['video', 'wide']);
+  });
+
+  it('refuses values of the wrong shape with a 400 naming the parameter', async () => {
+    const bad = [
+      'minSize=300',
+      'minSize[]=300',
+      'minSize[]=1&minSize[]=2&minSize[]=3',
+      'minSize[]=a&minSize[]=1',
+      'minSize[]=1.5&minSize[]=1',
+      'minSize[w]=1&minSize[h]=1',
+      'aspectRatio=1.5',
+      'aspectRatio[]=0&aspectRatio[]=1',
+      'aspectRatio[]=-1&aspectRatio[]=1',
+      'aspectRatio[]=abc&aspectRatio[]=1',
+      'aspectRatio[]=1e-320&aspectRatio[]=1e300',
+      'aspectRatio[]=1e400&aspectRatio[]=1',
+    ];
+    for (const query of bad) {
+      const res = await list(query);
+      assert.equal(res.status, 400, `${query}: ${res.text}`);
+      assert.equal(res.body.data.errors[0].path, query.slice(0, query.search(/[[=]/)));
+    }
+  });
+
+  it('is offered on image lists only: a file list ignores the parameter', async () => {
+    const res = await list('minSize[]=5000&minSize[]=5000', '@cms/file');
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(titles(res.body), ['a file']);
   });
 });
