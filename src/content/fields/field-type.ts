@@ -122,6 +122,8 @@ export interface QueryFilter {
   readonly key: string;
   /** The piece type whose documents the filter names: offered only to callers who may read it. */
   readonly targetType?: string;
+  /** What the filter matches, for the OpenAPI document; default: a filter on its field. */
+  readonly about?: string;
   /**
    * Launders the query-string value (a string, or an array or object as qs parses them).
    * Null: no filter (`any`, empty). Throws FieldFailure('invalid') for a malformed value.

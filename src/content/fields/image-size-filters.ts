@@ -68,6 +68,7 @@ export function imageSizeFilters(field: SanitizedField): QueryFilter[] {
     {
       name: 'minSize',
       key: k.width,
+      about: '`minSize[]=<width>&minSize[]=<height>`: images at least that many pixels wide and high, and SVGs (any size).',
       parse(raw): FilterCondition[] {
         const [width, height] = pair(raw).map(pixels);
         return [
@@ -80,6 +81,7 @@ export function imageSizeFilters(field: SanitizedField): QueryFilter[] {
     {
       name: 'aspectRatio',
       key: k.ratioFrom,
+      about: '`aspectRatio[]=<width>&aspectRatio[]=<height>`: images whose width / height is within 1% of that ratio, and SVGs.',
       parse(raw): FilterCondition[] {
         const [w, h] = pair(raw).map(side);
         const ratio = w! / h!;
