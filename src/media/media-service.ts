@@ -242,13 +242,17 @@ export class MediaService {
     const found = wanted.length === 0 ? [] : await findImages(wanted);
     const byDocId = new Map(found.map((doc) => [doc.cmsDocId as string, doc]));
     const records = await this.#attachmentsOf(found);
-    const relationship: Output[] = [];
-    for (const { id, fields: input } of images) {
+    const plan = images.flatMap(({ id, fields: input }) => {
       const doc = byDocId.get(id.split(':')[0]!);
-      if (!doc) continue;
+      if (!doc) return [];
       const record = records.get(((doc.attachment ?? {}) as { _id?: string })._id ?? '');
       const fields: CropFields = record ? launderCropFields(input, record) : {};
       const crop = record && aspectRatio ? autocropFor(record, fields, aspectRatio) : null;
+      return [{ doc, record, fields, crop }];
+    });
+    this.#assertRoomForCrops(plan.flatMap(({ record, crop }) => (record && crop ? [{ record, crop }] : [])));
+    const relationship: Output[] = [];
+    for (const { doc, record, fields, crop } of plan) {
       if (!record || !crop) {
         relationship.push({ ...doc, _fields: fields });
         continue;
@@ -257,6 +261,19 @@ export class MediaService {
       relationship.push({ ...doc, attachment: this.#annotated(await this.#find(record._id), crop), _fields: crop, _crop: crop });
     }
     return { relationship };
+  }
+
+  /** Refuses, before any work, crops that would take an attachment past `cropsPerAttachment`. */
+  #assertRoomForCrops(wanted: readonly { record: StoredAttachment; crop: AttachmentCrop }[]): void {
+    const added = new Map<string, { record: StoredAttachment; crops: AttachmentCrop[] }>();
+    for (const { record, crop } of wanted) {
+      const entry = added.get(record._id) ?? { record, crops: [] };
+      added.set(record._id, entry);
+      const known = [...record.crops, ...entry.crops];
+      if (known.some((existing) => sameCrop(existing, crop))) continue;
+      this.#assertCropsLeft({ ...record, crops: known });
+      entry.crops.push(crop);
+    }
   }
 
   /** The stored attachments of image pieces, by `_id`, in one lookup. */

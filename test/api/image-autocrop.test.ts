@@ -179,3 +179,32 @@ describe('image autocrop', () => {
     assert.equal((await storedAttachment(t, landscape.attachment._id))!.crops.length, crops);
   });
 });
+
+describe('image autocrop: crops per attachment', () => {
+  let t: TestApp;
+  after(() => t.close());
+
+  it('refuses, before making any crop, a request that would take an attachment past cropsPerAttachment', async () => {
+    t = await startTestApp(undefined, { CMS_LIMIT_CROPS_PER_ATTACHMENT: '1' });
+    const pieces: Record<string, any>[] = [];
+    for (const name of ['free.png', 'full.png']) {
+      const attachment = await uploaded(t, name, await makeImage('png', 200, 100));
+      const res = await t.request('POST', '/api/v1/@cms/image', { body: { title: name, attachment: { _id: attachment._id } } });
+      pieces.push(res.body);
+    }
+    const [free, full] = pieces as [Record<string, any>, Record<string, any>];
+    const crop = await t.request('POST', '/api/v1/@cms/attachment/crop', { body: { _id: full.attachment._id, crop: { top: 0, left: 0, width: 10, height: 10 } } });
+    assert.equal(crop.status, 200, crop.text);
+    const res = await t.request('POST', autocropUrl, {
+      body: { relationship: [{ _id: free._id }, { _id: full._id }], widgetOptions: { aspectRatio: [1, 1] } },
+    });
+    assert.equal(res.status, 400, res.text);
+    assert.deepEqual(res.body.data, { limit: 'cropsPerAttachment', max: 1 });
+    assert.deepEqual((await storedAttachment(t, free.attachment._id))!.crops, []);
+    // A crop the attachment has already needs no room: 10×10 is square.
+    const kept = await t.request('POST', autocropUrl, {
+      body: { relationship: [{ _id: full._id, _fields: { top: 0, left: 0, width: 10, height: 10 } }], widgetOptions: { aspectRatio: [1, 1] } },
+    });
+    assert.equal(kept.status, 200, kept.text);
+  });
+});
