@@ -71,7 +71,7 @@ function parseAspectRatio(options: unknown, errors: FieldError[]): readonly [num
 /**
  * The crop fields sent with an image, as the original launders them: numbers made whole, and
  * none at all when one is negative, the box is incomplete or empty, or the box does not fit the
- * image's current file (a crop of the file it had before).
+ * image's current file (a crop of the file it had before; an SVG has no size to fit).
  */
 export function launderCropFields(input: unknown, record: Pick<AttachmentRecord, 'width' | 'height'>): CropFields {
   if (!isPlainObject(input)) return {};
@@ -84,7 +84,10 @@ export function launderCropFields(input: unknown, record: Pick<AttachmentRecord,
   }
   const box = cropOf(fields);
   if (!box || box.width === 0 || box.height === 0) return {};
-  if (box.left + box.width > (record.width ?? 0) || box.top + box.height > (record.height ?? 0)) return {};
+  // A file without pixel sizes (SVG) keeps its fields, as in the original: nothing crops it.
+  const { width, height } = record;
+  if (width === undefined || height === undefined) return fields;
+  if (box.left + box.width > width || box.top + box.height > height) return {};
   return fields;
 }
 

@@ -121,12 +121,15 @@ describe('image autocrop', () => {
 
   it('passes an SVG through unchanged, and drops unknown ids and entries that name no image, keeping the order', async () => {
     const res = await autocrop({
-      relationship: [{ _id: svg._id, _fields: { x: 1 } }, { _id: 'nosuchimage0000000000000' }, 'text', null, 7, { title: 'no id' }, { _id: portrait.cmsDocId }],
+      relationship: [{ _id: svg._id, _fields: { x: 1 } }, { _id: svg._id, _fields: { top: 0, left: 0, width: 50, height: 50 } }, { _id: 'nosuchimage0000000000000' }, 'text', null, 7, { title: 'no id' }, { _id: portrait.cmsDocId }],
       widgetOptions: { aspectRatio: [1, 1] },
     });
     assert.equal(res.status, 200, res.text);
-    const [logo, tall] = res.body.relationship;
-    assert.equal(res.body.relationship.length, 2);
+    const [logo, boxed, tall] = res.body.relationship;
+    assert.equal(res.body.relationship.length, 3);
+    // An SVG has no size a box could miss: its fields stay, as in the original; nothing is cropped.
+    assert.deepEqual(boxed._fields, { top: 0, left: 0, width: 50, height: 50 });
+    assert.equal(boxed._crop, undefined);
     assert.equal(logo._id, svg._id);
     assert.deepEqual(logo._fields, {});
     assert.equal(logo._crop, undefined);
