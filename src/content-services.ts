@@ -99,6 +99,7 @@ function createMediaService(config: AppConfig, storage: StorageAdapter, store: {
     uploadLimit: config.uploadLimit,
     uploadBudget: new UploadBudget({ bytesPerMinute: config.limits.uploadBytesPerMinute, inFlight: config.limits.uploadsInFlight }),
     cropsPerAttachment: config.limits.cropsPerAttachment,
+    autocropImages: config.limits.autocropImages,
     mayEditVersions: createVersionEditCheck({ pieceTypes: config.pieceTypes, documents: storage.documents }),
     graceMs: config.limits.attachmentGraceSeconds * 1000,
   });

@@ -116,6 +116,24 @@ export interface UploadedAttachment {
   readonly [key: string]: unknown;
 }
 
+/** A relationship's crop of an image (whole pixels), as autocrop answers it. */
+export interface CropFields {
+  readonly top?: number;
+  readonly left?: number;
+  readonly width?: number;
+  readonly height?: number;
+  readonly x?: number | null;
+  readonly y?: number | null;
+}
+
+/** An image of autocrop's answer: the image piece, its crop fields, and `_crop` when one was made. */
+export interface AutocroppedImage {
+  readonly _id: string;
+  readonly _fields: CropFields;
+  readonly _crop?: { readonly top: number; readonly left: number; readonly width: number; readonly height: number };
+  readonly [key: string]: unknown;
+}
+
 export interface CmsClientOptions {
   /** The server's address, for example `https://cms.example.com` (paths start at `/api/v1`). */
   readonly baseUrl: string;
@@ -258,6 +276,19 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
     const fileName = name ?? (typeof (file as { name?: unknown }).name === 'string' ? (file as File).name : 'upload');
     form.append('file', file, fileName);
     return this.#request('POST', '/api/v1/@cms/attachment/upload', form);
+  }
+
+  /**
+   * The centred crop of `aspectRatio` for each image of a relationship value, its files made
+   * (`POST /api/v1/@cms/image/autocrop`); without a ratio, the images with their crop fields laundered.
+   */
+  autocrop(
+    relationship: readonly { readonly _id: string; readonly _fields?: CropFields }[],
+    aspectRatio?: readonly [number, number],
+    options: VersionOptions = {},
+  ): Promise<{ relationship: AutocroppedImage[] }> {
+    const body = { relationship, ...(aspectRatio && { widgetOptions: { aspectRatio } }) };
+    return this.#request('POST', `/api/v1/@cms/image/autocrop${queryString(versionParameters(options))}`, body);
   }
 
   async #request<R>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<R> {

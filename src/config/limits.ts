@@ -65,6 +65,8 @@ export const limitDefinitions = {
   // Crops: each writes the cropped image and its six sizes, kept as long as the attachment; an
   // image shown in a few places needs a few. Crops also count against the caller's upload budget.
   cropsPerAttachment: { env: 'CMS_LIMIT_CROPS_PER_ATTACHMENT', default: 10, min: 0, max: 1_000, unit: 'crops', about: 'crops one attachment may have' },
+  // Autocrop: each image may need a new crop (seven files rendered); a relationship holds a few.
+  autocropImages: { env: 'CMS_LIMIT_AUTOCROP_IMAGES', default: 20, min: 1, max: 100, unit: 'images', about: 'images one autocrop request may name' },
   // GET answers of the piece routes, kept as bytes for anonymous callers and API keys until a write
   // commits; 0 entries turns the cache off.
   // Searches and sorts on a stored property read every document they select: at 100,000 that is

@@ -11,6 +11,7 @@ import { AppError, ForbiddenError, InvalidRequestError, NotFoundError } from '..
 import { refusal } from '../core/refusal.js';
 import { attachmentOutput, isSizedImage } from './attachment-output.js';
 import { assertInside, cropCostEstimate, parseCropRequest, sameCrop } from './crop-request.js';
+import { autocropFor, launderCropFields, parseAutocropRequest, type CropFields } from './autocrop.js';
 import { contentTypeOf } from './content-types.js';
 import { classifyExtension, type FileGroup } from './file-groups.js';
 import { imageSizes } from './image-sizes.js';
@@ -52,6 +53,8 @@ export interface MediaServiceDeps {
   readonly uploadBudget: UploadBudget;
   /** Most crops one attachment may have. */
   readonly cropsPerAttachment: number;
+  /** Most images one autocrop request may name. */
+  readonly autocropImages: number;
   /** Whether a caller may edit one of these document versions: the content layer's rule, handed in. */
   readonly mayEditVersions: VersionEditCheck;
   /** How long an attachment no document version holds is kept before it is removed with its files. */
@@ -86,6 +89,9 @@ interface Rendering extends Placement {
 }
 
 type Output = Record<string, unknown>;
+
+/** Image pieces as the caller may read them, by `cmsDocId` (the content layer's lookup, handed in). */
+export type ImageLookup = (cmsDocIds: readonly string[]) => Promise<readonly Output[]>;
 
 /**
  * Uploads and crops. Every file is written under a temporary name in the work directory first;
@@ -219,6 +225,65 @@ export class MediaService {
     await this.#assertMayCrop(caller, record);
     await this.#addCropFiles(record, crop, caller.callerId);
     return annotate ? this.#annotated(await this.#find(id), crop) : true;
+  }
+
+  /**
+   * Autocrop (original 12): each image of a relationship value with its crop `_fields`, laundered,
+   * and for a widget's `aspectRatio` the centred crop of that ratio, its files made as `crop`
+   * makes them (charged to the caller's upload budget) so that the answer is usable at once.
+   * Images the caller cannot read are dropped; files that cannot be cropped (SVG), and crops
+   * already of the ratio, are left as they are. Like uploading, it needs the contributor role:
+   * the box is the server's, not the caller's, so no right to edit the image's documents is asked.
+   */
+  async autocrop(caller: MediaCaller, body: unknown, findImages: ImageLookup): Promise<{ relationship: Output[] }> {
+    assertMayUpload(caller.principal, 'Autocropping images');
+    const { images, aspectRatio } = parseAutocropRequest(body, this.#deps.autocropImages);
+    const wanted = [...new Set(images.map((image) => image.id.split(':')[0]!))];
+    const found = wanted.length === 0 ? [] : await findImages(wanted);
+    const byDocId = new Map(found.map((doc) => [doc.cmsDocId as string, doc]));
+    const records = await this.#attachmentsOf(found);
+    const plan = images.flatMap(({ id, fields: input }) => {
+      const doc = byDocId.get(id.split(':')[0]!);
+      if (!doc) return [];
+      const record = records.get(((doc.attachment ?? {}) as { _id?: string })._id ?? '');
+      const fields: CropFields = record ? launderCropFields(input, record) : {};
+      const crop = record && aspectRatio ? autocropFor(record, fields, aspectRatio) : null;
+      return [{ doc, record, fields, crop }];
+    });
+    this.#assertRoomForCrops(plan.flatMap(({ record, crop }) => (record && crop ? [{ record, crop }] : [])));
+    const relationship: Output[] = [];
+    for (const { doc, record, fields, crop } of plan) {
+      if (!record || !crop) {
+        relationship.push({ ...doc, _fields: fields });
+        continue;
+      }
+      await this.#addCropFiles(record, crop, caller.callerId);
+      relationship.push({ ...doc, attachment: this.#annotated(await this.#find(record._id), crop), _fields: crop, _crop: crop });
+    }
+    return { relationship };
+  }
+
+  /** Refuses, before any work, crops that would take an attachment past `cropsPerAttachment`. */
+  #assertRoomForCrops(wanted: readonly { record: StoredAttachment; crop: AttachmentCrop }[]): void {
+    const added = new Map<string, { record: StoredAttachment; crops: AttachmentCrop[] }>();
+    for (const { record, crop } of wanted) {
+      const entry = added.get(record._id) ?? { record, crops: [] };
+      added.set(record._id, entry);
+      const known = [...record.crops, ...entry.crops];
+      if (known.some((existing) => sameCrop(existing, crop))) continue;
+      this.#assertCropsLeft({ ...record, crops: known });
+      entry.crops.push(crop);
+    }
+  }
+
+  /** The stored attachments of image pieces, by `_id`, in one lookup. */
+  async #attachmentsOf(docs: readonly Output[]): Promise<Map<string, StoredAttachment>> {
+    const ids = docs.flatMap((doc) => {
+      const id = ((doc.attachment ?? {}) as { _id?: unknown })._id;
+      return typeof id === 'string' ? [id] : [];
+    });
+    const records = ids.length === 0 ? [] : await this.#deps.storage.attachments.find([...new Set(ids)]);
+    return new Map(records.map((record) => [record._id, record]));
   }
 
   /**

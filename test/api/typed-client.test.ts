@@ -114,7 +114,7 @@ describe('typed client: list, get, insert, patch, publish and upload against a r
     assert.equal(drafts.name, 'forbidden');
   });
 
-  it('uploads a file and attaches it to an image piece', async () => {
+  it('uploads a file, attaches it to an image piece, and autocrops the image', async () => {
     const png = await makeImage('png', 40, 30);
     const attachment = await admin.upload(new Blob([new Uint8Array(png)], { type: 'image/png' }), 'Red Square.png');
     assert.equal(attachment.extension, 'png');
@@ -129,6 +129,12 @@ describe('typed client: list, get, insert, patch, publish and upload against a r
     assert.equal(listed.attachment.width, 40);
     const file = new File([new Uint8Array(png)], 'named-by-file.png', { type: 'image/png' });
     assert.equal((await admin.upload(file)).name, 'named-by-file');
+    // 40×30 at 1:1: the full height and the centred 30 columns.
+    const { relationship } = await admin.autocrop([{ _id: image._id }], [1, 1]);
+    assert.deepEqual(relationship[0]!._fields, { top: 0, left: 5, width: 30, height: 30 });
+    assert.deepEqual(relationship[0]!._crop, { top: 0, left: 5, width: 30, height: 30 });
+    const laundered = await admin.autocrop([{ _id: image._id, _fields: { top: 0, left: 0, width: 50, height: 50 } }]);
+    assert.deepEqual(laundered.relationship[0]!._fields, {}, 'a box past the image is dropped');
   });
 
   it('throws CmsError with status, name, message and data from the error shape', async () => {

@@ -7,6 +7,7 @@ import { ConfigError } from '../../errors/app-error.js';
 import { isValidId } from '../../core/text.js';
 import { keyPath } from './definition-checks.js';
 import { isPlainObject } from './nested.js';
+import { hasImageSizeFilters, imageSizeEntries, imageSizeFilters } from './image-size-filters.js';
 
 function checkNameList(value: unknown, path: string): void {
   if (value === undefined) return;
@@ -67,6 +68,8 @@ export const attachmentField: FieldType = {
   defaultValue: () => null,
   isEmpty: (value) => value === null || value === undefined,
   convert: convertAttachment,
+  indexEntries: (doc, field) => (hasImageSizeFilters(field) ? imageSizeEntries(doc, field) : []),
+  filters: (field) => (hasImageSizeFilters(field) ? imageSizeFilters(field) : []),
   valueSchemas(field, ctx) {
     if (ctx.shape !== 'write') return ownProperty(field, { anyOf: [ctx.attachment(), { type: 'null' }] });
     // Only `_id` and `crop` are read from the input (a whole attachment object may be sent back).

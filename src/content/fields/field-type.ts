@@ -1,7 +1,7 @@
 import type { SanitizedField } from '../types/piece-type.js';
 import type { Principal } from '../../core/principal.js';
 import type { Mode } from '../../core/ids.js';
-import type { AttachmentRecord, FilterOperation, IndexValue } from '../../storage/storage-adapter.js';
+import type { AttachmentRecord, FilterCondition, FilterOperation, IndexEntry, IndexValue } from '../../storage/storage-adapter.js';
 import type { PasswordLookup } from './password-hasher.js';
 import type { Limits } from '../../config/limits.js';
 import type { FieldProperties, ValueSchemaContext } from './value-schema.js';
@@ -122,14 +122,20 @@ export interface QueryFilter {
   readonly key: string;
   /** The piece type whose documents the filter names: offered only to callers who may read it. */
   readonly targetType?: string;
+  /** What the filter matches, for the OpenAPI document; default: a filter on its field. */
+  readonly about?: string;
   /**
    * Launders the query-string value (a string, or an array or object as qs parses them).
    * Null: no filter (`any`, empty). Throws FieldFailure('invalid') for a malformed value.
+   * A list of conditions, each on its own key, must all hold (a filter over several index keys).
    */
-  parse(raw: unknown, ctx: FilterContext): FilterOperation | null | Promise<FilterOperation | null>;
+  parse(raw: unknown, ctx: FilterContext): ParsedFilter | Promise<ParsedFilter>;
   /** The `choices` of this filter from the distinct index values of the matching documents. */
   choices(values: readonly { value: IndexValue; count: number }[], ctx: FilterContext): Choice[] | Promise<Choice[]>;
 }
+
+/** A filter's laundered value: one operation on its key, conditions on keys of its own, or none. */
+export type ParsedFilter = FilterOperation | readonly FilterCondition[] | null;
 
 /** Text a field contributes to search: `high` ranks above body text (`low`). */
 export interface SearchText {
@@ -195,6 +201,11 @@ export interface FieldType {
   readonly keepsExistingWhenAbsent?: boolean;
   /** Values the filter index holds for this field of a stored document (top-level fields only). */
   indexValues?(doc: Record<string, unknown>, field: SanitizedField): IndexValue[];
+  /**
+   * Index values under keys of the field's own besides its index key (`attachment:width`), for
+   * filters that read several keys (top-level fields only).
+   */
+  indexEntries?(doc: Record<string, unknown>, field: SanitizedField): IndexEntry[];
   /** The list filters this field offers; they read what `indexValues` wrote under their `key`. */
   filters?(field: SanitizedField): QueryFilter[];
   /** Searchable text of a stored value (nested schemas included). */

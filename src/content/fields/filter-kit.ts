@@ -93,8 +93,8 @@ export function choicesFilter(field: SanitizedField): QueryFilter {
 }
 
 /**
- * Numbers and dates: an exact value, or a range as `[min, max]` (`?n[]=1&n[]=5`, an empty bound
- * is open) or `{ min, max }` (`?n[min]=1`).
+ * Numbers and dates: an exact value (`?n=1.1`, or `?n[0]=1.1`), or a range as `[min, max]`
+ * (`?n[]=1&n[]=5`, an empty bound is open) or `{ min, max }` (`?n[min]=1`).
  */
 export function rangeFilter(field: SanitizedField, parseValue: (text: string) => IndexValue): QueryFilter {
   const bound = (raw: unknown): IndexValue | undefined => {
@@ -105,17 +105,22 @@ export function rangeFilter(field: SanitizedField, parseValue: (text: string) =>
     const [low, high] = [bound(min), bound(max)];
     return low === undefined && high === undefined ? null : { op: 'range', min: low, max: high };
   };
+  const exact = (raw: unknown): FilterOperation | null => {
+    const value = bound(raw);
+    return value === undefined ? null : { op: 'in', values: [value] };
+  };
   return {
     name: field.name,
     key: field.name,
     parse(raw): FilterOperation | null {
+      // `?n[0]=1.1` is one value, as the original reads a one-element array: an exact match.
+      if (Array.isArray(raw) && raw.length === 1) return exact(raw[0]);
       if (Array.isArray(raw)) return raw.length === 2 ? range(raw[0], raw[1]) : invalid('a range is [min, max]');
       if (isPlainObject(raw)) {
         const extra = Object.keys(raw).filter((key) => key !== 'min' && key !== 'max');
         return extra.length === 0 ? range(raw.min, raw.max) : invalid('a range is { min, max }');
       }
-      const exact = bound(raw);
-      return exact === undefined ? null : { op: 'in', values: [exact] };
+      return exact(raw);
     },
     choices: plainChoices,
   };

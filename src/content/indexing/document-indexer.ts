@@ -7,8 +7,8 @@ import { sortify } from '../../core/text.js';
 
 // Counted up whenever what the indexer derives from the same plan changes: every store then
 // indexes its documents again at the next start (reindex.ts). 2: no public texts of their own
-// for types whose projection shows every text.
-const indexFormat = 2;
+// for types whose projection shows every text. 3: fields' own keys (`indexEntries`: image sizes).
+const indexFormat = 3;
 
 /** What the original stores on every document for its own search; kept for clients that read it. */
 export interface SearchProperties {
@@ -34,6 +34,8 @@ interface TextField extends IndexedField {
 /** Which fields of a type give filter values and which give search texts: a schema walk per type, not per document. */
 interface IndexPlan {
   readonly values: readonly (IndexedField & { readonly key: string })[];
+  /** Fields that index values under keys of their own too. */
+  readonly entries: readonly IndexedField[];
   /** In the type's order, the title included. */
   readonly texts: readonly TextField[];
   /** Whether the type has a `title` field, and whether the public projection shows it. */
@@ -75,6 +77,7 @@ export class DocumentIndexer {
     for (const { field, fieldType, key } of plan.values) {
       for (const value of fieldType.indexValues!(doc, field)) values.push({ key, value });
     }
+    for (const { field, fieldType } of plan.entries) values.push(...fieldType.indexEntries!(doc, field));
     const texts = this.#texts(plan, doc);
     // A previous version only waits to be reverted to: no search reads it, so it has no texts.
     const search = doc.cmsMode === 'previous' ? noSearchTexts : searchTextsOf(plan, doc, texts);
@@ -110,11 +113,13 @@ export class DocumentIndexer {
     const projection = type.options.publicApiProjection;
     const isShown = (field: SanitizedField) => projection !== null && isProjected(projection, field, this.#registry);
     const values: (IndexedField & { key: string })[] = [];
+    const entries: IndexedField[] = [];
     const texts: TextField[] = [];
     for (const field of type.fields) {
       const fieldType = this.#registry.get(field.type);
       if (!fieldType) continue;
       if (fieldType.indexValues) values.push({ field, fieldType, key: this.indexKey(field) });
+      if (fieldType.indexEntries) entries.push({ field, fieldType });
       if (fieldType.searchTexts && field.options.searchable !== false) {
         texts.push({ field, fieldType, shown: isShown(field), isTitle: field.name === 'title' });
       }
@@ -126,12 +131,13 @@ export class DocumentIndexer {
       .update(JSON.stringify({
         indexFormat,
         values: values.map(({ field, key }) => [key, field.name, field.type, field.options]),
+        entries: entries.map(({ field }) => [field.name, field.type, field.options]),
         texts: texts.map(({ field, shown }) => [field.name, field.type, shown, field.options]),
         title,
         publicSeesAll,
       }))
       .digest('base64url');
-    plan = { values, texts, title, publicSeesAll, digest };
+    plan = { values, entries, texts, title, publicSeesAll, digest };
     this.#plans.set(type, plan);
     return plan;
   }

@@ -4,7 +4,7 @@ import type { Mode } from '../../core/ids.js';
 import type { Choice, FilterContext, QueryFilter } from '../fields/field-type.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
-import type { DocumentQuery, DocumentStore, FilterCondition } from '../../storage/storage-adapter.js';
+import type { DocumentQuery, DocumentStore, FilterCondition, FilterOperation } from '../../storage/storage-adapter.js';
 import type { FieldError } from '../../errors/app-error.js';
 import type { SortTerm } from './list-params.js';
 import { FieldFailure } from '../fields/field-type.js';
@@ -82,15 +82,16 @@ export class ListQueries {
     raw: ReadonlyMap<string, unknown>,
     offered: ReadonlyMap<string, OfferedFilter>,
     ctx: FilterContext,
-  ): Promise<Map<string, FilterCondition>> {
-    const conditions = new Map<string, FilterCondition>();
+  ): Promise<Map<string, readonly FilterCondition[]>> {
+    const conditions = new Map<string, readonly FilterCondition[]>();
     const errors: FieldError[] = [];
     for (const [name, value] of raw) {
       const entry = offered.get(name);
       if (!entry) continue;
       try {
         const operation = await entry.filter.parse(value, ctx);
-        if (operation) conditions.set(name, { ...operation, key: entry.filter.key });
+        if (Array.isArray(operation)) conditions.set(name, operation);
+        else if (operation) conditions.set(name, [{ ...(operation as FilterOperation), key: entry.filter.key }]);
       } catch (error) {
         if (!(error instanceof FieldFailure)) throw error;
         errors.push({ name: error.failure, path: name, message: error.message, data: error.data });
@@ -118,7 +119,7 @@ export class ListQueries {
     names: readonly string[];
     offered: ReadonlyMap<string, OfferedFilter>;
     query: DocumentQuery;
-    conditions: ReadonlyMap<string, FilterCondition>;
+    conditions: ReadonlyMap<string, readonly FilterCondition[]>;
     store: DocumentStore;
     ctx: FilterContext;
     withCounts: boolean;
@@ -127,7 +128,7 @@ export class ListQueries {
     for (const name of args.names) {
       const entry = args.offered.get(name);
       if (!entry) continue;
-      const others = [...args.conditions].filter(([other]) => other !== name).map(([, condition]) => condition);
+      const others = [...args.conditions].filter(([other]) => other !== name).flatMap(([, conditions]) => conditions);
       const values = await args.store.distinctValues({ ...args.query, conditions: others }, entry.filter.key);
       const choices = await entry.filter.choices(values, args.ctx);
       result[name] = args.withCounts ? choices : choices.map(({ value, label }) => ({ value, label }));

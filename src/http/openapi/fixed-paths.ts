@@ -46,6 +46,11 @@ export const fixedComponents: Record<string, JsonSchema> = {
     },
     additionalProperties: false,
   },
+  CropFields: {
+    type: 'object',
+    description: 'A relationship\'s crop of an image: the box and the focal point (`x`, `y`), whole pixels',
+    properties: { top: number, left: number, width: number, height: number, x: number, y: number },
+  },
   Locales: {
     type: 'object',
     required: ['results'],
@@ -96,6 +101,49 @@ export function fixedPaths(): Record<string, Record<string, Operation>> {
         responses: responses(
           { 200: jsonResponse('`true`, or with `annotate: true` the attachment annotated with the crop.', { anyOf: [{ const: true }, ref('Attachment')] }) },
           [404, 429],
+          true,
+        ),
+      },
+    },
+    '/api/v1/@cms/image/autocrop': {
+      post: {
+        tags: ['@cms/image'],
+        operationId: 'autocropImages',
+        summary: 'The centred crop of an aspect ratio for each image of a relationship value, its files made',
+        security: writer,
+        parameters: [{ $ref: '#/components/parameters/cmsMode' }, { $ref: '#/components/parameters/cmsLocale' }],
+        requestBody: jsonBody({
+          type: 'object',
+          properties: {
+            relationship: {
+              type: 'array',
+              description: 'Images as in a relationship value: `{ _id, _fields? }` (at most `autocropImages`)',
+              items: { type: 'object', properties: { _id: string, _fields: ref('CropFields') } },
+            },
+            widgetOptions: {
+              type: 'object',
+              properties: { aspectRatio: { type: 'array', items: { type: 'number', exclusiveMinimum: 0 }, minItems: 2, maxItems: 2 } },
+            },
+          },
+        }),
+        responses: responses(
+          {
+            200: jsonResponse('The images the caller may read, in the order given, each with its laundered or new crop `_fields`; a new crop also as `_crop`, with the attachment annotated with it.', {
+              type: 'object',
+              required: ['relationship'],
+              properties: {
+                relationship: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['_id', '_fields'],
+                    properties: { _id: string, _fields: ref('CropFields'), _crop: ref('Crop'), attachment: { anyOf: [ref('Attachment'), { type: 'null' }] } },
+                  },
+                },
+              },
+            }),
+          },
+          [429],
           true,
         ),
       },

@@ -219,7 +219,7 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
 function filterParameters(type: SanitizedPieceType, fieldTypes: FieldTypeLookup) {
   return type.fields.flatMap((field) =>
     (fieldTypes.get(field.type)?.filters?.(field) ?? []).map((filter) =>
-      query(filter.name, filterValue, `Filter on ${field.label || field.name} (\`${field.type}\`).`, deepObject),
+      query(filter.name, filterValue, filter.about ?? `Filter on ${field.label || field.name} (\`${field.type}\`).`, deepObject),
     ),
   );
 }

@@ -4,7 +4,7 @@ import type { IncomingFile, MediaService, ServedFile } from '../../media/media-s
 import type { DocumentOperations } from '../../content/documents/document-operations.js';
 import { imageTypeName } from '../../content/types/builtin-types.js';
 import { imageSourceUrl } from '../../media/image-source.js';
-import { idParams, imageSourceQuery } from '../schemas.js';
+import { idParams, imageSourceQuery, versionQuery } from '../schemas.js';
 import { idOf, callerOf } from '../caller.js';
 import { matchesNoneMatch } from '../etag.js';
 import {
@@ -54,6 +54,14 @@ export async function registerMediaRoutes(
   });
 
   app.post('/api/v1/@cms/attachment/crop', async (request) => media.crop({ principal: request.principal, callerId: request.callerId }, request.body));
+
+  // The images are found as a list of `@cms/image` finds them for this caller, in its locale and mode.
+  app.post(`/api/v1/${imageTypeName}/autocrop`, { schema: { querystring: versionQuery } }, async (request) =>
+    media.autocrop({ principal: request.principal, callerId: request.callerId }, request.body, async (ids) => {
+      const found = await documents.list(callerOf(request), imageTypeName, { _ids: [...ids], perPage: String(ids.length) });
+      return 'results' in found ? found.results : [];
+    }),
+  );
 
   // The image links rich text holds: a redirect to one size of the image piece's file.
   app.get(`/api/v1/${imageTypeName}/:_id/src`, { schema: { params: idParams, querystring: imageSourceQuery } }, async (request, reply) => {

@@ -45,7 +45,7 @@ export async function list(
     docIds: params.ids,
     search: params.search && toTextSearch(params.search.text, { prefix: params.search.prefix, publicOnly }),
   };
-  const filtered = { ...base, conditions: [...conditions.values()] };
+  const filtered = { ...base, conditions: [...conditions.values()].flat() };
   if (params.count) return { count: await store.count(filtered) };
   const perPage = Math.min(params.perPage ?? type.options.perPage, maxPerPage);
   const [total, docs] = await Promise.all([
