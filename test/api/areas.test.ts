@@ -87,13 +87,13 @@ describe('areas through the REST interface', () => {
     assert.notEqual(quote._id, text._id);
   });
 
-  it('turns a string into one escaped rich-text paragraph', async () => {
+  it('turns a string into one rich-text widget of its escaped text, as the original does', async () => {
     const res = await create('a <b> & c');
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.body.metaType, 'area');
     assert.equal(res.body.body.items.length, 1);
     assert.equal(res.body.body.items[0].type, '@cms/rich-text');
-    assert.equal(res.body.body.items[0].content, '<p>a &lt;b&gt; &amp; c</p>');
+    assert.equal(res.body.body.items[0].content, 'a &lt;b&gt; &amp; c');
   });
 
   it('keeps valid widget ids and regenerates duplicated or invalid ones', async () => {
