@@ -131,7 +131,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     perAddress: limits.loginFailuresPerAddress,
     periodSeconds: limits.loginLockoutSeconds,
   });
-  const tokens = new TokenService({ storage, passwords: passwordHasher, throttle });
+  const tokens = new TokenService({ storage, passwords: passwordHasher, throttle, whoamiFields: config.whoamiFields });
   const setup = new FirstRunSetup({ storage, users: userDirectory(documents), throttle });
   // Only a process that makes its own code logs it.
   let setupCode: string | null = null;

@@ -1,6 +1,6 @@
 import { computed, reactive } from 'vue';
 import { ApiError, request, setCsrfToken } from './api/client';
-import type { PieceTypeSchema, Role, Schema, SignedInUser } from './api/types';
+import type { PieceTypeSchema, Schema, SignedInUser } from './api/types';
 
 /**
  * Who is signed in and what they may see (the schema is per role), shared by every screen.
@@ -14,13 +14,12 @@ export const session = reactive({
   loaded: false,
 });
 
-const roleRank: Readonly<Record<Role, number>> = { guest: 0, contributor: 1, editor: 2, admin: 3 };
-
-export function hasRole(role: Role): boolean {
-  return session.user !== undefined && roleRank[session.user.role] >= roleRank[role];
-}
-
-export const isAdmin = computed(() => hasRole('admin'));
+/**
+ * Whether the signed-in role manages users (admins only). `whoami` answers the role only where
+ * `login.whoamiFields` asks for it, as the original's does, so this reads what the schema says
+ * the role may do with the user type.
+ */
+export const isAdmin = computed(() => session.user !== undefined && pieceType('@cms/user')?.can.edit === true);
 
 /** Piece types the admin lists: those the role may read with drafts, users and media kept apart. */
 export const editableTypes = computed(() =>

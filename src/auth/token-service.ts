@@ -81,18 +81,25 @@ export interface TokenServiceDeps {
   readonly storage: StorageAdapter;
   readonly passwords: PasswordVerifier;
   readonly throttle: LoginThrottle;
+  /** User fields `whoami` adds to the original's four (`login.whoamiFields`, checked at start). */
+  readonly whoamiFields?: readonly string[];
 }
+
+/** What the original's `whoami` answers of a user, when the user has them. */
+const whoamiBaseFields = ['_id', 'username', 'title', 'email'];
 
 /** Bearer tokens and sessions for users: log in with username (or email) and password, log out, who am I. */
 export class TokenService {
   readonly #storage: StorageAdapter;
   readonly #passwords: PasswordVerifier;
   readonly #throttle: LoginThrottle;
+  readonly #whoamiFields: readonly string[];
 
   constructor(deps: TokenServiceDeps) {
     this.#storage = deps.storage;
     this.#passwords = deps.passwords;
     this.#throttle = deps.throttle;
+    this.#whoamiFields = [...new Set([...whoamiBaseFields, ...(deps.whoamiFields ?? [])])];
   }
 
   /** A bearer token for valid credentials (`#verifiedLogin`). */
@@ -173,11 +180,23 @@ export class TokenService {
     await this.#storage.transaction((tx) => tx.tokens.remove(credentialDigest(credential)));
   }
 
-  /** Who is logged in; a session user also gets the CSRF token its writes must carry. */
-  whoami(principal: Principal, credential: Credential | null): Record<string, unknown> {
-    if (principal.kind !== 'user') throw new NotFoundError();
-    const who = { _id: principal.userId, username: principal.username, title: principal.title, role: principal.role };
-    return credential?.kind === 'session' ? { ...who, csrfToken: csrfTokenFor(credential.secret) } : who;
+  /**
+   * Who is asking, as the original answers it: of the user document, `_id`, `username`, `title`,
+   * `email` and the `whoamiFields`, those it has. An API key stands for the original's synthetic
+   * `{ title: "System Task", role }` user. A session user also gets the CSRF token its writes
+   * must carry. Anonymous callers (and users gone since the request was authenticated): 404.
+   */
+  async whoami(principal: Principal, credential: Credential | null): Promise<Record<string, unknown>> {
+    const who = await this.#whoamiSource(principal);
+    if (who === null) throw new NotFoundError();
+    const answer = Object.fromEntries(this.#whoamiFields.filter((name) => who[name] !== undefined).map((name) => [name, who[name]]));
+    return credential?.kind === 'session' ? { ...answer, csrfToken: csrfTokenFor(credential.secret) } : answer;
+  }
+
+  async #whoamiSource(principal: Principal): Promise<Readonly<Record<string, unknown>> | null> {
+    if (principal.kind === 'apiKey') return { title: principal.title, role: principal.role };
+    if (principal.kind !== 'user' || principal.userId === null) return null;
+    return this.#user(principal.userId);
   }
 
   /** The principal a credential stands for, or null when it is unknown, expired or its user is gone. */

@@ -55,6 +55,11 @@ export interface LoadedConfig {
    * browsers send them in `Origin`; every other origin may only read anonymously.
    */
   readonly corsOrigins: readonly string[];
+  /**
+   * User fields `whoami` answers besides `_id`, `username`, `title` and `email` (`login.whoamiFields`,
+   * the original's login option); checked against the user type by content.
+   */
+  readonly whoamiFields: readonly string[];
   readonly logLevel: string;
   /** Server processes sharing the port (CMS_WORKERS): above 1, `main.ts` starts a primary that forks them. */
   readonly workers: number;

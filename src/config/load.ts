@@ -57,6 +57,13 @@ export const topLevelSchema = Type.Object(
     s3: Type.Optional(s3Schema),
     webhooks: Type.Optional(webhooksSchema),
     cors: Type.Optional(corsSchema),
+    // The names are checked against the user type's fields by content (`app-config.ts`).
+    login: Type.Optional(
+      Type.Object(
+        { whoamiFields: Type.Optional(Type.Array(Type.String(), { errorMessage: 'must be a list of user field names' })) },
+        { additionalProperties: false, errorMessage: 'must be an object { whoamiFields }' },
+      ),
+    ),
     trustProxy: Type.Optional(
       Type.Union([Type.Boolean(), Type.String()], {
         errorMessage: 'must be true, false or a comma-separated list of addresses and networks',
@@ -166,6 +173,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     publicDemoKeys,
     trustProxy: settings.trustProxy ?? trustProxyOf(raw.trustProxy),
     corsOrigins: resolveCorsOrigins(raw.cors, options.env ?? process.env),
+    whoamiFields: raw.login?.whoamiFields ?? [],
     logLevel: settings.logLevel,
     workers: settings.workers,
   });

@@ -1,6 +1,7 @@
 import type { LoadedConfig } from '../config/config-types.js';
 import { deepFreeze } from '../config/deep-freeze.js';
 import { ConfigError } from '../errors/app-error.js';
+import { userTypeName } from '../core/principal.js';
 import type { WebhookEndpointConfig } from '../config/webhooks-config.js';
 import type { SanitizedPieceType } from './types/piece-type.js';
 import {
@@ -28,7 +29,25 @@ export function assembleAppConfig(loaded: LoadedConfig, fieldTypes: FieldTypeLoo
   const widgetTypes = sanitizeWidgetTypes(widgets, { fieldTypes, pieceTypeNames: pieceTypeNamesOf(modules) });
   const pieceTypes = sanitizePieceTypes(modules, { fieldTypes, widgetTypeNames: widgetTypeNamesOf(widgets) });
   checkWebhookTypes(settings.webhooks, pieceTypes);
+  checkWhoamiFields(settings.whoamiFields, pieceTypes.get(userTypeName), fieldTypes);
   return deepFreeze({ ...settings, pieceTypes, widgetTypes });
+}
+
+/**
+ * `login.whoamiFields` names fields of the user type that are stored under their own name, as
+ * `whoami` reads them off the user document; never a secret one (`password`).
+ */
+function checkWhoamiFields(names: readonly string[], users: SanitizedPieceType | undefined, fieldTypes: FieldTypeLookup): void {
+  const shown = (users?.fields ?? []).filter((field) => {
+    const type = fieldTypes.get(field.type);
+    return type !== undefined && !type.secret && !type.storageKeys;
+  });
+  const allowed = new Set(shown.map((field) => field.name));
+  names.forEach((name, index) => {
+    if (!allowed.has(name)) {
+      throw new ConfigError(`login.whoamiFields.${index}`, `"${name}" is not a user field whoami can show; one of: ${[...allowed].join(', ')}`);
+    }
+  });
 }
 
 /** A webhook names only types that exist: a typo would silently deliver nothing. */

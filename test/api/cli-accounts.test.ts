@@ -49,7 +49,9 @@ function describeCliAccounts(database: 'sqlite' | 'postgres', skip: false | stri
       assert.equal(response.status, 200, response.text);
       const whoami = await app.request('GET', '/api/v1/@cms/login/whoami', withToken(response.body.token));
       assert.equal(whoami.status, 200);
-      assert.deepEqual({ ...whoami.body, _id: undefined }, { _id: undefined, username: 'alice', title: 'Alice A.', role: 'editor' });
+      assert.deepEqual({ ...whoami.body, _id: undefined }, { _id: undefined, username: 'alice', title: 'Alice A.', email: 'alice@example.com' });
+      const user = await app.request('GET', `/api/v1/@cms/user/${whoami.body._id}`);
+      assert.equal(user.body.role, 'editor');
       const byEmail = await login(app, 'alice@example.com', 'correct horse battery');
       assert.equal(byEmail.status, 200);
     });

@@ -19,6 +19,8 @@ const config = {
   baseUrl: 'http://127.0.0.1',
   locales: { en: { label: 'English' }, es: { label: 'Español' } },
   apiKeys: { [adminKey]: { role: 'admin' } },
+  // whoami answers the role only when asked to, as the original's does.
+  login: { whoamiFields: ['role'] },
   modules: {
     article: {
       extend: '@cms/piece-type',

@@ -13,7 +13,8 @@ import { makeImage, uploaded } from '../helpers/media.js';
 
 /** The fixture types plus `contact`: not localized, with a string field named `role`. */
 function crossTypeConfig(): Record<string, unknown> {
-  const config = testConfig() as { modules: Record<string, unknown> };
+  // whoami answers the role only when asked to, as the original's does.
+  const config = { ...testConfig(), login: { whoamiFields: ['role'] } } as unknown as { modules: Record<string, unknown> };
   config.modules.contact = {
     extend: '@cms/piece-type',
     options: { label: 'Contact', localized: false },

@@ -268,7 +268,7 @@ describe('field types through the REST interface', () => {
     assert.match(link._id, /^[A-Za-z0-9_-]+$/);
     assert.equal(section.details.body.metaType, 'area');
     assert.equal(section.details.body._docId, res.body._id);
-    assert.equal(section.details.body.items[0].content, '<p>&lt;b&gt;x&lt;/b&gt;</p>');
+    assert.equal(section.details.body.items[0].content, '&lt;b&gt;x&lt;/b&gt;', 'a string is escaped plain text, as the original stores it');
 
     const read = await t.request('GET', `/api/v1/guide/${res.body._id}`);
     assert.deepEqual(read.body.sections, res.body.sections, 'ids are stored, not made up on read');

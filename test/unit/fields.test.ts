@@ -480,7 +480,7 @@ describe('area', () => {
     const fromText = (await value(f, 'a < b & "c"')) as { items: { content: string; type: string }[] };
     assert.equal(fromText.items.length, 1);
     assert.equal(fromText.items[0]!.type, '@cms/rich-text');
-    assert.equal(fromText.items[0]!.content, '<p>a &lt; b &amp; "c"</p>');
+    assert.equal(fromText.items[0]!.content, 'a &lt; b &amp; &#34;c&#34;', 'escaped as the original escapes plain text');
   });
   it('keeps the stored area id', async () => {
     const area = (await value(f, [], { body: { _id: 'stored', metaType: 'area', items: [] } })) as { _id: string };

@@ -57,7 +57,7 @@ describe('area rendering', () => {
       metaType: 'area',
       _docId: 'd1',
       _edit: true,
-      _rendered: '<div class="cms-area"><div class="cms-area-widget" data-widget-type="@cms/rich-text" data-widget-id="w1"><p>Hi</p></div></div>',
+      _rendered: '<div class="cms-area"><div data-rich-text class="cms-rich-text-widget"><p>Hi</p></div></div>',
     });
     assert.match(out.steps[0].note._rendered, /<p>Step<\/p>/);
     assert.equal(out.steps[0].note.items, undefined);
@@ -69,8 +69,8 @@ describe('area rendering', () => {
   it('inline keeps the items and gives every widget its own HTML', () => {
     const out = renderer.renderDocument(sampleDoc(), 'inline') as any;
     assert.equal(out.body._rendered, undefined);
-    assert.deepEqual(out.body.items, [{ ...richText('w1', '<p>Hi</p>'), _rendered: '<p>Hi</p>' }]);
-    assert.equal(out.steps[0].note.items[0]._rendered, '<p>Step</p>');
+    assert.deepEqual(out.body.items, [{ ...richText('w1', '<p>Hi</p>'), _rendered: '<div data-rich-text class="cms-rich-text-widget"><p>Hi</p></div>' }]);
+    assert.equal(out.steps[0].note.items[0]._rendered, '<div data-rich-text class="cms-rich-text-widget"><p>Step</p></div>');
     assert.equal(out._related[0].body.items[0]._rendered, undefined);
   });
 
@@ -92,7 +92,7 @@ describe('area rendering', () => {
     assert.ok(!html.includes('hidden'), 'password fields are never rendered');
     assert.equal(
       html,
-      '<div class="cms-area"><div class="cms-area-widget" data-widget-type="quote" data-widget-id="q&quot;1">'
+      '<div class="cms-area">'
         + '<div class="cms-widget cms-widget--quote">'
         + '<div class="cms-widget__field" data-field="text">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</div>'
         + '<div class="cms-widget__field" data-field="stars">5</div>'
@@ -100,8 +100,8 @@ describe('area rendering', () => {
         + '<div class="cms-widget__field" data-field="links"><div class="cms-widget__item">'
         + '<div class="cms-widget__field" data-field="label">&lt;b&gt;L&lt;/b&gt;</div></div></div>'
         + '<div class="cms-widget__field" data-field="body"><div class="cms-area">'
-        + '<div class="cms-area-widget" data-widget-type="@cms/rich-text" data-widget-id="w9"><p>Inner</p></div>'
-        + '</div></div></div></div></div>',
+        + '<div data-rich-text class="cms-rich-text-widget"><p>Inner</p></div>'
+        + '</div></div></div></div>',
     );
   });
 

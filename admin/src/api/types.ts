@@ -30,7 +30,7 @@ export type AreaFieldOptions = SchemaAreaOptions;
 
 /** whoami: the signed-in user. */
 export type SignedInUser = Whoami;
-export type Role = Whoami['role'];
+export type Role = NonNullable<Whoami['role']>;
 
 /** The modes a version is read and written in (`previous` is only ever answered, never asked for). */
 export type Mode = Exclude<NonNullable<DocumentVersion['cmsMode']>, 'previous'>;

@@ -6,7 +6,7 @@ import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { StorageSession } from '../../storage/storage-adapter.js';
 import type { WritePasswords } from '../fields/password-hasher.js';
 import { canReadType } from '../access/permissions.js';
-import { convertSchema, defaultsFor, throwIfErrors } from '../fields/convert-schema.js';
+import { convertSchema, newInstanceValues, throwIfErrors } from '../fields/convert-schema.js';
 import { newId, type Mode } from '../../core/ids.js';
 import { findReferenced } from './related-refs.js';
 import { recordOf } from './attachment-refs.js';
@@ -61,9 +61,9 @@ export class Conversion {
     return field ? this.#fieldTypes.get(field.type)?.defaultValue(field, newId) : null;
   }
 
-  /** The defaults of every field of the type. */
-  defaults(type: SanitizedPieceType): Record<string, unknown> {
-    return defaultsFor(type.fields, this.#fieldTypes, newId);
+  /** What a new document of the type starts as, as `_newInstance` answers it (`newInstanceValues`). */
+  newInstance(type: SanitizedPieceType): Record<string, unknown> {
+    return newInstanceValues(type.fields, this.#fieldTypes, newId);
   }
 
   #convertContext(args: ConversionTarget, ids: () => string): ConvertContext {

@@ -92,7 +92,9 @@ function locate(
   if (head.startsWith('@')) return locateById(head.slice(1), segments, operation.path, target, peek);
   const field = target.fieldFor(head);
   if (!field) {
-    if (operation.lenient) return null;
+    // A plain key naming no field is dropped, as on insert; a dot path must lead through what
+    // the document holds (`toString.call` reaches nothing of it), as in the original.
+    if (operation.lenient && segments.length === 0) return null;
     fail(operation.path, `No field named ${head}`);
   }
   return { field, segments };

@@ -12,7 +12,7 @@ import { convertNested, findById, isPlainObject, maxListedErrors } from './neste
 import {
   compileRichTextRules,
   defaultRichTextRules,
-  richTextFromPlainText,
+  plainTextHtml,
   richTextPlainText,
   richTextReferences,
   richTextWidgetType,
@@ -29,7 +29,6 @@ interface AreaInput {
 
 function readAreaInput(input: unknown): AreaInput {
   if (input === null) return { id: undefined, items: [] };
-  if (typeof input === 'string') return { id: undefined, items: [richTextFromPlainText(input)] };
   if (Array.isArray(input)) return { id: undefined, items: input };
   if (isPlainObject(input) && (input.items === undefined || Array.isArray(input.items))) {
     return { id: input._id, items: input.items ?? [] };
@@ -161,8 +160,22 @@ function areaId(candidate: unknown, existing: unknown, ctx: ConvertContext): str
   return ctx.newId();
 }
 
+/**
+ * A string stands for plain text, as the original's `fromPlaintext` stores it: escaped into one
+ * rich-text widget that skips sanitizing (it holds only the escaping's own `<br />` and links)
+ * and the area's widget list (an area whose `widgets` or `groups` name no rich text takes it
+ * too); an empty string is an empty area.
+ */
+function plainTextArea(text: string, ctx: ConvertContext, existing: unknown): Record<string, unknown> {
+  const html = plainTextHtml(text);
+  const widget = { _id: ctx.newId(), metaType: 'widget', type: richTextWidgetType, cmsPlaceholder: false, ...richTextReferences(html) };
+  spendSanitizing(html.length, ctx);
+  return { _id: areaId(undefined, existing, ctx), metaType: 'area', items: html === '' ? [] : [widget] };
+}
+
 /** Unknown and disallowed widgets are refused with their index, never dropped. */
 async function convertArea(input: unknown, field: SanitizedField, ctx: ConvertContext, existing: unknown): Promise<unknown> {
+  if (typeof input === 'string') return plainTextArea(input, ctx, existing);
   const area = readAreaInput(input);
   // Before any widget is converted: each costs a conversion and a sanitizer run.
   const maxWidgets = ctx.limits.areaWidgets;

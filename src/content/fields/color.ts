@@ -17,10 +17,19 @@ export function isColor(text: string): boolean {
   return hexColor.test(text) || functionColor.test(text);
 }
 
+/**
+ * A CSS custom property's name (`--brand`), which the original's color field stores as given,
+ * for a theme to resolve. Only name characters: the original takes anything after `--`, which
+ * lets a value close the `<style>` element it is written into.
+ */
+const customProperty = /^--[A-Za-z0-9_-]+$/;
+
 function launder(input: unknown): string | null {
   const text = emptyOrText(input, 'a color');
   if (text === null) return null;
-  if (!isColor(text)) throw new FieldFailure('invalid', 'must be a color (#rgb, #rrggbb, rgb(), rgba(), hsl() or hsla())');
+  if (!isColor(text) && !customProperty.test(text)) {
+    throw new FieldFailure('invalid', 'must be a color (#rgb, #rrggbb, rgb(), rgba(), hsl() or hsla()) or a CSS variable name (--brand)');
+  }
   return text;
 }
 

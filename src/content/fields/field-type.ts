@@ -165,6 +165,11 @@ export interface FieldType {
   validateDefinition?(definition: Record<string, unknown>, ctx: DefinitionContext): void;
   /** Value of the field in a new document when the input does not name it (`newId` for areas and objects). */
   defaultValue(field: SanitizedField, newId: () => string): unknown;
+  /**
+   * The properties the field gives a `_newInstance` answer when they differ from its default
+   * (relationships: `null` under their name; objects: `nested` of their fields).
+   */
+  newInstanceValue?(field: SanitizedField, nested: (fields: readonly SanitizedField[]) => Record<string, unknown>): Record<string, unknown>;
   /** True when the value counts as absent for `required`. */
   isEmpty(value: unknown): boolean;
   /**

@@ -41,6 +41,8 @@ export function createObjectField(types: FieldTypeLookup): FieldType {
       if (definition.def !== undefined) throw new ConfigError(keyPath(ctx, 'def'), 'an object cannot have a default');
     },
     defaultValue: (field, newId) => ({ _id: newId(), metaType: 'object', ...defaultsFor(field.fields, types, newId) }),
+    // The original's `newInstance` of an object: its fields only; the first save gives it an `_id`.
+    newInstanceValue: (field, nested) => ({ [field.name]: nested(field.fields) }),
     isEmpty: (value) => value === null || value === undefined,
     convert: convertObject,
     nested: (value, field) => (isPlainObject(value) ? [{ fields: field.fields, values: value }] : []),

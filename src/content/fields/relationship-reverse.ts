@@ -34,6 +34,7 @@ export const relationshipReverseField: FieldType = {
   definitionKeys: ['withType', 'reverseOf', 'builders'],
   validateDefinition: checkReverseDefinition,
   defaultValue: () => undefined,
+  newInstanceValue: (field) => ({ [expandedKey(field)]: null }),
   isEmpty: () => true,
   // Returning undefined keeps the stored value, and there is none: input is ignored.
   convert: () => undefined,

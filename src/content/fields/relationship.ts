@@ -127,6 +127,7 @@ export const relationshipField: FieldType = {
   definitionKeys: ['withType', 'max', 'min', 'builders', 'fields'],
   validateDefinition: checkRelationshipDefinition,
   defaultValue: (): RelationshipValue => ({ ids: [], fields: {} }),
+  newInstanceValue: (field) => ({ [expandedKey(field)]: null }),
   isEmpty: (value) => asValue(value).ids.length === 0,
   /** `container`: the stored document, array item or object holding the field, for its `_fields`. */
   async convert(input, field, ctx, existing, container?: Readonly<Record<string, unknown>>): Promise<RelationshipValue | undefined> {

@@ -239,7 +239,7 @@ export function richTextReferences(content: string): RichTextValue {
 
 // Closing block tags and breaks in sanitized HTML (always lowercase, as the sanitizer writes them).
 const blockBoundary = /<\/(?:p|h[1-6]|li|blockquote|pre|div|figcaption|tr|ul|ol|table)>|<br \/>|<hr \/>/g;
-const textEntities: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+const textEntities: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#34;': '"', '&#39;': "'" };
 
 // What the sanitizer writes is regular enough to read without parsing it again: every `<` and
 // `>` of text and of attribute values is escaped, so a tag runs from `<` to the next `>`. The
@@ -252,7 +252,7 @@ export function richTextPlainText(html: string): string {
   const spaced = html.replace(blockBoundary, '$&\n').replace(/<\/t[dh]>/g, '$& ');
   const text = spaced.replace(nonTextElement, '').replace(tag, '');
   return text
-    .replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => textEntities[entity]!)
+    .replace(/&(?:amp|lt|gt|quot|#34|#39);/g, (entity) => textEntities[entity]!)
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .filter(Boolean)
@@ -265,7 +265,13 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => entities[c]!);
 }
 
-/** Plain text given for a whole area becomes one paragraph of rich text. */
-export function richTextFromPlainText(text: string): Record<string, unknown> {
-  return { type: richTextWidgetType, content: `<p>${escapeHtml(text)}</p>` };
+/**
+ * Plain text as the original's `escapeHtml(text, { pretty: true })` writes it for an area given a
+ * string: `&`, `<`, `>` and `"` escaped (`&#34;`), line breaks as `<br />`, and `http(s):` URLs
+ * made links. The link's `href` is the escaped URL (the original escapes it a second time, which
+ * turns every `&` of a query into `&amp;amp;`). Nothing it writes can hold markup of the text's own.
+ */
+export function plainTextHtml(text: string): string {
+  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;');
+  return escaped.replace(/\r?\n/g, '<br />').replace(/https?:[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
 }

@@ -1,5 +1,4 @@
 import type { SanitizedField } from '../types/piece-type.js';
-import { escapeHtml } from '../fields/rich-text.js';
 import { isPlainObject } from '../fields/nested.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import { builtInWidgetRenderers, genericWidgetRenderer, type WidgetRenderer } from './widget-renderers.js';
@@ -14,14 +13,15 @@ type Widget = Readonly<Record<string, unknown>>;
 
 /**
  * Renders the areas of presented documents, as the original's `renderDocsAreas` does for
- * `render-areas`. The HTML is ours (the original renders its own templates):
+ * `render-areas`, in the structure of its templates for a reader who is not editing (`apos-`
+ * classes renamed `cms-`):
  *
- *   area    <div class="cms-area">…widgets…</div>
- *   widget  <div class="cms-area-widget" data-widget-type="…" data-widget-id="…">…</div>
+ *   area       <div class="cms-area">…each widget's HTML, one after another…</div>
+ *   rich text  <div data-rich-text class="cms-rich-text-widget">…stored (sanitized) content…</div>
  *
- * inside which a rich-text widget is its stored (sanitized) content and any other configured
- * type its fields, escaped (`genericWidgetRenderer`). Widgets of unconfigured types render nothing.
- * In `inline` mode a widget's `_rendered` is its own HTML, without the `cms-area-widget` wrapper.
+ * Any other configured type renders its fields, escaped (`genericWidgetRenderer`), or its own
+ * renderer's HTML (images). Widgets of unconfigured types render nothing. In `inline` mode a
+ * widget's `_rendered` is that same HTML of the widget alone.
  */
 export class AreaRenderer {
   readonly #widgetTypes: WidgetTypeDefinitions;
@@ -50,13 +50,7 @@ export class AreaRenderer {
 
   /** The HTML of one area (its widgets in order); '' for anything that is not an area. */
   renderArea(area: unknown): string {
-    const widgets = this.#widgetsOf(area).map((widget) => {
-      const html = this.#renderWidget(widget);
-      if (html === null) return '';
-      const type = escapeHtml(String(widget.type));
-      const id = escapeHtml(String(widget._id ?? ''));
-      return `<div class="cms-area-widget" data-widget-type="${type}" data-widget-id="${id}">${html}</div>`;
-    });
+    const widgets = this.#widgetsOf(area).map((widget) => this.#renderWidget(widget) ?? '');
     return isPlainObject(area) ? `<div class="cms-area">${widgets.join('')}</div>` : '';
   }
 

@@ -15,8 +15,12 @@ export interface WidgetRenderContext {
 /** Turns one widget into HTML. Everything it interpolates must be escaped, or already sanitized. */
 export type WidgetRenderer = (widget: Readonly<Record<string, unknown>>, ctx: WidgetRenderContext) => string;
 
-/** Rich text was sanitized by the area's rules when it was stored, so it is written as it is. */
-export const richTextRenderer: WidgetRenderer = (widget) => (typeof widget.content === 'string' ? widget.content : '');
+/**
+ * The original's rich-text widget template: the content in one `data-rich-text` div. Rich text
+ * was sanitized by the area's rules when it was stored, so it is written as it is.
+ */
+export const richTextRenderer: WidgetRenderer = (widget) =>
+  `<div data-rich-text class="cms-rich-text-widget">${typeof widget.content === 'string' ? widget.content : ''}</div>`;
 
 function scalarText(value: unknown): string | null {
   if (typeof value === 'string') return value;

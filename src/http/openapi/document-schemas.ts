@@ -227,9 +227,11 @@ export class DocumentSchemas {
       relatedDocument: (type) => this.#relatedDocument(type, shape),
       attachment: () => ref('Attachment'),
       areaWidgets: (field) => {
-        const allowed = [...(allowedWidgetTypes(field.options) ?? allWidgets)];
+        const allowed = new Set<string>(allowedWidgetTypes(field.options) ?? allWidgets);
+        // A string given for any area is stored as one rich-text widget (`fields/area.ts`).
+        if (shape !== 'write') allowed.add(richTextWidgetType);
         const suffix = shape === 'write' ? 'WidgetInput' : 'Widget';
-        return allowed.filter((name) => this.widgetNames.has(name)).map((name) => ref(`${this.widgetNames.get(name)}${suffix}`));
+        return [...allowed].filter((name) => this.widgetNames.has(name)).map((name) => ref(`${this.widgetNames.get(name)}${suffix}`));
       },
     };
   }

@@ -59,8 +59,17 @@ export const fixedComponents: Record<string, JsonSchema> = {
   },
   Whoami: {
     type: 'object',
-    required: ['_id', 'username', 'role'],
-    properties: { _id: string, username: string, title: string, role: { enum: ['guest', 'contributor', 'editor', 'admin'] }, csrfToken: string },
+    description:
+      'The original\'s answer: of the user, `_id`, `username`, `title` and `email` when it has them, and the fields '
+      + '`login.whoamiFields` names (`role`…); for an API key, its "System Task" user (`title`, and `role` when named).',
+    properties: {
+      _id: string,
+      username: string,
+      title: string,
+      email: string,
+      role: { enum: ['guest', 'contributor', 'editor', 'admin'], description: 'Only when `login.whoamiFields` names it (and from `setup`)' },
+      csrfToken: { ...string, description: 'Session callers only' },
+    },
   },
   Health: { type: 'object', required: ['status'], properties: { status: { enum: ['ok', 'unavailable'] } } },
 };
@@ -259,8 +268,8 @@ function whoami(operationId: string, readsBody: boolean): Operation {
   return {
     tags: tags.login,
     operationId,
-    summary: 'The signed-in user of the bearer token or session',
-    security: [{ BearerToken: [] }, { SessionCookie: [] }],
-    responses: responses({ 200: jsonResponse('The user; `csrfToken` for a session.', ref('Whoami')) }, [404], readsBody),
+    summary: 'The signed-in user of the bearer token or session, or the API key\'s user',
+    security: [{ BearerToken: [] }, { SessionCookie: [] }, { ApiKey: [] }, { ApiKeyQuery: [] }],
+    responses: responses({ 200: jsonResponse('The user (or the API key\'s System Task user); `csrfToken` for a session.', ref('Whoami')) }, [404], readsBody),
   };
 }

@@ -308,10 +308,14 @@ export interface SchemaWidgetOptions {
   [key: string]: unknown;
 }
 
+/** The original's answer: of the user, `_id`, `username`, `title` and `email` when it has them, and the fields `login.whoamiFields` names (`role`…); for an API key, its "System Task" user (`title`, and `role` when named). */
 export interface Whoami {
-  _id: string;
-  username: string;
+  _id?: string;
+  username?: string;
   title?: string;
-  role: "guest" | "contributor" | "editor" | "admin";
+  email?: string;
+  /** Only when `login.whoamiFields` names it (and from `setup`) */
+  role?: "guest" | "contributor" | "editor" | "admin";
+  /** Session callers only */
   csrfToken?: string;
 }

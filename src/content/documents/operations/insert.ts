@@ -88,7 +88,7 @@ async function insertLocalized(
  */
 function newInstance(deps: Pick<InsertDeps, 'conversion'>, type: SanitizedPieceType, body: Record<string, unknown>): DocumentOutput {
   const { _newInstance: _flag, ...rest } = body;
-  const instance: DocumentOutput = { ...deps.conversion.defaults(type), type: type.name, ...rest };
+  const instance: DocumentOutput = { ...deps.conversion.newInstance(type), type: type.name, ...rest };
   delete instance._url;
   return { ...instance, _previewable: type.options.pagePath !== null };
 }
