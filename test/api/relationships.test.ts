@@ -218,11 +218,11 @@ describe('relationships', () => {
     const doc = await create('article', { title: 'Public', _authors: [person._id], _topics: [topic._id] });
     const res = await t.request('GET', `/api/v1/article/${doc._id}`, { key: null });
     assert.equal(res.status, 200);
-    assert.deepEqual(Object.keys(res.body._authors[0]).sort(), ['_fields', '_id', 'metaType', 'slug', 'title', 'type']);
+    assert.deepEqual(Object.keys(res.body._authors[0]).sort(), ['_fields', '_id', 'cacheInvalidatedAt', 'metaType', 'slug', 'title', 'type']);
     assert.deepEqual(res.body._topics, [], 'topics have no public API');
     assert.equal(res.body.authorsIds, undefined);
     const reverse = await t.request('GET', `/api/v1/person/${person._id}`, { key: null });
-    assert.deepEqual(Object.keys(reverse.body._articles[0]).sort(), ['_fields', '_id', 'links', 'metaType', 'title', 'type']);
+    assert.deepEqual(Object.keys(reverse.body._articles[0]).sort(), ['_fields', '_id', 'cacheInvalidatedAt', 'links', 'metaType', 'title', 'type']);
   });
 
   it('limits related documents to builders.project', async () => {

@@ -1,0 +1,152 @@
+import type { AppConfig } from '../app-config.js';
+import type { FieldTypeLookup } from '../fields/convert-schema.js';
+import type { SanitizedPieceType } from '../types/piece-type.js';
+import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
+import { relatedIds, relationshipField, relationshipTarget } from '../fields/relationship.js';
+import { schemasHold, walkFields } from '../fields/walk-fields.js';
+
+/**
+ * The bookkeeping a document's relationships leave on the documents they name (original:
+ * `relatedReverseIds`, `cacheInvalidatedAt`). When a version is written with relationships, each
+ * related document's version in the same locale and mode (or its only version, for a type that
+ * is not localized) gets the writer's `cmsDocId` in `relatedReverseIds`, and its
+ * `cacheInvalidatedAt` set to the writer's `updatedAt`; a relationship an update drops, or the
+ * removal of the version, takes the id away again (the related version's `cacheInvalidatedAt`
+ * moves too). The related versions' `updatedAt` stays: it names their content's state for their
+ * own editors' `If-Match`, and their content did not change.
+ *
+ * The `previous` copy a publish keeps is not live content: it leaves no bookkeeping.
+ * All of it runs in the transaction of the write that causes it, and costs a query per related
+ * type and a write per related version: no scan.
+ */
+
+/** Related `cmsDocId`s of one version, per related type. */
+type RelatedByType = Map<string, Set<string>>;
+
+/** How the related versions of one type change: which ids gain or lose the writer's id. */
+interface Change {
+  readonly added: ReadonlySet<string>;
+  readonly removed: ReadonlySet<string>;
+  readonly kept: ReadonlySet<string>;
+}
+
+export class ReverseBookkeeping {
+  readonly #config: AppConfig;
+  readonly #deps: { readonly registry: FieldTypeLookup; readonly widgetTypes: AppConfig['widgetTypes'] };
+  /** Per type: whether its schema has a relationship at any depth (else no walk is needed). */
+  readonly #relates = new WeakMap<SanitizedPieceType, boolean>();
+
+  constructor(deps: { config: AppConfig; registry: FieldTypeLookup }) {
+    this.#config = deps.config;
+    this.#deps = { registry: deps.registry, widgetTypes: deps.config.widgetTypes };
+  }
+
+  /** Whether versions of `type` can relate to anything (top level, arrays, objects, widgets). */
+  relates(type: SanitizedPieceType): boolean {
+    let relates = this.#relates.get(type);
+    if (relates === undefined) {
+      relates = schemasHold([type.fields], this.#deps.widgetTypes, relationshipField.name);
+      this.#relates.set(type, relates);
+    }
+    return relates;
+  }
+
+  /** The `cmsDocId`s a version relates to, per related type, at any depth. */
+  related(type: SanitizedPieceType, doc: Readonly<Record<string, unknown>> | null): RelatedByType {
+    const found: RelatedByType = new Map();
+    if (!doc || !this.relates(type)) return found;
+    walkFields({ fields: type.fields, values: doc as Record<string, unknown> }, this.#deps, (field, container) => {
+      if (this.#deps.registry.get(field.type)?.relates !== 'forward') return;
+      const target = relationshipTarget(field.name, field.options.withType);
+      const ids = found.get(target) ?? new Set<string>();
+      for (const id of relatedIds(container, field)) ids.add(id);
+      found.set(target, ids);
+    });
+    return found;
+  }
+
+  /**
+   * Brings the related versions up to date after `before` became `after` (null: inserted, or
+   * removed). `stamp` is the time their `cacheInvalidatedAt` takes.
+   */
+  async afterWrite(
+    session: StorageSession,
+    type: SanitizedPieceType,
+    versions: { readonly before: StoredDocument | null; readonly after: StoredDocument | null },
+    stamp: string,
+  ): Promise<void> {
+    const doc = versions.after ?? versions.before;
+    if (!doc || doc.cmsMode === 'previous' || !this.relates(type)) return;
+    const before = this.related(type, versions.before);
+    const after = this.related(type, versions.after);
+    for (const target of new Set([...before.keys(), ...after.keys()])) {
+      const relatedType = this.#config.pieceTypes.get(target);
+      if (!relatedType) continue;
+      const change = changeOf(before.get(target), after.get(target));
+      await this.#apply(session, relatedType, doc, change, stamp);
+    }
+  }
+
+  async #apply(session: StorageSession, relatedType: SanitizedPieceType, doc: StoredDocument, change: Change, stamp: string): Promise<void> {
+    const ids = [...change.added, ...change.removed, ...change.kept];
+    if (ids.length === 0) return;
+    // Held before they are read: a write of one of them, in this process or another, either
+    // comes first and is read here, or waits for this transaction and reads what it wrote.
+    await session.documents.hold(ids);
+    const localized = relatedType.options.localized;
+    const [locale, mode] = localized ? String(doc.cmsLocale ?? '').split(':') : [];
+    // A document that is not localized relates to the localized versions of no locale in
+    // particular: as the original, only related documents of its own kind hear of it.
+    if (localized && (!locale || !mode)) return;
+    const stale = change.removed.size > 0 && !localized ? await this.#stillRelated(session, doc, relatedType.name) : new Set<string>();
+    const found = await session.documents.find({
+      type: relatedType.name,
+      docIds: ids,
+      ...(localized ? { locale, mode: mode as 'draft' | 'published' } : { locale: null, mode: null }),
+    });
+    for (const related of found) {
+      const reverseIds = reverseIdsOf(related).filter((id) => id !== doc.cmsDocId);
+      const relates = change.added.has(related.cmsDocId) || change.kept.has(related.cmsDocId) || stale.has(related.cmsDocId);
+      related.relatedReverseIds = relates ? [...reverseIds, doc.cmsDocId] : reverseIds;
+      related.cacheInvalidatedAt = later(related.cacheInvalidatedAt, stamp);
+      // Without an index: its filter values, search texts and `updatedAt` stay as they are.
+      await session.documents.update(related);
+    }
+  }
+
+  /**
+   * The documents of `target` that other live versions of `doc`'s document (other locales and
+   * modes) still relate to: a document of a type that is not localized has one version for all
+   * of them, which keeps the id while any of them relates to it.
+   */
+  async #stillRelated(session: StorageSession, doc: StoredDocument, target: string): Promise<Set<string>> {
+    const type = this.#config.pieceTypes.get(doc.type);
+    if (!type) return new Set();
+    const others = await session.documents.find({ type: type.name, docIds: [doc.cmsDocId] });
+    const ids = new Set<string>();
+    for (const other of others) {
+      if (other._id === doc._id || other.cmsMode === 'previous') continue;
+      for (const id of this.related(type, other).get(target) ?? []) ids.add(id);
+    }
+    return ids;
+  }
+}
+
+function changeOf(before: ReadonlySet<string> = new Set(), after: ReadonlySet<string> = new Set()): Change {
+  return {
+    added: new Set([...after].filter((id) => !before.has(id))),
+    removed: new Set([...before].filter((id) => !after.has(id))),
+    kept: new Set([...after].filter((id) => before.has(id))),
+  };
+}
+
+/** The stored `relatedReverseIds` (absent on versions no relationship ever named). */
+export function reverseIdsOf(doc: Readonly<Record<string, unknown>>): string[] {
+  const ids = doc.relatedReverseIds;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/** The later of two ISO times (the first may be missing). */
+export function later(current: unknown, stamp: string): string {
+  return typeof current === 'string' && current > stamp ? current : stamp;
+}
