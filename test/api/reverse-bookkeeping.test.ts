@@ -1,0 +1,145 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { keys, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+const piece = (fields: Record<string, unknown>, options: Record<string, unknown> = {}) => ({
+  extend: '@cms/piece-type',
+  options,
+  fields: { add: fields },
+});
+
+/** `article` relates to `person` at the top level and to other articles inside an array. */
+function bookkeepingConfig(): Record<string, unknown> {
+  return {
+    locales: { en: { label: 'English' } },
+    apiKeys: { [keys.admin]: { role: 'admin' } },
+    modules: {
+      person: piece({ bio: { type: 'string' } }, { publicApiProjection: { title: 1 } }),
+      article: piece({
+        _authors: { type: 'relationship', withType: 'person' },
+        links: { type: 'array', fields: { add: { _page: { type: 'relationship', withType: 'article' } } } },
+      }),
+    },
+  };
+}
+
+type Doc = Record<string, any>;
+
+describe('reverse relationship bookkeeping (relatedReverseIds, cacheInvalidatedAt)', () => {
+  let t: TestApp;
+  const create = async (type: string, body: Doc): Promise<Doc> => {
+    const res = await t.request('POST', `/api/v1/${type}`, { body });
+    assert.equal(res.status, 200, res.text);
+    return res.body;
+  };
+  const read = async (type: string, id: string, mode: 'draft' | 'published' = 'published'): Promise<Doc> => {
+    const res = await t.request('GET', `/api/v1/${type}/${id.split(':')[0]}:en:${mode}`);
+    assert.equal(res.status, 200, res.text);
+    return res.body;
+  };
+  const patch = async (id: string, body: Doc, query = ''): Promise<Doc> => {
+    const res = await t.request('PATCH', `/api/v1/article/${id}${query}`, { body });
+    assert.equal(res.status, 200, res.text);
+    return res.body;
+  };
+
+  before(async () => {
+    t = await startTestApp(bookkeepingConfig());
+  });
+  after(() => t.close());
+
+  it('gives each related version the writer\'s cmsDocId and moves its cacheInvalidatedAt, not its updatedAt', async () => {
+    const ada = await create('person', { title: 'Ada' });
+    const grace = await create('person', { title: 'Grace' });
+    assert.equal(ada.cacheInvalidatedAt, ada.updatedAt, 'a write sets its own cacheInvalidatedAt to its updatedAt');
+    assert.equal(ada.relatedReverseIds, undefined);
+    const article = await create('article', { title: 'Paper', _authors: [ada._id, grace._id] });
+    assert.equal(article.cacheInvalidatedAt, article.updatedAt);
+
+    for (const mode of ['published', 'draft'] as const) {
+      for (const person of [ada, grace]) {
+        const now = await read('person', person._id, mode);
+        assert.deepEqual(now.relatedReverseIds, [article.cmsDocId], `${person.title} ${mode}`);
+        assert.equal(now.cacheInvalidatedAt, article.updatedAt);
+        assert.ok(now.cacheInvalidatedAt > now.updatedAt);
+      }
+    }
+    const adaNow = await read('person', ada._id);
+    assert.equal(adaNow.updatedAt, ada.updatedAt, 'being related to is no change of content');
+  });
+
+  it('keeps the ETag of a related document valid for its editors (If-Match)', async () => {
+    const res = await t.request('POST', '/api/v1/person', { body: { title: 'Edited' } });
+    const etag = res.headers.etag as string;
+    await create('article', { title: 'Links to it', _authors: [res.body._id] });
+    const edit = await t.request('PATCH', `/api/v1/person/${res.body._id}`, { body: { bio: 'changed' }, headers: { 'if-match': etag } });
+    assert.equal(edit.status, 200, edit.text);
+    assert.equal(edit.body.bio, 'changed');
+    assert.equal(edit.body.relatedReverseIds.length, 1, 'the editor\'s write keeps the bookkeeping');
+    assert.equal(edit.body.cacheInvalidatedAt, edit.body.updatedAt);
+  });
+
+  it('takes the id away when an update drops the relationship, and moves every related version\'s cacheInvalidatedAt', async () => {
+    const ada = await create('person', { title: 'Dropped' });
+    const grace = await create('person', { title: 'Kept' });
+    const article = await create('article', { title: 'Changing', _authors: [ada._id, grace._id] });
+    const updated = await patch(article._id, { _authors: [grace._id] });
+    const adaNow = await read('person', ada._id);
+    const graceNow = await read('person', grace._id);
+    assert.deepEqual(adaNow.relatedReverseIds, []);
+    assert.equal(adaNow.cacheInvalidatedAt, updated.updatedAt);
+    assert.deepEqual(graceNow.relatedReverseIds, [article.cmsDocId]);
+    assert.equal(graceNow.cacheInvalidatedAt, updated.updatedAt);
+  });
+
+  it('touches only the versions in the writer\'s locale and mode', async () => {
+    const ada = await create('person', { title: 'Draft only' });
+    const article = await create('article', { title: 'Drafted', _authors: [ada._id] });
+    await patch(`${article.cmsDocId}:en:draft`, { _authors: [] });
+    assert.deepEqual((await read('person', ada._id, 'draft')).relatedReverseIds, []);
+    assert.deepEqual((await read('person', ada._id, 'published')).relatedReverseIds, [article.cmsDocId]);
+    const published = await t.request('POST', `/api/v1/article/${article.cmsDocId}:en:draft/publish`, { body: {} });
+    assert.equal(published.status, 200, published.text);
+    assert.deepEqual((await read('person', ada._id, 'published')).relatedReverseIds, [], 'publishing the draft drops it there too');
+  });
+
+  it('counts relationships inside arrays, each document once', async () => {
+    const target = await create('article', { title: 'Target' });
+    const holder = await create('article', { title: 'Holder', links: [{ _page: [target._id] }, { _page: [target._id] }] });
+    assert.deepEqual((await read('article', target._id)).relatedReverseIds, [holder.cmsDocId]);
+    await patch(holder._id, { links: [{ _page: [target._id] }] });
+    assert.deepEqual((await read('article', target._id)).relatedReverseIds, [holder.cmsDocId], 'still related by the item left');
+  });
+
+  it('takes the id away when the relating document is deleted', async () => {
+    const ada = await create('person', { title: 'Orphan' });
+    const article = await create('article', { title: 'Doomed', _authors: [ada._id] });
+    const published = await t.request('DELETE', `/api/v1/article/${article._id}`);
+    assert.equal(published.status, 200, published.text);
+    assert.deepEqual((await read('person', ada._id, 'published')).relatedReverseIds, [], 'the published version went');
+    assert.deepEqual((await read('person', ada._id, 'draft')).relatedReverseIds, [article.cmsDocId], 'the draft is still there');
+    const draft = await t.request('DELETE', `/api/v1/article/${article.cmsDocId}:en:draft`);
+    assert.equal(draft.status, 200, draft.text);
+    assert.deepEqual((await read('person', ada._id, 'draft')).relatedReverseIds, []);
+  });
+
+  it('writes nothing of it when the write is refused', async () => {
+    const ada = await create('person', { title: 'Untouched' });
+    const before = await read('person', ada._id);
+    const refused = await t.request('POST', '/api/v1/article', { body: { _authors: [ada._id] } });
+    assert.equal(refused.status, 400, 'no title');
+    const after = await read('person', ada._id);
+    assert.equal(after.relatedReverseIds, undefined);
+    assert.equal(after.cacheInvalidatedAt, before.cacheInvalidatedAt);
+  });
+
+  it('shows anonymous callers cacheInvalidatedAt and what the projection names, never relatedReverseIds', async () => {
+    const ada = await create('person', { title: 'Public' });
+    await create('article', { title: 'Private article', _authors: [ada._id] });
+    const res = await t.request('GET', `/api/v1/person/${ada._id}`, { key: null });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(Object.keys(res.body).sort(), ['_id', 'cacheInvalidatedAt', 'metaType', 'title', 'type']);
+    const list = await t.request('GET', '/api/v1/person?perPage=100', { key: null });
+    assert.ok(list.body.results.every((doc: Doc) => doc.relatedReverseIds === undefined));
+  });
+});
