@@ -1,6 +1,11 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { keys, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { createStorage } from '../../src/storage/create-storage.js';
+import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
+import { createFieldTypeRegistry } from '../../src/content/fields/registry.js';
+import { loadAppConfig } from '../../src/load-app-config.js';
+import { backfillReverseIds, reverseBackfillKey } from '../../src/content/indexing/reverse-backfill.js';
 
 const piece = (fields: Record<string, unknown>, options: Record<string, unknown> = {}) => ({
   extend: '@cms/piece-type',
@@ -141,5 +146,39 @@ describe('reverse relationship bookkeeping (relatedReverseIds, cacheInvalidatedA
     assert.deepEqual(Object.keys(res.body).sort(), ['_id', 'cacheInvalidatedAt', 'metaType', 'title', 'type']);
     const list = await t.request('GET', '/api/v1/person?perPage=100', { key: null });
     assert.ok(list.body.results.every((doc: Doc) => doc.relatedReverseIds === undefined));
+  });
+});
+
+describe('reverse bookkeeping of documents stored before it was kept', () => {
+  it('is backfilled once at the start: related documents get their relatedReverseIds', async () => {
+    const t = await startTestApp(bookkeepingConfig());
+    const storage = createStorage(t.databaseUrl, { attachmentsGenerationKey });
+    try {
+      const created = async (type: string, body: Doc) => (await t.request('POST', `/api/v1/${type}`, { body })).body;
+      const ada = await created('person', { title: 'Old' });
+      const article = await created('article', { title: 'Old article', _authors: [ada._id] });
+      // The store as an older version left it: no bookkeeping, no record of the backfill.
+      await storage.transaction({ lock: [ada.cmsDocId] }, async (tx) => {
+        for (const version of await tx.documents.find({ type: 'person', docIds: [ada.cmsDocId] })) {
+          delete version.relatedReverseIds;
+          await tx.documents.update(version);
+        }
+        await tx.indexPlans.record(reverseBackfillKey, '0');
+      });
+      const stripped = await t.request('GET', `/api/v1/person/${ada._id}`);
+      assert.equal(stripped.body.relatedReverseIds, undefined);
+
+      const config = await loadAppConfig({ config: bookkeepingConfig(), env: { CMS_DATA_DIR: t.dataDir, CMS_DATABASE_URL: t.databaseUrl }, cwd: t.dataDir });
+      await backfillReverseIds({ config, storage, fieldTypes: createFieldTypeRegistry() });
+      for (const mode of ['published', 'draft']) {
+        const res = await t.request('GET', `/api/v1/person/${ada.cmsDocId}:en:${mode}`);
+        assert.deepEqual(res.body.relatedReverseIds, [article.cmsDocId], mode);
+        assert.equal(res.body.updatedAt, ada.updatedAt);
+      }
+      assert.equal(await storage.indexPlans.digestOf(reverseBackfillKey), '1', 'recorded: the next start does nothing');
+    } finally {
+      await storage.close();
+      await t.close();
+    }
   });
 });
