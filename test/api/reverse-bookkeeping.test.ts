@@ -73,6 +73,20 @@ describe('reverse relationship bookkeeping (relatedReverseIds, cacheInvalidatedA
     assert.equal(adaNow.updatedAt, ada.updatedAt, 'being related to is no change of content');
   });
 
+  it('moves cacheInvalidatedAt of the documents that relate to a document written or removed, not their updatedAt', async () => {
+    const ada = await create('person', { title: 'Related to' });
+    const article = await create('article', { title: 'Relating', _authors: [ada._id] });
+    const edited = await t.request('PATCH', `/api/v1/person/${ada._id}`, { body: { bio: 'new' } });
+    assert.equal(edited.status, 200, edited.text);
+    const relating = await read('article', article._id);
+    assert.equal(relating.cacheInvalidatedAt, edited.body.updatedAt);
+    assert.equal(relating.updatedAt, article.updatedAt);
+    // A published-mode PATCH writes the draft too: the draft article relates to that.
+    assert.equal((await read('article', article._id, 'draft')).cacheInvalidatedAt, (await read('person', ada._id, 'draft')).updatedAt);
+    assert.equal((await t.request('DELETE', `/api/v1/person/${ada._id}`)).status, 200);
+    assert.ok((await read('article', article._id)).cacheInvalidatedAt > edited.body.updatedAt);
+  });
+
   it('keeps the ETag of a related document valid for its editors (If-Match)', async () => {
     const res = await t.request('POST', '/api/v1/person', { body: { title: 'Edited' } });
     const etag = res.headers.etag as string;

@@ -1,9 +1,10 @@
 import type { AppConfig } from '../app-config.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
-import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
+import type { StorageSession, StoredDocument, TypeQuery } from '../../storage/storage-adapter.js';
+import type { Mode } from '../../core/ids.js';
 import { relatedIds, relationshipField, relationshipTarget } from '../fields/relationship.js';
-import { schemasHold, walkFields } from '../fields/walk-fields.js';
+import { schemasHold, walkFieldDefinitions, walkFields } from '../fields/walk-fields.js';
 
 /**
  * The bookkeeping a document's relationships leave on the documents they name (original:
@@ -35,6 +36,8 @@ export class ReverseBookkeeping {
   readonly #deps: { readonly registry: FieldTypeLookup; readonly widgetTypes: AppConfig['widgetTypes'] };
   /** Per type: whether its schema has a relationship at any depth (else no walk is needed). */
   readonly #relates = new WeakMap<SanitizedPieceType, boolean>();
+  /** Per type name: the types with a relationship to it at any depth (built once, on first use). */
+  #relatingTypes: Map<string, SanitizedPieceType[]> | undefined;
 
   constructor(deps: { config: AppConfig; registry: FieldTypeLookup }) {
     this.#config = deps.config;
@@ -49,6 +52,11 @@ export class ReverseBookkeeping {
       this.#relates.set(type, relates);
     }
     return relates;
+  }
+
+  /** Whether versions of `type` relate to anything or anything relates to them: their writes keep bookkeeping. */
+  keepsBooks(type: SanitizedPieceType): boolean {
+    return this.relates(type) || this.#relatingTo(type.name).length > 0;
   }
 
   /** The `cmsDocId`s a version relates to, per related type, at any depth. */
@@ -76,7 +84,9 @@ export class ReverseBookkeeping {
     stamp: string,
   ): Promise<void> {
     const doc = versions.after ?? versions.before;
-    if (!doc || doc.cmsMode === 'previous' || !this.relates(type)) return;
+    if (!doc || doc.cmsMode === 'previous') return;
+    await this.#invalidateRelating(session, type, doc, stamp);
+    if (!this.relates(type)) return;
     const before = this.related(type, versions.before);
     const after = this.related(type, versions.after);
     for (const target of new Set([...before.keys(), ...after.keys()])) {
@@ -87,23 +97,50 @@ export class ReverseBookkeeping {
     }
   }
 
+  /**
+   * The versions that relate to `doc` (its `relatedReverseIds`) show it expanded: as the
+   * original's, their `cacheInvalidatedAt` moves when it is written or removed.
+   */
+  async #invalidateRelating(session: StorageSession, type: SanitizedPieceType, doc: StoredDocument, stamp: string): Promise<void> {
+    const ids = reverseIdsOf(doc).filter((id) => id !== doc.cmsDocId);
+    if (ids.length === 0) return;
+    await session.documents.hold(ids);
+    for (const relating of this.#relatingTo(type.name)) {
+      const place = placeFor(relating, doc);
+      if (!place) continue;
+      for (const version of await session.documents.find({ type: relating.name, docIds: ids, ...place })) {
+        version.cacheInvalidatedAt = later(version.cacheInvalidatedAt, stamp);
+        await session.documents.update(version);
+      }
+    }
+  }
+
+  #relatingTo(typeName: string): readonly SanitizedPieceType[] {
+    if (!this.#relatingTypes) {
+      const relating = new Map<string, SanitizedPieceType[]>();
+      for (const type of this.#config.pieceTypes.values()) {
+        const targets = new Set<string>();
+        walkFieldDefinitions([type.fields], this.#deps.widgetTypes, (field) => {
+          if (this.#deps.registry.get(field.type)?.relates === 'forward') targets.add(relationshipTarget(field.name, field.options.withType));
+        });
+        for (const target of targets) relating.set(target, [...(relating.get(target) ?? []), type]);
+      }
+      this.#relatingTypes = relating;
+    }
+    return this.#relatingTypes.get(typeName) ?? [];
+  }
+
   async #apply(session: StorageSession, relatedType: SanitizedPieceType, doc: StoredDocument, change: Change, stamp: string): Promise<void> {
     const ids = [...change.added, ...change.removed, ...change.kept];
     if (ids.length === 0) return;
     // Held before they are read: a write of one of them, in this process or another, either
     // comes first and is read here, or waits for this transaction and reads what it wrote.
     await session.documents.hold(ids);
+    const place = placeFor(relatedType, doc);
+    if (!place) return;
     const localized = relatedType.options.localized;
-    const [locale, mode] = localized ? String(doc.cmsLocale ?? '').split(':') : [];
-    // A document that is not localized relates to the localized versions of no locale in
-    // particular: as the original, only related documents of its own kind hear of it.
-    if (localized && (!locale || !mode)) return;
     const stale = change.removed.size > 0 && !localized ? await this.#stillRelated(session, doc, relatedType.name) : new Set<string>();
-    const found = await session.documents.find({
-      type: relatedType.name,
-      docIds: ids,
-      ...(localized ? { locale, mode: mode as 'draft' | 'published' } : { locale: null, mode: null }),
-    });
+    const found = await session.documents.find({ type: relatedType.name, docIds: ids, ...place });
     for (const related of found) {
       const reverseIds = reverseIdsOf(related).filter((id) => id !== doc.cmsDocId);
       const relates = change.added.has(related.cmsDocId) || change.kept.has(related.cmsDocId) || stale.has(related.cmsDocId);
@@ -130,6 +167,17 @@ export class ReverseBookkeeping {
     }
     return ids;
   }
+}
+
+/**
+ * Where the versions of `type` that `doc`'s version meets live: its own locale and mode, or
+ * nowhere in particular for a type that is not localized. A document that is not localized meets
+ * the localized versions of no locale in particular: as the original, it records nothing on them.
+ */
+function placeFor(type: SanitizedPieceType, doc: StoredDocument): Pick<TypeQuery, 'locale' | 'mode'> | null {
+  if (!type.options.localized) return { locale: null, mode: null };
+  const [locale, mode] = String(doc.cmsLocale ?? '').split(':');
+  return locale && mode ? { locale, mode: mode as Mode } : null;
 }
 
 function changeOf(before: ReadonlySet<string> = new Set(), after: ReadonlySet<string> = new Set()): Change {

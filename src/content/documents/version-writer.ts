@@ -63,7 +63,7 @@ export class VersionWriter {
 
   /** Removes versions of the type (missing ones are skipped); returns how many there were. */
   async remove(session: StorageSession, type: SanitizedPieceType, ids: readonly string[]): Promise<number> {
-    const gone = this.#reverse.relates(type) && ids.length > 0 ? await session.documents.find({ type: type.name, ids }) : [];
+    const gone = this.#reverse.keepsBooks(type) && ids.length > 0 ? await session.documents.find({ type: type.name, ids }) : [];
     const removed = await session.documents.remove(type.name, ids);
     const now = new Date().toISOString();
     for (const before of gone) await this.#reverse.afterWrite(session, type, { before, after: null }, now);
