@@ -165,10 +165,12 @@ function annotateAreas(value: unknown, docId: string, editable: boolean): void {
 
 /**
  * What a caller without API access sees of a document: the type's public projection, and, as
- * the original's, `cacheInvalidatedAt` (when anything it shows last changed).
+ * the original's, `cacheInvalidatedAt` (when anything it shows last changed) and, when the
+ * projection shows `_url`, the `slug` it is made of (the original's projection fetches it).
  */
 function publicOutput(output: Output, projection: Readonly<Record<string, unknown>>): Output {
   const kept = includeOnly(output, projection);
   if (output.cacheInvalidatedAt !== undefined) kept.cacheInvalidatedAt = output.cacheInvalidatedAt;
+  if (projection._url && output.slug !== undefined) kept.slug = output.slug;
   return kept;
 }

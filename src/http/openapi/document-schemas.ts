@@ -75,7 +75,7 @@ const alwaysShown = ['_id', 'type', 'metaType'];
 function isProjected(projection: Readonly<Record<string, unknown>>, key: string): boolean {
   // A public projection also shows `cacheInvalidatedAt` (`publicOutput` in present.ts).
   if (alwaysShown.includes(key) || key === '_fields' || key === 'cacheInvalidatedAt') return true;
-  return projectionGoverns(projection, key) || (key === '_parentUrl' && Boolean(projection._url));
+  return projectionGoverns(projection, key) || ((key === '_parentUrl' || key === 'slug') && Boolean(projection._url));
 }
 
 /** PATCH operators (interface 4.2, README "PATCH"): each maps paths to values. */
