@@ -69,6 +69,13 @@ export interface DocumentPage {
       value: unknown;
       label: string;
       count?: number;
+      /** Relationship choices: the related version's full `_id` (the value of the slug filters) */
+      _id?: string;
+      /** Relationship choices: the related document's slug (the value of the slug filters) */
+      slug?: string;
+      /** Relationship choices: the related type */
+      type?: string;
+      metaType?: "doc";
     }[];
   };
   counts?: {
@@ -76,6 +83,13 @@ export interface DocumentPage {
       value: unknown;
       label: string;
       count?: number;
+      /** Relationship choices: the related version's full `_id` (the value of the slug filters) */
+      _id?: string;
+      /** Relationship choices: the related document's slug (the value of the slug filters) */
+      slug?: string;
+      /** Relationship choices: the related type */
+      type?: string;
+      metaType?: "doc";
     }[];
   };
 }
