@@ -22,6 +22,7 @@ function bookkeepingConfig(): Record<string, unknown> {
       person: piece({ bio: { type: 'string' } }, { publicApiProjection: { title: 1 } }),
       article: piece({
         _authors: { type: 'relationship', withType: 'person' },
+        _owner: { type: 'relationship', withType: '@cms/user' },
         links: { type: 'array', fields: { add: { _page: { type: 'relationship', withType: 'article' } } } },
       }),
     },
@@ -122,6 +123,17 @@ describe('reverse relationship bookkeeping (relatedReverseIds, cacheInvalidatedA
     assert.deepEqual((await read('person', ada._id, 'published')).relatedReverseIds, [], 'publishing the draft drops it there too');
   });
 
+  it('keeps the id on a document that is not localized while another version still relates to it', async () => {
+    const owner = await create('@cms/user', { title: 'Owner', username: 'owner' });
+    const article = await create('article', { title: 'Owned', _owner: [owner._id] });
+    const user = async () => (await t.request('GET', `/api/v1/@cms/user/${owner._id}`)).body;
+    assert.deepEqual((await user()).relatedReverseIds, [article.cmsDocId]);
+    await patch(`${article.cmsDocId}:en:draft`, { _owner: [] });
+    assert.deepEqual((await user()).relatedReverseIds, [article.cmsDocId], 'the published version still relates');
+    await patch(article._id, { _owner: [] });
+    assert.deepEqual((await user()).relatedReverseIds, []);
+  });
+
   it('counts relationships inside arrays, each document once', async () => {
     const target = await create('article', { title: 'Target' });
     const holder = await create('article', { title: 'Holder', links: [{ _page: [target._id] }, { _page: [target._id] }] });
@@ -150,6 +162,22 @@ describe('reverse relationship bookkeeping (relatedReverseIds, cacheInvalidatedA
     const after = await read('person', ada._id);
     assert.equal(after.relatedReverseIds, undefined);
     assert.equal(after.cacheInvalidatedAt, before.cacheInvalidatedAt);
+  });
+
+  it('ignores relatedReverseIds and cacheInvalidatedAt sent in a body', async () => {
+    const ada = await create('person', { title: 'Forged' });
+    const article = await create('article', { title: 'Real', _authors: [ada._id] });
+    const forged = { relatedReverseIds: ['forged'], cacheInvalidatedAt: '2000-01-01T00:00:00.000Z' };
+    const patched = await t.request('PATCH', `/api/v1/person/${ada._id}`, { body: { bio: 'b', ...forged } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual(patched.body.relatedReverseIds, [article.cmsDocId]);
+    assert.equal(patched.body.cacheInvalidatedAt, patched.body.updatedAt);
+    const replaced = await t.request('PUT', `/api/v1/person/${ada._id}`, { body: { title: 'Forged', ...forged } });
+    assert.equal(replaced.status, 200, replaced.text);
+    assert.deepEqual(replaced.body.relatedReverseIds, [article.cmsDocId]);
+    const inserted = await create('person', { title: 'New', ...forged });
+    assert.equal(inserted.relatedReverseIds, undefined);
+    assert.equal(inserted.cacheInvalidatedAt, inserted.updatedAt);
   });
 
   it('shows anonymous callers cacheInvalidatedAt and what the projection names, never relatedReverseIds', async () => {

@@ -142,10 +142,12 @@ export class ReverseBookkeeping {
     const stale = change.removed.size > 0 && !localized ? await this.#stillRelated(session, doc, relatedType.name) : new Set<string>();
     const found = await session.documents.find({ type: relatedType.name, docIds: ids, ...place });
     for (const related of found) {
-      const reverseIds = reverseIdsOf(related).filter((id) => id !== doc.cmsDocId);
       const relates = change.added.has(related.cmsDocId) || change.kept.has(related.cmsDocId) || stale.has(related.cmsDocId);
-      related.relatedReverseIds = relates ? [...reverseIds, doc.cmsDocId] : reverseIds;
-      related.cacheInvalidatedAt = later(related.cacheInvalidatedAt, stamp);
+      const reverseIds = withReverseId(reverseIdsOf(related), doc.cmsDocId, relates);
+      const invalidatedAt = later(related.cacheInvalidatedAt, stamp);
+      if (!reverseIds && invalidatedAt === related.cacheInvalidatedAt) continue;
+      if (reverseIds) related.relatedReverseIds = reverseIds;
+      related.cacheInvalidatedAt = invalidatedAt;
       // Without an index: its filter values, search texts and `updatedAt` stay as they are.
       await session.documents.update(related);
     }
@@ -192,6 +194,15 @@ function changeOf(before: ReadonlySet<string> = new Set(), after: ReadonlySet<st
 export function reverseIdsOf(doc: Readonly<Record<string, unknown>>): string[] {
   const ids = doc.relatedReverseIds;
   return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/**
+ * `ids` with `id` in it (appended, as `$addToSet` does) or not; null when they already are as
+ * asked, so that a write that changes nothing is skipped and the order stays.
+ */
+function withReverseId(ids: string[], id: string, present: boolean): string[] | null {
+  if (ids.includes(id) === present) return null;
+  return present ? [...ids, id] : ids.filter((other) => other !== id);
 }
 
 /** The later of two ISO times (the first may be missing). */
