@@ -62,6 +62,22 @@ export function describeTransactionHoldsContract(name: string, makePair: MakeAda
       assert.equal(doc!.counter, 2, "the second writer read the first one's insert");
     });
 
+    it('holds the documents documents.hold names from then on, as a lock taken at the start would', async () => {
+      await pair.adapter.documents.insert(counted, emptyIndex());
+      // The bookkeeping of relationships: a writer learns on the way which documents it writes back.
+      const lateCountUp = (store: StorageAdapter) =>
+        store.transaction(async (tx) => {
+          await tx.documents.hold(['counted']);
+          const [doc] = await tx.documents.find({ type: 'article', ids: [counted._id] });
+          await turn();
+          await tx.documents.update({ ...doc!, counter: Number(doc!.counter) + 1 }, emptyIndex());
+        });
+      await Promise.all([pair.adapter, pair.other].flatMap((store) => Array.from({ length: 10 }, () => [lateCountUp(store), countUp(store)]).flat()));
+      const [doc] = await pair.adapter.documents.find({ type: 'article', ids: [counted._id] });
+      assert.equal(doc!.counter, 40);
+      await pair.adapter.documents.hold(['counted']);
+    });
+
     it('serialises the writers of one attachment record that hold it', async () => {
       await pair.adapter.attachments.insert(makeAttachment('held'));
       await Promise.all([pair.adapter, pair.other].flatMap((store) => Array.from({ length: 10 }, (_, n) => addCrop(store, n))));
