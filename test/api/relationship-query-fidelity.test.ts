@@ -114,16 +114,37 @@ describe('relationship query fidelity', () => {
   it('loads relationships inside the widgets of a related document once, without duplicates', async () => {
     const page = await create('page', {
       title: 'Cards',
-      body: { metaType: 'area', items: [{ type: 'card', _person: [people.Ada!._id] }, { type: 'card', _person: [people.Ada!._id] }] },
+      body: { metaType: 'area', items: [{ type: 'card', _person: [people.Ada!._id] }, { type: 'card', _person: [people.bob!._id, people.Ada!._id] }] },
     });
     const article = await create('article', { title: 'With page', _pages: [page._id, page._id] });
     assert.equal(article._pages.length, 1, 'one related document per id');
-    const res = await t.request('GET', `/api/v1/article/${article._id}`);
-    const [related] = res.body._pages;
-    assert.equal(res.body._pages.length, 1);
-    for (const card of related.body.items) {
-      assert.deepEqual(card.personIds, [people.Ada!.cmsDocId]);
-      assert.equal(card._person, undefined, 'related documents do not load their own relationships');
+    for (const title of ['Also with page', 'Third with page']) await create('article', { title, _pages: [page._id] });
+    // As the original's PRO-8108 test: several documents of a list relate to one document whose
+    // widgets relate to others; each widget shows its related documents once.
+    const list = await t.request('GET', '/api/v1/article?_pages[]=' + page.cmsDocId);
+    assert.equal(list.status, 200);
+    assert.equal(list.body.results.length, 3);
+    for (const result of list.body.results) {
+      assert.equal(result._pages.length, 1);
+      const [first, second] = result._pages[0].body.items;
+      assert.deepEqual(first._person.map((p: Doc) => p.title), ['Ada']);
+      assert.deepEqual(second._person.map((p: Doc) => p.title), ['bob', 'Ada']);
+      assert.deepEqual(second.personIds, [people.bob!.cmsDocId, people.Ada!.cmsDocId]);
     }
+    // The documents those widgets relate to answer as related documents do, with their _fields.
+    const res = await t.request('GET', `/api/v1/article/${article._id}`);
+    const person = res.body._pages[0].body.items[0]._person[0];
+    assert.equal(person.title, 'Ada');
+    assert.equal(person._fields !== undefined, true);
+  });
+
+  it('shows anonymous callers the widgets of a related document as its projection does', async () => {
+    const res = await t.request('GET', '/api/v1/article?title=with%20page', { key: null });
+    assert.equal(res.status, 200);
+    const [result] = res.body.results.filter((r: Doc) => r.title === 'With page');
+    const [card] = result._pages[0].body.items;
+    // person's projection shows title and _url (with the slug it is made of), nothing else.
+    assert.deepEqual(card._person.map((p: Doc) => p.title), ['Ada']);
+    assert.equal(card._person[0].bio, undefined);
   });
 });

@@ -5,11 +5,11 @@ import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
 import type { DocumentQuery, DocumentStore, FilterCondition, StoredDocument } from '../../storage/storage-adapter.js';
 import { canAccessApi, canReadType, canViewDrafts, visibleValues } from '../access/permissions.js';
-import { expandedKey, idsKey, relatedFields, relatedIds, relationshipTarget } from '../fields/relationship.js';
+import { expandedKey, idsKey, relatedFields, relatedIds, relationshipField, relationshipTarget } from '../fields/relationship.js';
 import { forwardRelationship } from '../fields/relationship-reverse.js';
 import { isProjected } from '../indexing/document-indexer.js';
 import { includeOnly } from '../query/projection.js';
-import { walkFields } from '../fields/walk-fields.js';
+import { schemasBelow, schemasHold, walkFieldDefinitions, walkFields } from '../fields/walk-fields.js';
 
 type Output = Record<string, unknown>;
 
@@ -46,13 +46,18 @@ export function relatedVersion(
 /**
  * Expands relationships (`_author`, also inside arrays, objects and area widgets at any depth)
  * and reverse relationships for a page of presented documents: one store query per field
- * definition for the whole page, in the caller's locale, mode and permissions.
+ * definition for the whole page, in the caller's locale, mode and permissions. Related documents
+ * do not load their own relationships, except those inside their areas' widgets (as the
+ * original's widget loaders do: an author's image widget shows its image), one level deep, once
+ * per related document however many documents relate to it.
  */
 export class RelatedLoader {
   readonly #config: AppConfig;
   readonly #store: DocumentStore;
   readonly #present: PresentRelated;
   readonly #registry: FieldTypeLookup;
+  /** Per type: whether a widget of its areas, at any depth, holds a relationship. */
+  readonly #widgetsRelate = new WeakMap<SanitizedPieceType, boolean>();
 
   constructor(deps: { config: AppConfig; store: DocumentStore; present: PresentRelated; registry: FieldTypeLookup }) {
     this.#config = deps.config;
@@ -81,10 +86,11 @@ export class RelatedLoader {
     }
   }
 
-  async #expandForward(field: SanitizedField, holders: readonly Output[], reader: RelatedReader): Promise<void> {
+  /** `nested`: the holders are related documents' widgets, whose related documents load nothing more. */
+  async #expandForward(field: SanitizedField, holders: readonly Output[], reader: RelatedReader, nested = false): Promise<void> {
     const ids = [...new Set(holders.flatMap((holder) => relatedIds(holder, field)))];
     const typeName = relationshipTarget(field.name, field.options.withType);
-    const related = ids.length === 0 ? [] : await this.#load(field, typeName, { docIds: ids }, reader);
+    const related = ids.length === 0 ? [] : await this.#load(field, typeName, { docIds: ids }, reader, nested);
     const byId = new Map(related.map((doc) => [doc.stored.cmsDocId, doc.output]));
     for (const holder of holders) {
       const fields = relatedFields(holder, field);
@@ -120,13 +126,15 @@ export class RelatedLoader {
 
   /**
    * One query for the related documents the caller may see, in the related type's default
-   * order (the order reverse relationships show), presented, limited by `builders.project`.
+   * order (the order reverse relationships show), presented, limited by `builders.project`,
+   * with the relationships of their widgets expanded unless they are `nested` themselves.
    */
   async #load(
     field: SanitizedField,
     typeName: string,
     criteria: Pick<DocumentQuery, 'docIds' | 'conditions'>,
     reader: RelatedReader,
+    nested = false,
   ): Promise<Related[]> {
     const type = this.#config.pieceTypes.get(typeName);
     if (!type || !canReadType(reader.principal, type)) return [];
@@ -140,7 +148,31 @@ export class RelatedLoader {
     });
     const outputs = await this.#present(stored, type, reader.principal);
     const project = (field.options.builders as { project?: Record<string, unknown> } | undefined)?.project;
-    return stored.map((doc, i) => ({ stored: doc, output: project ? includeOnly(outputs[i]!, project) : outputs[i]! }));
+    const related = stored.map((doc, i) => ({ stored: doc, output: project ? includeOnly(outputs[i]!, project) : outputs[i]! }));
+    if (!nested && this.#widgetsOfTypeRelate(type)) await this.#expandWidgets(type, related.map((doc) => doc.output), reader);
+    return related;
+  }
+
+  /** The relationships inside the widgets of related documents (as presented: what the caller sees). */
+  async #expandWidgets(type: SanitizedPieceType, outputs: readonly Output[], reader: RelatedReader): Promise<void> {
+    const deps = { registry: this.#registry, widgetTypes: this.#config.widgetTypes };
+    for (const [field, held] of widgetRelationshipHolders(type.fields, outputs, deps)) {
+      await this.#expandForward(field, [...held], reader, true);
+    }
+  }
+
+  #widgetsOfTypeRelate(type: SanitizedPieceType): boolean {
+    let relate = this.#widgetsRelate.get(type);
+    if (relate === undefined) {
+      const widgetTypes = this.#config.widgetTypes;
+      const widgetSchemas: (readonly SanitizedField[])[] = [];
+      walkFieldDefinitions([type.fields], widgetTypes, (field) => {
+        if (field.type === 'area') widgetSchemas.push(...schemasBelow(field, widgetTypes));
+      });
+      relate = schemasHold(widgetSchemas, widgetTypes, relationshipField.name);
+      this.#widgetsRelate.set(type, relate);
+    }
+    return relate;
   }
 }
 
@@ -152,6 +184,34 @@ function seesField(
 ): boolean {
   const projection = type.options.publicApiProjection;
   return canAccessApi(principal, type) || (projection !== null && isProjected(projection, field, fieldTypes));
+}
+
+/**
+ * The relationship field definitions inside the area widgets of `outputs` (at any depth below a
+ * widget), each with the widgets, items and objects that hold it. A set per field: an area nested
+ * in a widget is reached from each area above it, and must be counted once.
+ */
+function widgetRelationshipHolders(
+  fields: readonly SanitizedField[],
+  outputs: readonly Output[],
+  deps: Parameters<typeof walkFields>[1],
+): Map<SanitizedField, Set<Output>> {
+  const found = new Map<SanitizedField, Set<Output>>();
+  const area = deps.registry.get('area');
+  for (const output of outputs) {
+    walkFields({ fields, values: output }, deps, (field, container) => {
+      const value = container[field.name];
+      if (field.type !== 'area' || !area?.nested || value === undefined || value === null) return;
+      for (const widget of area.nested(value, field, deps.widgetTypes)) {
+        for (const [held, holders] of relationshipHolders(widget.fields, [widget.values], deps)) {
+          const all = found.get(held) ?? new Set<Output>();
+          for (const holder of holders) all.add(holder);
+          found.set(held, all);
+        }
+      }
+    });
+  }
+  return found;
 }
 
 /**
