@@ -5,6 +5,7 @@ import type { PasswordHasher } from './content/fields/password-hasher.js';
 import { documentOperations, type DocumentOperations } from './content/documents/document-operations.js';
 import { SchemaValueReader } from './content/documents/schema-value-reader.js';
 import { DocumentIndexer } from './content/indexing/document-indexer.js';
+import { ReverseBookkeeping } from './content/documents/reverse-bookkeeping.js';
 import { AttachmentAnnotator, AttachmentRefs, type AttachmentFileKeeper, type AttachmentPresenter } from './content/documents/attachment-refs.js';
 import { DocumentPresenter } from './content/documents/present.js';
 import { ChangeRecorder } from './content/documents/change-recorder.js';
@@ -79,7 +80,7 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
       advisoryLockTimeout: config.limits.advisoryLockTimeout,
       onChangesCommitted: deps.onChangesCommitted,
     }),
-    versions: new VersionWriter({ config, indexer, refs, usage }),
+    versions: new VersionWriter({ config, indexer, refs, usage, reverse: new ReverseBookkeeping({ config, registry: fieldTypes }) }),
     conversion: new Conversion({ config, fieldTypes }),
     values,
     presenter,

@@ -262,7 +262,9 @@ describe('access past the rules', () => {
       assert.deepEqual(titles(await t.request('GET', `/api/v1/article?category=rel&_author[]=${authorId}`)), ['Authored']);
       assert.deepEqual(titles(await t.request('GET', '/api/v1/article?category=rel&_author=none')), ['Unauthored']);
       const choices = await t.request('GET', '/api/v1/article?category=rel&counts=_author');
-      assert.deepEqual(choices.body.counts._author, [{ value: authorId, label: 'Rel Author', count: 1 }]);
+      assert.deepEqual(choices.body.counts._author, [
+        { value: authorId, label: 'Rel Author', slug: 'user-rel-author', type: '@cms/user', metaType: 'doc', count: 1 },
+      ]);
     });
   });
 

@@ -38,8 +38,8 @@ function projectionConfig(): Record<string, unknown> {
 
 type Doc = Record<string, unknown>;
 const keysOf = (doc: unknown) => Object.keys(doc as Doc).sort();
-const projectedArticle = ['_id', 'metaType', 'title', 'type'];
-const projectedReview = ['_fields', '_id', 'metaType', 'title', 'type'];
+const projectedArticle = ['_id', 'cacheInvalidatedAt', 'metaType', 'title', 'type'];
+const projectedReview = ['_fields', '_id', 'cacheInvalidatedAt', 'metaType', 'title', 'type'];
 
 describe('relationships under a public projection', () => {
   let t: TestApp;
@@ -87,7 +87,7 @@ describe('relationships under a public projection', () => {
   it('shows an anonymous caller and a guest key only what the related type\'s projection shows, in reverse', async () => {
     for (const key of [null, 'guest'] as const) {
       for (const doc of await authorsAs(key)) {
-        assert.deepEqual(keysOf(doc), ['_articles', '_id', '_reviews', 'metaType', 'title', 'type']);
+        assert.deepEqual(keysOf(doc), ['_articles', '_id', '_reviews', 'cacheInvalidatedAt', 'metaType', 'title', 'type']);
         assertProjectedReverse(doc);
         assert.deepEqual(keysOf((doc._reviews as Doc[])[0]), projectedReview);
       }
@@ -99,9 +99,9 @@ describe('relationships under a public projection', () => {
       const res = await t.request('GET', '/api/v1/review', { key });
       assert.equal(res.status, 200, res.text);
       const [review] = res.body.results as Doc[];
-      assert.deepEqual(keysOf(review), ['_author', '_id', 'metaType', 'title', 'type']);
+      assert.deepEqual(keysOf(review), ['_author', '_id', 'cacheInvalidatedAt', 'metaType', 'title', 'type']);
       const [related] = review!._author as Doc[];
-      assert.deepEqual(keysOf(related), ['_fields', '_id', 'metaType', 'title', 'type'], 'no bio, no reverse relationships');
+      assert.deepEqual(keysOf(related), ['_fields', '_id', 'cacheInvalidatedAt', 'metaType', 'title', 'type'], 'no bio, no reverse relationships');
       assert.deepEqual(related!._fields, { fee: 500, note: 'paid late' });
       const articles = await t.request('GET', '/api/v1/article', { key });
       assert.deepEqual(keysOf(articles.body.results[0]), projectedArticle);

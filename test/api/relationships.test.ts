@@ -218,11 +218,11 @@ describe('relationships', () => {
     const doc = await create('article', { title: 'Public', _authors: [person._id], _topics: [topic._id] });
     const res = await t.request('GET', `/api/v1/article/${doc._id}`, { key: null });
     assert.equal(res.status, 200);
-    assert.deepEqual(Object.keys(res.body._authors[0]).sort(), ['_fields', '_id', 'metaType', 'slug', 'title', 'type']);
+    assert.deepEqual(Object.keys(res.body._authors[0]).sort(), ['_fields', '_id', 'cacheInvalidatedAt', 'metaType', 'slug', 'title', 'type']);
     assert.deepEqual(res.body._topics, [], 'topics have no public API');
     assert.equal(res.body.authorsIds, undefined);
     const reverse = await t.request('GET', `/api/v1/person/${person._id}`, { key: null });
-    assert.deepEqual(Object.keys(reverse.body._articles[0]).sort(), ['_fields', '_id', 'links', 'metaType', 'title', 'type']);
+    assert.deepEqual(Object.keys(reverse.body._articles[0]).sort(), ['_fields', '_id', 'cacheInvalidatedAt', 'links', 'metaType', 'title', 'type']);
   });
 
   it('limits related documents to builders.project', async () => {
@@ -313,15 +313,16 @@ describe('relationship filters', () => {
     assert.equal(res.status, 400);
   });
 
-  it('offers choices labelled with the related titles', async () => {
+  it('offers choices labelled with the related titles, as the original: full _id, slug, type, metaType, by label', async () => {
     const res = await t.request('GET', '/api/v1/article?choices=_authors,authors');
+    const shown = (name: string) => ({ slug: name.toLowerCase(), type: 'person', metaType: 'doc' });
     assert.deepEqual(res.body.choices._authors, [
-      { value: people.Ann!.cmsDocId, label: 'Ann' },
-      { value: people.Bob!.cmsDocId, label: 'Bob' },
-    ].sort((a, b) => (a.value < b.value ? -1 : 1)));
-    assert.deepEqual(
-      res.body.choices.authors.map((choice: { value: string }) => choice.value).sort(),
-      ['ann', 'bob'],
-    );
+      { value: people.Ann!._id, label: 'Ann', ...shown('Ann') },
+      { value: people.Bob!._id, label: 'Bob', ...shown('Bob') },
+    ]);
+    assert.deepEqual(res.body.choices.authors, [
+      { value: 'ann', label: 'Ann', _id: people.Ann!._id, type: 'person', metaType: 'doc' },
+      { value: 'bob', label: 'Bob', _id: people.Bob!._id, type: 'person', metaType: 'doc' },
+    ]);
   });
 });

@@ -77,7 +77,7 @@ export class DocumentPresenter {
     // A file piece's URL is its file's (the original's file module).
     if (type.name === fileTypeName) for (const output of outputs) setFileUrl(output);
     if (options.withRelationships !== false) await this.#related.expand(outputs, { type, principal, projection });
-    return projection ? outputs.map((output) => includeOnly(output, projection)) : outputs;
+    return projection ? outputs.map((output) => publicOutput(output, projection)) : outputs;
   }
 
   /** One version as `present` shows it with its relationships, and the validator of its stored state. */
@@ -88,6 +88,8 @@ export class DocumentPresenter {
 
   #shape(doc: StoredDocument, type: SanitizedPieceType, principal: Principal): Output {
     const output = this.#withoutPasswords(doc, type);
+    // Versions stored before the bookkeeping was kept were last invalidated when last updated.
+    output.cacheInvalidatedAt ??= doc.updatedAt;
     const mode = doc.cmsMode === 'draft' ? 'draft' : type.options.localized ? 'published' : null;
     const editable = canWrite(principal, type, mode);
     annotateAreas(output, doc._id, editable);
@@ -162,4 +164,16 @@ function annotateAreas(value: unknown, docId: string, editable: boolean): void {
     if (editable) record._edit = true;
     record._docId = docId;
   }
+}
+
+/**
+ * What a caller without API access sees of a document: the type's public projection, and, as
+ * the original's, `cacheInvalidatedAt` (when anything it shows last changed) and, when the
+ * projection shows `_url`, the `slug` it is made of (the original's projection fetches it).
+ */
+function publicOutput(output: Output, projection: Readonly<Record<string, unknown>>): Output {
+  const kept = includeOnly(output, projection);
+  if (output.cacheInvalidatedAt !== undefined) kept.cacheInvalidatedAt = output.cacheInvalidatedAt;
+  if (projection._url && output.slug !== undefined) kept.slug = output.slug;
+  return kept;
 }

@@ -8,36 +8,49 @@ import { ConflictError } from '../../errors/app-error.js';
 import { checkStoredDocument } from '../stored-shape.js';
 import { checkDocumentSize } from './document-size.js';
 import { pieceTypeOf } from './caller.js';
+import { later, ReverseBookkeeping } from './reverse-bookkeeping.js';
 
 /**
  * Every document write goes through `insert`, `update`, `updateBookkeeping` or `remove`, in a
- * transaction of `TransactionRunner`: they keep the filter index, the search texts and the
- * attachments' usage in step with the document, in that transaction.
+ * transaction of `TransactionRunner`: they keep the filter index, the search texts, the
+ * attachments' usage and the related documents' `relatedReverseIds` in step with the document,
+ * in that transaction. A version written with new content has `cacheInvalidatedAt` equal to its
+ * `updatedAt`, as the original's.
  */
 export class VersionWriter {
   readonly #config: AppConfig;
   readonly #indexer: DocumentIndexer;
   readonly #refs: AttachmentRefs;
   readonly #usage: AttachmentUsage;
+  readonly #reverse: ReverseBookkeeping;
 
-  constructor(deps: { config: AppConfig; indexer: DocumentIndexer; refs: AttachmentRefs; usage: AttachmentUsage }) {
+  constructor(deps: { config: AppConfig; indexer: DocumentIndexer; refs: AttachmentRefs; usage: AttachmentUsage; reverse: ReverseBookkeeping }) {
     this.#config = deps.config;
     this.#indexer = deps.indexer;
     this.#refs = deps.refs;
     this.#usage = deps.usage;
+    this.#reverse = deps.reverse;
   }
 
   /** Stores a new version with its filter values and search texts. */
   async insert(session: StorageSession, doc: StoredDocument): Promise<void> {
+    doc.cacheInvalidatedAt = later(doc.cacheInvalidatedAt, doc.updatedAt);
     await session.documents.insert(doc, this.#storable(doc));
     await this.#trackAttachments(session, doc);
+    await this.#reverse.afterWrite(session, pieceTypeOf(this.#config, doc.type), { before: null, after: doc }, doc.updatedAt);
   }
 
   /** Replaces a stored version, its filter values and search texts with it. */
   async update(session: StorageSession, doc: StoredDocument): Promise<boolean> {
+    const type = pieceTypeOf(this.#config, doc.type);
+    // What it related to before: only types that can relate need it read.
+    const [before] = this.#reverse.relates(type) ? await session.documents.find({ type: type.name, ids: [doc._id] }) : [];
+    doc.cacheInvalidatedAt = later(doc.cacheInvalidatedAt, doc.updatedAt);
     const updated = await session.documents.update(doc, this.#storable(doc));
-    if (updated) await this.#trackAttachments(session, doc);
-    return updated;
+    if (!updated) return false;
+    await this.#trackAttachments(session, doc);
+    await this.#reverse.afterWrite(session, type, { before: before ?? null, after: doc }, doc.updatedAt);
+    return true;
   }
 
   /**
@@ -50,7 +63,10 @@ export class VersionWriter {
 
   /** Removes versions of the type (missing ones are skipped); returns how many there were. */
   async remove(session: StorageSession, type: SanitizedPieceType, ids: readonly string[]): Promise<number> {
+    const gone = this.#reverse.keepsBooks(type) && ids.length > 0 ? await session.documents.find({ type: type.name, ids }) : [];
     const removed = await session.documents.remove(type.name, ids);
+    const now = new Date().toISOString();
+    for (const before of gone) await this.#reverse.afterWrite(session, type, { before, after: null }, now);
     await session.advisoryLocks.removeAll(ids);
     // Only the usage of versions removed: another type's version under one of these ids keeps its own.
     if (removed > 0) for (const id of ids) this.#usage.note(session, await session.attachments.setUsage(id, [], false));

@@ -103,7 +103,7 @@ export interface FilterContext {
   findDocuments(
     type: string,
     by: { readonly docIds?: readonly string[]; readonly slugs?: readonly string[] },
-  ): Promise<{ cmsDocId: string; slug: string; title: string }[]>;
+  ): Promise<{ _id: string; cmsDocId: string; type: string; slug: string; title: string }[]>;
 }
 
 /** One entry of `choices` / `counts` in a list response. */
@@ -111,6 +111,11 @@ export interface Choice {
   readonly value: IndexValue | boolean;
   readonly label: string;
   readonly count?: number;
+  /** A related document's, on the choices of a relationship (the original's): the one `value` is not. */
+  readonly _id?: string;
+  readonly slug?: string;
+  readonly type?: string;
+  readonly metaType?: 'doc';
 }
 
 /**

@@ -18,7 +18,7 @@ export interface RelationshipFilterSpec {
 
 type Match = 'in' | 'all';
 type Counted = readonly { value: IndexValue; count: number }[];
-type Related = { cmsDocId: string; slug: string; title: string };
+type Related = { _id: string; cmsDocId: string; type: string; slug: string; title: string };
 
 /** Impossible to satisfy: an unknown slug among those that must all match. */
 const matchNothing: FilterOperation = { op: 'in', values: [] };
@@ -60,7 +60,7 @@ function byIds(spec: RelationshipFilterSpec, name: string, match: Match): QueryF
       // A caller who sees only the related documents it can read learns nothing of the others.
       return matching(match, ids, await ctx.findDocuments(spec.withType, { docIds: ids }), 'cmsDocId');
     },
-    choices: (values, ctx) => relatedChoices(spec, values, ctx, (doc) => doc.cmsDocId),
+    choices: (values, ctx) => relatedChoices(spec, values, ctx, '_id'),
   };
 }
 
@@ -75,24 +75,33 @@ function bySlugs(spec: RelationshipFilterSpec, name: string, match: Match): Quer
       if (wanted === 'none') return { op: 'none' };
       return matching(match, wanted, await ctx.findDocuments(spec.withType, { slugs: wanted }), 'slug');
     },
-    choices: (values, ctx) => relatedChoices(spec, values, ctx, (doc) => doc.slug),
+    choices: (values, ctx) => relatedChoices(spec, values, ctx, 'slug'),
   };
 }
 
-/** Labelled by the related titles; related documents the caller cannot read are left out. */
-async function relatedChoices(
-  spec: RelationshipFilterSpec,
-  values: Counted,
-  ctx: FilterContext,
-  valueOf: (doc: Related) => string,
-): Promise<Choice[]> {
+/**
+ * As the original's: each related document the caller can read, labelled by its title, with its
+ * full `_id` (the version the caller reads), `slug`, `type` and `metaType`; the property the
+ * filter takes (`_id`, or `slug` for the slug filters) is the `value`. Ordered by label,
+ * ignoring case; related documents the caller cannot read are left out.
+ */
+async function relatedChoices(spec: RelationshipFilterSpec, values: Counted, ctx: FilterContext, valueKey: '_id' | 'slug'): Promise<Choice[]> {
   if (values.length === 0) return [];
   const docs = await ctx.findDocuments(spec.withType, { docIds: values.map(({ value }) => String(value)) });
   const byId = new Map(docs.map((doc) => [doc.cmsDocId, doc]));
-  return values.flatMap(({ value, count }) => {
+  const choices = values.flatMap(({ value, count }) => {
     const doc = byId.get(String(value));
-    return doc ? [{ value: valueOf(doc), label: doc.title, count }] : [];
+    if (!doc) return [];
+    const { [valueKey]: chosen, ...rest } = { _id: doc._id, slug: doc.slug };
+    return [{ value: chosen, label: doc.title, ...rest, type: doc.type, metaType: 'doc' as const, count }];
   });
+  return choices.sort((a, b) => insensitive(a.label, b.label));
+}
+
+/** The original's `insensitiveSortByProperty`: lowercase comparison. */
+function insensitive(a: string, b: string): number {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 export function relationshipFilters(spec: RelationshipFilterSpec): QueryFilter[] {

@@ -3,6 +3,7 @@ import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { StorageAdapter } from '../../storage/storage-adapter.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import { DocumentIndexer } from './document-indexer.js';
+import { backfillReverseIds } from './reverse-backfill.js';
 
 // Versions rewritten per transaction: long enough to amortize the commit, short enough that
 // writes of other processes are not held up for long.
@@ -40,6 +41,7 @@ export async function reindexStaleTypes(
     }
     await storage.indexPlans.record(type.name, digest);
   }
+  await backfillReverseIds(deps);
 }
 
 /** Derives the index of every version of `type` again; returns how many there were. */

@@ -131,7 +131,7 @@ export class ListQueries {
       const others = [...args.conditions].filter(([other]) => other !== name).flatMap(([, conditions]) => conditions);
       const values = await args.store.distinctValues({ ...args.query, conditions: others }, entry.filter.key);
       const choices = await entry.filter.choices(values, args.ctx);
-      result[name] = args.withCounts ? choices : choices.map(({ value, label }) => ({ value, label }));
+      result[name] = args.withCounts ? choices : choices.map(({ count: _count, ...choice }) => choice);
     }
     return result;
   }
@@ -169,7 +169,7 @@ export class ListQueries {
         });
         // A title the caller may not read is not revealed through a label either.
         const titleShown = canAccessApi(principal, type) || Boolean(type.options.publicApiProjection?.title);
-        return docs.map((doc) => ({ cmsDocId: doc.cmsDocId, slug: doc.slug, title: titleShown ? doc.title : doc.slug }));
+        return docs.map((doc) => ({ _id: doc._id, cmsDocId: doc.cmsDocId, type: doc.type, slug: doc.slug, title: titleShown ? doc.title : doc.slug }));
       },
     };
   }

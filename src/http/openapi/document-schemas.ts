@@ -33,6 +33,15 @@ const documentProperties: Record<string, JsonSchema> = {
     description: 'The user who made the last change; `_id` null and title "System Task" for an API key.',
     properties: { _id: { type: ['string', 'null'] }, title: { type: ['string', 'null'] }, username: { type: ['string', 'null'] } },
   },
+  cacheInvalidatedAt: {
+    ...dateTime,
+    description: 'When this version or a document related to it (either way) last changed: its own writes set it to `updatedAt`; a relationship added, kept or dropped by another document moves it without moving `updatedAt`',
+  },
+  relatedReverseIds: {
+    type: 'array',
+    items: string,
+    description: 'The cmsDocIds of the documents whose version in this locale and mode (any, for a type that is not localized) relates to this one',
+  },
   lastPublishedAt: { type: ['string', 'null'], format: 'date-time' },
   localizedAt: { type: ['string', 'null'], format: 'date-time' },
   modified: boolean,
@@ -66,8 +75,9 @@ const alwaysShown = ['_id', 'type', 'metaType'];
 
 /** What a projection keeps, and a related document's `_fields` added after it. */
 function isProjected(projection: Readonly<Record<string, unknown>>, key: string): boolean {
-  if (alwaysShown.includes(key) || key === '_fields') return true;
-  return projectionGoverns(projection, key) || (key === '_parentUrl' && Boolean(projection._url));
+  // A public projection also shows `cacheInvalidatedAt` (`publicOutput` in present.ts).
+  if (alwaysShown.includes(key) || key === '_fields' || key === 'cacheInvalidatedAt') return true;
+  return projectionGoverns(projection, key) || ((key === '_parentUrl' || key === 'slug') && Boolean(projection._url));
 }
 
 /** PATCH operators (interface 4.2, README "PATCH"): each maps paths to values. */

@@ -98,7 +98,19 @@ const choicesSchema = {
   type: 'object',
   additionalProperties: {
     type: 'array',
-    items: { type: 'object', required: ['value', 'label'], properties: { value: {}, label: { type: 'string' }, count: { type: 'integer' } } },
+    items: {
+      type: 'object',
+      required: ['value', 'label'],
+      properties: {
+        value: {},
+        label: { type: 'string' },
+        count: { type: 'integer' },
+        _id: { type: 'string', description: 'Relationship choices: the related version\'s full `_id` (the value of the slug filters)' },
+        slug: { type: 'string', description: 'Relationship choices: the related document\'s slug (the value of the slug filters)' },
+        type: { type: 'string', description: 'Relationship choices: the related type' },
+        metaType: { const: 'doc' },
+      },
+    },
   },
 };
 

@@ -90,4 +90,12 @@ export interface DocumentStore {
    * null), in bytewise `_id` order.
    */
   versionsAfter(type: string | null, afterId: string | null, limit: number): Promise<StoredDocument[]>;
+  /**
+   * Inside a transaction: holds the documents with these `cmsDocId`s from now to its end, as
+   * `TransactionOptions.lock` does from its start, for writes that learn only on the way which
+   * other documents they write back (the relationships' bookkeeping). Holds taken this late may
+   * meet another transaction's in the other order: the store then runs one of them again.
+   * Outside a transaction it holds nothing.
+   */
+  hold(docIds: readonly string[]): Promise<void>;
 }

@@ -191,6 +191,10 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
           : await statements.prepared<{ data: StoredDocument }>(versionsAfterSql, [type, afterId ?? '', limit]);
       return rows.map((row) => row.data);
     },
+
+    async hold(docIds) {
+      if (inTransaction) await holdDocuments(statements, docIds);
+    },
   };
 }
 

@@ -118,6 +118,9 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
       ) as string[];
       return rows.map((data) => JSON.parse(data) as StoredDocument);
     },
+
+    // SQLite runs one write transaction at a time (the file's write lock): nothing to hold.
+    async hold() {},
   };
 }
 

@@ -69,6 +69,13 @@ export interface DocumentPage {
       value: unknown;
       label: string;
       count?: number;
+      /** Relationship choices: the related version's full `_id` (the value of the slug filters) */
+      _id?: string;
+      /** Relationship choices: the related document's slug (the value of the slug filters) */
+      slug?: string;
+      /** Relationship choices: the related type */
+      type?: string;
+      metaType?: "doc";
     }[];
   };
   counts?: {
@@ -76,6 +83,13 @@ export interface DocumentPage {
       value: unknown;
       label: string;
       count?: number;
+      /** Relationship choices: the related version's full `_id` (the value of the slug filters) */
+      _id?: string;
+      /** Relationship choices: the related document's slug (the value of the slug filters) */
+      slug?: string;
+      /** Relationship choices: the related type */
+      type?: string;
+      metaType?: "doc";
     }[];
   };
 }
@@ -107,6 +121,13 @@ export interface DocumentVersion {
     title?: string | null;
     username?: string | null;
   } | null;
+  /**
+   * When this version or a document related to it (either way) last changed: its own writes set it to `updatedAt`; a relationship added, kept or dropped by another document moves it without moving `updatedAt`
+   * @format date-time
+   */
+  cacheInvalidatedAt?: string;
+  /** The cmsDocIds of the documents whose version in this locale and mode (any, for a type that is not localized) relates to this one */
+  relatedReverseIds?: string[];
   /** @format date-time */
   lastPublishedAt?: string | null;
   /** @format date-time */
