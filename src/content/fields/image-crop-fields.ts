@@ -3,7 +3,7 @@ import type { SanitizedField } from '../types/piece-type.js';
 import { cropOf, sameCrop } from '../../core/crop-box.js';
 import { isPlainObject } from './nested.js';
 import { imageTypeName } from '../types/builtin-types.js';
-import { relationshipTarget } from './relationship.js';
+import { relationshipTarget } from './relationship-target.js';
 
 /**
  * Whether a relationship stores image crop fields: it is to `@cms/image` and declares no

@@ -8,6 +8,7 @@ import { checkRelationshipDefinition } from './relationship-definition.js';
 import { relationshipFilters } from './relationship-filters.js';
 import { convertNested, isPlainObject } from './nested.js';
 import { checkedCropFields, holdsCropFields } from './image-crop-fields.js';
+import { relationshipTarget } from './relationship-target.js';
 
 /** What a relationship converts to before `write` spreads it over its two storage keys. */
 export interface RelationshipValue {
@@ -24,10 +25,7 @@ export function relationshipBase(field: SanitizedField): string {
   return field.name.replace(/^_/, '');
 }
 
-/** `withType` defaults to the name without `_` and a trailing `s` (`_topics` -> `topic`). */
-export function relationshipTarget(name: string, withType: unknown): string {
-  return typeof withType === 'string' ? withType : name.replace(/^_/, '').replace(/s$/, '');
-}
+export { relationshipTarget } from './relationship-target.js';
 
 export function idsKey(field: SanitizedField): string {
   return `${relationshipBase(field)}Ids`;
