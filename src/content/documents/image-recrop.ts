@@ -120,7 +120,7 @@ export class ImageRecrop {
 
   async #store(tx: StorageSession, types: readonly SanitizedPieceType[], replacement: ImageReplacement): Promise<void> {
     const [record] = await tx.attachments.find([replacement.attachmentId]);
-    if (!record) return;
+    if (!record || !(await this.#stillHolds(tx, replacement))) return;
     const now = new Date().toISOString();
     const changed = new Set<StoredDocument>();
     for (const { doc, slot } of await this.#slotsOf(tx, types, replacement)) {
@@ -136,6 +136,16 @@ export class ImageRecrop {
       doc.updatedAt = before >= Date.parse(now) ? new Date(before + 1).toISOString() : now;
       await this.#deps.versions.update(tx, doc);
     }
+  }
+
+  /**
+   * Whether the image still holds the new file: a replacement that came after this one (and
+   * waited for it, holding the same document) brings the crops to its own file instead.
+   */
+  async #stillHolds(tx: StorageSession, replacement: ImageReplacement): Promise<boolean> {
+    const type = this.#deps.config.pieceTypes.get(imageTypeName)!;
+    const versions = await tx.documents.find({ type: imageTypeName, docIds: [replacement.imageDocId] });
+    return versions.some((doc) => inLocale(doc, replacement.locale) && this.attachmentOf(type, doc) === replacement.attachmentId);
   }
 
   /** Every relationship to the image with a box or a focal point, in every version of the relating documents. */

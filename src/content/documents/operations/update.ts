@@ -108,7 +108,8 @@ async function save(
   if (draft) draft.modified = deps.values.isModified(type, draft, published);
   if (target.mode === null) await saveLogin(tx, type, version);
   for (const doc of changed) await deps.versions.update(tx, doc);
-  const replacement = deps.imageRecrop.replacement(type, attachmentBefore, [version, ...[draft, published].filter((doc) => doc && doc !== version)] as StoredDocument[]);
+  // Both modes' versions name the documents relating to the image (its published one, before the autopublish below).
+  const replacement = deps.imageRecrop.replacement(type, attachmentBefore, [...new Set([version, draft ?? version, published ?? version])]);
   if (replacement) args.replaced(replacement);
   if (version.archived !== archivedBefore) {
     await spreadArchived(deps, tx, { type, target, archived: version.archived, done: changed, now, principal });
