@@ -19,7 +19,7 @@ import { attachmentsGenerationKey } from '../src/content/generation-keys.js';
 
 const admin: Caller = { principal: { kind: 'apiKey', role: 'admin', userId: null, title: null, username: null } };
 // The seed holds no attachments and no passwords.
-const noAttachments = { present: () => ({}), settle: async () => undefined };
+const noAttachments = { present: () => ({}), presentCropped: () => ({}), settle: async () => undefined, makeCrop: async () => false };
 const noPasswords = { hash: async () => Promise.reject(new Error('the bench seeds no passwords')) };
 const batchSize = 500;
 

@@ -13,6 +13,7 @@ import { ChangeSubscriptions } from './content/documents/change-events.js';
 import { AttachmentUsage } from './content/documents/attachment-usage.js';
 import { VersionWriter } from './content/documents/version-writer.js';
 import { TransactionRunner } from './content/documents/transaction-runner.js';
+import { ImageRecrop, type AttachmentCropMaker } from './content/documents/image-recrop.js';
 import { Conversion } from './content/documents/conversion.js';
 import { ListQueries } from './content/query/list-query.js';
 import { AreaRenderer } from './content/rendering/area-renderer.js';
@@ -40,7 +41,7 @@ export interface DocumentOperationsDeps {
   readonly storage: StorageAdapter;
   readonly fieldTypes: FieldTypeRegistry;
   /** The response form of attachments held in documents, and their files (the media module). */
-  readonly attachments: AttachmentPresenter & AttachmentFileKeeper;
+  readonly attachments: AttachmentPresenter & AttachmentFileKeeper & AttachmentCropMaker;
   readonly passwordHasher: PasswordHasher;
   /** The media module's image sizes, for `srcset` in rendered image widgets (none: no `srcset`). */
   readonly imageSizes?: readonly { readonly name: string; readonly width: number }[];
@@ -66,21 +67,24 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
   });
   const changes = new ChangeRecorder({ config, subscriptions: new ChangeSubscriptions(config.webhooks), presenter });
   const usage = new AttachmentUsage();
+  const transactions = new TransactionRunner({
+    storage,
+    usage,
+    changes,
+    files: deps.attachments,
+    passwordHasher: deps.passwordHasher,
+    passwordMinLength: config.limits.passwordMinLength,
+    advisoryLockTimeout: config.limits.advisoryLockTimeout,
+    onChangesCommitted: deps.onChangesCommitted,
+  });
+  const versions = new VersionWriter({ config, indexer, refs, usage, reverse: new ReverseBookkeeping({ config, registry: fieldTypes }) });
   return documentOperations({
     config,
     fieldTypes,
     store: storage.documents,
-    transactions: new TransactionRunner({
-      storage,
-      usage,
-      changes,
-      files: deps.attachments,
-      passwordHasher: deps.passwordHasher,
-      passwordMinLength: config.limits.passwordMinLength,
-      advisoryLockTimeout: config.limits.advisoryLockTimeout,
-      onChangesCommitted: deps.onChangesCommitted,
-    }),
-    versions: new VersionWriter({ config, indexer, refs, usage, reverse: new ReverseBookkeeping({ config, registry: fieldTypes }) }),
+    transactions,
+    versions,
+    imageRecrop: new ImageRecrop({ config, registry: fieldTypes, storage, transactions, versions, crops: deps.attachments }),
     conversion: new Conversion({ config, fieldTypes }),
     values,
     presenter,

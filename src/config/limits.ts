@@ -67,6 +67,9 @@ export const limitDefinitions = {
   cropsPerAttachment: { env: 'CMS_LIMIT_CROPS_PER_ATTACHMENT', default: 10, min: 0, max: 1_000, unit: 'crops', about: 'crops one attachment may have' },
   // Autocrop: each image may need a new crop (seven files rendered); a relationship holds a few.
   autocropImages: { env: 'CMS_LIMIT_AUTOCROP_IMAGES', default: 20, min: 1, max: 100, unit: 'images', about: 'images one autocrop request may name' },
+  // Replacing an image's file re-crops the relationships of every document that shows it, in one
+  // transaction after the image's: a write per version of those documents, a crop per distinct box.
+  imageRecropDocuments: { env: 'CMS_LIMIT_IMAGE_RECROP_DOCUMENTS', default: 200, min: 0, max: 100_000, unit: 'documents', about: 'documents relating to an image whose crops one replacement of its file brings up to date; more: the replacement is refused' },
   // GET answers of the piece routes, kept as bytes for anonymous callers and API keys until a write
   // commits; 0 entries turns the cache off.
   // Searches and sorts on a stored property read every document they select: at 100,000 that is

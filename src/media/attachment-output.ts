@@ -38,6 +38,18 @@ export function attachmentOutput(
   return output;
 }
 
+/**
+ * An attachment as a document holding it with a crop shows it (the original's annotation of a
+ * crop, 11.2 and 3): the URLs of the cropped files, the box as `_crop`, and the uncropped sizes
+ * under `_urls.uncropped`.
+ */
+export function croppedAttachmentOutput(files: FileStorage, attachment: StoredAttachment, crop: AttachmentCrop): Record<string, unknown> {
+  const uncropped = attachmentOutput(files, attachment)._urls;
+  const output: Record<string, unknown> = { ...attachmentOutput(files, attachment, crop), _crop: crop };
+  if (output._urls) output._urls = { ...(output._urls as object), uncropped };
+  return output;
+}
+
 /** The keys of every file an attachment has: the original and, for sized images, each size, and the same for each crop. */
 export function attachmentKeys(record: Pick<AttachmentRecord, '_id' | 'name' | 'extension' | 'group' | 'crops'>): string[] {
   if (!isSizedImage(record)) return [fileKey(record)];

@@ -2,6 +2,7 @@ import type { AttachmentCrop, AttachmentRecord } from '../storage/storage-adapte
 import { InvalidRequestError, ValidationError, type FieldError } from '../errors/app-error.js';
 import { isPlainObject } from '../config/schema-check.js';
 import { isSizedImage } from './attachment-output.js';
+import { centredCrop, cropOf } from '../core/crop-box.js';
 
 /**
  * `POST /api/v1/@cms/image/autocrop` (the original's `@apostrophecms/image/autocrop`): for each
@@ -27,7 +28,6 @@ export interface AutocropRequest {
 }
 
 const fieldKeys = ['top', 'left', 'width', 'height', 'x', 'y'] as const;
-const boxKeys = ['top', 'left', 'width', 'height'] as const;
 
 // An `_id`, full (`<cmsDocId>:<locale>:<mode>`) or not: longer ones name no document.
 const maxIdLength = 200;
@@ -82,33 +82,13 @@ export function launderCropFields(input: unknown, record: Pick<AttachmentRecord,
     if (value < 0) return {};
     fields[key] = Math.floor(value);
   }
-  const box = cropOf(fields);
+  const box = cropOf(fields as Record<string, unknown>);
   if (!box || box.width === 0 || box.height === 0) return {};
   // A file without pixel sizes (SVG) keeps its fields, as in the original: nothing crops it.
   const { width, height } = record;
   if (width === undefined || height === undefined) return fields;
   if (box.left + box.width > width || box.top + box.height > height) return {};
   return fields;
-}
-
-/** The box of crop fields, when they hold all four sides. */
-export function cropOf(fields: CropFields): AttachmentCrop | null {
-  if (!boxKeys.every((key) => typeof fields[key] === 'number')) return null;
-  return { top: fields.top!, left: fields.left!, width: fields.width!, height: fields.height! };
-}
-
-/**
- * The largest box of ratio `w / h` centred in the image (the original's `calculateAutocrop`):
- * the full width and a centred band of rows when the ratio is at least the image's, else the
- * full height and a centred band of columns. Null when the box would be empty.
- */
-export function centredCrop(image: { width: number; height: number }, [w, h]: readonly [number, number]): AttachmentCrop | null {
-  const ratio = w / h;
-  const crop =
-    ratio >= image.width / image.height
-      ? { top: Math.floor((image.height - image.width / ratio) / 2), left: 0, width: image.width, height: Math.floor(image.width / ratio) }
-      : { top: 0, left: Math.floor((image.width - image.height * ratio) / 2), width: Math.floor(image.height * ratio), height: image.height };
-  return crop.width >= 1 && crop.height >= 1 ? crop : null;
 }
 
 /** Two ratios within 1% of the larger one: the original leaves such a crop as it is. */
@@ -124,7 +104,7 @@ export function withinOnePercent(a: number, b: number): boolean {
  */
 export function autocropFor(record: AttachmentRecord, fields: CropFields, aspectRatio: readonly [number, number]): AttachmentCrop | null {
   if (!isSizedImage(record) || !record.width || !record.height) return null;
-  const box = cropOf(fields);
+  const box = cropOf(fields as Record<string, unknown>);
   if (box && withinOnePercent(box.width / box.height, aspectRatio[0] / aspectRatio[1])) return null;
   return centredCrop({ width: record.width, height: record.height }, aspectRatio);
 }

@@ -53,7 +53,3 @@ export function cropCostEstimate(crop: AttachmentCrop, record: Pick<AttachmentRe
   const area = (record.width ?? 0) * (record.height ?? 0);
   return area === 0 ? record.length : Math.ceil((record.length * crop.width * crop.height) / area);
 }
-
-export function sameCrop(a: AttachmentCrop, b: AttachmentCrop): boolean {
-  return cropKeys.every((key) => a[key] === b[key]);
-}

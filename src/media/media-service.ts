@@ -9,8 +9,9 @@ import { roleRank } from '../core/principal.js';
 import { newId } from '../core/ids.js';
 import { AppError, ForbiddenError, InvalidRequestError, NotFoundError } from '../errors/app-error.js';
 import { refusal } from '../core/refusal.js';
-import { attachmentOutput, isSizedImage } from './attachment-output.js';
-import { assertInside, cropCostEstimate, parseCropRequest, sameCrop } from './crop-request.js';
+import { attachmentOutput, croppedAttachmentOutput, isSizedImage } from './attachment-output.js';
+import { assertInside, cropCostEstimate, parseCropRequest } from './crop-request.js';
+import { sameCrop } from '../core/crop-box.js';
 import { autocropFor, launderCropFields, parseAutocropRequest, type CropFields } from './autocrop.js';
 import { contentTypeOf } from './content-types.js';
 import { classifyExtension, type FileGroup } from './file-groups.js';
@@ -224,7 +225,22 @@ export class MediaService {
     const record = await this.#find(id);
     await this.#assertMayCrop(caller, record);
     await this.#addCropFiles(record, crop, caller.callerId);
-    return annotate ? this.#annotated(await this.#find(id), crop) : true;
+    return annotate ? this.presentCropped(await this.#find(id), crop) : true;
+  }
+
+  /**
+   * Makes a crop of an attachment for the content layer (an image's new file keeping the crops
+   * of the relationships that show it), as `crop` makes it, charged to the server's own budget.
+   * False when it cannot be made (a file that is not croppable, a box outside it, no crop left,
+   * files not served, a failure): the relationship then keeps no box.
+   */
+  async makeCrop(attachmentId: string, crop: AttachmentCrop): Promise<boolean> {
+    try {
+      await this.#addCropFiles(await this.#find(attachmentId), crop, recropCallerId);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -258,7 +274,7 @@ export class MediaService {
         continue;
       }
       await this.#addCropFiles(record, crop, caller.callerId);
-      relationship.push({ ...doc, attachment: this.#annotated(await this.#find(record._id), crop), _fields: crop, _crop: crop });
+      relationship.push({ ...doc, attachment: this.presentCropped(await this.#find(record._id), crop), _fields: crop, _crop: crop });
     }
     return { relationship };
   }
@@ -349,17 +365,6 @@ export class MediaService {
     });
   }
 
-  /**
-   * The answer to `annotate: true` (original 11.2): the attachment as a document holding that
-   * crop shows it, with `_crop`, and the uncropped sizes under `_urls.uncropped`.
-   */
-  #annotated(record: StoredAttachment, crop: AttachmentCrop): Output {
-    const uncropped = this.present(record)._urls;
-    const output: Output = { ...this.present(record, crop), _crop: crop };
-    if (output._urls) output._urls = { ...(output._urls as object), uncropped };
-    return output;
-  }
-
   async #addCrop(id: string, crop: AttachmentCrop): Promise<void> {
     await this.#deps.storage.transaction({ lockAttachments: [id] }, async (tx) => {
       const [current] = await tx.attachments.find([id]);
@@ -409,7 +414,15 @@ export class MediaService {
   present(attachment: StoredAttachment, crop?: AttachmentCrop | null): Output {
     return attachmentOutput(this.#deps.files, attachment, crop);
   }
+
+  /** The response form of an attachment shown through a crop: `_crop`, and the uncropped sizes under `_urls.uncropped`. */
+  presentCropped(attachment: StoredAttachment, crop: AttachmentCrop): Output {
+    return croppedAttachmentOutput(this.#deps.files, attachment, crop);
+  }
 }
+
+/** Whom the budget charges for the crops an image's replaced file keeps. */
+const recropCallerId = 'system:recrop';
 
 /** Uploading and cropping need the contributor role, as in the original. */
 function assertMayUpload(principal: Principal, action: string): void {

@@ -206,6 +206,12 @@ describe('GET /api/v1/@cms/schema', () => {
       required: true,
       withType: '@cms/image',
       max: 1,
+      // The crop fields every relationship to an image without fields of its own has (`relationshipFields`).
+      fields: [
+        ...['top', 'left', 'width', 'height'].map((name) => ({ name, type: 'integer', label: name[0]!.toUpperCase() + name.slice(1), help: '', required: false, min: 0 })),
+        { name: 'x', type: 'integer', label: 'Focal point x', help: '', required: false, min: 0, max: 100 },
+        { name: 'y', type: 'integer', label: 'Focal point y', help: '', required: false, min: 0, max: 100 },
+      ],
     });
     assert.deepEqual(Object.keys(body.widgets.gallery.fields[0].options.widgets), ['quote']);
     assert.deepEqual(body.widgets.quote, {

@@ -6,10 +6,14 @@ import { attachmentField } from '../fields/attachment.js';
 import { isPlainObject } from '../fields/nested.js';
 import { schemasHold, walkFields } from '../fields/walk-fields.js';
 import { isValidId } from '../../core/text.js';
+import { cropOf, sameCrop } from '../../core/crop-box.js';
+import { focalPointOf } from '../fields/image-crop-fields.js';
 
 /** Gives an attachment its response form (URLs); the media module provides it. */
 export interface AttachmentPresenter {
   present(attachment: StoredAttachment, crop: AttachmentCrop | null): Record<string, unknown>;
+  /** As shown through a crop: `_crop`, the cropped files' `_urls`, and the uncropped ones under `_urls.uncropped`. */
+  presentCropped(attachment: StoredAttachment, crop: AttachmentCrop): Record<string, unknown>;
 }
 
 /**
@@ -107,5 +111,19 @@ export class AttachmentAnnotator {
       }
       container[key] = presented;
     }
+  }
+
+  /**
+   * A related image's attachment (as `annotate` presented it) shown through the crop fields of
+   * the relationship that reaches it: the crop's files when the box is one of the crops made for
+   * this file (else none: no URL names a file never made), and `_focalPoint` when one is set.
+   */
+  throughCropFields(attachment: Record<string, unknown>, fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
+    const box = cropOf(fields);
+    const crops = Array.isArray(attachment.crops) ? (attachment.crops as AttachmentCrop[]) : [];
+    const made = box !== null && crops.some((crop) => sameCrop(crop, box));
+    const shown = made ? this.#presenter.presentCropped(attachment as unknown as StoredAttachment, box) : attachment;
+    const focalPoint = focalPointOf(fields);
+    return focalPoint ? { ...shown, _focalPoint: focalPoint } : shown;
   }
 }

@@ -11,6 +11,7 @@ import type { DocumentPresenter } from './present.js';
 import type { SchemaValueReader } from './schema-value-reader.js';
 import type { TransactionRunner } from './transaction-runner.js';
 import type { VersionWriter } from './version-writer.js';
+import type { ImageRecrop } from './image-recrop.js';
 
 /**
  * What the document operations work with, built once by the composition root (`app.ts`). Each
@@ -30,6 +31,8 @@ export interface DocumentCollaborators {
   readonly queries: ListQueries;
   readonly indexer: DocumentIndexer;
   readonly areas: AreaRenderer;
+  /** Replacing an image's file brings the crops of the relationships showing it up to date. */
+  readonly imageRecrop: ImageRecrop;
 }
 
 /** A version as a response shows it. */

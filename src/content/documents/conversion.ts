@@ -105,7 +105,7 @@ export class Conversion {
     typeName: string,
     refs: readonly string[],
     target: Pick<ConversionTarget, 'locale' | 'mode' | 'principal'>,
-  ): Promise<{ cmsDocId: string }[]> {
+  ): Promise<{ cmsDocId: string; values: Readonly<Record<string, unknown>> }[]> {
     const { locale, mode, principal } = target;
     const type = this.#config.pieceTypes.get(typeName);
     if (!type || !canReadType(principal, type)) return [];

@@ -13,6 +13,7 @@ import { schemasBelow, schemasHold, walkFields } from '../fields/walk-fields.js'
 import type { LinkBase } from '../../config/link-base.js';
 import { versionValidator } from './preconditions.js';
 import { shareKeyProperty } from './draft-sharing.js';
+import { holdsCropFields } from '../fields/image-crop-fields.js';
 
 export interface PresentOptions {
   readonly type: SanitizedPieceType;
@@ -65,6 +66,7 @@ export class DocumentPresenter {
       store: deps.store,
       registry: deps.registry,
       present: (docs, type, principal) => this.present(docs, { type, principal, withRelationships: false }),
+      throughFields: (output, field, fields) => this.#throughCropFields(output, field, fields),
     });
   }
 
@@ -78,6 +80,13 @@ export class DocumentPresenter {
     if (type.name === fileTypeName) for (const output of outputs) setFileUrl(output);
     if (options.withRelationships !== false) await this.#related.expand(outputs, { type, principal, projection });
     return projection ? outputs.map((output) => publicOutput(output, projection)) : outputs;
+  }
+
+  /** A related image reached through a relationship with crop fields shows its attachment through them. */
+  #throughCropFields(output: Output, field: SanitizedField, fields: Readonly<Record<string, unknown>>): Output {
+    const attachment = output.attachment;
+    if (!holdsCropFields(field) || typeof attachment !== 'object' || attachment === null) return output;
+    return { ...output, attachment: this.#attachments.throughCropFields(attachment as Output, fields) };
   }
 
   /** One version as `present` shows it with its relationships, and the validator of its stored state. */

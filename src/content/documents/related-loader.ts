@@ -16,6 +16,9 @@ type Output = Record<string, unknown>;
 /** Presents documents of a related type for the caller, without their own relationships. */
 export type PresentRelated = (docs: readonly StoredDocument[], type: SanitizedPieceType, principal: Principal) => Promise<Output[]>;
 
+/** A related document's output as one relationship shows it, given the `_fields` it stores for it (images: their crop). */
+export type ThroughFields = (output: Output, field: SanitizedField, fields: Readonly<Record<string, unknown>>) => Output;
+
 /** Who reads, from a document in which locale and mode (`null`s for non-localized ones). */
 export interface RelatedReader {
   readonly principal: Principal;
@@ -56,14 +59,16 @@ export class RelatedLoader {
   readonly #store: DocumentStore;
   readonly #present: PresentRelated;
   readonly #registry: FieldTypeLookup;
+  readonly #throughFields: ThroughFields;
   /** Per type: whether a widget of its areas, at any depth, holds a relationship. */
   readonly #widgetsRelate = new WeakMap<SanitizedPieceType, boolean>();
 
-  constructor(deps: { config: AppConfig; store: DocumentStore; present: PresentRelated; registry: FieldTypeLookup }) {
+  constructor(deps: { config: AppConfig; store: DocumentStore; present: PresentRelated; registry: FieldTypeLookup; throughFields: ThroughFields }) {
     this.#config = deps.config;
     this.#store = deps.store;
     this.#present = deps.present;
     this.#registry = deps.registry;
+    this.#throughFields = deps.throughFields;
   }
 
   /**
@@ -96,7 +101,7 @@ export class RelatedLoader {
       const fields = relatedFields(holder, field);
       holder[expandedKey(field)] = relatedIds(holder, field).flatMap((id) => {
         const output = byId.get(id);
-        return output ? [{ ...output, _fields: fields[id] ?? {} }] : [];
+        return output ? [{ ...this.#throughFields(output, field, fields[id] ?? {}), _fields: fields[id] ?? {} }] : [];
       });
     }
   }

@@ -24,7 +24,7 @@ export interface ReferenceLookup {
 }
 
 /** The documents the references name that the caller can read, in reference order. */
-export async function findReferenced(refs: readonly string[], lookup: ReferenceLookup): Promise<{ cmsDocId: string }[]> {
+export async function findReferenced(refs: readonly string[], lookup: ReferenceLookup): Promise<{ cmsDocId: string; values: StoredDocument }[]> {
   if (refs.length === 0) return [];
   const query = readable(lookup);
   const byId = await lookup.store.find({ ...query, docIds: refs.map((ref) => parseDocumentId(ref).docId) });
@@ -32,7 +32,7 @@ export async function findReferenced(refs: readonly string[], lookup: ReferenceL
   const byTitle = await findByTitles(refs.filter((ref) => !idOf(ref) && !isFullId(ref)), lookup.store, query);
   return refs.flatMap((ref) => {
     const doc = idOf(ref) ?? byTitle.get(sortify(ref));
-    return doc ? [{ cmsDocId: doc.cmsDocId }] : [];
+    return doc ? [{ cmsDocId: doc.cmsDocId, values: doc }] : [];
   });
 }
 

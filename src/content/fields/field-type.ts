@@ -31,10 +31,10 @@ export class FieldFailure extends Error {
 export interface RelationshipLookup {
   /**
    * Returns, in input order, the documents of `type` among `refs` (each a full `_id`, a bare
-   * `cmsDocId`) that exist in the given locale and mode, as `{ cmsDocId }`.
-   * Unknown references are left out.
+   * `cmsDocId`) that exist in the given locale and mode, as `{ cmsDocId, values }` (`values`:
+   * the stored version). Unknown references are left out.
    */
-  resolve(type: string, refs: readonly string[]): Promise<{ cmsDocId: string }[]>;
+  resolve(type: string, refs: readonly string[]): Promise<{ cmsDocId: string; values?: Readonly<Record<string, unknown>> }[]>;
   /** False when the caller may not read documents of `type` at all. */
   canRead(type: string): boolean;
 }

@@ -7,6 +7,8 @@ import { checkCount } from './array.js';
 import { checkRelationshipDefinition } from './relationship-definition.js';
 import { relationshipFilters } from './relationship-filters.js';
 import { convertNested, isPlainObject } from './nested.js';
+import { checkedCropFields, holdsCropFields } from './image-crop-fields.js';
+import { relationshipTarget } from './relationship-target.js';
 
 /** What a relationship converts to before `write` spreads it over its two storage keys. */
 export interface RelationshipValue {
@@ -23,10 +25,7 @@ export function relationshipBase(field: SanitizedField): string {
   return field.name.replace(/^_/, '');
 }
 
-/** `withType` defaults to the name without `_` and a trailing `s` (`_topics` -> `topic`). */
-export function relationshipTarget(name: string, withType: unknown): string {
-  return typeof withType === 'string' ? withType : name.replace(/^_/, '').replace(/s$/, '');
-}
+export { relationshipTarget } from './relationship-target.js';
 
 export function idsKey(field: SanitizedField): string {
   return `${relationshipBase(field)}Ids`;
@@ -67,12 +66,17 @@ function readReferences(input: unknown): Reference[] {
   return input.map(toReference).filter((r) => r.ref !== '');
 }
 
+/** The related documents' stored versions, by `cmsDocId`. */
+type RelatedValues = ReadonlyMap<string, Readonly<Record<string, unknown>> | undefined>;
+
 /** Order kept, repeats folded; references that match nothing are dropped, as the original does. */
-async function resolveIds(refs: readonly Reference[], field: SanitizedField, ctx: ConvertContext): Promise<string[]> {
-  if (refs.length === 0) return [];
+async function resolveIds(refs: readonly Reference[], field: SanitizedField, ctx: ConvertContext): Promise<RelatedValues> {
+  if (refs.length === 0) return new Map();
   const withType = relationshipTarget(field.name, field.options.withType);
   const found = await ctx.relationships.resolve(withType, refs.map((r) => r.ref));
-  return [...new Set(found.map((doc) => doc.cmsDocId))];
+  const related = new Map<string, Readonly<Record<string, unknown>> | undefined>();
+  for (const doc of found) if (!related.has(doc.cmsDocId)) related.set(doc.cmsDocId, doc.values);
+  return related;
 }
 
 /** `_fields` given with `<cmsDocId>` or `<cmsDocId>:<locale>:<mode>`; the first one wins. */
@@ -85,7 +89,7 @@ function fieldsInputFor(id: string, refs: readonly Reference[]): unknown {
  * sends only ids must not wipe them); a new id gets its fields' defaults.
  */
 async function convertRelationFields(
-  ids: readonly string[],
+  related: RelatedValues,
   refs: readonly Reference[],
   field: SanitizedField,
   ctx: ConvertContext,
@@ -93,7 +97,8 @@ async function convertRelationFields(
 ) {
   const fields: Record<string, Record<string, unknown>> = {};
   const errors: FieldError[] = [];
-  for (const id of ids) {
+  const cropFields = holdsCropFields(field);
+  for (const [id, values] of related) {
     const given = fieldsInputFor(id, refs);
     const kept = given === undefined ? stored[id] : undefined;
     if (field.fields.length === 0 || isPlainObject(kept)) {
@@ -106,8 +111,8 @@ async function convertRelationFields(
       continue;
     }
     const result = await convertNested(ctx, field.fields, input, undefined, id);
-    if (result.ok) fields[id] = result.values;
-    else errors.push(...result.errors);
+    if (!result.ok) errors.push(...result.errors);
+    else fields[id] = cropFields ? await checkedCropFields(result.values, values, ctx.attachments) : result.values;
   }
   if (errors.length > 0) throw new FieldFailure('invalid', 'invalid', { errors });
   return fields;
@@ -136,9 +141,9 @@ export const relationshipField: FieldType = {
       return existing === undefined ? { ids: [], fields: {} } : undefined;
     }
     const refs = readReferences(input);
-    const ids = await resolveIds(refs, field, ctx);
-    checkCount(ids.length, field.options, 'related documents');
-    return { ids, fields: await convertRelationFields(ids, refs, field, ctx, relatedFields(container, field)) };
+    const related = await resolveIds(refs, field, ctx);
+    checkCount(related.size, field.options, 'related documents');
+    return { ids: [...related.keys()], fields: await convertRelationFields(related, refs, field, ctx, relatedFields(container, field)) };
   },
   storageKeys: (field) => [idsKey(field), fieldsKey(field)],
   inputKeys: (field) => [expandedKey(field), relationshipBase(field)],

@@ -116,6 +116,31 @@ const file: RawModule = {
   },
 };
 
+/**
+ * The relationship fields a relationship to an image stores per image when it declares no
+ * `fields` of its own (the original's `relationshipFields` of `@apostrophecms/image`): the crop
+ * box in pixels of the image's file and the focal point `x`, `y` in percent of the image (0..100,
+ * as the original's image relationship editor sets them).
+ */
+const imageCropFields: Readonly<Record<string, RawFieldDefinition>> = {
+  top: { type: 'integer', label: 'Top', min: 0 },
+  left: { type: 'integer', label: 'Left', min: 0 },
+  width: { type: 'integer', label: 'Width', min: 0 },
+  height: { type: 'integer', label: 'Height', min: 0 },
+  x: { type: 'integer', label: 'Focal point x', min: 0, max: 100 },
+  y: { type: 'integer', label: 'Focal point y', min: 0, max: 100 },
+};
+
+/** Per piece type: the `fields.add` of a relationship to it that declares no `fields` of its own. */
+const builtinRelationshipFields: Readonly<Record<string, Readonly<Record<string, RawFieldDefinition>>>> = {
+  [imageTypeName]: imageCropFields,
+};
+
+/** The relationship fields a relationship to `typeName` takes when it declares none (none: undefined). */
+export function defaultRelationshipFields(typeName: string): { add: Readonly<Record<string, RawFieldDefinition>> } | undefined {
+  return Object.hasOwn(builtinRelationshipFields, typeName) ? { add: builtinRelationshipFields[typeName]! } : undefined;
+}
+
 /** Built-in piece types; their fields replace `basePieceFields` (none of them has `visibility`). */
 export const builtinPieceTypes: Readonly<Record<string, RawModule>> = {
   '@cms/user': user,

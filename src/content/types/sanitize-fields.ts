@@ -2,6 +2,8 @@ import type { FieldType } from '../fields/field-type.js';
 import type { SanitizedField } from './piece-type.js';
 import { ConfigError } from '../../errors/app-error.js';
 import { isPlainObject, joinPath } from '../../config/schema-check.js';
+import { relationshipTarget } from '../fields/relationship.js';
+import { defaultRelationshipFields } from './builtin-types.js';
 
 /** What the sanitizer needs of the field-type registry (`FieldTypeRegistry` satisfies it). */
 export interface FieldTypeLookup {
@@ -134,8 +136,18 @@ function buildField(
     required: (definition.required as boolean | undefined) ?? false,
     ...(definition.def !== undefined && { def: copyData(definition.def, joinPath(path, 'def')) }),
     options,
-    fields: nestedFields(definition, path, ctx),
+    fields: nestedFields(withTypeRelationshipFields(name, definition, fieldType), path, ctx),
   };
+}
+
+/**
+ * A relationship without `fields` of its own takes those its target type gives relationships
+ * to it (images: the crop box and focal point), as the original's `relationshipFields`.
+ */
+function withTypeRelationshipFields(name: string, definition: Record<string, unknown>, fieldType: FieldType): Record<string, unknown> {
+  if (fieldType.name !== 'relationship' || definition.fields !== undefined) return definition;
+  const fields = defaultRelationshipFields(relationshipTarget(name, definition.withType));
+  return fields ? { ...definition, fields } : definition;
 }
 
 /** Array and object fields (and any type whose definition carries `fields.add`) get a nested schema. */

@@ -43,12 +43,19 @@ export const fixedComponents: Record<string, JsonSchema> = {
       crops: { type: 'array', items: ref('Crop') },
       crop: { anyOf: [ref('Crop'), { type: 'null' }], description: 'The crop a document chose' },
       _crop: ref('Crop'),
+      _focalPoint: {
+        type: 'object',
+        description: 'Reached through a relationship whose crop fields set a focal point: `x`, `y` in percent of the image',
+        required: ['x', 'y'],
+        properties: { x: { type: 'integer' }, y: { type: 'integer' } },
+        additionalProperties: false,
+      },
     },
     additionalProperties: false,
   },
   CropFields: {
     type: 'object',
-    description: 'A relationship\'s crop of an image: the box and the focal point (`x`, `y`), whole pixels',
+    description: 'A relationship\'s crop of an image: the box (whole pixels; null: none) and the focal point (`x`, `y`, percent 0..100)',
     properties: { top: number, left: number, width: number, height: number, x: number, y: number },
   },
   Locales: {

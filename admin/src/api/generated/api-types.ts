@@ -37,6 +37,11 @@ export interface Attachment {
   /** The crop a document chose */
   crop?: Crop | null;
   _crop?: Crop;
+  /** Reached through a relationship whose crop fields set a focal point: `x`, `y` in percent of the image */
+  _focalPoint?: {
+    x: number;
+    y: number;
+  };
 }
 
 /** What the caller may see of the configuration (README, `GET /api/v1/@cms/schema`). */

@@ -13,8 +13,12 @@ import { settleNames } from '../archived-names.js';
 import { saveLogin } from '../user-logins.js';
 import { publishDraft } from '../publishing-steps.js';
 import { lockRequestOf, type LockRequest } from '../advisory-locks.js';
+import type { ImageReplacement } from '../image-recrop.js';
 
-export type UpdateDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'conversion' | 'versions' | 'values' | 'changes' | 'presenter'>;
+export type UpdateDeps = Pick<
+  DocumentCollaborators,
+  'config' | 'transactions' | 'conversion' | 'versions' | 'values' | 'changes' | 'presenter' | 'imageRecrop'
+>;
 
 /** One version about to change: as stored (`existing`), and what converting its new values needs. */
 export interface VersionToChange extends ConversionTarget {
@@ -56,16 +60,19 @@ export async function update(deps: UpdateDeps, caller: Caller, typeName: string,
   const publishAfter = change.publish && target.mode === 'draft' && !type.options.autopublish;
   if (publishAfter) requirePublish(principal, type);
   const write = { caller, type, set: target, advisoryLock: { versionId: target.id, request: change.lock } };
+  let replacement: ImageReplacement | null = null;
   const saved = await deps.transactions.runOnDocument(write, async (tx, passwords) => {
     const { newValues } = change;
     if (!newValues) return requireVersion(tx, type, target.id);
-    const stored = await save(deps, tx, { type, target, principal, passwords, newValues });
+    const stored = await save(deps, tx, { type, target, principal, passwords, newValues, replaced: (found) => (replacement = found) });
     if (!publishAfter) return stored;
     // The publish event shows the published version, as the publish route's; the answer is the draft, as the original's.
     const published = await publishDraft(deps, tx, type, { docId: target.docId, locale: target.locale! }, principal);
     await deps.changes.recorded(tx, 'publish', published, principal);
     return (await readVersion(tx, type, target.id))!;
   });
+  // An image's new file: the crops of the relationships showing it follow (see image-recrop.ts for why after).
+  if (replacement) await deps.imageRecrop.carryOut(replacement);
   return deps.presenter.presentOne(saved, type, principal);
 }
 
@@ -73,12 +80,20 @@ export async function update(deps: UpdateDeps, caller: Caller, typeName: string,
 async function save(
   deps: UpdateDeps,
   tx: StorageSession,
-  args: { type: SanitizedPieceType; target: Target; principal: Principal; passwords: WritePasswords; newValues: NewValues },
+  args: {
+    type: SanitizedPieceType;
+    target: Target;
+    principal: Principal;
+    passwords: WritePasswords;
+    newValues: NewValues;
+    replaced: (replacement: ImageReplacement) => void;
+  },
 ): Promise<StoredDocument> {
   const { type, target, principal, passwords, newValues } = args;
   const now = new Date().toISOString();
   const { version, draft, published, changed } = await versionsToChange(tx, type, target);
   const archivedBefore = version.archived;
+  const attachmentBefore = deps.imageRecrop.attachmentOf(type, version);
   const ids = replayedIds();
   for (const doc of changed) {
     const mode = (doc.cmsMode ?? null) as Target['mode'];
@@ -93,6 +108,9 @@ async function save(
   if (draft) draft.modified = deps.values.isModified(type, draft, published);
   if (target.mode === null) await saveLogin(tx, type, version);
   for (const doc of changed) await deps.versions.update(tx, doc);
+  // Both modes' versions name the documents relating to the image (its published one, before the autopublish below).
+  const replacement = deps.imageRecrop.replacement(type, attachmentBefore, [...new Set([version, draft ?? version, published ?? version])]);
+  if (replacement) args.replaced(replacement);
   if (version.archived !== archivedBefore) {
     await spreadArchived(deps, tx, { type, target, archived: version.archived, done: changed, now, principal });
   }
