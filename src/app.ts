@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import qs from 'qs';
 import type { AppConfig } from './content/app-config.js';
@@ -123,7 +123,15 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   // Made once the logger is; events committed before (the first-run setup's) go out in its first round.
   let dispatcher: WebhookDispatcher | undefined;
   const wakeDispatcher = () => dispatcher?.wake();
-  const content = await createContentServices(config, storage, { passwordHasher: options.passwordHasher, links, onChangesCommitted: wakeDispatcher });
+  // Work that follows a committed write (an image's relationships re-cropped) is logged when it fails.
+  let log: FastifyBaseLogger | undefined;
+  const onFollowUpFailure = (error: unknown, what: string) => log?.error({ err: error }, what);
+  const content = await createContentServices(config, storage, {
+    passwordHasher: options.passwordHasher,
+    links,
+    onChangesCommitted: wakeDispatcher,
+    onFollowUpFailure,
+  });
   const { documents, media, fieldTypes, passwordHasher } = content;
   const { limits } = config;
   const throttle = new LoginThrottle(storage.loginThrottle, {
@@ -194,6 +202,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     if (address !== null && typeof address === 'object') links.listeningAt(config.host, address.port);
   });
   registerWebhookRoutes(app, { webhooks: new WebhookAdmin({ config, storage, onRetry: wakeDispatcher }) });
+  log = app.log;
   dispatcher = new WebhookDispatcher({ storage, endpoints: config.webhooks, limits, log: app.log });
   dispatcher.start();
   const sweeps = scheduleSweeps(() => media.sweep(), {

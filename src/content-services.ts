@@ -13,7 +13,7 @@ import { ChangeSubscriptions } from './content/documents/change-events.js';
 import { AttachmentUsage } from './content/documents/attachment-usage.js';
 import { VersionWriter } from './content/documents/version-writer.js';
 import { TransactionRunner } from './content/documents/transaction-runner.js';
-import { ImageRecrop, type AttachmentCropMaker } from './content/documents/image-recrop.js';
+import { ImageRecrop, type AttachmentCropMaker, type FollowUpFailure } from './content/documents/image-recrop.js';
 import { Conversion } from './content/documents/conversion.js';
 import { ListQueries } from './content/query/list-query.js';
 import { AreaRenderer } from './content/rendering/area-renderer.js';
@@ -49,6 +49,8 @@ export interface DocumentOperationsDeps {
   readonly links?: LinkBase;
   /** Called once a transaction that wrote change events to the webhook outbox has committed. */
   readonly onChangesCommitted?: () => void;
+  /** Told when work that follows a committed write fails (none: the write's caller gets the error). */
+  readonly onFollowUpFailure?: FollowUpFailure;
 }
 
 /** The document operations, over their collaborators built here one by one (`content/documents/collaborators.ts`). */
@@ -84,7 +86,7 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     store: storage.documents,
     transactions,
     versions,
-    imageRecrop: new ImageRecrop({ config, registry: fieldTypes, storage, transactions, versions, crops: deps.attachments }),
+    imageRecrop: new ImageRecrop({ config, registry: fieldTypes, storage, transactions, versions, crops: deps.attachments, onFailure: deps.onFollowUpFailure }),
     conversion: new Conversion({ config, fieldTypes }),
     values,
     presenter,
@@ -127,7 +129,12 @@ export interface ContentServices {
 export async function createContentServices(
   config: AppConfig,
   storage: StorageAdapter,
-  options: { readonly passwordHasher?: PasswordVerifier; readonly links?: LinkBase; onChangesCommitted?: () => void } = {},
+  options: {
+    readonly passwordHasher?: PasswordVerifier;
+    readonly links?: LinkBase;
+    readonly onChangesCommitted?: () => void;
+    readonly onFollowUpFailure?: FollowUpFailure;
+  } = {},
 ): Promise<ContentServices> {
   // The server's links follow its listening address once known; the command line's, the configured baseUrl.
   const links = options.links ?? new LinkBase(config.baseUrl);
@@ -147,6 +154,7 @@ export async function createContentServices(
     imageSizes,
     links,
     onChangesCommitted: options.onChangesCommitted,
+    onFollowUpFailure: options.onFollowUpFailure,
   });
   return { documents, media, fieldTypes, passwordHasher, close: () => fileStore.close() };
 }

@@ -12,6 +12,7 @@ import { isPlainObject } from '../fields/nested.js';
 import { walkFieldDefinitions, walkFields } from '../fields/walk-fields.js';
 import { imageTypeName } from '../types/builtin-types.js';
 import { reverseIdsOf } from './reverse-bookkeeping.js';
+import { moveUpdatedAt } from './new-version.js';
 
 /**
  * Replacing an image's file keeps the crops of the relationships that show it (the original's
@@ -64,7 +65,12 @@ export interface ImageRecropDeps {
   readonly transactions: TransactionRunner;
   readonly versions: VersionWriter;
   readonly crops: AttachmentCropMaker;
+  /** Told when carrying the crops over fails; none: the error reaches the image's writer. */
+  readonly onFailure?: FollowUpFailure;
 }
+
+/** Told of a failure of work that follows a committed write, and of what it was. */
+export type FollowUpFailure = (error: unknown, what: string) => void;
 
 export class ImageRecrop {
   readonly #deps: ImageRecropDeps;
@@ -103,8 +109,20 @@ export class ImageRecrop {
     return relatingIds.length === 0 ? null : { imageDocId: version.cmsDocId, attachmentId, locale, relatingIds };
   }
 
-  /** After the image's write committed: the crop files first, then one transaction for the fields. */
+  /**
+   * After the image's write committed: the crop files first, then one transaction for the fields.
+   * A failure does not undo the image's write, which is stored: the relationships keep their old
+   * box and show the image uncropped, and whoever watches the server is told.
+   */
   async carryOut(replacement: ImageReplacement): Promise<void> {
+    const { onFailure } = this.#deps;
+    if (!onFailure) return this.#carryOut(replacement);
+    await this.#carryOut(replacement).catch((error: unknown) =>
+      onFailure(error, `re-cropping the relationships of image ${replacement.imageDocId} to its new file failed; they show it uncropped`),
+    );
+  }
+
+  async #carryOut(replacement: ImageReplacement): Promise<void> {
     const types = this.#croppingTypes();
     if (types.length === 0) return;
     const [record] = await this.#deps.storage.attachments.find([replacement.attachmentId]);
@@ -132,8 +150,7 @@ export class ImageRecrop {
       changed.add(doc);
     }
     for (const doc of changed) {
-      const before = Date.parse(doc.updatedAt);
-      doc.updatedAt = before >= Date.parse(now) ? new Date(before + 1).toISOString() : now;
+      moveUpdatedAt(doc, now);
       await this.#deps.versions.update(tx, doc);
     }
   }

@@ -41,10 +41,15 @@ export function newVersion(args: {
  * so two changes within one millisecond, or under a clock set back, must still differ.
  */
 export function touch(doc: StoredDocument, now: string, principal: Principal): void {
-  const before = Date.parse(doc.updatedAt);
-  doc.updatedAt = before >= Date.parse(now) ? new Date(before + 1).toISOString() : now;
+  moveUpdatedAt(doc, now);
   doc.updatedBy = updatedBy(principal);
   doc.titleSortified = sortify(String(doc.title ?? ''));
+}
+
+/** Sets `updatedAt` to `now`, or a millisecond past its value when that is not earlier (see `touch`). */
+export function moveUpdatedAt(doc: StoredDocument, now: string): void {
+  const before = Date.parse(doc.updatedAt);
+  doc.updatedAt = before >= Date.parse(now) ? new Date(before + 1).toISOString() : now;
 }
 
 /** Who last changed a document: the user, or the original's "System Task" for API keys. */

@@ -9,7 +9,7 @@ import { expandedKey, idsKey, relatedFields, relatedIds, relationshipField, rela
 import { forwardRelationship } from '../fields/relationship-reverse.js';
 import { isProjected } from '../indexing/document-indexer.js';
 import { includeOnly } from '../query/projection.js';
-import { schemasBelow, schemasHold, walkFieldDefinitions, walkFields } from '../fields/walk-fields.js';
+import { schemasHold, walkFields, walkWidgets, widgetSchemasBelow } from '../fields/walk-fields.js';
 
 type Output = Record<string, unknown>;
 
@@ -169,12 +169,8 @@ export class RelatedLoader {
   #widgetsOfTypeRelate(type: SanitizedPieceType): boolean {
     let relate = this.#widgetsRelate.get(type);
     if (relate === undefined) {
-      const widgetTypes = this.#config.widgetTypes;
-      const widgetSchemas: (readonly SanitizedField[])[] = [];
-      walkFieldDefinitions([type.fields], widgetTypes, (field) => {
-        if (field.type === 'area') widgetSchemas.push(...schemasBelow(field, widgetTypes));
-      });
-      relate = schemasHold(widgetSchemas, widgetTypes, relationshipField.name);
+      const { widgetTypes } = this.#config;
+      relate = schemasHold(widgetSchemasBelow([type.fields], widgetTypes), widgetTypes, relationshipField.name);
       this.#widgetsRelate.set(type, relate);
     }
     return relate;
@@ -202,17 +198,12 @@ function widgetRelationshipHolders(
   deps: Parameters<typeof walkFields>[1],
 ): Map<SanitizedField, Set<Output>> {
   const found = new Map<SanitizedField, Set<Output>>();
-  const area = deps.registry.get('area');
   for (const output of outputs) {
-    walkFields({ fields, values: output }, deps, (field, container) => {
-      const value = container[field.name];
-      if (field.type !== 'area' || !area?.nested || value === undefined || value === null) return;
-      for (const widget of area.nested(value, field, deps.widgetTypes)) {
-        for (const [held, holders] of relationshipHolders(widget.fields, [widget.values], deps)) {
-          const all = found.get(held) ?? new Set<Output>();
-          for (const holder of holders) all.add(holder);
-          found.set(held, all);
-        }
+    walkWidgets({ fields, values: output }, deps, (widget) => {
+      for (const [held, holders] of relationshipHolders(widget.fields, [widget.values], deps)) {
+        const all = found.get(held) ?? new Set<Output>();
+        for (const holder of holders) all.add(holder);
+        found.set(held, all);
       }
     });
   }

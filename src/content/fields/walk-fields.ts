@@ -26,6 +26,32 @@ export function walkFields(
   }
 }
 
+/**
+ * Visits every widget in the areas of a stored object, at any depth (widgets in areas nested in
+ * widgets, arrays and objects too), with its schema and values.
+ */
+export function walkWidgets(
+  start: SchemaValues,
+  deps: { readonly registry: FieldTypeLookup; readonly widgetTypes: WidgetTypes },
+  visit: (widget: SchemaValues) => void,
+): void {
+  const area = deps.registry.get('area');
+  walkFields(start, deps, (field, container) => {
+    const value = container[field.name];
+    if (field.type !== 'area' || !area?.nested || value === undefined || value === null) return;
+    for (const widget of area.nested(value, field, deps.widgetTypes)) visit(widget);
+  });
+}
+
+/** The schemas of every widget type reachable through the areas of `schemas`, at any depth. */
+export function widgetSchemasBelow(schemas: readonly (readonly SanitizedField[])[], widgetTypes: WidgetTypes): (readonly SanitizedField[])[] {
+  const found: (readonly SanitizedField[])[] = [];
+  walkFieldDefinitions(schemas, widgetTypes, (field) => {
+    if (field.type === 'area') found.push(...schemasBelow(field, widgetTypes));
+  });
+  return found;
+}
+
 /** The schemas one level below a field: its own nested fields, or every widget type's for an area. */
 export function schemasBelow(field: SanitizedField, widgetTypes: WidgetTypes): (readonly SanitizedField[])[] {
   return field.type === 'area' ? [...widgetTypes.values()].map((widget) => widget.fields) : [field.fields];
