@@ -6,7 +6,7 @@ import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadAppConfig } from '../../src/load-app-config.js';
-import { adminQuery, describeOnPostgres, newSchemaDatabase, type SchemaDatabase } from '../helpers/postgres.js';
+import { describeOnPostgres, newSchemaDatabase, type SchemaDatabase } from '../helpers/postgres.js';
 import { keys, testConfig } from '../helpers/test-app.js';
 
 /**
@@ -45,7 +45,7 @@ describeOnPostgres('the service on PostgreSQL', () => {
   it('stores in the schema the URL names, and reports itself ready', async () => {
     const health = await request('GET', '/health', undefined, null);
     assert.equal(health.status, 200);
-    const tables = await adminQuery<{ table_name: string }>(
+    const tables = await database.query<{ table_name: string }>(
       'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
       [database.schema],
     );

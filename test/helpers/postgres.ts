@@ -24,8 +24,8 @@ export function uniqueSchemaName(): string {
 }
 
 /** Runs SQL on a connection of its own, outside every adapter. */
-export async function adminQuery<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: requirePostgresUrl() });
+export async function adminQuery<R extends pg.QueryResultRow>(sql: string, params: unknown[] = [], url = requirePostgresUrl()): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return (await client.query<R>(sql, params)).rows;
@@ -45,15 +45,45 @@ export async function dropSchema(schema: string): Promise<void> {
 export interface SchemaDatabase {
   readonly schema: string;
   readonly url: string;
+  /** Runs SQL in the database the store is in, on a direct connection of its own. */
+  query<R extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<R[]>;
   drop(): Promise<void>;
 }
 
+/**
+ * PgBouncer in transaction mode in front of the test server (`postgres://postgres@127.0.0.1:6432`,
+ * the same databases): with it, API tests reach their store through the pooler.
+ */
+export const poolerUrl: string | undefined = process.env.CMS_TEST_PGBOUNCER_URL?.trim() || undefined;
+
 export async function newSchemaDatabase(): Promise<SchemaDatabase> {
+  if (poolerUrl) return newPooledDatabase(poolerUrl);
   const schema = uniqueSchemaName();
   await adminQuery(`CREATE SCHEMA "${schema}"`);
   const url = new URL(requirePostgresUrl());
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return { schema, url: url.toString(), drop: () => dropSchema(schema) };
+  return { schema, url: url.toString(), query: (sql, params) => adminQuery(sql, params), drop: () => dropSchema(schema) };
+}
+
+/**
+ * Behind a pooler a connection's settings do not follow it from one transaction to the next, so
+ * no `search_path` can pick a schema: each store gets a database of its own, reached through the
+ * pooler with `pgbouncer=true`. Dropping it forces the pooler's idle server connections out.
+ */
+async function newPooledDatabase(pooler: string): Promise<SchemaDatabase> {
+  const database = uniqueSchemaName();
+  await adminQuery(`CREATE DATABASE "${database}"`);
+  const url = new URL(pooler);
+  url.pathname = `/${database}`;
+  url.searchParams.set('pgbouncer', 'true');
+  const direct = new URL(requirePostgresUrl());
+  direct.pathname = `/${database}`;
+  return {
+    schema: 'public',
+    url: url.toString(),
+    query: (sql, params) => adminQuery(sql, params, direct.toString()),
+    drop: () => adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).then(() => undefined),
+  };
 }
 
 /** A new adapter on a new, empty schema; `cleanup` drops the schema (close the adapter first). */

@@ -21,7 +21,10 @@ import { createPostgresWebhookOutbox } from './postgres-webhook-outbox.js';
 import { statementSource, type StatementSource } from './statements.js';
 
 export interface PostgresAdapterOptions {
-  /** `postgres://user:password@host:port/database?…`, as libpq and `pg` read it. */
+  /**
+   * `postgres://user:password@host:port/database?…`, as libpq and `pg` read it, plus
+   * `pgbouncer=true` for a pooler in transaction mode (`poolerMode`).
+   */
   readonly connectionString: string;
   /**
    * The schema the tables live in, created by `migrate` when missing. Default: the first schema
@@ -64,7 +67,8 @@ const maxAttempts = 20;
  * Transactions take at most half the pool's connections, the other half staying for reads.
  */
 export function createPostgresAdapter(options: PostgresAdapterOptions): StorageAdapter {
-  const { connectionString, schema, poolSize = defaultPoolSize, attachmentsGenerationKey } = options;
+  const { schema, poolSize = defaultPoolSize, attachmentsGenerationKey } = options;
+  const { connectionString, transactionPooler } = poolerMode(options.connectionString);
   if (schema !== undefined) assertSchemaName(schema);
   if (!Number.isSafeInteger(poolSize) || poolSize < 2) throw new Error(`Invalid pool size: ${poolSize}`);
   const pool = new pg.Pool({
@@ -100,9 +104,13 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
         broken = error;
         throw error;
       });
-      const statements = statementSource(client, () => {
-        if (!state.active) throw new Error('The transaction of this storage session has ended');
-      });
+      const statements = statementSource(
+        client,
+        () => {
+          if (!state.active) throw new Error('The transaction of this storage session has ended');
+        },
+        !transactionPooler,
+      );
       // Counted up at commit, as deferred triggers would: a counter row is held only that long.
       const changedKeys = new Set<string>();
       const session = createSession(statements, () => changedKeys.add(attachmentsGenerationKey), true);
@@ -125,7 +133,7 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
     }
   }
 
-  const readStatements = statementSource(pool);
+  const readStatements = statementSource(pool, undefined, !transactionPooler);
   const reads = createSession(readStatements, refuseWrite);
 
   const generation = postgresGenerations(pool);
@@ -223,4 +231,20 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     webhooks: createPostgresWebhookOutbox(statements),
     advisoryLocks: createPostgresAdvisoryLockStore(statements),
   };
+}
+
+/**
+ * Whether the URL names a pooler in transaction mode (`pgbouncer=true`, the parameter other
+ * PostgreSQL clients know), taken out of the URL `pg` reads. Nothing here keeps state in a
+ * server session between transactions (advisory locks are transaction locks, settings come
+ * with the connection); named prepared statements would, so behind such a pooler none is made.
+ */
+export function poolerMode(url: string): { connectionString: string; transactionPooler: boolean } {
+  const parameter = /([?&])pgbouncer=([^&#]*)&?/;
+  const found = parameter.exec(url);
+  if (!found) return { connectionString: url, transactionPooler: false };
+  const value = decodeURIComponent(found[2]!);
+  if (value !== 'true' && value !== 'false') throw new Error(`pgbouncer must be true or false in the database URL, not "${value}"`);
+  const connectionString = url.replace(parameter, (_all, separator: string) => separator).replace(/[?&]$/, '');
+  return { connectionString, transactionPooler: value === 'true' };
 }

@@ -32,12 +32,17 @@ function statementName(sql: string): string {
   return name;
 }
 
-/** A StatementSource on `target`; `check` runs before every statement (a transaction that ended refuses). */
-export function statementSource(target: Queryable, check: () => void = () => undefined): StatementSource {
+/**
+ * A StatementSource on `target`; `check` runs before every statement (a transaction that ended
+ * refuses). `named`: false behind a pooler in transaction mode (PgBouncer), where consecutive
+ * statements of one client may reach different server connections, so a statement prepared
+ * under a name on one is unknown (or already known) on the next: each is then parsed anew.
+ */
+export function statementSource(target: Queryable, check: () => void = () => undefined, named = true): StatementSource {
   return {
     prepared(sql, params) {
       check();
-      return target.query({ name: statementName(sql), text: sql, values: params.map(storable) });
+      return target.query({ ...(named && { name: statementName(sql) }), text: sql, values: params.map(storable) });
     },
     query(sql, params) {
       check();
