@@ -79,6 +79,8 @@ export async function richTextReorderAndRelationship(page: Page, ctx: FlowContex
 
   // 2. A second widget, moved above the first.
   await addWidget(page, 'Rich Text');
+  // The new editor takes focus once it has mounted: typing before that loses the first keys.
+  await page.getByRole('textbox', { name: 'Body: Rich Text 2' }).click();
   await page.keyboard.type('Second widget first');
   await page.getByRole('button', { name: 'Move Rich Text 2 up' }).click();
   assert.match((await page.getByRole('textbox', { name: 'Body: Rich Text 1' }).textContent()) ?? '', /Second widget first/);
@@ -138,6 +140,7 @@ export async function toolbarKeyboardAndLink(page: Page, ctx: FlowContext): Prom
   const article = await newArticle(ctx, `Link flow ${unique()}`);
   await openEditor(page, ctx, article);
   await addWidget(page, 'Rich Text');
+  await page.getByRole('textbox', { name: 'Body: Rich Text 1' }).click();
   await page.keyboard.type('Read the guide');
   // Select-all is the editor's own command (a browser selection change reaches it asynchronously).
   await page.keyboard.press('Control+A');
