@@ -67,6 +67,12 @@ describe('PostgreSQL behind PgBouncer in transaction mode', { skip }, () => {
     // the connections the app's statements ran on, and sees what they left there.
     assert.equal(await countThrough(t.databaseUrl, 'SELECT count(*) AS count FROM pg_prepared_statements'), '0');
   });
+
+  it('holds no advisory lock once its transactions are over (document and slug holds end with them)', async () => {
+    const held = `SELECT count(*) AS count FROM pg_locks JOIN pg_database ON pg_database.oid = pg_locks.database
+      WHERE pg_locks.locktype = 'advisory' AND pg_database.datname = current_database()`;
+    assert.equal(await countThrough(t.databaseUrl, held), '0');
+  });
 });
 
 async function countThrough(url: string, sql: string): Promise<string> {
