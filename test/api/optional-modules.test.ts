@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServerProcess } from '../helpers/server-process.js';
 import { makeImage, multipartBody } from '../helpers/media.js';
+import { adminQuery, dropSchema, requirePostgresUrl, skipWithoutPostgres, uniqueSchemaName } from '../helpers/postgres.js';
 
 const recorder = pathToFileURL(new URL('../helpers/module-recorder.js', import.meta.url).pathname).href;
 
@@ -23,6 +24,10 @@ const optional: ReadonlyArray<{ readonly name: string; readonly url: RegExp }> =
 
 async function loadedModules(file: string): Promise<string[]> {
   return (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+}
+
+function loadedOf(modules: readonly string[], url: RegExp): string[] {
+  return modules.filter((loaded) => url.test(loaded));
 }
 
 test('a server on the embedded store loads sharp, the AWS SDK and pg only when something uses them', async () => {
@@ -48,7 +53,7 @@ test('a server on the embedded store loads sharp, the AWS SDK and pg only when s
     assert.ok(atRest.some((url) => /\/dist\/src\/storage\/sqlite\//.test(url)), 'the recorder saw no SQLite adapter');
     assert.ok(atRest.some((url) => /\/node_modules\/fastify\//.test(url)), 'the recorder saw no fastify');
     for (const { name, url } of optional) {
-      assert.deepEqual(atRest.filter((loaded) => url.test(loaded)), [], `${name} was loaded without being used`);
+      assert.deepEqual(loadedOf(atRest, url), [], `${name} was loaded without being used`);
     }
 
     // The first image loads sharp, and it works.
@@ -64,6 +69,38 @@ test('a server on the embedded store loads sharp, the AWS SDK and pg only when s
     assert.ok((await loadedModules(modulesFile)).some((url) => /\/node_modules\/sharp\//.test(url)), 'the upload did not load sharp');
   } finally {
     await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a server on PostgreSQL loads neither the SQLite adapter nor its driver', { skip: skipWithoutPostgres }, async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'cms-modules-'));
+  const modulesFile = join(dir, 'modules.txt');
+  const schema = uniqueSchemaName();
+  await adminQuery(`CREATE SCHEMA "${schema}"`);
+  const url = new URL(requirePostgresUrl());
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const server = await startServerProcess({
+    env: { CMS_TEST_MODULES_FILE: modulesFile, CMS_DATABASE_URL: url.toString(), CMS_API_KEYS: 'modules-test-admin-key-0123:admin' },
+    nodeArgs: ['--import', recorder],
+  });
+  try {
+    const auth = { authorization: 'ApiKey modules-test-admin-key-0123' };
+    const created = await server.request('POST', '/api/v1/article', { headers: auth, body: { title: 'On PostgreSQL' } });
+    assert.equal(created.status, 200, created.text);
+    const list = await server.request('GET', '/api/v1/article', { headers: auth });
+    assert.deepEqual(
+      list.body.results.map((article: { title: string }) => article.title),
+      ['On PostgreSQL'],
+    );
+    const loaded = await loadedModules(modulesFile);
+    assert.notDeepEqual(loadedOf(loaded, /\/dist\/src\/storage\/postgres\//), [], 'the recorder saw no PostgreSQL adapter');
+    // The driver is required by the adapter's driver.ts: no adapter, no driver.
+    assert.deepEqual(loadedOf(loaded, /\/dist\/src\/storage\/sqlite\/|\/node_modules\/better-sqlite3/), []);
+    assert.deepEqual(loadedOf(loaded, /\/node_modules\/sharp\//), []);
+  } finally {
+    await server.stop();
+    await dropSchema(schema);
     await rm(dir, { recursive: true, force: true });
   }
 });
