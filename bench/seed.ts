@@ -97,7 +97,7 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
 export async function seed(env: Record<string, string>, count: number, progress: (done: number) => void): Promise<Seeded> {
   const started = performance.now();
   const config = await loadAppConfig({ env, cwd: env.CMS_DATA_DIR });
-  const storage = createStorage(config.databaseUrl, { poolSize: config.databasePoolSize, attachmentsGenerationKey });
+  const storage = await createStorage(config.databaseUrl, { poolSize: config.databasePoolSize, attachmentsGenerationKey });
   await storage.migrate();
   try {
     // The store is empty: this only records the index plans, as the server's first start would.

@@ -111,12 +111,12 @@ function userDirectory(documents: DocumentOperations): UserDirectory {
 export async function buildApp(config: AppConfig, options: AppOptions = {}): Promise<FastifyInstance> {
   const storage =
     options.storage ??
-    createStorage(config.databaseUrl, {
+    (await createStorage(config.databaseUrl, {
       poolSize: config.databasePoolSize,
       readThreads: config.limits.readThreads,
       writesPerCommit: config.limits.writesPerCommit,
       attachmentsGenerationKey,
-    });
+    }));
   // Workers of one primary never race on migrations: it ran them before forking them.
   if (!options.preparedByPrimary) await storage.migrate();
   const links = new LinkBase(config.baseUrl);

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import type { AttachmentCrop } from '../storage/storage-adapter.js';
 import { lossyQuality, originalQuality } from './image-sizes.js';
 import { jpegLayout } from './jpeg-segments.js';
@@ -46,12 +46,26 @@ const formatOfSharp: Readonly<Record<string, ImageFormat>> = { jpeg: 'jpg', png:
 // small file claiming a huge canvas (a decompression bomb) stops here.
 const maxInputPixels = 100_000_000;
 
-// Each upload is decoded once and never again, so the cache would only hold memory and open files.
-sharp.cache(false);
+type SharpFactory = (typeof import('sharp'))['default'];
+let loadingSharp: Promise<SharpFactory> | undefined;
+
+/**
+ * sharp, loaded by the first image that needs it: libvips and its threads hold about 10 MiB
+ * that a server serving only documents never needs (docs/reference/stores-and-processes.md).
+ */
+function loadSharp(): Promise<SharpFactory> {
+  loadingSharp ??= import('sharp').then(({ default: sharp }) => {
+    // Each upload is decoded once and never again, so the cache would only hold memory and open files.
+    sharp.cache(false);
+    return sharp;
+  });
+  return loadingSharp;
+}
 
 /** Animations keep every frame; `failOn: 'warning'` refuses truncated or corrupt data. */
-function open(path: string, format?: ImageFormat): Sharp {
+async function open(path: string, format?: ImageFormat): Promise<Sharp> {
   const animated = format === 'gif' || format === 'webp';
+  const sharp = await loadSharp();
   return sharp(path, { animated, limitInputPixels: maxInputPixels, failOn: 'warning' });
 }
 
@@ -74,7 +88,7 @@ function encode(pipeline: Sharp, format: ImageFormat, quality = lossyQuality): S
  */
 async function hasMetadata(path: string, format: ImageFormat): Promise<boolean> {
   if (format === 'gif') return true;
-  const metadata = await open(path).metadata();
+  const metadata = await (await open(path)).metadata();
   return Boolean(metadata.exif || metadata.xmp || metadata.iptc || metadata.tifftagPhotoshop || metadata.comments?.length);
 }
 
@@ -102,8 +116,10 @@ async function formatBytes(path: string, format: ImageFormat): Promise<Buffer | 
 export function createSharpImageProcessor(): ImageProcessor {
   return {
     async probe(path) {
+      // Outside the try: sharp failing to load is the server's fault, not an unreadable image.
+      const image = await open(path);
       try {
-        const metadata = await open(path).metadata();
+        const metadata = await image.metadata();
         const format = formatOfSharp[metadata.format ?? ''];
         const upright = metadata.autoOrient;
         if (!format || !upright?.width || !upright.height) return null;
@@ -115,7 +131,7 @@ export function createSharpImageProcessor(): ImageProcessor {
 
     async render({ source, format, crop, outputs }) {
       // One decoder set up once; each clone is its own pipeline, run by sharp's thread pool.
-      const base = open(source, format).autoOrient();
+      const base = (await open(source, format)).autoOrient();
       if (crop) base.extract({ left: crop.left, top: crop.top, width: crop.width, height: crop.height });
       // Settled, not raced: when one output fails, the others are finished before the caller cleans up.
       const results = await Promise.allSettled(
@@ -133,7 +149,7 @@ export function createSharpImageProcessor(): ImageProcessor {
       const bytes = await formatBytes(source, format);
       if (bytes === 'reencode' || (await hasMetadata(source, format))) {
         // sharp writes no metadata unless asked: the ICC profile is asked for, nothing else.
-        await encode(open(source, format).autoOrient().keepIccProfile(), format, originalQuality).toFile(output);
+        await encode((await open(source, format)).autoOrient().keepIccProfile(), format, originalQuality).toFile(output);
         return true;
       }
       if (bytes === 'unchanged') return false;

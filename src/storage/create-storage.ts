@@ -1,8 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { StorageAdapter } from './storage-adapter.js';
-import { createSqliteAdapter } from './sqlite/sqlite-adapter.js';
-import { createPostgresAdapter } from './postgres/postgres-adapter.js';
 
 export interface StorageOptions {
   /** Most connections to PostgreSQL at once; the SQLite adapter has its own two. */
@@ -18,15 +16,21 @@ export interface StorageOptions {
   readonly attachmentsGenerationKey: string;
 }
 
-/** The adapter a database URL names: `sqlite:<path>` (the default) or `postgres://…` (`postgresql://…`). */
-export function createStorage(databaseUrl: string, options: StorageOptions): StorageAdapter {
+/**
+ * The adapter a database URL names: `sqlite:<path>` (the default) or `postgres://…` (`postgresql://…`).
+ * Only that adapter and its driver are loaded: a SQLite server never holds `pg`, nor a
+ * PostgreSQL one better-sqlite3 (docs/reference/stores-and-processes.md, "Memory").
+ */
+export async function createStorage(databaseUrl: string, options: StorageOptions): Promise<StorageAdapter> {
   if (databaseUrl.startsWith('sqlite:')) {
     const filename = databaseUrl.slice('sqlite:'.length);
     mkdirSync(dirname(filename), { recursive: true });
     const { readThreads, writesPerCommit, attachmentsGenerationKey } = options;
+    const { createSqliteAdapter } = await import('./sqlite/sqlite-adapter.js');
     return createSqliteAdapter({ filename, readThreads, writesPerCommit, attachmentsGenerationKey });
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    const { createPostgresAdapter } = await import('./postgres/postgres-adapter.js');
     return createPostgresAdapter({ connectionString: databaseUrl, poolSize: options.poolSize, attachmentsGenerationKey: options.attachmentsGenerationKey });
   }
   throw new Error(`Unsupported database URL: ${databaseUrl.split(':')[0]}`);

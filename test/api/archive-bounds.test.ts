@@ -192,7 +192,7 @@ describe('what the API stores, cms import takes back', () => {
       } finally {
         await copy.close();
       }
-      const storage = createStorage(`sqlite:${join(target.dataDir, 'cms.sqlite')}`, { attachmentsGenerationKey });
+      const storage = await createStorage(`sqlite:${join(target.dataDir, 'cms.sqlite')}`, { attachmentsGenerationKey });
       try {
         const [stored] = await storage.documents.find({ type: other.body.type, ids: [other.body._id], limit: 1 });
         const content = (stored as any).extra.note.items[0].content as string;

@@ -244,7 +244,7 @@ describe('cms export and cms import', () => {
       assert.equal(result.code, 1, result.stdout);
       assert.match(result.stderr, message);
       assert.equal(result.stdout, '');
-      const storage = createStorage(`sqlite:${join(target.dataDir, 'cms.sqlite')}`, { attachmentsGenerationKey });
+      const storage = await createStorage(`sqlite:${join(target.dataDir, 'cms.sqlite')}`, { attachmentsGenerationKey });
       try {
         await storage.migrate();
         assert.deepEqual(await storage.documents.versionsAfter(null, null, 1), []);

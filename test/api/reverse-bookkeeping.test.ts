@@ -194,7 +194,7 @@ describe('reverse relationship bookkeeping (relatedReverseIds, cacheInvalidatedA
 describe('reverse bookkeeping of documents stored before it was kept', () => {
   it('is backfilled once at the start: related documents get their relatedReverseIds', async () => {
     const t = await startTestApp(bookkeepingConfig());
-    const storage = createStorage(t.databaseUrl, { attachmentsGenerationKey });
+    const storage = await createStorage(t.databaseUrl, { attachmentsGenerationKey });
     try {
       const created = async (type: string, body: Doc) => (await t.request('POST', `/api/v1/${type}`, { body })).body;
       const ada = await created('person', { title: 'Old' });

@@ -70,10 +70,12 @@ export async function startServerProcess(options: {
   env: Record<string, string>;
   ready?: (line: LogLine) => boolean;
   port?: number;
+  /** Given to node before the entry point (`--import` a module). */
+  nodeArgs?: readonly string[];
 }): Promise<ServerProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-process-'));
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main], {
     cwd: dataDir,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), CMS_DATA_DIR: dataDir, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
