@@ -11,6 +11,8 @@ export interface StorageOptions {
   readonly readThreads?: number;
   /** Most SQLite transactions committed together; PostgreSQL commits each alone. */
   readonly writesPerCommit?: number;
+  /** SQLite: pages the write-ahead log holds before a commit copies them into the file (its default: 1,000). */
+  readonly walCheckpointPages?: number;
   /**
    * The generation key that writes to the attachments count up (`StorageAdapter.generation`):
    * the caller's name for them, kept apart from its other keys (the piece type names).
@@ -23,8 +25,8 @@ export function createStorage(databaseUrl: string, options: StorageOptions): Sto
   if (databaseUrl.startsWith('sqlite:')) {
     const filename = databaseUrl.slice('sqlite:'.length);
     mkdirSync(dirname(filename), { recursive: true });
-    const { readThreads, writesPerCommit, attachmentsGenerationKey } = options;
-    return createSqliteAdapter({ filename, readThreads, writesPerCommit, attachmentsGenerationKey });
+    const { readThreads, writesPerCommit, walCheckpointPages, attachmentsGenerationKey } = options;
+    return createSqliteAdapter({ filename, readThreads, writesPerCommit, walCheckpointPages, attachmentsGenerationKey });
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return createPostgresAdapter({ connectionString: databaseUrl, poolSize: options.poolSize, attachmentsGenerationKey: options.attachmentsGenerationKey });
