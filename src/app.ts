@@ -115,6 +115,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
       poolSize: config.databasePoolSize,
       readThreads: config.limits.readThreads,
       writesPerCommit: config.limits.writesPerCommit,
+      walCheckpointPages: config.limits.walCheckpointPages,
       attachmentsGenerationKey,
     }));
   // Workers of one primary never race on migrations: it ran them before forking them.

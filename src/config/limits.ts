@@ -80,6 +80,11 @@ export const limitDefinitions = {
   // SQLite writes: the writes that queue up while one commit runs are committed together (each
   // still all-or-nothing), since a commit's cost hardly depends on how much it holds.
   writesPerCommit: { env: 'CMS_LIMIT_WRITES_PER_COMMIT', default: 32, min: 1, max: 10_000, unit: 'writes', about: 'SQLite writes committed together at most (1: each write commits alone)' },
+  // A checkpoint copies every page written since the last one from the log into the file, in the
+  // commit that fills the log: a page rewritten by many writes (index roots, counts, the documents
+  // that relate to many others) is copied once per checkpoint. SQLite's default, 1,000 pages, made
+  // checkpoints about a tenth of the CPU time of a POST (bench/NOTES.md, "Write path").
+  walCheckpointPages: { env: 'CMS_LIMIT_WAL_CHECKPOINT_PAGES', default: 10_000, min: 100, max: 1_000_000, unit: 'pages', about: 'SQLite: the write-ahead log is copied into the database file once it holds this many 4 KiB pages (its file keeps that size)' },
   // Attachments no document version holds (any mode, locale, archived or not) are removed with their
   // files after this long, a day as in the original; the sweep that does it also moves files that
   // a crash left readable or not against their record, and removes files no record names.

@@ -9,6 +9,8 @@ export interface StorageOptions {
   readonly readThreads?: number;
   /** Most SQLite transactions committed together; PostgreSQL commits each alone. */
   readonly writesPerCommit?: number;
+  /** SQLite: pages the write-ahead log holds before a commit copies them into the file (its default: 1,000). */
+  readonly walCheckpointPages?: number;
   /**
    * The generation key that writes to the attachments count up (`StorageAdapter.generation`):
    * the caller's name for them, kept apart from its other keys (the piece type names).
@@ -25,9 +27,9 @@ export async function createStorage(databaseUrl: string, options: StorageOptions
   if (databaseUrl.startsWith('sqlite:')) {
     const filename = databaseUrl.slice('sqlite:'.length);
     mkdirSync(dirname(filename), { recursive: true });
-    const { readThreads, writesPerCommit, attachmentsGenerationKey } = options;
+    const { readThreads, writesPerCommit, walCheckpointPages, attachmentsGenerationKey } = options;
     const { createSqliteAdapter } = await import('./sqlite/sqlite-adapter.js');
-    return createSqliteAdapter({ filename, readThreads, writesPerCommit, attachmentsGenerationKey });
+    return createSqliteAdapter({ filename, readThreads, writesPerCommit, walCheckpointPages, attachmentsGenerationKey });
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const { createPostgresAdapter } = await import('./postgres/postgres-adapter.js');

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +22,7 @@ interface TempAdapter {
   cleanup: () => Promise<void>;
 }
 
-async function makeTempAdapter(options: { writesPerCommit?: number; onStatement?: (sql: string) => void } = {}): Promise<TempAdapter> {
+async function makeTempAdapter(options: { writesPerCommit?: number; walCheckpointPages?: number; onStatement?: (sql: string) => void } = {}): Promise<TempAdapter> {
   const directory = await mkdtemp(join(tmpdir(), 'cms-sqlite-'));
   const filename = join(directory, 'cms.sqlite');
   const adapter = createSqliteAdapter({ attachmentsGenerationKey, filename, ...options });
@@ -180,6 +181,29 @@ describe('sqlite adapter specifics', () => {
     } finally {
       inspector.close();
     }
+  });
+});
+
+describe('sqlite checkpoints', () => {
+  /** The size of the write-ahead log once 40 versions of 64 KiB each were inserted, each in its own commit (about 16 pages each). */
+  async function walBytesAfterWrites(walCheckpointPages: number): Promise<number> {
+    const { adapter, filename, cleanup } = await makeTempAdapter({ walCheckpointPages });
+    try {
+      await adapter.migrate();
+      for (let n = 0; n < 40; n++) await adapter.documents.insert(makeDoc({ docId: `big${n}`, filler: 'x'.repeat(64 * 1024) }), emptyIndex());
+      return statSync(`${filename}-wal`).size;
+    } finally {
+      await adapter.close();
+      await cleanup();
+    }
+  }
+
+  it('copies the log into the file once it holds walCheckpointPages pages, and not before', async () => {
+    // 40 writes of about 16 pages: about 640 pages in all, below SQLite's default of 1,000.
+    const small = await walBytesAfterWrites(100);
+    const large = await walBytesAfterWrites(100_000);
+    assert.ok(large > 500 * 4096, `without a checkpoint the log holds every write (${large} bytes)`);
+    assert.ok(small < 200 * 4096, `checkpointed every 100 pages, the log starts again (${small} bytes)`);
   });
 });
 

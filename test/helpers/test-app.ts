@@ -133,7 +133,7 @@ export async function startTestApp(
     cwd: dataDir,
   });
   // A wrapped store (tests counting queries) is the test's to close: the app closes only its own.
-  const storage = options.wrapStorage?.(await createStorage(loaded.databaseUrl, { attachmentsGenerationKey, writesPerCommit: loaded.limits.writesPerCommit }));
+  const storage = options.wrapStorage?.(await createStorage(loaded.databaseUrl, { attachmentsGenerationKey, writesPerCommit: loaded.limits.writesPerCommit, walCheckpointPages: loaded.limits.walCheckpointPages }));
   const app = await buildApp(loaded, { storage, passwordHasher: options.passwordHasher, logStream: options.logStream, adminDir: options.adminDir });
   // Every answer is checked against the OpenAPI document; a mismatch fails the request's test.
   const recorder = recordResponses(app, loaded);

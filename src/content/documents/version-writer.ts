@@ -8,6 +8,7 @@ import { ConflictError } from '../../errors/app-error.js';
 import { checkStoredDocument } from '../stored-shape.js';
 import { checkDocumentSize } from './document-size.js';
 import { pieceTypeOf } from './caller.js';
+import { parseDocumentId } from '../../core/ids.js';
 import { later, ReverseBookkeeping } from './reverse-bookkeeping.js';
 
 /**
@@ -63,7 +64,9 @@ export class VersionWriter {
 
   /** Removes versions of the type (missing ones are skipped); returns how many there were. */
   async remove(session: StorageSession, type: SanitizedPieceType, ids: readonly string[]): Promise<number> {
-    const gone = this.#reverse.keepsBooks(type) && ids.length > 0 ? await session.documents.find({ type: type.name, ids }) : [];
+    // A `previous` copy leaves no bookkeeping (ReverseBookkeeping.afterWrite): it is not read back.
+    const live = this.#reverse.keepsBooks(type) ? ids.filter((id) => parseDocumentId(id).mode !== 'previous') : [];
+    const gone = live.length > 0 ? await session.documents.find({ type: type.name, ids: live }) : [];
     const removed = await session.documents.remove(type.name, ids);
     const now = new Date().toISOString();
     for (const before of gone) await this.#reverse.afterWrite(session, type, { before, after: null }, now);

@@ -45,6 +45,8 @@ export interface SqliteAdapterOptions {
   readonly readThreads?: number;
   /** Most transactions committed together (see write-groups.ts); 1, the default, commits each alone. */
   readonly writesPerCommit?: number;
+  /** Pages the write-ahead log holds before the commit that fills it copies them into the file (SQLite's default: 1,000). */
+  readonly walCheckpointPages?: number;
   /** The generation key that writes to the attachments count up (`StorageAdapter.generation`). */
   readonly attachmentsGenerationKey: string;
 }
@@ -162,6 +164,8 @@ function openConnections(options: SqliteAdapterOptions) {
   }
   const writeConnection = openConnection(options);
   try {
+    // Only the write connection commits, so only it checkpoints.
+    if (options.walCheckpointPages !== undefined) writeConnection.pragma(`wal_autocheckpoint = ${Math.trunc(options.walCheckpointPages)}`);
     const readConnection = openConnection({ ...options, readOnly: true });
     return { writeConnection, readConnection };
   } catch (error) {
