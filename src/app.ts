@@ -192,6 +192,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     cache: new ResponseCache({ maxEntries: limits.responseCacheEntries, maxBytes: limits.responseCacheBytes }),
     generation: (dependencies) => storage.generation(dependencies),
   });
+  // After the auth hook: a cached answer is found by who asks.
+  answers.register(app);
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
   await registerOpenApiRoutes(app, { documents: new OpenApiAnswers(config, fieldTypes), baseUrl: config.baseUrl ?? '' });

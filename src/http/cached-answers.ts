@@ -1,9 +1,9 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchesNoneMatch } from './etag.js';
 import type { VersionOutput } from '../content/documents/collaborators.js';
-import { answerOf, canonicalQuery, type Answer, type Encoding, type ResponseCache } from './response-cache.js';
+import { answerOf, canonicalUrl, type Answer, type Encoding, type ResponseCache } from './response-cache.js';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -14,10 +14,20 @@ export const minCompressedBytes = 1024;
 /** Credentials in the query string: the audience stands for them in a cache key. */
 const credentialParams = ['apikey', 'apiKey'];
 
-/** What a route reads (`article`, `article/<id>`), and the generation keys its answers are built from. */
-interface Resource {
-  readonly name: string;
-  readonly dependsOn: readonly string[];
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The generation keys (`StorageAdapter.generation`) of the data a GET route's answers are
+     * built from: set on the routes whose answers `CachedAnswers` may keep.
+     */
+    answerDependsOn?: readonly string[];
+  }
+}
+
+/** Where a request's answer is kept: its cache key, and the generation read before it was built. */
+interface Slot {
+  readonly key: string;
+  readonly generation: string;
 }
 
 /** A document version's answer: its ETag carries the version's validator, which `If-Match` checks. */
@@ -31,6 +41,9 @@ export function sendWritten(reply: FastifyReply, output: VersionOutput | false):
   const answer = versionAnswer(output);
   return reply.header('etag', answer.etag).type('application/json; charset=utf-8').send(answer.body);
 }
+
+/** The slots of the requests being answered by their handler (`CachedAnswers.register`). */
+const slots = new WeakMap<FastifyRequest, Slot>();
 
 export interface CachedAnswersDeps {
   readonly cache: ResponseCache;
@@ -54,19 +67,43 @@ export class CachedAnswers {
   }
 
   /**
-   * Answers with what `build` returns, or with the cached bytes of an earlier answer for the
-   * same resource, audience and query when no write to what the resource depends on has committed since
-   * that one was built. `resource.name` names what the route reads (`article`, `article/<id>`),
-   * `resource.dependsOn` the generation keys of the data its answers are built from; the query and the caller
-   * are added here.
+   * Answers the GET requests of routes that name their `answerDependsOn` from the cache when it
+   * holds their answer, before their query is validated or their handler runs: the key is the
+   * audience and the raw URL (`canonicalUrl`), so a hit serves exactly what this audience was
+   * served for this URL, at the generation the store is at now. Runs after the auth hook: who asks
+   * is known, and a refused credential never reaches the cache. A miss leaves the request its
+   * slot (key and generation) for `send` to keep the answer the handler builds.
    */
-  send(request: FastifyRequest, reply: FastifyReply, resource: Resource, build: () => Promise<unknown>): Promise<FastifyReply> {
-    return this.#send(request, reply, resource, async () => answerOf(JSON.stringify(await build())));
+  register(app: FastifyInstance): void {
+    app.addHook('onRequest', (request, reply, done) => {
+      const dependsOn = request.routeOptions.config.answerDependsOn;
+      const key = dependsOn === undefined ? null : this.#keyOf(request);
+      if (key === null) return done();
+      // Read before the data: a write committing while the answer is built moves the generation,
+      // and the answer is then rebuilt on the next request instead of being trusted.
+      this.#generation(dependsOn!).then((generation) => {
+        const answer = this.#cache.get(key, generation);
+        if (!answer) {
+          slots.set(request, { key, generation });
+          return done();
+        }
+        this.#deliver(request, reply, answer, key).catch((error: unknown) => reply.send(error));
+      }, done);
+    });
+  }
+
+  /**
+   * Answers with what `build` returns, and keeps it when the request has a slot (`register`): the
+   * next request for the same URL and audience is answered from memory until a write to what the
+   * route depends on commits.
+   */
+  send(request: FastifyRequest, reply: FastifyReply, build: () => Promise<unknown>): Promise<FastifyReply> {
+    return this.#send(request, reply, async () => answerOf(JSON.stringify(await build())));
   }
 
   /** As `send`, for an answer that shows one document version: its ETag names that version. */
-  sendVersion(request: FastifyRequest, reply: FastifyReply, resource: Resource, build: () => Promise<VersionOutput>): Promise<FastifyReply> {
-    return this.#send(request, reply, resource, async () => versionAnswer(await build()));
+  sendVersion(request: FastifyRequest, reply: FastifyReply, build: () => Promise<VersionOutput>): Promise<FastifyReply> {
+    return this.#send(request, reply, async () => versionAnswer(await build()));
   }
 
   /** As `sendVersion`, for an answer no cache may keep (a shared draft): sent `private, no-store`. */
@@ -76,23 +113,27 @@ export class CachedAnswers {
     return this.#deliver(request, reply, answer, undefined);
   }
 
-  async #send(request: FastifyRequest, reply: FastifyReply, resource: Resource, build: () => Promise<Answer>): Promise<FastifyReply> {
-    const audience = this.#cache.enabled ? audienceOf(request) : null;
-    let answer: Answer | undefined;
-    let stored: { key: string; generation: string } | undefined;
-    if (audience !== null) {
-      // Read before the data: a write committing while the answer is built moves the generation,
-      // and the answer is then rebuilt on the next request instead of being trusted.
-      const generation = await this.#generation(resource.dependsOn);
-      const key = `${audience}\n${resource.name}\n${canonicalQuery(request.query as Record<string, unknown>, credentialParams)}`;
-      answer = this.#cache.get(key, generation);
-      stored = { key, generation };
-    }
-    if (!answer) {
-      answer = await build();
-      if (stored) this.#cache.set(stored.key, stored.generation, answer);
-    }
-    return this.#deliver(request, reply, answer, stored?.key);
+  async #send(request: FastifyRequest, reply: FastifyReply, build: () => Promise<Answer>): Promise<FastifyReply> {
+    const slot = slots.get(request);
+    const answer = await build();
+    if (slot) this.#cache.set(slot.key, slot.generation, answer);
+    return this.#deliver(request, reply, answer, slot?.key);
+  }
+
+  /**
+   * The cache key of a GET (or HEAD: the same answer) request: its audience, then its raw URL
+   * without credentials. Null when its answer is not kept: another method, an audience whose
+   * answers differ by user, a URL `canonicalUrl` does not key, or a credential in the query
+   * string that the raw text does not spell plainly (it would be kept in the key).
+   */
+  #keyOf(request: FastifyRequest): string | null {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !this.#cache.enabled) return null;
+    const audience = audienceOf(request);
+    if (audience === null) return null;
+    const url = canonicalUrl(request.url, credentialParams);
+    if (url === null) return null;
+    if (url.omitted === 0 && credentialParams.some((name) => name in (request.query as object))) return null;
+    return `${audience}\n${url.text}`;
   }
 
   async #deliver(request: FastifyRequest, reply: FastifyReply, answer: Answer, key: string | undefined): Promise<FastifyReply> {
