@@ -17,10 +17,10 @@ const credentialParams = ['apikey', 'apiKey'];
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * The generation keys (`StorageAdapter.generation`) of the data a GET route's answers are
-     * built from: set on the routes whose answers `CachedAnswers` may keep.
+     * The generation keys (`StorageAdapter.generation`) of the data a GET route's answer to a raw
+     * URL is built from: set on the routes whose answers `CachedAnswers` may keep.
      */
-    answerDependsOn?: readonly string[];
+    answerDependsOn?: (rawUrl: string) => readonly string[];
   }
 }
 
@@ -81,7 +81,7 @@ export class CachedAnswers {
       if (key === null) return done();
       // Read before the data: a write committing while the answer is built moves the generation,
       // and the answer is then rebuilt on the next request instead of being trusted.
-      this.#generation(dependsOn!).then((generation) => {
+      this.#generation(dependsOn!(request.url)).then((generation) => {
         const answer = this.#cache.get(key, generation);
         if (!answer) {
           slots.set(request, { key, generation });

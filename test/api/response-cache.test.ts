@@ -115,6 +115,37 @@ describe('response cache: ETag, 304, Cache-Control, compression', () => {
     assert.equal((await read('/api/v1/article')).read, true, 'a person may be shown in the articles: they are read again');
   });
 
+  it('keeps the published answers while a draft is saved, and drops them once it is published', async () => {
+    const read = async (url: string, key: Key = null) => {
+      const finds = counter.finds;
+      const answer = await t.request('GET', url, { key });
+      assert.equal(answer.status, 200, url);
+      return { text: answer.text, read: counter.finds > finds };
+    };
+    const a = (await t.request('POST', '/api/v1/article', { body: { title: 'Alpha' } })).body;
+    const b = (await t.request('POST', '/api/v1/article', { body: { title: 'Beta' } })).body;
+    const published = [`/api/v1/article/${a._id}`, `/api/v1/article/${b._id}`, '/api/v1/article?perPage=50'];
+    for (const url of published) await read(url);
+    await read('/api/v1/article?perPage=50&cmsMode=draft', 'editor');
+    const draftId = a._id.replace(/:published$/, ':draft');
+    const saved = await t.request('PATCH', `/api/v1/article/${draftId}`, { body: { title: 'Alpha, edited' } });
+    assert.equal(saved.status, 200);
+    for (const url of published) {
+      const answer = await read(url);
+      assert.equal(answer.read, false, `${url}: a draft save leaves the published answer kept`);
+      assert.doesNotMatch(answer.text, /Alpha, edited/);
+    }
+    const drafts = await read('/api/v1/article?perPage=50&cmsMode=draft', 'editor');
+    assert.equal(drafts.read, true, 'the drafts are read again');
+    assert.match(drafts.text, /Alpha, edited/);
+    assert.equal((await t.request('POST', `/api/v1/article/${draftId}/publish`)).status, 200);
+    for (const url of [published[0]!, published[2]!]) {
+      const answer = await read(url);
+      assert.equal(answer.read, true, `${url}: publishing drops it`);
+      assert.match(answer.text, /Alpha, edited/);
+    }
+  });
+
   it('answers If-None-Match with 304 and no body, for every caller', async () => {
     for (const key of [null, 'guest', 'admin'] as Key[]) {
       const first = await t.request('GET', `/api/v1/article/${doc._id}`, { key });

@@ -22,7 +22,10 @@ export function registerPieceRoutes(
     const one = { schema: { params: idParams, querystring: versionQuery } };
     const write = { schema: { params: idParams, querystring: versionQuery, body: objectBody } };
     // The answers of these GET routes may be kept (CachedAnswers), each valid while the generation of these keys holds.
-    const cached = { answerDependsOn: documents.answerDependencies(type) };
+    const dependencies = documents.answerDependencies(type);
+    const cached = { answerDependsOn: (url: string) => dependencies.of(url) };
+    // Which locales a document has in any mode.
+    const cachedLocales = { answerDependsOn: () => dependencies.anyMode };
 
     app.get(base, { schema: { querystring: listQuery }, config: cached }, (request, reply) =>
       answers.send(request, reply, () => documents.list(callerOf(request), type, request.query as Record<string, unknown>)),
@@ -64,7 +67,7 @@ export function registerPieceRoutes(
     app.post(`${base}/:_id/revert-published-to-previous`, one, async (request, reply) =>
       sendWritten(reply, await documents.revertPublishedToPrevious(writerOf(request), type, idOf(request))),
     );
-    app.get(`${base}/:_id/locales`, { ...one, config: cached }, (request, reply) =>
+    app.get(`${base}/:_id/locales`, { ...one, config: cachedLocales }, (request, reply) =>
       answers.send(request, reply, () => documents.locales(callerOf(request), type, idOf(request))),
     );
   }
