@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchesNoneMatch } from './etag.js';
+import { cdnTagsOf } from './cdn-tags.js';
 import type { VersionOutput } from '../content/documents/collaborators.js';
 import { answerOf, canonicalUrl, type Answer, type Encoding, type ResponseCache } from './response-cache.js';
 
@@ -98,12 +99,16 @@ export class CachedAnswers {
    * route depends on commits.
    */
   send(request: FastifyRequest, reply: FastifyReply, build: () => Promise<unknown>): Promise<FastifyReply> {
-    return this.#send(request, reply, async () => answerOf(JSON.stringify(await build())));
+    return this.#send(request, reply, async () => ({ answer: answerOf(JSON.stringify(await build())), docIds: [] }));
   }
 
   /** As `send`, for an answer that shows one document version: its ETag names that version. */
   sendVersion(request: FastifyRequest, reply: FastifyReply, build: () => Promise<VersionOutput>): Promise<FastifyReply> {
-    return this.#send(request, reply, async () => versionAnswer(await build()));
+    return this.#send(request, reply, async () => {
+      const output = await build();
+      const id = output.document._id;
+      return { answer: versionAnswer(output), docIds: typeof id === 'string' ? [id.split(':')[0]!] : [] };
+    });
   }
 
   /** As `sendVersion`, for an answer no cache may keep (a shared draft): sent `private, no-store`. */
@@ -113,9 +118,14 @@ export class CachedAnswers {
     return this.#deliver(request, reply, answer, undefined);
   }
 
-  async #send(request: FastifyRequest, reply: FastifyReply, build: () => Promise<Answer>): Promise<FastifyReply> {
+  async #send(request: FastifyRequest, reply: FastifyReply, build: () => Promise<{ answer: Answer; docIds: readonly string[] }>): Promise<FastifyReply> {
     const slot = slots.get(request);
-    const answer = await build();
+    const built = await build();
+    // Tags only on what anonymous callers are answered: a shared cache stores nothing else, and
+    // another audience's answer may name documents hidden from them.
+    const dependsOn = request.routeOptions.config.answerDependsOn;
+    const cdnTags = request.principal.kind === 'anonymous' && dependsOn ? cdnTagsOf(dependsOn(request.url), built.docIds) : null;
+    const answer: Answer = { ...built.answer, cdnTags };
     if (slot) this.#cache.set(slot.key, slot.generation, answer);
     return this.#deliver(request, reply, answer, slot?.key);
   }
@@ -146,7 +156,11 @@ export class CachedAnswers {
     // One that depends on who asks keeps the auth hook's `no-store` (a key may sit in the URL); its
     // client can still send If-None-Match itself.
     // (An anonymous answer that expires a stale session cookie is kept out of shared caches.)
-    if (request.principal.kind === 'anonymous' && !reply.hasHeader('cache-control')) void reply.header('cache-control', reply.hasHeader('set-cookie') ? 'private, no-cache' : 'no-cache');
+    if (request.principal.kind === 'anonymous' && !reply.hasHeader('cache-control')) {
+      const shared = !reply.hasHeader('set-cookie');
+      void reply.header('cache-control', shared ? 'no-cache' : 'private, no-cache');
+      if (shared && answer.cdnTags) void reply.header('surrogate-key', answer.cdnTags.surrogateKey).header('cache-tag', answer.cdnTags.cacheTag);
+    }
     if (matchesNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
     void reply.type('application/json; charset=utf-8');
     if (encoding === null) return reply.send(answer.body);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CdnTags } from './cdn-tags.js';
 
 /** A content coding this server compresses answers with. */
 export type Encoding = 'br' | 'gzip';
@@ -12,6 +13,8 @@ export interface Answer {
    */
   readonly etag: string;
   readonly encoded: Map<Encoding, Promise<Buffer>>;
+  /** `Surrogate-Key` and `Cache-Tag` of an answer a shared cache may store (`cdn-tags.ts`); none for others. */
+  readonly cdnTags?: CdnTags | null;
 }
 
 export function answerOf(json: string, versionValidator: string | null = null): Answer {

@@ -146,6 +146,25 @@ describe('response cache: ETag, 304, Cache-Control, compression', () => {
     }
   });
 
+  it('tags anonymous answers for a CDN (Surrogate-Key, Cache-Tag) with what they depend on and the document they show', async () => {
+    const one = await t.request('GET', `/api/v1/article/${doc._id}`, { key: null });
+    const tags = String(one.headers['surrogate-key']).split(' ');
+    for (const tag of ['article', 'article:published', 'person', 'person:published', `doc:${doc._id.split(':')[0]}`]) assert.ok(tags.includes(tag), `${tag} in ${tags.join(' ')}`);
+    assert.ok(!tags.includes('article:draft'), 'a published answer stands while drafts are saved');
+    assert.equal(one.headers['cache-tag'], tags.join(','));
+    const cached = await t.request('GET', `/api/v1/article/${doc._id}`, { key: null });
+    assert.equal(cached.headers['surrogate-key'], one.headers['surrogate-key'], 'a cached answer has the same tags');
+    const list = await t.request('GET', '/api/v1/article', { key: null });
+    const listTags = String(list.headers['surrogate-key']).split(' ');
+    assert.ok(listTags.includes('article:published'));
+    assert.ok(!listTags.some((tag) => tag.startsWith('doc:')), 'a list is tagged by type');
+    for (const key of ['guest', 'admin'] as Key[]) {
+      const keyed = await t.request('GET', `/api/v1/article/${doc._id}`, { key });
+      assert.equal(keyed.headers['surrogate-key'], undefined, `${key}: not stored by a shared cache, never tagged`);
+      assert.equal(keyed.headers['cache-tag'], undefined);
+    }
+  });
+
   it('answers If-None-Match with 304 and no body, for every caller', async () => {
     for (const key of [null, 'guest', 'admin'] as Key[]) {
       const first = await t.request('GET', `/api/v1/article/${doc._id}`, { key });

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { cdnTagsOf, maxCdnTagsLength } from '../../src/http/cdn-tags.js';
 import { answerOf, canonicalUrl, maxCachedParams, ResponseCache } from '../../src/http/response-cache.js';
 import { preferredEncoding } from '../../src/http/cached-answers.js';
 
@@ -68,4 +69,15 @@ test('the preferred coding: br, then gzip, nothing refused with q=0', () => {
   assert.equal(preferredEncoding('identity'), null);
   assert.equal(preferredEncoding('gzip;q=0'), null);
   assert.equal(preferredEncoding(undefined), null);
+});
+
+test('CDN tags: a key per dependency and type, the documents shown, and type-level ones alone past the bound', () => {
+  assert.deepEqual(cdnTagsOf(['article:published', '@cms/user:', '(attachments)'], ['d1']), {
+    surrogateKey: 'article article:published @cms/user attachments doc:d1',
+    cacheTag: 'article,article:published,@cms/user,attachments,doc:d1',
+  });
+  const many = Array.from({ length: maxCdnTagsLength / 10 }, (_, i) => `document-${i}`);
+  assert.equal(cdnTagsOf(['article:published'], many)?.surrogateKey, 'article article:published', 'too many documents: the type-level tags');
+  const types = Array.from({ length: maxCdnTagsLength / 10 }, (_, i) => `type-${i}:published`);
+  assert.equal(cdnTagsOf(types, []), null, 'too many types: none');
 });
