@@ -16,3 +16,18 @@ export const attachmentsGenerationKey = '(attachments)';
 export function modeGenerationKey(typeName: string, mode: Mode | null): string {
   return `${typeName}:${mode ?? ''}`;
 }
+
+/**
+ * The CDN tag (`Surrogate-Key`, `Cache-Tag`) of a generation key: the key, without the
+ * parentheses of the attachments' (`attachments`) or the colon of a type without modes
+ * (`@cms/user`). An answer is tagged with the tags of the keys it depends on, and a change
+ * event's purge names the tags of the keys its write counts up.
+ */
+export function cdnTagOf(key: string): string {
+  return key.replace(/^\((.*)\)$/, '$1').replace(/:$/, '');
+}
+
+/** The CDN tag of the answers that show the document `docId` by id (a get-one). */
+export function documentCdnTag(docId: string): string {
+  return `doc:${docId}`;
+}

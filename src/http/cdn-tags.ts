@@ -1,3 +1,5 @@
+import { cdnTagOf, documentCdnTag } from '../content/generation-keys.js';
+
 /** The longest `Surrogate-Key` / `Cache-Tag` value sent: well under Fastly's and Cloudflare's header bounds (16 KB). */
 export const maxCdnTagsLength = 4000;
 
@@ -20,13 +22,13 @@ export interface CdnTags {
 export function cdnTagsOf(dependencies: readonly string[], docIds: readonly string[]): CdnTags | null {
   const tags = new Set<string>();
   for (const key of dependencies) {
-    const tag = key.replace(/^\((.*)\)$/, '$1').replace(/:$/, '');
+    const tag = cdnTagOf(key);
     const colon = tag.lastIndexOf(':');
     if (colon > 0) tags.add(tag.slice(0, colon));
     tags.add(tag);
   }
   const typeLevel = [...tags];
-  const all = [...typeLevel, ...docIds.map((id) => `doc:${id}`)];
+  const all = [...typeLevel, ...docIds.map(documentCdnTag)];
   for (const chosen of [all, typeLevel]) {
     if (chosen.join(' ').length <= maxCdnTagsLength) return { surrogateKey: chosen.join(' '), cacheTag: chosen.join(',') };
   }
