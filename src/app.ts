@@ -191,6 +191,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   const answers = new CachedAnswers({
     cache: new ResponseCache({ maxEntries: limits.responseCacheEntries, maxBytes: limits.responseCacheBytes }),
     generation: (dependencies) => storage.generation(dependencies),
+    maxParams: limits.responseCacheParams,
+    maxTagsLength: limits.cdnTagsLength,
   });
   // After the auth hook: a cached answer is found by who asks.
   answers.register(app);

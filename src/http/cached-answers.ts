@@ -50,6 +50,10 @@ export interface CachedAnswersDeps {
   readonly cache: ResponseCache;
   /** The generation of the store's data that answers depend on (`StorageAdapter.generation`). */
   readonly generation: (dependencies: readonly string[]) => Promise<string>;
+  /** Most query parameters of a kept answer (`limits.responseCacheParams`). */
+  readonly maxParams: number;
+  /** Longest CDN tag header (`limits.cdnTagsLength`). */
+  readonly maxTagsLength: number;
 }
 
 /**
@@ -61,10 +65,14 @@ export interface CachedAnswersDeps {
 export class CachedAnswers {
   readonly #cache: ResponseCache;
   readonly #generation: (dependencies: readonly string[]) => Promise<string>;
+  readonly #maxParams: number;
+  readonly #maxTagsLength: number;
 
   constructor(deps: CachedAnswersDeps) {
     this.#cache = deps.cache;
     this.#generation = deps.generation;
+    this.#maxParams = deps.maxParams;
+    this.#maxTagsLength = deps.maxTagsLength;
   }
 
   /**
@@ -124,7 +132,7 @@ export class CachedAnswers {
     // Tags only on what anonymous callers are answered: a shared cache stores nothing else, and
     // another audience's answer may name documents hidden from them.
     const dependsOn = request.routeOptions.config.answerDependsOn;
-    const cdnTags = request.principal.kind === 'anonymous' && dependsOn ? cdnTagsOf(dependsOn(request.url), built.docIds) : null;
+    const cdnTags = request.principal.kind === 'anonymous' && dependsOn ? cdnTagsOf(dependsOn(request.url), built.docIds, this.#maxTagsLength) : null;
     const answer: Answer = { ...built.answer, cdnTags };
     if (slot) this.#cache.set(slot.key, slot.generation, answer);
     return this.#deliver(request, reply, answer, slot?.key);
@@ -140,7 +148,7 @@ export class CachedAnswers {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || !this.#cache.enabled) return null;
     const audience = audienceOf(request);
     if (audience === null) return null;
-    const url = canonicalUrl(request.url, credentialParams);
+    const url = canonicalUrl(request.url, credentialParams, this.#maxParams);
     if (url === null) return null;
     if (url.omitted === 0 && credentialParams.some((name) => name in (request.query as object))) return null;
     return `${audience}\n${url.text}`;

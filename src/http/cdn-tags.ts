@@ -1,8 +1,5 @@
 import { cdnTagOf, documentCdnTag } from '../content/generation-keys.js';
 
-/** The longest `Surrogate-Key` / `Cache-Tag` value sent: well under Fastly's and Cloudflare's header bounds (16 KB). */
-export const maxCdnTagsLength = 4000;
-
 /** What a CDN in front files a shared answer under, to purge it by tag. */
 export interface CdnTags {
   /** Space-separated (Fastly). */
@@ -16,10 +13,10 @@ export interface CdnTags {
  * `@cms/user` for a type without modes, `attachments`), each type's name alone (`article`), and
  * `doc:<cmsDocId>` for each document the answer itself shows by id. The type-level tags are
  * bounded by the configuration; when the document tags would make the value longer than
- * `maxCdnTagsLength`, they are left out (the type-level ones purge the answer as well), and when
+ * `maxLength` (`limits.cdnTagsLength`), they are left out (the type-level ones purge the answer as well), and when
  * even the type-level ones would, no tags are sent.
  */
-export function cdnTagsOf(dependencies: readonly string[], docIds: readonly string[]): CdnTags | null {
+export function cdnTagsOf(dependencies: readonly string[], docIds: readonly string[], maxLength: number): CdnTags | null {
   const tags = new Set<string>();
   for (const key of dependencies) {
     const tag = cdnTagOf(key);
@@ -30,7 +27,7 @@ export function cdnTagsOf(dependencies: readonly string[], docIds: readonly stri
   const typeLevel = [...tags];
   const all = [...typeLevel, ...docIds.map(documentCdnTag)];
   for (const chosen of [all, typeLevel]) {
-    if (chosen.join(' ').length <= maxCdnTagsLength) return { surrogateKey: chosen.join(' '), cacheTag: chosen.join(',') };
+    if (chosen.length > 0 && chosen.join(' ').length <= maxLength) return { surrogateKey: chosen.join(' '), cacheTag: chosen.join(',') };
   }
   return null;
 }

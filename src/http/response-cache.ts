@@ -101,12 +101,9 @@ export class ResponseCache {
   }
 }
 
-/** Above this many parameters a query is not kept: the query parser's own limit (500) stays far away. */
-export const maxCachedParams = 100;
-
 /**
  * A cache key's text of a raw request URL (path and raw query string), or null when its answer is
- * not to be kept: the parameters named in `omit` (credentials: they belong to the audience, and
+ * not to be kept (more than `maxParams` parameters): the parameters named in `omit` (credentials: they belong to the audience, and
  * are not to be kept in memory) are left out, and the others put in order of their top-level
  * name, so that `?a=1&b=2` and `?b=2&a=1` share one entry. Nothing is parsed or decoded.
  *
@@ -119,11 +116,11 @@ export const maxCachedParams = 100;
  * left out (a credential whose name is encoded is not recognised here; the caller refuses to key
  * such a request).
  */
-export function canonicalUrl(url: string, omit: readonly string[]): { readonly text: string; readonly omitted: number } | null {
+export function canonicalUrl(url: string, omit: readonly string[], maxParams: number): { readonly text: string; readonly omitted: number } | null {
   const mark = url.indexOf('?');
   if (mark === -1) return { text: url, omitted: 0 };
   const params = url.slice(mark + 1).split('&');
-  if (params.length > maxCachedParams) return null;
+  if (params.length > maxParams) return null;
   const kept = params.filter((param) => !omit.includes(nameOf(param)));
   const reorder = kept.length > 1 && kept.every((param) => !nameOf(param).includes('%'));
   const ordered = reorder ? kept.map((param) => [topLevelName(param), param] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : null;
