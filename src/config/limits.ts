@@ -77,6 +77,10 @@ export const limitDefinitions = {
   readThreads: { env: 'CMS_LIMIT_READ_THREADS', default: 2, min: 0, max: 64, unit: 'threads', about: 'SQLite: worker threads that run searches and sorts on stored properties off the event loop (0: on it)' },
   responseCacheEntries: { env: 'CMS_LIMIT_RESPONSE_CACHE_ENTRIES', default: 2_000, min: 0, max: 1_000_000, unit: 'answers', about: 'GET answers kept in memory for anonymous callers and API keys (0: no cache)' },
   responseCacheBytes: { env: 'CMS_LIMIT_RESPONSE_CACHE_BYTES', default: 64 * 1024 * 1024, min: 0, max: 16 * 1024 ** 3, unit: 'bytes', about: 'bytes of the GET answers kept in memory, compressed copies included' },
+  // An answer is keyed by its raw URL, parameters ordered; past this many, it is not kept (qs reads 500 at most).
+  responseCacheParams: { env: 'CMS_LIMIT_RESPONSE_CACHE_PARAMS', default: 100, min: 0, max: 400, unit: 'parameters', about: 'query string parameters of a GET whose answer is kept at most (more: the answer is built each time)' },
+  // Surrogate-Key / Cache-Tag of shared answers: document tags go first past this, then all (CDN headers stop at 16 KB).
+  cdnTagsLength: { env: 'CMS_LIMIT_CDN_TAGS_LENGTH', default: 4000, min: 0, max: 16_000, unit: 'characters', about: 'length of the Surrogate-Key and Cache-Tag headers of anonymous answers at most (longer: type-level tags only, then none; 0: never sent)' },
   // SQLite writes: the writes that queue up while one commit runs are committed together (each
   // still all-or-nothing), since a commit's cost hardly depends on how much it holds.
   writesPerCommit: { env: 'CMS_LIMIT_WRITES_PER_COMMIT', default: 32, min: 1, max: 10_000, unit: 'writes', about: 'SQLite writes committed together at most (1: each write commits alone)' },

@@ -5,6 +5,13 @@ import { joinPath } from './schema-check.js';
 /** The changes a webhook can be told of: one event per logical change of one document. */
 export const changeEventNames = ['insert', 'update', 'publish', 'unpublish', 'archive', 'restore', 'delete'] as const;
 export type ChangeEventName = (typeof changeEventNames)[number];
+/**
+ * Besides the changes, and only when listed in `events` (never by default): the CDN tags a
+ * committed change invalidates (`Surrogate-Key` / `Cache-Tag` of the answers it changes).
+ */
+export const purgeEventName = 'cache.purge';
+export type WebhookEventName = ChangeEventName | typeof purgeEventName;
+const webhookEventNames: readonly WebhookEventName[] = [...changeEventNames, purgeEventName];
 
 /** Long enough that guessing is hopeless (Standard Webhooks asks for 24 to 64 bytes). */
 export const minimumWebhookSecretLength = 24;
@@ -17,12 +24,12 @@ export interface WebhookEndpointConfig {
   readonly secret: string;
   /** Piece type names, or every type. Checked against the configured types by content. */
   readonly types: '*' | readonly string[];
-  readonly events: readonly ChangeEventName[];
+  readonly events: readonly WebhookEventName[];
 }
 
 const eventSchema = Type.Union(
-  changeEventNames.map((name) => Type.Literal(name)),
-  { errorMessage: `must be one of ${changeEventNames.join(', ')}` },
+  webhookEventNames.map((name) => Type.Literal(name)),
+  { errorMessage: `must be one of ${webhookEventNames.join(', ')}` },
 );
 
 const webhookSchema = Type.Object(
@@ -36,7 +43,7 @@ const webhookSchema = Type.Object(
     types: Type.Union([Type.Literal('*'), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })], {
       errorMessage: 'must be "*" or a non-empty list of piece type names',
     }),
-    events: Type.Optional(Type.Array(eventSchema, { minItems: 1, uniqueItems: true, errorMessage: `must be a non-empty list of ${changeEventNames.join(', ')}` })),
+    events: Type.Optional(Type.Array(eventSchema, { minItems: 1, uniqueItems: true, errorMessage: `must be a non-empty list of ${webhookEventNames.join(', ')}` })),
   },
   { additionalProperties: false, errorMessage: 'must be an object { name, url, secret, types, events }' },
 );

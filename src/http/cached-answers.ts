@@ -1,9 +1,10 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchesNoneMatch } from './etag.js';
+import { cdnTagsOf } from './cdn-tags.js';
 import type { VersionOutput } from '../content/documents/collaborators.js';
-import { answerOf, canonicalQuery, type Answer, type Encoding, type ResponseCache } from './response-cache.js';
+import { answerOf, canonicalUrl, type Answer, type Encoding, type ResponseCache } from './response-cache.js';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -14,10 +15,20 @@ export const minCompressedBytes = 1024;
 /** Credentials in the query string: the audience stands for them in a cache key. */
 const credentialParams = ['apikey', 'apiKey'];
 
-/** What a route reads (`article`, `article/<id>`), and the generation keys its answers are built from. */
-interface Resource {
-  readonly name: string;
-  readonly dependsOn: readonly string[];
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The generation keys (`StorageAdapter.generation`) of the data a GET route's answer to a raw
+     * URL is built from: set on the routes whose answers `CachedAnswers` may keep.
+     */
+    answerDependsOn?: (rawUrl: string) => readonly string[];
+  }
+}
+
+/** Where a request's answer is kept: its cache key, and the generation read before it was built. */
+interface Slot {
+  readonly key: string;
+  readonly generation: string;
 }
 
 /** A document version's answer: its ETag carries the version's validator, which `If-Match` checks. */
@@ -32,10 +43,17 @@ export function sendWritten(reply: FastifyReply, output: VersionOutput | false):
   return reply.header('etag', answer.etag).type('application/json; charset=utf-8').send(answer.body);
 }
 
+/** The slots of the requests being answered by their handler (`CachedAnswers.register`). */
+const slots = new WeakMap<FastifyRequest, Slot>();
+
 export interface CachedAnswersDeps {
   readonly cache: ResponseCache;
   /** The generation of the store's data that answers depend on (`StorageAdapter.generation`). */
   readonly generation: (dependencies: readonly string[]) => Promise<string>;
+  /** Most query parameters of a kept answer (`limits.responseCacheParams`). */
+  readonly maxParams: number;
+  /** Longest CDN tag header (`limits.cdnTagsLength`). */
+  readonly maxTagsLength: number;
 }
 
 /**
@@ -47,26 +65,58 @@ export interface CachedAnswersDeps {
 export class CachedAnswers {
   readonly #cache: ResponseCache;
   readonly #generation: (dependencies: readonly string[]) => Promise<string>;
+  readonly #maxParams: number;
+  readonly #maxTagsLength: number;
 
   constructor(deps: CachedAnswersDeps) {
     this.#cache = deps.cache;
     this.#generation = deps.generation;
+    this.#maxParams = deps.maxParams;
+    this.#maxTagsLength = deps.maxTagsLength;
   }
 
   /**
-   * Answers with what `build` returns, or with the cached bytes of an earlier answer for the
-   * same resource, audience and query when no write to what the resource depends on has committed since
-   * that one was built. `resource.name` names what the route reads (`article`, `article/<id>`),
-   * `resource.dependsOn` the generation keys of the data its answers are built from; the query and the caller
-   * are added here.
+   * Answers the GET requests of routes that name their `answerDependsOn` from the cache when it
+   * holds their answer, before their query is validated or their handler runs: the key is the
+   * audience and the raw URL (`canonicalUrl`), so a hit serves exactly what this audience was
+   * served for this URL, at the generation the store is at now. Runs after the auth hook: who asks
+   * is known, and a refused credential never reaches the cache. A miss leaves the request its
+   * slot (key and generation) for `send` to keep the answer the handler builds.
    */
-  send(request: FastifyRequest, reply: FastifyReply, resource: Resource, build: () => Promise<unknown>): Promise<FastifyReply> {
-    return this.#send(request, reply, resource, async () => answerOf(JSON.stringify(await build())));
+  register(app: FastifyInstance): void {
+    app.addHook('onRequest', (request, reply, done) => {
+      const dependsOn = request.routeOptions.config.answerDependsOn;
+      const key = dependsOn === undefined ? null : this.#keyOf(request);
+      if (key === null) return done();
+      // Read before the data: a write committing while the answer is built moves the generation,
+      // and the answer is then rebuilt on the next request instead of being trusted.
+      this.#generation(dependsOn!(request.url)).then((generation) => {
+        const answer = this.#cache.get(key, generation);
+        if (!answer) {
+          slots.set(request, { key, generation });
+          return done();
+        }
+        this.#deliver(request, reply, answer, key).catch((error: unknown) => reply.send(error));
+      }, done);
+    });
+  }
+
+  /**
+   * Answers with what `build` returns, and keeps it when the request has a slot (`register`): the
+   * next request for the same URL and audience is answered from memory until a write to what the
+   * route depends on commits.
+   */
+  send(request: FastifyRequest, reply: FastifyReply, build: () => Promise<unknown>): Promise<FastifyReply> {
+    return this.#send(request, reply, async () => ({ answer: answerOf(JSON.stringify(await build())), docIds: [] }));
   }
 
   /** As `send`, for an answer that shows one document version: its ETag names that version. */
-  sendVersion(request: FastifyRequest, reply: FastifyReply, resource: Resource, build: () => Promise<VersionOutput>): Promise<FastifyReply> {
-    return this.#send(request, reply, resource, async () => versionAnswer(await build()));
+  sendVersion(request: FastifyRequest, reply: FastifyReply, build: () => Promise<VersionOutput>): Promise<FastifyReply> {
+    return this.#send(request, reply, async () => {
+      const output = await build();
+      const id = output.document._id;
+      return { answer: versionAnswer(output), docIds: typeof id === 'string' ? [id.split(':')[0]!] : [] };
+    });
   }
 
   /** As `sendVersion`, for an answer no cache may keep (a shared draft): sent `private, no-store`. */
@@ -76,23 +126,32 @@ export class CachedAnswers {
     return this.#deliver(request, reply, answer, undefined);
   }
 
-  async #send(request: FastifyRequest, reply: FastifyReply, resource: Resource, build: () => Promise<Answer>): Promise<FastifyReply> {
-    const audience = this.#cache.enabled ? audienceOf(request) : null;
-    let answer: Answer | undefined;
-    let stored: { key: string; generation: string } | undefined;
-    if (audience !== null) {
-      // Read before the data: a write committing while the answer is built moves the generation,
-      // and the answer is then rebuilt on the next request instead of being trusted.
-      const generation = await this.#generation(resource.dependsOn);
-      const key = `${audience}\n${resource.name}\n${canonicalQuery(request.query as Record<string, unknown>, credentialParams)}`;
-      answer = this.#cache.get(key, generation);
-      stored = { key, generation };
-    }
-    if (!answer) {
-      answer = await build();
-      if (stored) this.#cache.set(stored.key, stored.generation, answer);
-    }
-    return this.#deliver(request, reply, answer, stored?.key);
+  async #send(request: FastifyRequest, reply: FastifyReply, build: () => Promise<{ answer: Answer; docIds: readonly string[] }>): Promise<FastifyReply> {
+    const slot = slots.get(request);
+    const built = await build();
+    // Tags only on what anonymous callers are answered: a shared cache stores nothing else, and
+    // another audience's answer may name documents hidden from them.
+    const dependsOn = request.routeOptions.config.answerDependsOn;
+    const cdnTags = request.principal.kind === 'anonymous' && dependsOn ? cdnTagsOf(dependsOn(request.url), built.docIds, this.#maxTagsLength) : null;
+    const answer: Answer = { ...built.answer, cdnTags };
+    if (slot) this.#cache.set(slot.key, slot.generation, answer);
+    return this.#deliver(request, reply, answer, slot?.key);
+  }
+
+  /**
+   * The cache key of a GET (or HEAD: the same answer) request: its audience, then its raw URL
+   * without credentials. Null when its answer is not kept: another method, an audience whose
+   * answers differ by user, a URL `canonicalUrl` does not key, or a credential in the query
+   * string that the raw text does not spell plainly (it would be kept in the key).
+   */
+  #keyOf(request: FastifyRequest): string | null {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !this.#cache.enabled) return null;
+    const audience = audienceOf(request);
+    if (audience === null) return null;
+    const url = canonicalUrl(request.url, credentialParams, this.#maxParams);
+    if (url === null) return null;
+    if (url.omitted === 0 && credentialParams.some((name) => name in (request.query as object))) return null;
+    return `${audience}\n${url.text}`;
   }
 
   async #deliver(request: FastifyRequest, reply: FastifyReply, answer: Answer, key: string | undefined): Promise<FastifyReply> {
@@ -105,7 +164,11 @@ export class CachedAnswers {
     // One that depends on who asks keeps the auth hook's `no-store` (a key may sit in the URL); its
     // client can still send If-None-Match itself.
     // (An anonymous answer that expires a stale session cookie is kept out of shared caches.)
-    if (request.principal.kind === 'anonymous' && !reply.hasHeader('cache-control')) void reply.header('cache-control', reply.hasHeader('set-cookie') ? 'private, no-cache' : 'no-cache');
+    if (request.principal.kind === 'anonymous' && !reply.hasHeader('cache-control')) {
+      const shared = !reply.hasHeader('set-cookie');
+      void reply.header('cache-control', shared ? 'no-cache' : 'private, no-cache');
+      if (shared && answer.cdnTags) void reply.header('surrogate-key', answer.cdnTags.surrogateKey).header('cache-tag', answer.cdnTags.cacheTag);
+    }
     if (matchesNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
     void reply.type('application/json; charset=utf-8');
     if (encoding === null) return reply.send(answer.body);

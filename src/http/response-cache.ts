@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CdnTags } from './cdn-tags.js';
 
 /** A content coding this server compresses answers with. */
 export type Encoding = 'br' | 'gzip';
@@ -12,6 +13,8 @@ export interface Answer {
    */
   readonly etag: string;
   readonly encoded: Map<Encoding, Promise<Buffer>>;
+  /** `Surrogate-Key` and `Cache-Tag` of an answer a shared cache may store (`cdn-tags.ts`); none for others. */
+  readonly cdnTags?: CdnTags | null;
 }
 
 export function answerOf(json: string, versionValidator: string | null = null): Answer {
@@ -99,14 +102,39 @@ export class ResponseCache {
 }
 
 /**
- * A stable text of a parsed query string: its parameters in key order, so that `?a=1&b=2` and
- * `?b=2&a=1` share one entry. Inside a parameter the order is kept: it can matter (`sort[x]=1&
- * sort[y]=-1` sorts by x first, `_ids[]` lists an order). `omit` names parameters left out
- * (credentials: they belong to the audience, and are not to be kept in memory).
+ * A cache key's text of a raw request URL (path and raw query string), or null when its answer is
+ * not to be kept (more than `maxParams` parameters): the parameters named in `omit` (credentials: they belong to the audience, and
+ * are not to be kept in memory) are left out, and the others put in order of their top-level
+ * name, so that `?a=1&b=2` and `?b=2&a=1` share one entry. Nothing is parsed or decoded.
+ *
+ * Only the order that the parsed query cannot see is changed. The parser (qs) merges the
+ * parameters of one top-level name (`sort[x]`, `sort[y]`; `_ids[]` twice) in their order, and
+ * that order can matter (sort by x first; an id list), so a stable sort by the text before the
+ * first `[` keeps it: names with different such texts are different top-level names. A name
+ * that may be encoded (`%`) could be the same name as another spelt otherwise: such a query is
+ * kept in its raw order, a distinct entry for each spelling. `omitted` counts the parameters
+ * left out (a credential whose name is encoded is not recognised here; the caller refuses to key
+ * such a request).
  */
-export function canonicalQuery(query: Readonly<Record<string, unknown>>, omit: readonly string[] = []): string {
-  const keys = Object.keys(query)
-    .filter((key) => !omit.includes(key))
-    .sort();
-  return JSON.stringify(keys.map((key) => [key, query[key]]));
+export function canonicalUrl(url: string, omit: readonly string[], maxParams: number): { readonly text: string; readonly omitted: number } | null {
+  const mark = url.indexOf('?');
+  if (mark === -1) return { text: url, omitted: 0 };
+  const params = url.slice(mark + 1).split('&');
+  if (params.length > maxParams) return null;
+  const kept = params.filter((param) => !omit.includes(nameOf(param)));
+  const reorder = kept.length > 1 && kept.every((param) => !nameOf(param).includes('%'));
+  const ordered = reorder ? kept.map((param) => [topLevelName(param), param] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : null;
+  const query = ordered ? ordered.map(([, param]) => param).join('&') : kept.join('&');
+  return { text: `${url.slice(0, mark)}?${query}`, omitted: params.length - kept.length };
+}
+
+function nameOf(param: string): string {
+  const equals = param.indexOf('=');
+  return equals === -1 ? param : param.slice(0, equals);
+}
+
+function topLevelName(param: string): string {
+  const name = nameOf(param);
+  const bracket = name.indexOf('[');
+  return bracket === -1 ? name : name.slice(0, bracket);
 }

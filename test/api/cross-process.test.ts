@@ -137,6 +137,27 @@ function crossProcessScenarios(pair: () => Pair): void {
     assert.equal((await ok(a, 'GET', list)).results.length, before.results.length);
   });
 
+  it('shows on one process a draft published on the other at once, in the list and the document', async () => {
+    const { a, b } = pair();
+    const created = await ok(a, 'POST', '/api/v1/article', { headers: admin, body: { title: 'Published title' } });
+    const one = `/api/v1/article/${encodeURIComponent(created._id)}`;
+    const draft = `/api/v1/article/${encodeURIComponent(created._id.replace(/:published$/, ':draft'))}`;
+    const list = '/api/v1/article?perPage=100';
+    const titleIn = (answer: { results: { _id: string; title: string }[] }) => answer.results.find((doc) => doc._id === created._id)?.title;
+    // Kept by process a: asked twice.
+    for (let i = 0; i < 2; i++) {
+      assert.equal((await ok(a, 'GET', one)).title, 'Published title');
+      assert.equal(titleIn(await ok(a, 'GET', list)), 'Published title');
+    }
+    await ok(b, 'PATCH', draft, { headers: admin, body: { title: 'Draft title' } });
+    assert.equal((await ok(a, 'GET', one)).title, 'Published title', 'a draft save changes no published answer');
+    assert.equal(titleIn(await ok(a, 'GET', list)), 'Published title');
+    assert.equal((await ok(a, 'GET', draft, { headers: admin })).title, 'Draft title', 'the draft is read on the other process at once');
+    await ok(b, 'POST', `${draft}/publish`, { headers: admin });
+    assert.equal((await ok(a, 'GET', one)).title, 'Draft title', 'the published document on the other process at once');
+    assert.equal(titleIn(await ok(a, 'GET', list)), 'Draft title', 'and the list');
+  });
+
   it('refuses on one process a bearer token logged out on the other', async () => {
     const { a, b } = pair();
     const { password } = await createUser(a, 'bearer-user', 'editor');

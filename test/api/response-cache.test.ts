@@ -55,7 +55,7 @@ describe('response cache: ETag, 304, Cache-Control, compression', () => {
     }
   });
 
-  it('keys by the parsed query, not the URL text; by type and id', async () => {
+  it('keys by the URL, its parameters in order; by type and id', async () => {
     const a = await t.request('GET', '/api/v1/article?perPage=5&page=1', { key: null });
     const finds = counter.finds;
     const b = await t.request('GET', '/api/v1/article?page=1&perPage=5', { key: null });
@@ -65,6 +65,34 @@ describe('response cache: ETag, 304, Cache-Control, compression', () => {
     assert.ok(counter.finds > finds, 'other parameters are another answer');
     assert.equal(c.status, 200);
     assert.equal((await t.request('GET', '/api/v1/note', { key: null })).status, 404, 'notes have no public API');
+  });
+
+  it('answers a hit from the raw URL before the route reads its query, for the audience it was built for alone', async () => {
+    const url = '/api/v1/article?perPage=7';
+    const read = async (target: string, headers: Record<string, string> = {}, method = 'GET') => {
+      const finds = counter.finds;
+      const answer = await t.app.inject({ method: method as 'GET', url: target, headers });
+      return { status: answer.statusCode, text: answer.body, etag: answer.headers.etag, read: counter.finds > finds };
+    };
+    const admin = await read(`${url}&apikey=${keys.admin}`);
+    assert.equal(admin.status, 200);
+    const again = await read(`/api/v1/article?apikey=${keys.admin}&perPage=7`);
+    assert.deepEqual({ ...again, read: false }, { ...admin, read: again.read });
+    assert.equal(again.read, false, 'the key in another place of the query string is the same audience and URL');
+    assert.equal((await read(url, { authorization: `ApiKey ${keys.admin}` })).read, false, 'and so is the key in the header');
+    const anonymous = await read(url);
+    assert.equal(anonymous.read, true, 'an anonymous caller never gets the key\'s answer');
+    assert.notEqual(anonymous.text, admin.text);
+    assert.equal((await read(url)).read, false);
+    assert.equal((await read(url, { authorization: `ApiKey ${keys.guest}` })).read, true, 'nor another key');
+    assert.equal((await read(`${url}&apikey=not-a-key`)).status, 403, 'a refused key never reaches the cache');
+    const encoded = await read(`${url}&%61pikey=${keys.admin}`);
+    assert.equal(encoded.text, admin.text, 'a key under an encoded name is still the key');
+    assert.equal((await read(`${url}&%61pikey=${keys.admin}`)).read, true, 'but its answer is not kept: the key would be kept with it');
+    const head = await read(url, {}, 'HEAD');
+    assert.deepEqual([head.status, head.etag, head.text, head.read], [200, anonymous.etag, '', false], 'HEAD is answered from the GET\'s entry');
+    assert.equal((await read(url, { 'if-none-match': anonymous.etag as string })).status, 304);
+    for (let round = 0; round < 2; round++) assert.equal((await read('/api/v1/article?page=abc')).status, 400, 'a refused query is never kept');
   });
 
   it('keeps answers while only types they do not read are written', async () => {
@@ -85,6 +113,56 @@ describe('response cache: ETag, 304, Cache-Control, compression', () => {
     assert.match(articles.text, /Another/);
     assert.equal((await t.request('POST', '/api/v1/person', { body: { title: 'Ada' } })).status, 200);
     assert.equal((await read('/api/v1/article')).read, true, 'a person may be shown in the articles: they are read again');
+  });
+
+  it('keeps the published answers while a draft is saved, and drops them once it is published', async () => {
+    const read = async (url: string, key: Key = null) => {
+      const finds = counter.finds;
+      const answer = await t.request('GET', url, { key });
+      assert.equal(answer.status, 200, url);
+      return { text: answer.text, read: counter.finds > finds };
+    };
+    const a = (await t.request('POST', '/api/v1/article', { body: { title: 'Alpha' } })).body;
+    const b = (await t.request('POST', '/api/v1/article', { body: { title: 'Beta' } })).body;
+    const published = [`/api/v1/article/${a._id}`, `/api/v1/article/${b._id}`, '/api/v1/article?perPage=50'];
+    for (const url of published) await read(url);
+    await read('/api/v1/article?perPage=50&cmsMode=draft', 'editor');
+    const draftId = a._id.replace(/:published$/, ':draft');
+    const saved = await t.request('PATCH', `/api/v1/article/${draftId}`, { body: { title: 'Alpha, edited' } });
+    assert.equal(saved.status, 200);
+    for (const url of published) {
+      const answer = await read(url);
+      assert.equal(answer.read, false, `${url}: a draft save leaves the published answer kept`);
+      assert.doesNotMatch(answer.text, /Alpha, edited/);
+    }
+    const drafts = await read('/api/v1/article?perPage=50&cmsMode=draft', 'editor');
+    assert.equal(drafts.read, true, 'the drafts are read again');
+    assert.match(drafts.text, /Alpha, edited/);
+    assert.equal((await t.request('POST', `/api/v1/article/${draftId}/publish`)).status, 200);
+    for (const url of [published[0]!, published[2]!]) {
+      const answer = await read(url);
+      assert.equal(answer.read, true, `${url}: publishing drops it`);
+      assert.match(answer.text, /Alpha, edited/);
+    }
+  });
+
+  it('tags anonymous answers for a CDN (Surrogate-Key, Cache-Tag) with what they depend on and the document they show', async () => {
+    const one = await t.request('GET', `/api/v1/article/${doc._id}`, { key: null });
+    const tags = String(one.headers['surrogate-key']).split(' ');
+    for (const tag of ['article', 'article:published', 'person', 'person:published', `doc:${doc._id.split(':')[0]}`]) assert.ok(tags.includes(tag), `${tag} in ${tags.join(' ')}`);
+    assert.ok(!tags.includes('article:draft'), 'a published answer stands while drafts are saved');
+    assert.equal(one.headers['cache-tag'], tags.join(','));
+    const cached = await t.request('GET', `/api/v1/article/${doc._id}`, { key: null });
+    assert.equal(cached.headers['surrogate-key'], one.headers['surrogate-key'], 'a cached answer has the same tags');
+    const list = await t.request('GET', '/api/v1/article', { key: null });
+    const listTags = String(list.headers['surrogate-key']).split(' ');
+    assert.ok(listTags.includes('article:published'));
+    assert.ok(!listTags.some((tag) => tag.startsWith('doc:')), 'a list is tagged by type');
+    for (const key of ['guest', 'admin'] as Key[]) {
+      const keyed = await t.request('GET', `/api/v1/article/${doc._id}`, { key });
+      assert.equal(keyed.headers['surrogate-key'], undefined, `${key}: not stored by a shared cache, never tagged`);
+      assert.equal(keyed.headers['cache-tag'], undefined);
+    }
   });
 
   it('answers If-None-Match with 304 and no body, for every caller', async () => {

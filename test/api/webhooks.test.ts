@@ -271,6 +271,49 @@ describe('webhooks', () => {
     });
   });
 
+  it('sends cache.purge only to the endpoints that list it, once per write, with the CDN tags the write invalidates', async () => {
+    const receiver = await startReceiver();
+    const changes = await startReceiver();
+    const t = await startTestApp(
+      configWith([
+        { name: 'cdn', url: receiver.url, secret, types: ['article'], events: ['cache.purge'] },
+        { name: 'changes', url: changes.url, secret, types: ['article'] },
+      ]),
+      fastEnv,
+    );
+    try {
+      const docId: string = (await t.request('POST', '/api/v1/article', { body: { title: 'Purged' } })).body.cmsDocId;
+      assert.equal((await t.request('PATCH', `/api/v1/article/${docId}:en:draft`, { body: { title: 'Draft only' } })).status, 200);
+      assert.equal((await t.request('POST', `/api/v1/article/${docId}:en:draft/publish`)).status, 200);
+      assert.equal((await t.request('POST', '/api/v1/note', { body: { title: 'Not an article' } })).status, 200);
+      const hooks = await receiver.waitFor(3);
+      await assertNothingMore(t, receiver, 3);
+      const all = ['article:draft', 'article:published', `doc:${docId}`];
+      assert.deepEqual(
+        hooks.map((hook) => [hook.payload.event, hook.payload.cause, hook.payload.tags]),
+        [['cache.purge', 'insert', all], ['cache.purge', 'update', ['article:draft']], ['cache.purge', 'publish', all]],
+        'a draft save names only the drafts: no shared answer shows them',
+      );
+      for (const hook of hooks) {
+        assert.ok(signatureIsValid(hook, secret));
+        assert.equal(hook.headers['cms-webhook-event'], 'cache.purge');
+        assert.equal(hook.payload.surrogateKey, hook.payload.tags.join(' '));
+        assert.equal(hook.payload.cacheTag, hook.payload.tags.join(','));
+        assert.equal(hook.payload.cmsDocId, docId);
+      }
+      await changes.waitFor(3);
+      assert.ok(changes.received.every((hook) => hook.payload.event !== 'cache.purge'), 'an endpoint with the default events gets no purge');
+      // The tags purged are those the answers carry.
+      const answer = await t.request('GET', `/api/v1/article/${docId}`, { key: null });
+      const carried = String(answer.headers['surrogate-key']).split(' ');
+      for (const tag of ['article:published', `doc:${docId}`]) assert.ok(carried.includes(tag), tag);
+    } finally {
+      await t.close();
+      await receiver.close();
+      await changes.close();
+    }
+  });
+
   it('writes nothing to the outbox for a change no endpoint is told of', async () => {
     const receiver = await startReceiver();
     let enqueued = 0;

@@ -65,6 +65,37 @@ export function describeGenerationContract(
       assert.notEqual(await pair.adapter.generation(['article']), article);
     });
 
+    it('counts up a type and the mode of the version written: a draft leaves the published versions, a move both modes', async () => {
+      const keys = ['article', 'article:draft', 'article:published', 'author:'];
+      const read = async () => (await pair.adapter.generation(keys)).split(' ');
+      const [type, draft, published, author] = await read();
+      await pair.adapter.documents.insert(makeDoc({ docId: 'm' }), emptyIndex());
+      let now = await read();
+      assert.notEqual(now[0], type);
+      assert.notEqual(now[1], draft);
+      assert.equal(now[2], published, 'a draft leaves the published versions');
+      await pair.adapter.transaction(async (tx) => {
+        await tx.documents.update({ ...makeDoc({ docId: 'm' }), title: 'again' }, emptyIndex());
+      });
+      const afterUpdate = await read();
+      assert.notEqual(afterUpdate[1], now[1]);
+      assert.equal(afterUpdate[2], published, 'nor does a draft saved again');
+      await pair.adapter.documents.insert(makeDoc({ docId: 'm', mode: 'published' }), emptyIndex({ locale: 'en', mode: 'published' }));
+      now = await read();
+      assert.notEqual(now[2], published, 'a published version moves the published key');
+      assert.equal(now[1], afterUpdate[1], 'and leaves the drafts');
+      await pair.adapter.documents.remove('article', [makeDoc({ docId: 'm', mode: 'published' })._id]);
+      const afterRemove = await read();
+      assert.notEqual(afterRemove[2], now[2], 'a removal moves its mode');
+      await pair.adapter.documents.insert(makeDoc({ docId: 'n' }), emptyIndex());
+      const beforeMove = await read();
+      await pair.adapter.documents.update(makeDoc({ docId: 'n' }), emptyIndex({ locale: 'en', mode: 'published' }));
+      const afterMove = await read();
+      assert.ok(afterMove[1] !== beforeMove[1] && afterMove[2] !== beforeMove[2], 'a version moved to another mode moves both');
+      await pair.adapter.documents.insert({ ...makeDoc({ docId: 'u', locale: null, mode: null }), type: 'author' }, emptyIndex({ locale: null, mode: null }));
+      assert.notEqual((await read())[3], author, 'a version of a type without modes moves `<type>:`');
+    });
+
     it('moves with a write committed by another process on the same store, both ways', async () => {
       const mine = await pair.adapter.generation(both);
       const theirs = await pair.other.generation(both);

@@ -285,6 +285,7 @@ describeOnPostgres('postgres migrations', () => {
       await adapter.attachments.insert(makeAttachment('a'));
       await adapter.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
       assert.equal(await adapter.generation(['article', attachmentsGenerationKey]), '6 8', 'each write counted once');
+      assert.equal(await adapter.generation(['article:draft', 'article:published']), '1 0', 'and under its type and mode from then on');
       const triggers = await adminQuery<{ tgname: string }>(`SELECT tgname FROM pg_trigger JOIN pg_class ON pg_class.oid = tgrelid
         WHERE relnamespace = $1::regnamespace AND NOT tgisinternal ORDER BY tgname`, [schema]);
       assert.deepEqual(triggers.map((row) => row.tgname), ['documents_generation']);

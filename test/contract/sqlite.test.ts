@@ -384,6 +384,7 @@ describe('sqlite migrations', () => {
       await adapter.attachments.insert(makeAttachment('a'));
       await adapter.documents.insert(makeDoc({ docId: 'a' }), emptyIndex());
       assert.equal(await adapter.generation(['article', attachmentsGenerationKey]), '6 8', 'each write counted once');
+      assert.equal(await adapter.generation(['article:draft', 'article:published']), '1 0', 'and under its type and mode from then on');
       const inspector = new Database(filename, { readonly: true });
       try {
         const triggers = inspector.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%generations%' ORDER BY name").pluck().all();

@@ -33,13 +33,28 @@ function scopesConfig(): Record<string, unknown> {
 
 test('an answer is read from its type, the types it reaches at any depth, and the attachments they may hold', async () => {
   const config = await loadAppConfig({ env: {}, cwd: tmpdir(), config: scopesConfig() });
-  const sorted = (name: string) => [...answerDependencies(config, createFieldTypeRegistry(), name)].sort();
+  const dependencies = (name: string) => answerDependencies(config, createFieldTypeRegistry(), name);
+  const published = (name: string) => [...dependencies(name).published].sort();
+  const anyMode = (name: string) => [...dependencies(name).anyMode].sort();
+  const inModes = (...types: string[]) => types.flatMap((type) => [`${type}:draft`, `${type}:published`]);
   // Below an area every widget type counts, whatever the area allows today (stored widgets may
   // predate a change of the configuration): the built-in image widget brings `@cms/image`.
-  const all = [attachmentsGenerationKey, '@cms/image', 'event', 'person', 'topic', 'venue'].sort();
-  assert.deepEqual(sorted('event'), all);
-  assert.deepEqual(sorted('venue'), all, 'back through the reverse field');
-  assert.deepEqual(sorted('person'), [attachmentsGenerationKey, 'person']);
-  assert.deepEqual(sorted('topic'), ['topic']);
-  assert.deepEqual(sorted('room'), ['room'], 'a type that reaches nothing reads only itself');
+  const reached = ['@cms/image', 'event', 'person', 'topic', 'venue'];
+  assert.deepEqual(published('event'), [attachmentsGenerationKey, ...reached.map((type) => `${type}:published`)].sort());
+  assert.deepEqual(anyMode('event'), [attachmentsGenerationKey, ...inModes(...reached)].sort());
+  assert.deepEqual(published('venue'), published('event'), 'back through the reverse field');
+  assert.deepEqual(published('person'), [attachmentsGenerationKey, 'person:published']);
+  assert.deepEqual(anyMode('topic'), inModes('topic'));
+  assert.deepEqual(published('room'), ['room:published'], 'a type that reaches nothing reads only itself');
+});
+
+test('an answer that may show drafts depends on the drafts too; a type without modes on its one version', async () => {
+  const config = await loadAppConfig({ env: {}, cwd: tmpdir(), config: scopesConfig() });
+  const room = answerDependencies(config, createFieldTypeRegistry(), 'room');
+  assert.deepEqual(room.of('/api/v1/room?page=2'), ['room:published']);
+  for (const url of ['/api/v1/room?cmsMode=draft', '/api/v1/room?cmsLocale=en:draft', '/api/v1/room/abc:en:draft', '/api/v1/room?cmsMode=dr%61ft']) {
+    assert.deepEqual([...room.of(url)].sort(), ['room:draft', 'room:published'], url);
+  }
+  const user = answerDependencies(config, createFieldTypeRegistry(), '@cms/user');
+  assert.deepEqual(user.of('/api/v1/@cms/user'), ['@cms/user:']);
 });

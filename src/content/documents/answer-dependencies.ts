@@ -1,25 +1,48 @@
 import type { AppConfig } from '../app-config.js';
-import { attachmentsGenerationKey } from '../generation-keys.js';
+import { attachmentsGenerationKey, modeGenerationKey } from '../generation-keys.js';
 import { attachmentField } from '../fields/attachment.js';
 import { relationshipTarget } from '../fields/relationship.js';
 import { walkFieldDefinitions } from '../fields/walk-fields.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 
 /**
- * What the answers about a piece type depend on, as generation keys (`StorageAdapter.generation`):
- * the type itself, every type it reaches through relationships and reverse relationships
- * (followed on, though related documents are shown without their own: the schema, not the data,
- * decides, and a superset only costs an early refresh), and the attachments when any of them can
- * hold an attachment field at any depth.
+ * The generation keys (`StorageAdapter.generation`) a type's cached answers depend on: those of
+ * an answer that shows published versions only, and those of one that may show drafts (or, for
+ * a type without modes, its one version).
  */
-export function answerDependencies(config: AppConfig, fieldTypes: FieldTypeLookup, typeName: string): string[] {
-  const types = new Set<string>();
+export interface AnswerDependencies {
+  readonly published: readonly string[];
+  readonly anyMode: readonly string[];
+  /** The keys of the answer to a GET of `rawUrl` (path and raw query string); see `mayReadDrafts`. */
+  of(rawUrl: string): readonly string[];
+}
+
+/**
+ * What the answers about a piece type depend on: the versions of the type itself and of every
+ * type it reaches through relationships and reverse relationships (followed on, though related
+ * documents are shown without their own: the schema, not the data, decides, and a superset only
+ * costs an early refresh), in the modes the answer may read, and the attachments when any of
+ * them can hold an attachment field at any depth. A related type is read in the reader's mode or
+ * published (relatedVersion), so an answer that reads published versions only depends on the
+ * published versions of every type it reaches, and a draft save leaves it standing.
+ */
+export function answerDependencies(config: AppConfig, fieldTypes: FieldTypeLookup, typeName: string): AnswerDependencies {
+  const published: string[] = [];
+  const anyMode: string[] = [];
   let attachments = false;
+  const seen = new Set<string>();
   const pending = [typeName];
   for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
     const type = config.pieceTypes.get(name);
-    if (types.has(name) || type === undefined) continue;
-    types.add(name);
+    if (seen.has(name) || type === undefined) continue;
+    seen.add(name);
+    if (type.options.localized) {
+      published.push(modeGenerationKey(name, 'published'));
+      anyMode.push(modeGenerationKey(name, 'published'), modeGenerationKey(name, 'draft'));
+    } else {
+      published.push(modeGenerationKey(name, null));
+      anyMode.push(modeGenerationKey(name, null));
+    }
     walkFieldDefinitions([type.fields], config.widgetTypes, (field) => {
       if (field.type === attachmentField.name) attachments = true;
       if (fieldTypes.get(field.type)?.relates) {
@@ -27,5 +50,19 @@ export function answerDependencies(config: AppConfig, fieldTypes: FieldTypeLooku
       }
     });
   }
-  return attachments ? [...types, attachmentsGenerationKey] : [...types];
+  if (attachments) {
+    published.push(attachmentsGenerationKey);
+    anyMode.push(attachmentsGenerationKey);
+  }
+  return { published, anyMode, of: (rawUrl) => (mayReadDrafts(rawUrl) ? anyMode : published) };
+}
+
+/**
+ * Whether a GET may read draft versions, from its raw URL alone (before its query is parsed): a
+ * draft is asked for by `cmsMode=draft`, `cmsLocale=<locale>:draft` or an id `<docId>:<locale>:draft`,
+ * each of which spells `draft` in the URL unless it is percent-encoded. A URL with either may:
+ * a title filter that says "draft" only costs an early refresh.
+ */
+export function mayReadDrafts(rawUrl: string): boolean {
+  return rawUrl.includes('draft') || rawUrl.includes('%');
 }

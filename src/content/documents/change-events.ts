@@ -1,6 +1,7 @@
-import { newId } from '../../core/ids.js';
+import { newId, type Mode } from '../../core/ids.js';
 import type { Principal } from '../../core/principal.js';
-import type { ChangeEventName, WebhookEndpointConfig } from '../../config/webhooks-config.js';
+import { purgeEventName, type ChangeEventName, type WebhookEndpointConfig, type WebhookEventName } from '../../config/webhooks-config.js';
+import { cdnTagOf, documentCdnTag, modeGenerationKey } from '../generation-keys.js';
 import type { NewWebhookDelivery, StoredDocument } from '../../storage/storage-adapter.js';
 
 /** The document a change event is about, and what it says of it. */
@@ -31,7 +32,7 @@ export class ChangeSubscriptions {
   }
 
   /** The names of the endpoints told of this event of this type (most often none). */
-  endpointsFor(type: string, event: ChangeEventName): readonly string[] {
+  endpointsFor(type: string, event: WebhookEventName): readonly string[] {
     const key = `${event} ${type}`;
     let names = this.#endpoints.get(key);
     if (names === undefined) {
@@ -79,4 +80,35 @@ export function changeOf(event: ChangeEventName, doc: StoredDocument, principal:
     mode: doc.cmsMode ?? null,
     principal,
   };
+}
+
+/**
+ * The CDN tags a change invalidates: those of the generation keys its write counts up (the
+ * versions it writes, by mode), so that a CDN drops what this server's cache drops. An update
+ * writes the version it names (a draft save: `article:draft`, which no shared answer carries);
+ * the other events write every mode of the document (a publish, the draft's `modified` too).
+ * A change to a published version (or a type without modes) also names `doc:<cmsDocId>`.
+ */
+export function purgeTagsOf(change: Change): string[] {
+  if (change.mode === null) return [cdnTagOf(modeGenerationKey(change.type, null)), documentCdnTag(change.docId)];
+  const modes = change.event === 'update' ? [change.mode] : ['draft', 'published'];
+  const tags = modes.map((mode) => cdnTagOf(modeGenerationKey(change.type, mode as Mode)));
+  return modes.includes('published') ? [...tags, documentCdnTag(change.docId)] : tags;
+}
+
+/** The outbox rows of a purge, to `endpoints`: the tags, space- and comma-separated as CDNs take them. */
+export function purgeDeliveriesOf(change: Change, endpoints: readonly string[], tags: readonly string[]): NewWebhookDelivery[] {
+  const eventId = newId();
+  const payload = JSON.stringify({
+    id: eventId,
+    event: purgeEventName,
+    type: change.type,
+    cmsDocId: change.docId,
+    cause: change.event,
+    at: new Date().toISOString(),
+    tags,
+    surrogateKey: tags.join(' '),
+    cacheTag: tags.join(','),
+  });
+  return endpoints.map((endpoint) => ({ eventId, endpoint, docId: change.docId, event: purgeEventName, type: change.type, payload }));
 }

@@ -1,10 +1,10 @@
 import type { AppConfig } from '../app-config.js';
 import type { Principal } from '../../core/principal.js';
 import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
-import type { ChangeEventName } from '../../config/webhooks-config.js';
+import { purgeEventName, type ChangeEventName } from '../../config/webhooks-config.js';
 import type { DocumentPresenter } from './present.js';
 import { pieceTypeOf } from './caller.js';
-import { changeOf, deliveriesOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
+import { changeOf, deliveriesOf, purgeDeliveriesOf, purgeTagsOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
 
 /**
  * Writes the events of document changes into the webhook outbox, in each change's own
@@ -15,6 +15,8 @@ export class ChangeRecorder {
   readonly #subscriptions: ChangeSubscriptions;
   readonly #presenter: DocumentPresenter;
   readonly #wrote = new WeakSet<StorageSession>();
+  /** The CDN tags each open transaction's purge events named already: a write purges each tag once. */
+  readonly #purged = new WeakMap<StorageSession, Set<string>>();
 
   constructor(deps: { config: AppConfig; subscriptions: ChangeSubscriptions; presenter: DocumentPresenter }) {
     this.#config = deps.config;
@@ -28,11 +30,25 @@ export class ChangeRecorder {
    * built now, as an admin API key would read it.
    */
   async record(session: StorageSession, change: Change, doc: StoredDocument | null): Promise<void> {
+    await this.#recordPurge(session, change);
     const endpoints = this.#subscriptions.endpointsFor(change.type, change.event);
     if (endpoints.length === 0) return;
     const type = pieceTypeOf(this.#config, change.type);
     const document = doc && (await this.#presenter.present([doc], { type, principal: webhookReader, withRelationships: false }))[0]!;
     await session.webhooks.enqueue(deliveriesOf(change, endpoints, document), Date.now());
+    this.#wrote.add(session);
+  }
+
+  /** The `cache.purge` event of a change, for the endpoints told of it, with the tags this write did not purge yet. */
+  async #recordPurge(session: StorageSession, change: Change): Promise<void> {
+    const endpoints = this.#subscriptions.endpointsFor(change.type, purgeEventName);
+    if (endpoints.length === 0) return;
+    let purged = this.#purged.get(session);
+    if (!purged) this.#purged.set(session, (purged = new Set()));
+    const tags = purgeTagsOf(change).filter((tag) => !purged.has(tag));
+    if (tags.length === 0) return;
+    for (const tag of tags) purged.add(tag);
+    await session.webhooks.enqueue(purgeDeliveriesOf(change, endpoints, tags), Date.now());
     this.#wrote.add(session);
   }
 

@@ -2,7 +2,7 @@ import type { Principal } from '../../core/principal.js';
 import type { Caller } from './caller.js';
 import type { DocumentCollaborators, ListResult, VersionOutput } from './collaborators.js';
 import { pieceTypeOf } from './caller.js';
-import { answerDependencies } from './answer-dependencies.js';
+import { answerDependencies, type AnswerDependencies } from './answer-dependencies.js';
 import { list } from './operations/list.js';
 import { getOne } from './operations/get-one.js';
 import { insert, type InsertOptions } from './operations/insert.js';
@@ -41,7 +41,7 @@ export interface DocumentOperations {
   share(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
   locales(caller: Caller, typeName: string, rawId: string): Promise<{ results: { _id: string; cmsLocale: string }[] }>;
   /** What a cache of the type's answers (list, get-one, locales) depends on: see `answer-dependencies.ts`. */
-  answerDependencies(typeName: string): readonly string[];
+  answerDependencies(typeName: string): AnswerDependencies;
   readableTypeNames(principal: Principal): readonly string[];
 }
 

@@ -21,21 +21,24 @@ export function registerPieceRoutes(
     const base = `/api/v1/${type}`;
     const one = { schema: { params: idParams, querystring: versionQuery } };
     const write = { schema: { params: idParams, querystring: versionQuery, body: objectBody } };
-    const dependsOn = documents.answerDependencies(type);
-    const resource = (name: string) => ({ name, dependsOn });
+    // The answers of these GET routes may be kept (CachedAnswers), each valid while the generation of these keys holds.
+    const dependencies = documents.answerDependencies(type);
+    const cached = { answerDependsOn: (url: string) => dependencies.of(url) };
+    // Which locales a document has in any mode.
+    const cachedLocales = { answerDependsOn: () => dependencies.anyMode };
 
-    app.get(base, { schema: { querystring: listQuery } }, (request, reply) =>
-      answers.send(request, reply, resource(type), () => documents.list(callerOf(request), type, request.query as Record<string, unknown>)),
+    app.get(base, { schema: { querystring: listQuery }, config: cached }, (request, reply) =>
+      answers.send(request, reply, () => documents.list(callerOf(request), type, request.query as Record<string, unknown>)),
     );
     app.post(base, { schema: { querystring: versionQuery, body: objectBody } }, async (request, reply) =>
       sendWritten(reply, await documents.insert(callerOf(request), type, request.body as Body)),
     );
-    app.get(`${base}/:_id`, { schema: { params: idParams, querystring: readOneQuery } }, (request, reply) => {
+    app.get(`${base}/:_id`, { schema: { params: idParams, querystring: readOneQuery }, config: cached }, (request, reply) => {
       const query = request.query as Record<string, unknown>;
       const read = () => documents.getOne(callerOf(request), type, idOf(request), query);
       // A shared draft is its link holder's alone: never kept in a cache, here or on the way.
       if (isSharedRead(query)) return answers.sendPrivate(request, reply, read);
-      return answers.sendVersion(request, reply, resource(`${type}/${idOf(request)}`), read);
+      return answers.sendVersion(request, reply, read);
     });
     app.put(`${base}/:_id`, write, async (request, reply) =>
       sendWritten(reply, await documents.replace(writerOf(request), type, idOf(request), request.body as Body)),
@@ -64,8 +67,8 @@ export function registerPieceRoutes(
     app.post(`${base}/:_id/revert-published-to-previous`, one, async (request, reply) =>
       sendWritten(reply, await documents.revertPublishedToPrevious(writerOf(request), type, idOf(request))),
     );
-    app.get(`${base}/:_id/locales`, one, (request, reply) =>
-      answers.send(request, reply, resource(`${type}/${idOf(request)}/locales`), () => documents.locales(callerOf(request), type, idOf(request))),
+    app.get(`${base}/:_id/locales`, { ...one, config: cachedLocales }, (request, reply) =>
+      answers.send(request, reply, () => documents.locales(callerOf(request), type, idOf(request))),
     );
   }
 }

@@ -58,7 +58,8 @@ export interface StorageAdapter extends StorageSession {
   transaction<T>(options: TransactionOptions, work: (tx: StorageSession) => Promise<T>): Promise<T>;
   /**
    * A token of the committed data of the generation `keys` (piece type names, each counted up by
-   * writes to the type's documents, and the key the adapter was created with for attachment
+   * writes to the type's documents; `<type>:<mode>`, by writes to its versions of that mode, the
+   * empty mode for a type without modes; and the key the adapter was created with for attachment
    * writes), for caches of answers built from them: it changes whenever a write to one of them
    * commits, from this process or from another sharing the store, and never comes back to an
    * earlier value. Writes to others leave it as it was. Read it before the data it is to vouch

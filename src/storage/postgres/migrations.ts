@@ -341,6 +341,25 @@ export const migrations: readonly string[] = [
     refreshed_at bigint NOT NULL
   );
   `,
+  // 15: a generation per type and mode besides the type's (`<type>:<mode>`, `<type>:` for a type
+  // without modes; content/generation-keys.ts): a cached answer that shows published versions
+  // stands while only drafts are saved. A version moved to another mode counts up both modes.
+  // The new keys start at 0 (no rows), as every key written for the first time does.
+  `
+  CREATE OR REPLACE FUNCTION count_up_document_generation() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP = 'DELETE' THEN
+      PERFORM count_up_generation(OLD.type);
+      PERFORM count_up_generation(OLD.type || ':' || OLD.mode);
+    ELSE
+      PERFORM count_up_generation(NEW.type);
+      PERFORM count_up_generation(NEW.type || ':' || NEW.mode);
+      IF TG_OP = 'UPDATE' AND OLD.mode IS DISTINCT FROM NEW.mode THEN PERFORM count_up_generation(OLD.type || ':' || OLD.mode); END IF;
+    END IF;
+    RETURN NULL;
+  END;
+  $$;
+  `,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

@@ -1,4 +1,4 @@
-import { readDataVersion } from './data-version.js';
+import { DataVersionPerTurn } from './data-version.js';
 import type { StatementSource } from './statement-cache.js';
 
 /**
@@ -9,10 +9,17 @@ import type { StatementSource } from './statement-cache.js';
  */
 export class GenerationCounters {
   readonly #statements: StatementSource;
+  readonly #dataVersion: DataVersionPerTurn;
   #known: { readonly version: number; readonly values: ReadonlyMap<string, number> } | undefined;
 
   constructor(statements: StatementSource) {
     this.#statements = statements;
+    this.#dataVersion = new DataVersionPerTurn(statements);
+  }
+
+  /** This process committed a write: the next call reads the data version again, even within the turn. */
+  committed(): void {
+    this.#dataVersion.forget();
   }
 
   /** The generations of `keys`, in their order; a key never written to is at 0. */
@@ -22,10 +29,10 @@ export class GenerationCounters {
   }
 
   // A commit landing between the version and the table read leaves values newer than the
-  // version: the next call sees the version moved and reads them again, so nothing older than
-  // what was committed when a call began is ever returned.
+  // version: a later read of the version sees it moved and reads them again. The version is
+  // read once per turn of the event loop (DataVersionPerTurn says what a caller may miss).
   #current(): { readonly values: ReadonlyMap<string, number> } {
-    const version = readDataVersion(this.#statements);
+    const version = this.#dataVersion.read();
     if (this.#known?.version !== version) {
       const rows = this.#statements.statement('SELECT key, value FROM generations').raw().all() as [string, number][];
       this.#known = { version, values: new Map(rows) };

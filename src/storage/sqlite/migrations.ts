@@ -358,6 +358,28 @@ export const migrations: readonly string[] = [
     refreshed_at INTEGER NOT NULL
   ) STRICT, WITHOUT ROWID;
   `,
+  // 17: a generation per type and mode besides the type's (`<type>:<mode>`, `<type>:` for a type
+  // without modes; content/generation-keys.ts): a cached answer that shows published versions
+  // stands while only drafts are saved. A version moved to another mode counts up both modes.
+  // The new keys start at 0 (no row), as every key written for the first time does.
+  `
+  DROP TRIGGER documents_insert_generation;
+  DROP TRIGGER documents_update_generation;
+  DROP TRIGGER documents_delete_generation;
+  CREATE TRIGGER documents_insert_generation AFTER INSERT ON documents BEGIN
+    INSERT INTO generations (key, value) VALUES (NEW.type, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+    INSERT INTO generations (key, value) VALUES (NEW.type || ':' || NEW.mode, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+  END;
+  CREATE TRIGGER documents_update_generation AFTER UPDATE ON documents BEGIN
+    INSERT INTO generations (key, value) VALUES (NEW.type, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+    INSERT INTO generations (key, value) VALUES (NEW.type || ':' || NEW.mode, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+    INSERT INTO generations (key, value) SELECT OLD.type || ':' || OLD.mode, 1 WHERE OLD.mode IS NOT NEW.mode ON CONFLICT (key) DO UPDATE SET value = value + 1;
+  END;
+  CREATE TRIGGER documents_delete_generation AFTER DELETE ON documents BEGIN
+    INSERT INTO generations (key, value) VALUES (OLD.type, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+    INSERT INTO generations (key, value) VALUES (OLD.type || ':' || OLD.mode, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+  END;
+  `,
 ];
 
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */

@@ -59,6 +59,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   let closing: Promise<void> | undefined;
   const totalChanges = writeConnection.prepare('SELECT total_changes()').pluck();
   const pendingSearch = new PendingSearchWrites();
+  const generations = new GenerationCounters(readStatements);
 
   const transaction = groupedTransactions({
     runExclusive,
@@ -71,6 +72,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
       commit() {
         pendingSearch.flush(writeStatements);
         writeConnection.exec('COMMIT');
+        generations.committed();
       },
       rollback() {
         pendingSearch.discard();
@@ -95,7 +97,6 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   // Counts outside transactions are kept until the next write to the file; see CountsUntilWrite.
   const readSession = createSession(readStatements, refuseWrite);
   const counts = new CountsUntilWrite(readStatements);
-  const generations = new GenerationCounters(readStatements);
   const { readThreads = 0 } = options;
   const threads = readThreads > 0
     ? new ReadThreads({ filename: options.filename, memoryMapped: options.memoryMapped !== false, size: readThreads })
