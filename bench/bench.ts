@@ -57,6 +57,8 @@ const settings = {
   threads: positive('BENCH_THREADS', process.env.BENCH_THREADS ?? String(cpuChoice.loadCount)),
   /** The paced editor's PATCHes a second during the "while writing" reads. */
   writerRate: positive('BENCH_WRITER_RATE', process.env.BENCH_WRITER_RATE ?? '10'),
+  /** Measurements of a row before it is given up as invalid (a shared machine's contention comes and goes). */
+  attempts: positive('BENCH_ATTEMPTS', process.env.BENCH_ATTEMPTS ?? '1'),
   /** How long the servers rest after start before their RSS is read. */
   idleSeconds: positive('BENCH_IDLE_SECONDS', process.env.BENCH_IDLE_SECONDS ?? '5'),
   only: process.env.BENCH_SCENARIOS?.split(',').map((key) => key.trim()),
@@ -153,7 +155,7 @@ async function startWriter(base: string, ctx: ScenarioContext, dir: string, run:
 /** One wrk run against `server`, with the writer beside it when the scenario has one. */
 async function loadRun(server: Server, scenario: Scenario, ctx: ScenarioContext, dir: string, run: string): Promise<{ result: LoadResult; writer?: WriterOutcome }> {
   const stopWriter = scenario.withWriter ? await startWriter(server.base, ctx, dir, run) : undefined;
-  const result = await runWrk(specFor(server.base, scenario), { dir, cpus: settings.loadCpus, serverPids: () => withChildren(server.child.pid!), run });
+  const result = await runWrk(specFor(server.base, scenario), { dir, cpus: settings.loadCpus, serverPids: () => withChildren(server.child.pid!), serverCpus: settings.serverCpus, run });
   return { result, writer: await stopWriter?.() };
 }
 
@@ -203,7 +205,12 @@ async function runSize(docs: number): Promise<SizeReport & { seedSeconds: number
         await stop(cms.server.child);
         cms = { settings: scenario.server, server: await startServer(env, scenario.server, children) };
       }
-      rows.push(await measure(scenario, { cms: cms.server, bare, floor }, ctx, dir));
+      let row = await measure(scenario, { cms: cms.server, bare, floor }, ctx, dir);
+      for (let attempt = 2; attempt <= settings.attempts && !row.validity.valid; attempt++) {
+        log(`${scenario.key}: invalid, measuring again (attempt ${attempt} of ${settings.attempts})…`);
+        row = { ...(await measure(scenario, { cms: cms.server, bare, floor }, ctx, dir)), attempts: attempt };
+      }
+      rows.push(row);
     }
     return { docs, idleRssMiB: { cms: cmsIdle, bare: bareIdle }, rows, seedSeconds: seeded.seconds };
   } finally {

@@ -53,6 +53,22 @@ export function cpuSeconds(pid: number): number | undefined {
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
 }
 
+/**
+ * Busy seconds of each listed CPU so far, summed, from /proc/stat (everything but idle and iowait;
+ * steal, the time the hypervisor gave another machine, counts as busy: it was not ours to use).
+ */
+export function cpusBusySeconds(cpus: readonly number[], stat = readFileSync('/proc/stat', 'utf8')): number {
+  let ticks = 0;
+  for (const line of stat.split('\n')) {
+    const match = /^cpu(\d+)\s+(.*)$/.exec(line);
+    if (!match || !cpus.includes(Number(match[1]))) continue;
+    // user nice system idle iowait irq softirq steal (guest time is inside user already).
+    const [user, nice, system, _idle, _iowait, irq, softirq, steal] = match[2]!.split(/\s+/).map(Number);
+    ticks += user! + nice! + system! + irq! + softirq! + (steal ?? 0);
+  }
+  return ticks / ticksPerSecond;
+}
+
 export interface CpuUse {
   /** CPU time over wall time, in % of one core (two busy cores: 200). */
   readonly percent: number;
@@ -61,19 +77,16 @@ export interface CpuUse {
 }
 
 /**
- * Samples the CPU time of a group of processes every `intervalMs` until `stop`; the use is taken
- * between the first and the last sample at which `alive` (the load generator) still answered,
- * so a process that exits before `stop` is measured over its whole run and no longer.
+ * Samples CPU seconds (of processes, or of CPUs' busy time: each group's `measure`) every
+ * `intervalMs` until `stop`; the use is taken between the first and the last
+ * sample at which `alive` (the load generator) still answered, so a process that exits before
+ * `stop` is measured over its whole run and no longer.
  */
-export function sampleCpu(groups: Record<string, () => readonly number[]>, alive: () => boolean, intervalMs = 100) {
+export function sampleCpu(groups: Record<string, () => number>, alive: () => boolean, intervalMs = 100) {
   type Sample = { at: number; seconds: Record<string, number> };
   const read = (): Sample | undefined => {
     const seconds: Record<string, number> = {};
-    for (const [name, pids] of Object.entries(groups)) {
-      let sum = 0;
-      for (const pid of pids()) sum += cpuSeconds(pid) ?? 0;
-      seconds[name] = sum;
-    }
+    for (const [name, measure] of Object.entries(groups)) seconds[name] = measure();
     return alive() ? { at: performance.now(), seconds } : undefined;
   };
   const first = read();
@@ -93,4 +106,9 @@ export function sampleCpu(groups: Record<string, () => readonly number[]>, alive
       return result;
     },
   };
+}
+
+/** The CPU seconds of processes so far, summed (those gone count nothing). */
+export function processesCpuSeconds(pids: readonly number[]): number {
+  return pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
 }

@@ -19,6 +19,8 @@ export interface Row {
   /** The floor server's run, when measured (BENCH_FLOOR). */
   readonly floor?: LoadResult;
   readonly validity: Validity;
+  /** The measurement this row is, when earlier ones were invalid (BENCH_ATTEMPTS). */
+  readonly attempts?: number;
 }
 
 export interface SizeReport {
@@ -106,8 +108,8 @@ export function verdict(target: Target, rows: readonly Row[]): { measured: strin
 }
 
 const header =
-  '| scenario | request | status | req/s | bare req/s | ratio | p50 ms | p99 ms | wrk CPU | server CPU | bare: wrk / server CPU | errors |\n' +
-  '|---|---|---|---|---|---|---|---|---|---|---|---|';
+  '| scenario | request | status | req/s | bare req/s | ratio | p50 ms | p99 ms | wrk CPU | server CPU | bare: wrk / server CPU | others on server CPU | errors |\n' +
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|';
 
 export function tableRow(row: Row): string {
   const { cms, bare } = row;
@@ -124,6 +126,7 @@ export function tableRow(row: Row): string {
     cpu(cms.loadCpu),
     cpu(cms.serverCpu),
     `${cpu(bare.loadCpu)} / ${cpu(bare.serverCpu)}`,
+    `${cpu(cms.othersOnServerCpus ?? 0)} / ${cpu(bare.othersOnServerCpus ?? 0)}`,
     errors,
   ];
   return `| ${cells.join(' | ')} |`;

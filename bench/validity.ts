@@ -1,13 +1,18 @@
 /**
  * When a measurement counts. The bare server answers from memory: if it does not keep its core
  * busy, something other than the server was the limit (the load generator, or another process
- * on the machine taking the server's core), and a ratio to it says nothing about the CMS. Such a
- * row is left out of the table and printed with its reasons instead.
+ * on the machine taking the server's core), and a ratio to it says nothing about the CMS. Nor
+ * does a run during which other processes took the server's CPU (the machine's own count of that
+ * CPU's busy time, less the server's). Such a row is left out of the table and printed with its
+ * reasons instead.
  */
 import type { LoadResult } from './wrk.js';
 
 /** The least CPU, in % of one core, the bare server must use for the run to count. */
 export const busyCorePercent = 90;
+
+/** The most other processes may take of the server's CPU during a run, in % of one core. */
+export const othersLimitPercent = 10;
 
 export interface Validity {
   readonly valid: boolean;
@@ -40,6 +45,8 @@ export function judge(row: { cms: LoadResult; bare: LoadResult; writer?: WriterO
     );
   }
   for (const [name, result] of [['CMS', cms], ['bare', bare]] as const) {
+    const others = result.othersOnServerCpus ?? 0;
+    if (others > othersLimitPercent) reasons.push(`other processes took ${percent(others)} of the server's CPU during the ${name} run (> ${othersLimitPercent}%)`);
     if (result.total === 0) reasons.push(`the ${name} run answered nothing`);
     else if (errorsOf(result) > 0) reasons.push(`the ${name} run had ${errorsOf(result)} errors in ${result.total} answers (${result.statusErrors} status ≥ 400, ${result.socketErrors} socket)`);
   }

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, sampleCpu } from './cpu.js';
+import { cpuSeconds, cpusBusySeconds, parseCpuList, processesCpuSeconds, sampleCpu } from './cpu.js';
 import { pinned } from './servers.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -44,6 +44,12 @@ export interface LoadResult {
   readonly loadCpu: number;
   /** The server's CPU use over the same time (its process and children), % of one core. */
   readonly serverCpu: number;
+  /**
+   * What other processes (and the hypervisor's steal) took of the server's CPUs meanwhile, % of
+   * one core: the server's CPUs' busy time less the server's own. Unknown (undefined) when the
+   * server is not pinned.
+   */
+  readonly othersOnServerCpus?: number;
 }
 
 /** What the Lua `done` hook prints on its line. */
@@ -111,7 +117,10 @@ export function ensureTaskset(): void {
  * One wrk run of `spec`, on `cpus` (a taskset list; undefined: unpinned), the CPU of `serverPids`
  * sampled meanwhile. Files for the Lua script (the paths, the body template) go to `dir`.
  */
-export async function runWrk(spec: LoadSpec, options: { dir: string; cpus?: string; serverPids: () => readonly number[]; run: string }): Promise<LoadResult> {
+export async function runWrk(
+  spec: LoadSpec,
+  options: { dir: string; cpus?: string; serverPids: () => readonly number[]; serverCpus?: string; run: string },
+): Promise<LoadResult> {
   const env: Record<string, string> = {
     ...process.env,
     BENCH_WRK_METHOD: spec.method,
@@ -132,7 +141,15 @@ export async function runWrk(spec: LoadSpec, options: { dir: string; cpus?: stri
   const [command, args] = pinned(options.cpus, 'wrk', wrkArgs);
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const pid = child.pid!;
-  const sampler = sampleCpu({ load: () => [pid], server: options.serverPids }, () => cpuSeconds(pid) !== undefined);
+  const serverCpus = options.serverCpus === undefined ? undefined : parseCpuList(options.serverCpus);
+  const sampler = sampleCpu(
+    {
+      load: () => cpuSeconds(pid) ?? 0,
+      server: () => processesCpuSeconds(options.serverPids()),
+      serverCpus: () => (serverCpus ? cpusBusySeconds(serverCpus) : 0),
+    },
+    () => cpuSeconds(pid) !== undefined,
+  );
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk));
@@ -140,5 +157,6 @@ export async function runWrk(spec: LoadSpec, options: { dir: string; cpus?: stri
   const [code] = (await once(child, 'exit')) as [number | null];
   const cpu = sampler.stop();
   if (code !== 0) throw new Error(`wrk exited with ${code}: ${stderr}${stdout}`);
-  return { ...summarize(parseWrkOutput(stdout)), loadCpu: cpu.load!.percent, serverCpu: cpu.server!.percent };
+  const othersOnServerCpus = serverCpus ? Math.max(0, cpu.serverCpus!.percent - cpu.server!.percent) : undefined;
+  return { ...summarize(parseWrkOutput(stdout)), loadCpu: cpu.load!.percent, serverCpu: cpu.server!.percent, othersOnServerCpus };
 }
