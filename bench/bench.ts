@@ -9,7 +9,7 @@
  * keep its core busy is invalid (validity.ts). Prints the tables and the issue's targets
  * (report.ts) and writes them as JSON to bench/results/.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -229,6 +229,9 @@ async function main(): Promise<void> {
   if (unknown.length) throw new Error(`BENCH_SCENARIOS: unknown ${unknown.join(', ')}; scenarios are ${known.join(', ')}`);
   ensureTaskset();
   const wrk = ensureWrk();
+  // The bench itself (seeding, sampling, the fetches) keeps off the server's CPU; the processes it
+  // starts are pinned each on its own.
+  spawnSync('taskset', ['-a', '-p', '-c', settings.loadCpus, String(process.pid)], { stdio: 'ignore' });
   log(`CPUs this process may use: ${allowedCpus().join(',')}; the servers on ${settings.serverCpus}, wrk ${wrk} and the writer on ${settings.loadCpus} (taskset)`);
   await mkdir(join(repo, 'bench/results'), { recursive: true });
   for (const docs of settings.docs) {
