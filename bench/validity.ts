@@ -40,7 +40,8 @@ export function judge(row: { cms: LoadResult; bare: LoadResult; writer?: WriterO
   const { cms, bare, writer } = row;
   if (bare.serverCpu < busyCorePercent) {
     reasons.push(
-      `the bare server used ${percent(bare.serverCpu)} of its core (< ${busyCorePercent}%; wrk ${percent(bare.loadCpu)}): ` +
+      `the bare server used ${percent(bare.serverCpu)} of its core (< ${busyCorePercent}%; wrk ${percent(bare.loadCpu)}` +
+        `${bare.othersOnLoadCpus === undefined ? '' : `, other processes ${percent(bare.othersOnLoadCpus)} of wrk's CPU`}): ` +
         `the load generator or another process was the limit, not the server`,
     );
   }

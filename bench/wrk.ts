@@ -50,6 +50,8 @@ export interface LoadResult {
    * server is not pinned.
    */
   readonly othersOnServerCpus?: number;
+  /** The same on wrk's CPUs (wrk's own time and the bench's writer count as ours). */
+  readonly othersOnLoadCpus?: number;
 }
 
 /** What the Lua `done` hook prints on its line. */
@@ -119,7 +121,7 @@ export function ensureTaskset(): void {
  */
 export async function runWrk(
   spec: LoadSpec,
-  options: { dir: string; cpus?: string; serverPids: () => readonly number[]; serverCpus?: string; run: string },
+  options: { dir: string; cpus?: string; serverPids: () => readonly number[]; serverCpus?: string; ownPidsOnLoadCpus?: () => readonly number[]; run: string },
 ): Promise<LoadResult> {
   const env: Record<string, string> = {
     ...process.env,
@@ -142,11 +144,14 @@ export async function runWrk(
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const pid = child.pid!;
   const serverCpus = options.serverCpus === undefined ? undefined : parseCpuList(options.serverCpus);
+  const loadCpus = options.cpus === undefined ? undefined : parseCpuList(options.cpus);
   const sampler = sampleCpu(
     {
       load: () => cpuSeconds(pid) ?? 0,
       server: () => processesCpuSeconds(options.serverPids()),
       serverCpus: () => (serverCpus ? cpusBusySeconds(serverCpus) : 0),
+      ownOnLoadCpus: () => processesCpuSeconds([pid, process.pid, ...(options.ownPidsOnLoadCpus?.() ?? [])]),
+      loadCpus: () => (loadCpus ? cpusBusySeconds(loadCpus) : 0),
     },
     () => cpuSeconds(pid) !== undefined,
   );
@@ -158,5 +163,6 @@ export async function runWrk(
   const cpu = sampler.stop();
   if (code !== 0) throw new Error(`wrk exited with ${code}: ${stderr}${stdout}`);
   const othersOnServerCpus = serverCpus ? Math.max(0, cpu.serverCpus!.percent - cpu.server!.percent) : undefined;
-  return { ...summarize(parseWrkOutput(stdout)), loadCpu: cpu.load!.percent, serverCpu: cpu.server!.percent, othersOnServerCpus };
+  const othersOnLoadCpus = loadCpus ? Math.max(0, cpu.loadCpus!.percent - cpu.ownOnLoadCpus!.percent) : undefined;
+  return { ...summarize(parseWrkOutput(stdout)), loadCpu: cpu.load!.percent, serverCpu: cpu.server!.percent, othersOnServerCpus, othersOnLoadCpus };
 }
