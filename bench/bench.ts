@@ -33,7 +33,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = join(here, '..', '..');
 
 /** The server's CPUs and wrk's: by default the first two this process may use. */
-function chooseCpus(): { server: string; load: string; loadCount: number } {
+function chooseCpus(): { allowed: number[]; server: string; load: string; loadCount: number } {
   const allowed = allowedCpus();
   const server = process.env.BENCH_SERVER_CPUS ?? String(allowed[0]);
   const load = process.env.BENCH_LOAD_CPUS ?? String(allowed[1] ?? '');
@@ -45,7 +45,7 @@ function chooseCpus(): { server: string; load: string; loadCount: number } {
   }
   const shared = parseCpuList(server).filter((cpu) => parseCpuList(load).includes(cpu));
   if (shared.length > 0) throw new Error(`BENCH_SERVER_CPUS (${server}) and BENCH_LOAD_CPUS (${load}) share CPU ${shared.join(',')}: they must not`);
-  return { server, load, loadCount: parseCpuList(load).length };
+  return { allowed, server, load, loadCount: parseCpuList(load).length };
 }
 
 const cpuChoice = chooseCpus();
@@ -242,7 +242,7 @@ async function main(): Promise<void> {
   // The bench itself (seeding, sampling, the fetches) keeps off the server's CPU; the processes it
   // starts are pinned each on its own.
   spawnSync('taskset', ['-a', '-p', '-c', settings.loadCpus, String(process.pid)], { stdio: 'ignore' });
-  log(`CPUs this process may use: ${allowedCpus().join(',')}; the servers on ${settings.serverCpus}, wrk ${wrk} and the writer on ${settings.loadCpus} (taskset)`);
+  log(`CPUs the bench may use: ${cpuChoice.allowed.join(',')}; the servers on ${settings.serverCpus}, wrk ${wrk} and the writer on ${settings.loadCpus} (taskset)`);
   await mkdir(join(repo, 'bench/results'), { recursive: true });
   for (const docs of settings.docs) {
     const before = machine(wrk);
