@@ -45,6 +45,12 @@ export function judge(row: { cms: LoadResult; bare: LoadResult; writer?: WriterO
         `the load generator or another process was the limit, not the server`,
     );
   }
+  // A CMS that idled while other processes crowded wrk's CPU may have waited for its load; one
+  // that idled with wrk's CPU to itself waited for something of its own (the disk, a lock).
+  const crowdedLoad = cms.othersOnLoadCpus ?? 0;
+  if (cms.serverCpu < busyCorePercent && crowdedLoad > othersLimitPercent) {
+    reasons.push(`the CMS used ${percent(cms.serverCpu)} of its core while other processes took ${percent(crowdedLoad)} of wrk's CPU (> ${othersLimitPercent}%): it may have waited for its load`);
+  }
   for (const [name, result] of [['CMS', cms], ['bare', bare]] as const) {
     const others = result.othersOnServerCpus ?? 0;
     if (others > othersLimitPercent) reasons.push(`other processes took ${percent(others)} of the server's CPU during the ${name} run (> ${othersLimitPercent}%)`);

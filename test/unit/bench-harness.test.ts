@@ -49,6 +49,12 @@ test('a row is invalid when other processes took the server core, when answers f
   assert.equal(judge({ cms: result({}), bare: result({}), writer: { planned: 100, ok: 99, failed: 0 } }).valid, true);
 });
 
+test("a CMS that idled is invalid only while other processes crowded wrk's CPU", () => {
+  assert.match(judge({ cms: result({ serverCpu: 70, othersOnLoadCpus: 40 }), bare: result({}) }).reasons.join(), /CMS used 70% of its core while other processes took 40% of wrk's CPU/);
+  assert.equal(judge({ cms: result({ serverCpu: 70, othersOnLoadCpus: 2 }), bare: result({}) }).valid, true, 'waiting on its disk is its own');
+  assert.equal(judge({ cms: result({ serverCpu: 99, othersOnLoadCpus: 80 }), bare: result({}) }).valid, true, 'a busy server was the limit');
+});
+
 test('CPU lists read as taskset and /proc write them', () => {
   assert.deepEqual(parseCpuList('0-2,5'), [0, 1, 2, 5]);
   assert.deepEqual(parseCpuList('1\n'), [1]);
