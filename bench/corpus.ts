@@ -61,15 +61,33 @@ function sentence(n: number, length: number): string {
   return out.join(' ');
 }
 
-/** Article `n` as the insert body: three paragraphs, two authors, 1% of them with the rare word. */
-export function articleBody(n: number, authorIds: readonly string[]): Record<string, unknown> {
-  const paragraphs = [0, 1, 2].map((p) => `<p>${sentence(n * 3 + p, 40)}${p === 2 && n % 100 === 0 ? ` ${rareWord}` : ''}.</p>`);
+/**
+ * About 1 KB of rich text, as an editor writes it: a heading, paragraphs with bold, italics and a
+ * link, a list. `label` goes into the first paragraph (a write's distinct id); every hundredth
+ * article has the rare word.
+ */
+export function richText(n: number, label = String(n)): string {
+  const words = (part: number, length: number) => sentence(n * 7 + part, length);
+  return (
+    `<h2>${words(0, 5)}</h2>` +
+    `<p>Report ${label}: ${words(1, 12)} <strong>${words(2, 3)}</strong> ${words(3, 14)} ` +
+    `<a href="https://example.com/articles/${n}">${words(4, 2)}</a> ${words(5, 8)}.</p>` +
+    `<ul><li>${words(6, 5)}</li><li>${words(7, 5)}</li><li>${words(8, 5)}</li></ul>` +
+    `<p>${words(9, 16)} <em>${words(10, 4)}</em> ${words(11, 18)}${n % 100 === 0 ? ` ${rareWord}` : ''}.</p>`
+  );
+}
+
+/**
+ * Article `n` as the insert body: a title, filter values, two tags, two related authors and about
+ * 1 KB of rich text in its area. `label` replaces `n` in the title and the text (a write's id).
+ */
+export function articleBody(n: number, authorIds: readonly string[], label = String(n)): Record<string, unknown> {
   return {
-    title: `Article ${n} ${sentence(n, 3)}`,
+    title: `Article ${label} ${sentence(n, 3)}`,
     category: categories[n % categories.length],
     priority: n % 100,
     tags: [tags[n % tags.length], tags[(n * 7 + 3) % tags.length]],
     _authors: [authorIds[n % authorIds.length], authorIds[(n + 1) % authorIds.length]],
-    body: paragraphs.join(''),
+    body: richText(n, label),
   };
 }

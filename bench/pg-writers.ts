@@ -4,8 +4,8 @@
  * For 1 and then 2 server processes: a fresh schema of the database BENCH_POSTGRES_URL names
  * (else CMS_TEST_POSTGRES_URL, else the local test database), seeded with BENCH_DOCS articles;
  * the servers started as users start them, with CMS_DATABASE_URL naming that schema; then each
- * scenario with autocannon, one load generator per server process, sharing BENCH_CONNECTIONS
- * connections, all at once. PATCH counts a field up (`$inc`) on different documents, then on one
+ * scenario with wrk (wrk.ts), one per server process, sharing BENCH_CONNECTIONS connections, all
+ * at once. Nothing is pinned: the servers, PostgreSQL and wrk share the machine's CPUs. PATCH counts a field up (`$inc`) on different documents, then on one
  * document, whose count is checked afterwards against the answers: none may be lost. Inserts
  * take distinct titles, then one title (every insert races for the same slug). With
  * BENCH_PG_LATENCY_MS the servers reach the database through a proxy that holds each chunk that
@@ -20,10 +20,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { adminKey, benchConfig } from './corpus.js';
-import type { LoadResult, LoadSpec } from './load.js';
 import { seed } from './seed.js';
 import { startLatencyProxy } from './latency-proxy.js';
-import { load, startCms, stop } from './servers.js';
+import { startCms, stop } from './servers.js';
+import { ensureWrk, runWrk, type LoadResult, type LoadSpec } from './wrk.js';
 import { positive } from './settings.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -123,7 +123,12 @@ async function runProcesses(processes: number): Promise<Row[]> {
     for (const scenario of scenarios(articleIds)) {
       const before = await countsBefore(servers[0]!.base, scenario);
       const results = await Promise.all(
-        servers.map((server, n) => load(specFor(server.base, scenario, processes), dir, `load-spec-${n}.json`)),
+        servers.map(async (server, n) => {
+          // Each wrk its own folder for the paths and body files of its run.
+          const own = join(dir, `load-${n}`);
+          await mkdir(own, { recursive: true });
+          return runWrk(specFor(server.base, scenario, processes), { dir: own, serverPids: () => [server.child.pid!], run: `${schema}-${scenario.key}-${n}` });
+        }),
       );
       const row = {
         processes,
@@ -132,7 +137,7 @@ async function runProcesses(processes: number): Promise<Row[]> {
         rps: sum(results.map((result) => result.rps)),
         p50: Math.max(...results.map((result) => result.p50)),
         p99: Math.max(...results.map((result) => result.p99)),
-        errors: sum(results.map((result) => result.errors)),
+        errors: sum(results.map((result) => result.statusErrors + result.socketErrors)),
         check: await check({ base: servers[0]!.base, schema, scenario, before, results }),
       };
       log(tableRow(row));
@@ -154,6 +159,7 @@ function specFor(base: string, scenario: Scenario, processes: number): LoadSpec 
     headers: { authorization: `ApiKey ${adminKey}`, 'content-type': 'application/json' },
     bodyTemplate: scenario.bodyTemplate,
     connections: Math.max(1, Math.round(settings.connections / processes)),
+    threads: 1,
     seconds: settings.seconds,
   };
 }
@@ -186,7 +192,7 @@ async function check(args: {
   results: readonly LoadResult[];
 }): Promise<string> {
   const { base, schema, scenario, before, results } = args;
-  const answered = sum(results.map((result) => result.total - result.errors));
+  const answered = sum(results.map((result) => result.total - result.statusErrors));
   if (scenario.key === 'patch-same') {
     const counted = Number((await getJson(base + scenario.paths[0]!)).views) - before;
     return counted >= answered ? `counted ${counted} of ${answered} answered: none lost` : `LOST ${answered - counted} of ${answered}`;
@@ -212,11 +218,12 @@ function log(line: string): void {
 const header = '| processes | scenario | request | req/s | p50 ms | p99 ms | errors | check |\n|---|---|---|---|---|---|---|---|';
 
 function tableRow(row: Row): string {
-  const cells = [row.processes, row.scenario, row.request, Math.round(row.rps), row.p50, row.p99, row.errors, row.check];
+  const cells = [row.processes, row.scenario, row.request, Math.round(row.rps), row.p50.toFixed(1), row.p99.toFixed(1), row.errors, row.check];
   return `| ${cells.join(' | ')} |`;
 }
 
 async function main(): Promise<void> {
+  ensureWrk();
   await mkdir(join(repo, 'bench/results'), { recursive: true });
   const before = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, date: new Date().toISOString(), loadAverage: loadavg() };
   const rows: Row[] = [];

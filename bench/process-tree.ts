@@ -15,11 +15,26 @@ export function childrenOf(pid: number): number[] {
   });
 }
 
-/** Peak resident memory (VmHWM) of a process so far, in KiB; 0 once it is gone. */
-export function peakRssKiB(pid: number): number {
+/** A memory figure of /proc/<pid>/status in KiB (VmRSS: resident now; VmHWM: peak so far); 0 once the process is gone. */
+function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
-    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   } catch {
     return 0;
   }
+}
+
+/** Peak resident memory (VmHWM) of a process so far, in KiB. */
+export function peakRssKiB(pid: number): number {
+  return statusKiB(pid, 'VmHWM');
+}
+
+/** Resident memory (VmRSS) of a process now, in KiB. */
+export function rssKiB(pid: number): number {
+  return statusKiB(pid, 'VmRSS');
+}
+
+/** A process and its direct children (a primary and its workers). */
+export function withChildren(pid: number): number[] {
+  return [pid, ...childrenOf(pid)];
 }

@@ -26,6 +26,8 @@ const batchSize = 500;
 export interface Seeded {
   /** cmsDocIds of the articles, in insert order. */
   readonly articleIds: string[];
+  /** cmsDocIds of the authors the articles relate to. */
+  readonly authorIds: string[];
   readonly seconds: number;
 }
 
@@ -116,7 +118,7 @@ export async function seed(env: Record<string, string>, count: number, progress:
       });
       if ((from + batchSize) % 10_000 === 0) progress(from + batchSize);
     }
-    return { articleIds, seconds: (performance.now() - started) / 1000 };
+    return { articleIds, authorIds, seconds: (performance.now() - started) / 1000 };
   } finally {
     await storage.close();
   }

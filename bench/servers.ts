@@ -1,14 +1,13 @@
 /**
- * Starting and stopping the processes a bench measures, and running the load generator, shared
- * by the benches (bench.ts, pg-writers.ts).
+ * Starting and stopping the processes a bench measures, shared by the benches (bench.ts,
+ * pg-writers.ts). With `cpus` (a taskset list) a process starts pinned to those CPUs, every
+ * thread and child it makes after them (taskset execs the command: the child's pid is its own).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LoadResult, LoadSpec } from './load.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = join(here, '..', '..');
@@ -29,10 +28,11 @@ export async function freePort(): Promise<number> {
 export async function startCms(
   env: Record<string, string>,
   children: ChildProcess[],
-  options: { readonly nodeArgs?: readonly string[]; readonly workers?: number } = {},
+  options: { readonly nodeArgs?: readonly string[]; readonly workers?: number; readonly cpus?: string } = {},
 ): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(repo, 'dist/src/main.js')], {
+  const [command, args] = pinned(options.cpus, process.execPath, [...(options.nodeArgs ?? []), join(repo, 'dist/src/main.js')]);
+  const child = spawn(command, args, {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     // Its log lines go to stderr with the progress, leaving stdout to the tables.
     stdio: ['ignore', 2, 2],
@@ -55,14 +55,7 @@ export async function stop(child: ChildProcess): Promise<void> {
   await once(child, 'exit');
 }
 
-/** autocannon in its own process (load.ts); the spec goes through a file in `dir` (PATCH lists every document). */
-export async function load(spec: LoadSpec, dir: string, name = 'load-spec.json'): Promise<LoadResult> {
-  const file = join(dir, name);
-  await writeFile(file, JSON.stringify(spec));
-  const child = spawn(process.execPath, [join(here, 'load.js'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk));
-  const [code] = await once(child, 'exit');
-  if (code !== 0) throw new Error(`the load generator exited with ${code}`);
-  return JSON.parse(out) as LoadResult;
+/** The command and arguments that run `command` on `cpus` (unpinned when undefined). */
+export function pinned(cpus: string | undefined, command: string, args: readonly string[]): [string, string[]] {
+  return cpus === undefined ? [command, [...args]] : ['taskset', ['-c', cpus, command, ...args]];
 }

@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseWrkOutput, summarize, type LoadResult } from '../../bench/wrk.js';
+import { judge } from '../../bench/validity.js';
+import { cpusBusySeconds, parseCpuList } from '../../bench/cpu.js';
+import { targets, verdict, type Row } from '../../bench/report.js';
+
+/** What wrk prints with bench/wrk-requests.lua: its own report, then the `done` hook's line. */
+const wrkOutput = [
+  'Running 10s test @ http://127.0.0.1:40000/api/v1/article',
+  '  1 threads and 50 connections',
+  '  Thread Stats   Avg      Stdev     Max   +/- Stdev',
+  '    Latency     2.10ms    1.01ms  30.00ms   90.00%',
+  '  200000 requests in 10.00s, 2.00GB read',
+  '  Non-2xx or 3xx responses: 3',
+  'Requests/sec:  20000.00',
+  'BENCH-WRK-RESULT {"requests":200000,"durationUs":10000000,"bytes":2000000000,' +
+    '"errors":{"connect":0,"read":1,"write":0,"status":3,"timeout":2},' +
+    '"latencyUs":{"p50":1800,"p90":3000,"p99":12500,"p999":25000,"mean":2100.0,"max":30000}}',
+  '',
+].join('\n');
+
+test("wrk's result line gives req/s, latency in ms and errors by kind", () => {
+  assert.deepEqual(summarize(parseWrkOutput(wrkOutput)), { rps: 20000, p50: 1.8, p99: 12.5, statusErrors: 3, socketErrors: 3, total: 200000 });
+});
+
+test('wrk output without the result line is an error quoting it', () => {
+  assert.throws(() => parseWrkOutput('unable to connect to 127.0.0.1:1 Connection refused\n'), /no result line[\s\S]*Connection refused/);
+});
+
+const result = (overrides: Partial<LoadResult>): LoadResult => ({
+  rps: 20000, p50: 1, p99: 5, statusErrors: 0, socketErrors: 0, total: 200000, loadCpu: 60, serverCpu: 99, othersOnServerCpus: 1, ...overrides,
+});
+
+test('a row counts when the bare server kept its core busy, nothing else took that core and nothing failed', () => {
+  assert.deepEqual(judge({ cms: result({}), bare: result({}) }), { valid: true, reasons: [] });
+});
+
+test('a row whose bare server did not keep its core busy is invalid, and says why', () => {
+  const verdict = judge({ cms: result({}), bare: result({ serverCpu: 70, loadCpu: 100 }) });
+  assert.equal(verdict.valid, false);
+  assert.match(verdict.reasons.join(), /bare server used 70% of its core \(< 90%; wrk 100%\)/);
+});
+
+test('a row is invalid when other processes took the server core, when answers failed, or when the writer fell short', () => {
+  assert.match(judge({ cms: result({ othersOnServerCpus: 25 }), bare: result({}) }).reasons.join(), /other processes took 25% of the server's CPU during the CMS run/);
+  assert.match(judge({ cms: result({ statusErrors: 2, socketErrors: 1 }), bare: result({}) }).reasons.join(), /CMS run had 3 errors in 200000 answers \(2 status ≥ 400, 1 socket\)/);
+  assert.match(judge({ cms: result({}), bare: result({}), writer: { planned: 100, ok: 60, failed: 0 } }).reasons.join(), /writer .* made 60 writes of 100 planned/);
+  assert.equal(judge({ cms: result({}), bare: result({}), writer: { planned: 100, ok: 99, failed: 0 } }).valid, true);
+});
+
+test("a CMS that idled is invalid only while other processes crowded wrk's CPU", () => {
+  assert.match(judge({ cms: result({ serverCpu: 70, othersOnLoadCpus: 40 }), bare: result({}) }).reasons.join(), /CMS used 70% of its core while other processes took 40% of wrk's CPU/);
+  assert.equal(judge({ cms: result({ serverCpu: 70, othersOnLoadCpus: 2 }), bare: result({}) }).valid, true, 'waiting on its disk is its own');
+  assert.equal(judge({ cms: result({ serverCpu: 99, othersOnLoadCpus: 80 }), bare: result({}) }).valid, true, 'a busy server was the limit');
+});
+
+test('CPU lists read as taskset and /proc write them', () => {
+  assert.deepEqual(parseCpuList('0-2,5'), [0, 1, 2, 5]);
+  assert.deepEqual(parseCpuList('1\n'), [1]);
+  assert.throws(() => parseCpuList('a-b'), /not a CPU list/);
+});
+
+test("a CPU's busy time from /proc/stat counts all but idle and iowait", () => {
+  const stat = 'cpu  10 0 0 0 0 0 0 0 0 0\ncpu0 100 1 20 500 7 2 3 4 0 0\ncpu1 50 0 10 900 0 0 0 0 0 0\n';
+  const perSecond = cpusBusySeconds([0], 'cpu0 100 0 0 0 0 0 0 0 0 0\n');
+  assert.equal(cpusBusySeconds([0], stat), 130 * perSecond / 100);
+  assert.equal(cpusBusySeconds([0, 1], stat), 190 * perSecond / 100);
+});
+
+test('a target is met only when every row it reads was measured validly and meets it', () => {
+  const row = (scenario: string, ratio: number, valid = true): Row => ({
+    scenario, request: '', status: 200, cms: result({}), bare: result({}), ratio, validity: { valid, reasons: valid ? [] : ['x'] },
+  });
+  const list = targets(10).find((target) => target.label.startsWith('cached anonymous list'))!;
+  assert.equal(verdict(list, [row('list', 0.7), row('list-page-1', 0.65)]).met, 'met');
+  assert.equal(verdict(list, [row('list', 0.7), row('list-page-1', 0.5)]).met, 'not met');
+  assert.equal(verdict(list, [row('list', 0.7), row('list-page-1', 0.9, false)]).met, 'no valid measurement');
+  assert.equal(verdict(list, [row('list', 0.7)]).met, 'no valid measurement');
+});
