@@ -1,5 +1,4 @@
 import { cdnTagOf, documentCdnTag } from '../content/generation-keys.js';
-import type { Sources } from './response-cache.js';
 
 /** What a CDN in front files a shared answer under, to purge it by tag. */
 export interface CdnTags {
@@ -19,7 +18,11 @@ export interface CdnTags {
  * (`limits.cdnTagsLength`), the type-level tags of `dependencies` (every type it can reach: they
  * purge it as well) stand for them, and when even those would, no tags are sent.
  */
-export function cdnTagsOf(dependencies: readonly string[], sources: Sources | undefined, maxLength: number): CdnTags | null {
+export function cdnTagsOf(
+  dependencies: readonly string[],
+  sources: { readonly keys: readonly string[]; readonly versions: readonly string[] } | undefined,
+  maxLength: number,
+): CdnTags | null {
   const typeLevel = tagsOfKeys(dependencies);
   const choices = sources
     ? [[...tagsOfKeys(sources.keys), ...new Set(sources.versions.map((id) => documentCdnTag(id.split(':')[0]!)))], typeLevel]
