@@ -359,10 +359,11 @@ export const migrations: readonly string[] = [
     RETURN NULL;
   END;
   $$;
-  `,  // 16: a generation per document version (StorageAdapter.generation's `versions`): a cached
-  // answer that shows one document stands while other documents of its type are written. A row
-  // per version, removed with the version (the table never outgrows the documents), counted by
-  // the deferred trigger too, at commit. Writers of one version take turns (its row), so one row
+  `,
+  // 17 (after the reverse bookkeeping side table, 16, at merge): a generation per document version
+  // (StorageAdapter.generations' `versions`): a cached answer that shows one document stands
+  // while other documents of its type are written. A row per version, removed with the version
+  // (the table never outgrows the documents), counted by the deferred trigger too, at commit. Writers of one version take turns (its row), so one row
   // each, without stripes. Its value is drawn from a sequence: no value of a version ever comes
   // back, a version removed and made again (an unpublish, a publish) included; absent is 0.
   `

@@ -5,7 +5,7 @@ import { generationToken } from '../generation-token.js';
 // One statement, so one snapshot: the position (the sum of every key's counters: the keys are
 // the types, their modes and the attachments', bounded by the configuration, not by the store),
 // then the requested keys (a key is the sum of its counters, migration 8) and versions (a row
-// each, migration 16) by their primary keys, in the order asked. Each key moves at the commit
+// each, migration 17) by their primary keys, in the order asked. Each key moves at the commit
 // of the write that counts it up (deferred triggers; the attachments' key at commit), and so
 // does the position.
 const generationsSql = `SELECT

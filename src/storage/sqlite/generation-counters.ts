@@ -11,7 +11,7 @@ const versionsSql = 'SELECT g.value FROM json_each(?) AS k LEFT JOIN version_gen
 /**
  * The generation of each key (migrations 7, 15 and 17: counted up by triggers on every write to
  * a type's documents, and by the adapter on attachment writes) and of each document version
- * (migration 18), read through the read connection. Only the keys asked for are read, each at
+ * (migration 19), read through the read connection. Only the keys asked for are read, each at
  * most once per turn of the event loop while nothing is committed by this process (the turn's
  * data version, `DataVersionPerTurn`, says what a caller may miss): the tables hold a row per
  * version, and a read must not grow with them. The position is `PRAGMA data_version`: it moves

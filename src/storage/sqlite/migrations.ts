@@ -380,9 +380,10 @@ export const migrations: readonly string[] = [
     INSERT INTO generations (key, value) VALUES (OLD.type || ':' || OLD.mode, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
   END;
   `,
-  // 18: a generation per document version (StorageAdapter.generation's `versions`): a cached
-  // answer that shows one document stands while other documents of its type are written. A row
-  // per version, removed with the version: the table never outgrows the documents. Its value is
+  // 19 (after the reverse bookkeeping side table, 18, at merge): a generation per document version
+  // (StorageAdapter.generations' `versions`): a cached answer that shows one document stands
+  // while other documents of its type are written. A row per version, removed with the version:
+  // the table never outgrows the documents. Its value is
   // the type's generation just counted up (the same trigger, in order), so no value of a version
   // ever comes back, a version removed and made again (an unpublish, a publish) included; absent
   // is 0, and the versions there are now start at -1 (never a counted value).
