@@ -183,7 +183,8 @@ export class CachedAnswers {
     const dependsOn = request.routeOptions.config.answerDependsOn;
     const cdnTags = request.principal.kind === 'anonymous' && dependsOn ? cdnTagsOf(dependsOn(request.url), built.sources, this.#maxTagsLength) : null;
     const answer: Answer = { ...built.answer, cdnTags };
-    if (slot) await this.#keep(slot, answer, built.sources);
+    // A store that cannot say where it is costs the answer its place in the cache, not the answer.
+    if (slot) await this.#keep(slot, answer, built.sources).catch(() => undefined);
     return this.#deliver(request, reply, answer, slot?.key);
   }
 
