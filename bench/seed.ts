@@ -79,6 +79,7 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     transaction: withOptionalOptions((_options, work) => work(session)),
     ping: () => storage.ping(),
     generation: (keys: readonly string[]) => storage.generation(keys),
+    generations: (...args: Parameters<StorageAdapter['generations']>) => storage.generations(...args),
     close: () => storage.close(),
   });
   return {

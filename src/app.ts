@@ -191,7 +191,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerSchemaRoute(app, { schema: new SchemaDescriber(config, fieldTypes) });
   const answers = new CachedAnswers({
     cache: new ResponseCache({ maxEntries: limits.responseCacheEntries, maxBytes: limits.responseCacheBytes }),
-    generation: (dependencies) => storage.generation(dependencies),
+    generations: (sources, options) => storage.generations(sources, options),
     maxParams: limits.responseCacheParams,
     maxTagsLength: limits.cdnTagsLength,
   });

@@ -31,3 +31,15 @@ export function cdnTagOf(key: string): string {
 export function documentCdnTag(docId: string): string {
   return `doc:${docId}`;
 }
+
+/**
+ * What one answer reads, gathered while it is built (`StorageAdapter.generations`): the document
+ * versions it asked for by id (`_id`: `<docId>:<locale>:<mode>`, or the docId of a type without
+ * modes; those it did not find included, since they could be made), and the generation keys of
+ * what it found by anything else (the versions of a type a reverse relationship reads, by mode;
+ * the attachments).
+ */
+export class AnswerSources {
+  readonly keys = new Set<string>();
+  readonly versions = new Set<string>();
+}

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchesNoneMatch } from './etag.js';
 import { cdnTagsOf } from './cdn-tags.js';
 import type { VersionOutput } from '../content/documents/collaborators.js';
-import { answerOf, canonicalUrl, type Answer, type Encoding, type ResponseCache } from './response-cache.js';
+import { answerOf, canonicalUrl, type Answer, type Encoding, type ResponseCache, type Sources } from './response-cache.js';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -22,13 +22,27 @@ declare module 'fastify' {
      * URL is built from: set on the routes whose answers `CachedAnswers` may keep.
      */
     answerDependsOn?: (rawUrl: string) => readonly string[];
+    /**
+     * The route's answers name what they read (`VersionOutput.sources`: a get-one's documents):
+     * a kept answer depends on those alone, and `answerDependsOn` only tags it for a CDN when
+     * the tags of its documents do not fit.
+     */
+    answerNamesSources?: boolean;
   }
 }
 
-/** Where a request's answer is kept: its cache key, and the generation read before it was built. */
+/** What `StorageAdapter.generations` answers: the store's position, and the sources' token (null: not read, at `since`). */
+export interface GenerationRead {
+  readonly position: string;
+  readonly token: string | null;
+}
+
+/** Where a request's answer is kept: its cache key, and the store's position and keys read before it was built. */
 interface Slot {
   readonly key: string;
-  readonly generation: string;
+  readonly position: string;
+  readonly keys: readonly string[];
+  readonly token: string;
 }
 
 /** A document version's answer: its ETag carries the version's validator, which `If-Match` checks. */
@@ -48,8 +62,8 @@ const slots = new WeakMap<FastifyRequest, Slot>();
 
 export interface CachedAnswersDeps {
   readonly cache: ResponseCache;
-  /** The generation of the store's data that answers depend on (`StorageAdapter.generation`). */
-  readonly generation: (dependencies: readonly string[]) => Promise<string>;
+  /** The generations of the data answers depend on (`StorageAdapter.generations`). */
+  readonly generations: (sources: Sources, options?: { readonly since?: string; readonly positionLast?: boolean }) => Promise<GenerationRead>;
   /** Most query parameters of a kept answer (`limits.responseCacheParams`). */
   readonly maxParams: number;
   /** Longest CDN tag header (`limits.cdnTagsLength`). */
@@ -64,13 +78,13 @@ export interface CachedAnswersDeps {
  */
 export class CachedAnswers {
   readonly #cache: ResponseCache;
-  readonly #generation: (dependencies: readonly string[]) => Promise<string>;
+  readonly #generations: CachedAnswersDeps['generations'];
   readonly #maxParams: number;
   readonly #maxTagsLength: number;
 
   constructor(deps: CachedAnswersDeps) {
     this.#cache = deps.cache;
-    this.#generation = deps.generation;
+    this.#generations = deps.generations;
     this.#maxParams = deps.maxParams;
     this.#maxTagsLength = deps.maxTagsLength;
   }
@@ -79,26 +93,61 @@ export class CachedAnswers {
    * Answers the GET requests of routes that name their `answerDependsOn` from the cache when it
    * holds their answer, before their query is validated or their handler runs: the key is the
    * audience and the raw URL (`canonicalUrl`), so a hit serves exactly what this audience was
-   * served for this URL, at the generation the store is at now. Runs after the auth hook: who asks
-   * is known, and a refused credential never reaches the cache. A miss leaves the request its
-   * slot (key and generation) for `send` to keep the answer the handler builds.
+   * served for this URL, while what it was built from has not been written since. Runs after the
+   * auth hook: who asks is known, and a refused credential never reaches the cache. A miss leaves
+   * the request its slot for `send` to keep the answer the handler builds.
    */
   register(app: FastifyInstance): void {
     app.addHook('onRequest', (request, reply, done) => {
-      const dependsOn = request.routeOptions.config.answerDependsOn;
-      const key = dependsOn === undefined ? null : this.#keyOf(request);
+      const { config } = request.routeOptions;
+      const key = config.answerDependsOn === undefined ? null : this.#keyOf(request);
       if (key === null) return done();
-      // Read before the data: a write committing while the answer is built moves the generation,
-      // and the answer is then rebuilt on the next request instead of being trusted.
-      this.#generation(dependsOn!(request.url)).then((generation) => {
-        const answer = this.#cache.get(key, generation);
-        if (!answer) {
-          slots.set(request, { key, generation });
+      const keys = config.answerNamesSources ? [] : config.answerDependsOn!(request.url);
+      this.#lookUp(key, keys).then((found) => {
+        if ('slot' in found) {
+          slots.set(request, found.slot);
           return done();
         }
-        this.#deliver(request, reply, answer, key).catch((error: unknown) => reply.send(error));
+        this.#deliver(request, reply, found.answer, key).catch((error: unknown) => reply.send(error));
       }, done);
     });
+  }
+
+  /**
+   * The answer kept under `key` while its sources' generations still hold (nothing read while
+   * the store has not moved since they were last found to), or the slot of a miss: the store's
+   * position and the generations of `keys`, read before the data, so that a write committing
+   * while the answer is built leaves it at older values, and the next request rebuilds it.
+   */
+  async #lookUp(key: string, keys: readonly string[]): Promise<{ answer: Answer } | { slot: Slot }> {
+    const kept = this.#cache.get(key);
+    if (kept) {
+      const read = await this.#generations(kept.sources, { since: kept.checkedAt });
+      if (read.token === null || read.token === kept.token) {
+        kept.checkedAt = read.position;
+        return { answer: kept.answer };
+      }
+      this.#cache.drop(key, kept);
+    }
+    const read = await this.#generations({ keys, versions: [] });
+    return { slot: { key, position: read.position, keys, token: read.token! } };
+  }
+
+  /**
+   * Keeps the answer of a slot. One that names what it read (a get-one) learnt its sources only
+   * once built: their generations are read now, with the position after them, and the answer is
+   * kept only if that position is still the one read before it was built (nothing committed in
+   * between, so the values are those of the data it shows); otherwise the next request builds
+   * it again.
+   */
+  async #keep(slot: Slot, answer: Answer, named: Sources | undefined): Promise<void> {
+    if (named === undefined) {
+      this.#cache.set(slot.key, { answer, sources: { keys: slot.keys, versions: [] }, token: slot.token, checkedAt: slot.position });
+      return;
+    }
+    const sources: Sources = { keys: [...new Set([...slot.keys, ...named.keys])], versions: named.versions };
+    const read = await this.#generations(sources, { positionLast: true });
+    if (read.position === slot.position) this.#cache.set(slot.key, { answer, sources, token: read.token!, checkedAt: slot.position });
   }
 
   /**
@@ -107,15 +156,15 @@ export class CachedAnswers {
    * route depends on commits.
    */
   send(request: FastifyRequest, reply: FastifyReply, build: () => Promise<unknown>): Promise<FastifyReply> {
-    return this.#send(request, reply, async () => ({ answer: answerOf(JSON.stringify(await build())), docIds: [] }));
+    return this.#send(request, reply, async () => ({ answer: answerOf(JSON.stringify(await build())) }));
   }
 
   /** As `send`, for an answer that shows one document version: its ETag names that version. */
   sendVersion(request: FastifyRequest, reply: FastifyReply, build: () => Promise<VersionOutput>): Promise<FastifyReply> {
     return this.#send(request, reply, async () => {
       const output = await build();
-      const id = output.document._id;
-      return { answer: versionAnswer(output), docIds: typeof id === 'string' ? [id.split(':')[0]!] : [] };
+      const sources = output.sources && { keys: [...output.sources.keys], versions: [...output.sources.versions] };
+      return { answer: versionAnswer(output), sources };
     });
   }
 
@@ -126,15 +175,16 @@ export class CachedAnswers {
     return this.#deliver(request, reply, answer, undefined);
   }
 
-  async #send(request: FastifyRequest, reply: FastifyReply, build: () => Promise<{ answer: Answer; docIds: readonly string[] }>): Promise<FastifyReply> {
+  async #send(request: FastifyRequest, reply: FastifyReply, build: () => Promise<{ answer: Answer; sources?: Sources | undefined }>): Promise<FastifyReply> {
     const slot = slots.get(request);
     const built = await build();
     // Tags only on what anonymous callers are answered: a shared cache stores nothing else, and
     // another audience's answer may name documents hidden from them.
     const dependsOn = request.routeOptions.config.answerDependsOn;
-    const cdnTags = request.principal.kind === 'anonymous' && dependsOn ? cdnTagsOf(dependsOn(request.url), built.docIds, this.#maxTagsLength) : null;
+    const cdnTags = request.principal.kind === 'anonymous' && dependsOn ? cdnTagsOf(dependsOn(request.url), built.sources, this.#maxTagsLength) : null;
     const answer: Answer = { ...built.answer, cdnTags };
-    if (slot) this.#cache.set(slot.key, slot.generation, answer);
+    // A store that cannot say where it is costs the answer its place in the cache, not the answer.
+    if (slot) await this.#keep(slot, answer, built.sources).catch(() => undefined);
     return this.#deliver(request, reply, answer, slot?.key);
   }
 

@@ -23,16 +23,28 @@ export function answerOf(json: string, versionValidator: string | null = null): 
   return { body, etag: versionValidator === null ? `"${digest}"` : `"${versionValidator}.${digest}"`, encoded: new Map() };
 }
 
-interface Entry {
+/** What a kept answer was built from (`StorageAdapter.generations`): generation keys and document versions. */
+export interface Sources {
+  readonly keys: readonly string[];
+  readonly versions: readonly string[];
+}
+
+/** A kept answer, valid while the generations of its sources are still `token`. */
+export interface Kept {
   readonly answer: Answer;
-  /** The store's generation read before the answer was built: valid while it is still current. */
-  readonly generation: string;
+  readonly sources: Sources;
+  readonly token: string;
+  /** The store's position when the token was last found current: up to there, nothing needs reading. */
+  checkedAt: string;
+}
+
+interface Entry extends Kept {
   bytes: number;
 }
 
 /**
  * The answers of GET routes for audiences whose answers are the same for everyone in them, as
- * bytes, each valid while the store's generation has not moved since it was built. Least recently
+ * bytes, each valid while the generations of what it was built from have not moved. Least recently
  * used answers go first once either bound (entries, bytes with compressed copies) is passed.
  */
 export class ResponseCache {
@@ -55,22 +67,23 @@ export class ResponseCache {
     return { entries: this.#entries.size, bytes: this.#bytes };
   }
 
-  /** The answer stored under `key` if it was built at `generation`; a stale one is dropped. */
-  get(key: string, generation: string): Answer | undefined {
+  /** The answer kept under `key`, now the most recently used; its caller checks that it is current. */
+  get(key: string): Kept | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     this.#entries.delete(key);
-    if (entry.generation !== generation) {
-      this.#bytes -= entry.bytes;
-      return undefined;
-    }
     this.#entries.set(key, entry);
-    return entry.answer;
+    return entry;
   }
 
-  set(key: string, generation: string, answer: Answer): void {
+  /** Drops the answer kept under `key` (found stale). */
+  drop(key: string, kept: Kept): void {
+    if (this.#entries.get(key) === kept) this.#remove(key);
+  }
+
+  set(key: string, kept: Kept): void {
     this.#remove(key);
-    const entry: Entry = { answer, generation, bytes: key.length + answer.body.length };
+    const entry: Entry = { ...kept, bytes: key.length + kept.answer.body.length };
     // One large answer (a page of 100 documents for an admin key) must not push out all the others.
     if (!this.enabled || entry.bytes > this.#maxBytes / 4) return;
     this.#entries.set(key, entry);

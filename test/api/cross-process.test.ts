@@ -158,6 +158,21 @@ function crossProcessScenarios(pair: () => Pair): void {
     assert.equal(titleIn(await ok(a, 'GET', list)), 'Draft title', 'and the list');
   });
 
+  it("reads on one process a document published on the other again, while another document's kept answer stands", async () => {
+    const { a, b } = pair();
+    const first = await ok(a, 'POST', '/api/v1/article', { headers: admin, body: { title: 'First' } });
+    const second = await ok(a, 'POST', '/api/v1/article', { headers: admin, body: { title: 'Second' } });
+    const oneOf = (doc: { _id: string }) => `/api/v1/article/${encodeURIComponent(doc._id)}`;
+    for (let i = 0; i < 2; i++) for (const doc of [first, second]) await ok(a, 'GET', oneOf(doc));
+    const kept = await call(a, 'GET', oneOf(second));
+    const draft = `/api/v1/article/${encodeURIComponent(`${first.cmsDocId}:en:draft`)}`;
+    await ok(b, 'PATCH', draft, { headers: admin, body: { title: 'First, republished' } });
+    await ok(b, 'POST', `${draft}/publish`, { headers: admin });
+    assert.equal((await ok(a, 'GET', oneOf(first))).title, 'First, republished', 'the document published on the other process, at once');
+    const again = await call(a, 'GET', oneOf(second));
+    assert.deepEqual([again.status, again.text, again.headers.etag], [200, kept.text, kept.headers.etag], 'the other document answers as before');
+  });
+
   it('refuses on one process a bearer token logged out on the other', async () => {
     const { a, b } = pair();
     const { password } = await createUser(a, 'bearer-user', 'editor');

@@ -146,13 +146,15 @@ describe('response cache: ETag, 304, Cache-Control, compression', () => {
     }
   });
 
-  it('tags anonymous answers for a CDN (Surrogate-Key, Cache-Tag) with what they depend on and the document they show', async () => {
-    const one = await t.request('GET', `/api/v1/article/${doc._id}`, { key: null });
+  it('tags anonymous answers for a CDN (Surrogate-Key, Cache-Tag): a document by the documents it shows, a list by type', async () => {
+    const person = (await t.request('POST', '/api/v1/person', { body: { title: 'Tagged' } })).body;
+    const withAuthor = (await t.request('POST', '/api/v1/article', { body: { title: 'Tagged article', _authors: [person._id] } })).body;
+    const one = await t.request('GET', `/api/v1/article/${withAuthor._id}`, { key: null });
     const tags = String(one.headers['surrogate-key']).split(' ');
-    for (const tag of ['article', 'article:published', 'person', 'person:published', `doc:${doc._id.split(':')[0]}`]) assert.ok(tags.includes(tag), `${tag} in ${tags.join(' ')}`);
-    assert.ok(!tags.includes('article:draft'), 'a published answer stands while drafts are saved');
-    assert.equal(one.headers['cache-tag'], tags.join(','));
-    const cached = await t.request('GET', `/api/v1/article/${doc._id}`, { key: null });
+    assert.deepEqual(tags.sort(), [`doc:${withAuthor.cmsDocId}`, `doc:${person.cmsDocId}`].sort(), 'its document and the one it embeds');
+    assert.ok(!tags.includes('article:published'), "another article's publication leaves it");
+    assert.equal(one.headers['cache-tag'], String(one.headers['surrogate-key']).split(' ').join(','));
+    const cached = await t.request('GET', `/api/v1/article/${withAuthor._id}`, { key: null });
     assert.equal(cached.headers['surrogate-key'], one.headers['surrogate-key'], 'a cached answer has the same tags');
     const list = await t.request('GET', '/api/v1/article', { key: null });
     const listTags = String(list.headers['surrogate-key']).split(' ');
@@ -214,6 +216,100 @@ describe('response cache: ETag, 304, Cache-Control, compression', () => {
     assert.equal(small.statusCode, 200);
     assert.equal(small.headers['content-encoding'], undefined, `${small.rawPayload.length} bytes are sent as they are`);
     assert.equal(small.headers.vary, 'Authorization, Cookie');
+  });
+});
+
+/** `cacheConfig`, and people show the articles that relate to them (a reverse relationship). */
+function reverseConfig(): Record<string, unknown> {
+  const config = cacheConfig();
+  const person = (config.modules as Record<string, any>).person;
+  person.fields.add._articles = { type: 'relationshipReverse', withType: 'article', reverseOf: '_authors' };
+  person.options.publicApiProjection._articles = 1;
+  return config;
+}
+
+describe('response cache: a get-one depends on the documents it shows, a list on its types', () => {
+  const counter = { finds: 0 };
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp(reverseConfig(), {}, { wrapStorage: countFinds(counter) });
+  });
+  after(() => t.close());
+
+  /** An anonymous read: its answer, and whether it read the store (false: served from the cache). */
+  const read = async (url: string) => {
+    const finds = counter.finds;
+    const answer = await t.request('GET', url, { key: null });
+    assert.equal(answer.status, 200, `${url}: ${answer.text}`);
+    return { body: answer.body, text: answer.text, read: counter.finds > finds };
+  };
+  const post = async (url: string, body: unknown = {}) => {
+    const res = await t.request('POST', url, { body });
+    assert.equal(res.status, 200, `${url}: ${res.text}`);
+    return res.body;
+  };
+
+  it("keeps article B's get-one while article A is patched or published; A's get-one and the list are read again", async () => {
+    const a = await post('/api/v1/article', { title: 'Article A' });
+    const b = await post('/api/v1/article', { title: 'Article B' });
+    const [oneA, oneB, list] = [`/api/v1/article/${a._id}`, `/api/v1/article/${b._id}`, '/api/v1/article?perPage=50'];
+    for (const url of [oneA, oneB, list]) await read(url);
+    const kept = await read(oneB);
+    assert.equal(kept.read, false, 'kept');
+    assert.equal((await t.request('PATCH', oneA, { body: { title: 'Article A, patched' } })).status, 200);
+    const afterPatch = await read(oneB);
+    assert.equal(afterPatch.read, false, "a PATCH of A leaves B's answer kept: no store read");
+    assert.equal(afterPatch.text, kept.text);
+    const patched = await read(oneA);
+    assert.equal(patched.read, true);
+    assert.equal(patched.body.title, 'Article A, patched');
+    assert.match((await read(list)).text, /Article A, patched/);
+    const draftA = `/api/v1/article/${a.cmsDocId}:en:draft`;
+    assert.equal((await t.request('PATCH', draftA, { body: { title: 'Article A, published' } })).status, 200);
+    await post(`${draftA}/publish`);
+    assert.equal((await read(oneB)).read, false, "publishing A leaves B's answer kept");
+    assert.equal((await read(oneA)).body.title, 'Article A, published');
+    const listed = await read(list);
+    assert.equal(listed.read, true, 'the list is read again');
+    assert.match(listed.text, /Article A, published/);
+    assert.equal((await read(oneB)).read, false, 'B still kept after the others were read again');
+  });
+
+  it('reads an article again when a person it embeds changes, and only that article', async () => {
+    const x = await post('/api/v1/person', { title: 'Person X' });
+    const a = await post('/api/v1/article', { title: 'By X', _authors: [x._id] });
+    const b = await post('/api/v1/article', { title: 'By nobody' });
+    const [oneA, oneB] = [`/api/v1/article/${a._id}`, `/api/v1/article/${b._id}`];
+    await read(oneA);
+    await read(oneB);
+    assert.equal((await t.request('PATCH', `/api/v1/person/${x._id}`, { body: { title: 'Person X, renamed' } })).status, 200);
+    assert.equal((await read(oneB)).read, false, 'an article that does not show X stays kept');
+    const again = await read(oneA);
+    assert.equal(again.read, true);
+    assert.equal(again.body._authors[0].title, 'Person X, renamed');
+    await post(`/api/v1/person/${x._id}/unpublish`);
+    assert.deepEqual((await read(oneA)).body._authors, [], 'unpublished: gone from the article');
+    const draftX = `/api/v1/person/${x.cmsDocId}:en:draft`;
+    await post(`${draftX}/publish`);
+    const back = await read(oneA);
+    assert.equal(back.read, true, 'published again (a version made anew): read again');
+    assert.equal(back.body._authors[0].title, 'Person X, renamed');
+  });
+
+  it("reads a person again when a new article relates to them (reverse), and keeps another person's answer", async () => {
+    const y = await post('/api/v1/person', { title: 'Person Y' });
+    const z = await post('/api/v1/person', { title: 'Person Z' });
+    const [oneY, oneZ] = [`/api/v1/person/${y._id}`, `/api/v1/person/${z._id}`];
+    assert.deepEqual((await read(oneY)).body._articles, []);
+    await read(oneZ);
+    await post('/api/v1/article', { title: 'About Y', _authors: [y._id] });
+    const again = await read(oneY);
+    assert.equal(again.read, true, 'any new article could relate: the articles are a dependency');
+    assert.deepEqual(again.body._articles.map((article: any) => article.title), ['About Y']);
+    await post('/api/v1/note', { title: 'Unrelated' });
+    assert.equal((await read(oneY)).read, false, 'a note leaves it');
+    assert.equal((await t.request('PATCH', `/api/v1/person/${z._id}`, { body: { title: 'Person Z, renamed' } })).status, 200);
+    assert.equal((await read(oneY)).read, false, "another person's write leaves it");
   });
 });
 
@@ -337,10 +433,11 @@ describe('response cache: every write is seen by the next read, audiences never 
 });
 
 describe('response cache: a write from another process on the same store', () => {
+  const counter = { finds: 0 };
   let a: TestApp;
   let b: TestApp;
   before(async () => {
-    a = await startTestApp(cacheConfig());
+    a = await startTestApp(cacheConfig(), {}, { wrapStorage: countFinds(counter) });
     b = await startTestApp(cacheConfig(), { CMS_DATABASE_URL: a.databaseUrl });
   });
   after(async () => {
@@ -360,6 +457,22 @@ describe('response cache: a write from another process on the same store', () =>
     assert.equal((await one()).body._authors[0].title, 'Ada');
     await b.request('PATCH', `/api/v1/person/${person._id}`, { body: { title: 'Ada Lovelace' } });
     assert.equal((await one()).body._authors[0].title, 'Ada Lovelace');
+  });
+
+  it("reads a document published by the other again, and keeps another document's answer without a store read", async () => {
+    const first = (await a.request('POST', '/api/v1/article', { body: { title: 'First' } })).body;
+    const second = (await a.request('POST', '/api/v1/article', { body: { title: 'Second' } })).body;
+    const one = (doc: Record<string, any>) => a.request('GET', `/api/v1/article/${doc._id}`, { key: null });
+    await one(first);
+    await one(second);
+    const draft = `/api/v1/article/${first.cmsDocId}:en:draft`;
+    assert.equal((await b.request('PATCH', draft, { body: { title: 'First, from the other process' } })).status, 200);
+    assert.equal((await b.request('POST', `${draft}/publish`)).status, 200);
+    const finds = counter.finds;
+    assert.equal((await one(second)).body.title, 'Second');
+    assert.equal(counter.finds, finds, 'the other document is served from the cache');
+    assert.equal((await one(first)).body.title, 'First, from the other process');
+    assert.ok(counter.finds > finds);
   });
 });
 

@@ -96,6 +96,51 @@ export function describeGenerationContract(
       assert.notEqual((await read())[3], author, 'a version of a type without modes moves `<type>:`');
     });
 
+    it('counts each document version apart: a write to one leaves the others, a removed one is 0, and no value comes back', async () => {
+      const a = makeDoc({ docId: 'va' });
+      const b = makeDoc({ docId: 'vb' });
+      const published = makeDoc({ docId: 'va', mode: 'published' });
+      const versions = [a._id, b._id, published._id];
+      const read = async (since?: string) => pair.adapter.generations({ keys: ['article:published'], versions }, since === undefined ? {} : { since });
+      const tokens = async () => (await read()).token!.split('/')[1]!.split(' ');
+      assert.deepEqual(await tokens(), ['0', '0', '0'], 'a version never written is at 0');
+      await pair.adapter.documents.insert(a, emptyIndex());
+      await pair.adapter.documents.insert(b, emptyIndex());
+      const [a1, b1, p1] = await tokens();
+      assert.ok(a1 !== '0' && b1 !== '0' && a1 !== b1 && p1 === '0');
+      const seen = new Set([a1]);
+      await pair.adapter.transaction(async (tx) => tx.documents.update({ ...a, title: 'changed' }, emptyIndex()));
+      const [a2, b2] = await tokens();
+      assert.ok(!seen.has(a2!), 'a write to a version moves it');
+      seen.add(a2!);
+      assert.equal(b2, b1, 'and leaves another version of its type');
+      await pair.adapter.documents.insert(published, emptyIndex({ locale: 'en', mode: 'published' }));
+      const [a3, , p3] = await tokens();
+      assert.equal(a3, a2, 'a version of another mode leaves the draft');
+      await pair.adapter.documents.remove('article', [published._id]);
+      assert.equal((await tokens())[2], '0', 'a removed version is at 0');
+      await pair.adapter.documents.insert(published, emptyIndex({ locale: 'en', mode: 'published' }));
+      const p5 = (await tokens())[2]!;
+      assert.ok(p5 !== '0' && p5 !== p3, 'made again, it never comes back to a value it had');
+      await pair.other.documents.update({ ...a, title: 'from the other process' }, emptyIndex());
+      assert.ok(!seen.has((await tokens())[0]!), "another process's write is seen");
+    });
+
+    it('says where the store is: unmoved, the generations need no reading; any write moves it', async () => {
+      const sources = { keys: ['article:published'], versions: [makeDoc({ docId: 'pa' })._id] };
+      const first = await pair.adapter.generations(sources);
+      assert.ok(first.token !== null);
+      await pair.other.documents.insert({ ...makeDoc({ docId: 'px' }), type: 'author' }, emptyIndex());
+      const moved = await pair.adapter.generations(sources, { since: first.position });
+      assert.notEqual(moved.position, first.position, 'a write to anything moves the position');
+      assert.equal(moved.token, first.token, 'and leaves the generations of what it did not write');
+      const last = await pair.adapter.generations(sources, { positionLast: true });
+      assert.equal(last.token, first.token);
+      const unmoved = await pair.adapter.generations(sources, { since: last.position });
+      assert.ok(unmoved.token === null || unmoved.token === first.token, 'unmoved: nothing to read, or the same');
+      assert.equal(unmoved.position, last.position);
+    });
+
     it('moves with a write committed by another process on the same store, both ways', async () => {
       const mine = await pair.adapter.generation(both);
       const theirs = await pair.other.generation(both);

@@ -82,6 +82,20 @@ describeOnPostgres('postgres adapter specifics', () => {
     await cleanup();
   });
 
+  it('keeps a generation row per document version, removed with the version, in the transaction that removes it', async () => {
+    const docs = Array.from({ length: 5 }, (_, i) => makeDoc({ docId: `rows-${i}` }));
+    const count = async (table: string) => Number((await adminQuery<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".${table}`))[0]!.n);
+    for (const doc of docs) await adapter.documents.insert(doc, emptyIndex());
+    await adapter.transaction(async (tx) => tx.documents.update({ ...docs[0]!, title: 'again' }, emptyIndex()));
+    assert.equal(await count('version_generations'), 5, 'one row per version, however often it is written');
+    await adapter.transaction(async (tx) => {
+      await tx.documents.remove('article', idsOf(docs.slice(0, 3)));
+    });
+    await adapter.documents.remove('article', idsOf(docs.slice(3)));
+    assert.equal(await count('version_generations'), 0, 'removed with their versions');
+    assert.equal(await count('documents'), 0);
+  });
+
   it('keeps a type\'s counts while its generation stands, and counts again after a write to it from any process', async () => {
     const list: DocumentQuery = { type: 'article', locale: 'en', mode: 'draft', archived: false };
     for (const docId of ['a', 'b']) await adapter.documents.insert(makeDoc({ docId }), emptyIndex());

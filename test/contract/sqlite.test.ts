@@ -55,6 +55,26 @@ describe('sqlite adapter specifics', () => {
     await cleanup();
   });
 
+  it('keeps a generation row per document version, removed with the version: the table never outgrows the documents', async () => {
+    const docs = Array.from({ length: 5 }, (_, i) => makeDoc({ docId: `rows-${i}` }));
+    const rows = () => {
+      const inspector = new Database(filename, { readonly: true });
+      try {
+        const count = (sql: string) => inspector.prepare(sql).pluck().get() as number;
+        return { versions: count("SELECT count(*) FROM version_generations WHERE id LIKE 'rows-%'"), all: count('SELECT count(*) FROM version_generations'), documents: count('SELECT count(*) FROM documents') };
+      } finally {
+        inspector.close();
+      }
+    };
+    for (const doc of docs) await adapter.documents.insert(doc, emptyIndex());
+    await adapter.transaction(async (tx) => tx.documents.update({ ...docs[0]!, title: 'again' }, emptyIndex()));
+    assert.equal(rows().versions, 5, 'one row per version, however often it is written');
+    await adapter.documents.remove('article', idsOf(docs));
+    const after = rows();
+    assert.equal(after.versions, 0, 'removed with their versions');
+    assert.equal(after.all, after.documents, 'a row per stored version, no more');
+  });
+
   it('refuses an in-memory database', () => {
     assert.throws(() => createSqliteAdapter({ attachmentsGenerationKey, filename: ':memory:' }), /file/);
   });

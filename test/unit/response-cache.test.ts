@@ -4,46 +4,54 @@ import { cdnTagsOf } from '../../src/http/cdn-tags.js';
 
 const maxCdnTagsLength = 4000;
 const maxCachedParams = 100;
-import { answerOf, canonicalUrl, ResponseCache } from '../../src/http/response-cache.js';
+import { answerOf, canonicalUrl, ResponseCache, type Answer, type Kept } from '../../src/http/response-cache.js';
 import { preferredEncoding } from '../../src/http/cached-answers.js';
 
-test('the response cache keeps an answer while its generation stands, and drops it once it moved', () => {
+/** A kept answer built from `keys`, at `token`, last found current at position `at`. */
+function kept(answer: Answer, token = 'g', at = '1'): Kept {
+  return { answer, sources: { keys: ['article:published'], versions: [] }, token, checkedAt: at };
+}
+
+test('the response cache hands a kept answer to its caller to check, and drops it when told it is stale', () => {
   const cache = new ResponseCache({ maxEntries: 10, maxBytes: 1_000_000 });
   const answer = answerOf('{"a":1}');
-  cache.set('k', '1', answer);
-  assert.equal(cache.get('k', '1'), answer);
-  assert.equal(cache.get('k', '2'), undefined);
-  assert.equal(cache.get('k', '1'), undefined, 'a stale answer is gone for good');
+  cache.set('k', kept(answer));
+  const found = cache.get('k');
+  assert.equal(found?.answer, answer);
+  found!.checkedAt = '2';
+  assert.equal(cache.get('k')?.checkedAt, '2', 'where it was last found current is remembered');
+  cache.drop('k', found!);
+  assert.equal(cache.get('k'), undefined, 'a stale answer is gone for good');
   assert.deepEqual(cache.size, { entries: 0, bytes: 0 });
 });
 
 test('the response cache drops the least recently used answers past its entries or bytes', () => {
   const byEntries = new ResponseCache({ maxEntries: 2, maxBytes: 1_000_000 });
-  byEntries.set('a', 'g', answerOf('1'));
-  byEntries.set('b', 'g', answerOf('2'));
-  assert.ok(byEntries.get('a', 'g'), 'a is now the most recently used');
-  byEntries.set('c', 'g', answerOf('3'));
-  assert.equal(byEntries.get('b', 'g'), undefined);
-  assert.ok(byEntries.get('a', 'g') && byEntries.get('c', 'g'));
+  byEntries.set('a', kept(answerOf('1')));
+  byEntries.set('b', kept(answerOf('2')));
+  assert.ok(byEntries.get('a'), 'a is now the most recently used');
+  byEntries.set('c', kept(answerOf('3')));
+  assert.equal(byEntries.get('b'), undefined);
+  assert.ok(byEntries.get('a') && byEntries.get('c'));
 
   const byBytes = new ResponseCache({ maxEntries: 100, maxBytes: 1000 });
   const big = () => answerOf('x'.repeat(200));
-  for (const key of ['a', 'b', 'c', 'd']) byBytes.set(key, 'g', big());
+  for (const key of ['a', 'b', 'c', 'd']) byBytes.set(key, kept(big()));
   assert.equal(byBytes.size.entries, 4);
   const e = big();
-  byBytes.set('e', 'g', e);
-  assert.equal(byBytes.get('a', 'g'), undefined);
+  byBytes.set('e', kept(e));
+  assert.equal(byBytes.get('a'), undefined);
   assert.equal(byBytes.size.entries, 4);
   byBytes.grew('e', e, 250);
-  assert.deepEqual([byBytes.get('b', 'g'), byBytes.size.entries], [undefined, 3], 'compressed copies count too');
-  byBytes.set('large', 'g', answerOf('y'.repeat(260)));
-  assert.equal(byBytes.get('large', 'g'), undefined, 'an answer over a quarter of the bytes is not kept');
+  assert.deepEqual([byBytes.get('b'), byBytes.size.entries], [undefined, 3], 'compressed copies count too');
+  byBytes.set('large', kept(answerOf('y'.repeat(260))));
+  assert.equal(byBytes.get('large'), undefined, 'an answer over a quarter of the bytes is not kept');
   assert.equal(byBytes.size.entries, 3, 'and pushes nothing out');
 
   const off = new ResponseCache({ maxEntries: 0, maxBytes: 1000 });
   assert.equal(off.enabled, false);
-  off.set('a', 'g', answerOf('1'));
-  assert.equal(off.get('a', 'g'), undefined);
+  off.set('a', kept(answerOf('1')));
+  assert.equal(off.get('a'), undefined);
 });
 
 test('the canonical URL orders parameters by top-level name, keeps the order inside each, and leaves out credentials', () => {
@@ -74,14 +82,20 @@ test('the preferred coding: br, then gzip, nothing refused with q=0', () => {
   assert.equal(preferredEncoding(undefined), null);
 });
 
-test('CDN tags: a key per dependency and type, the documents shown, and type-level ones alone past the bound', () => {
-  assert.deepEqual(cdnTagsOf(['article:published', '@cms/user:', '(attachments)'], ['d1'], maxCdnTagsLength), {
-    surrogateKey: 'article article:published @cms/user attachments doc:d1',
-    cacheTag: 'article,article:published,@cms/user,attachments,doc:d1',
+test('CDN tags: a key per dependency and type for a list; the documents a get-one shows and the keys it read, else type-level ones past the bound', () => {
+  const typeLevel = ['article:published', '@cms/user:', '(attachments)'];
+  assert.deepEqual(cdnTagsOf(typeLevel, undefined, maxCdnTagsLength), {
+    surrogateKey: 'article article:published @cms/user attachments',
+    cacheTag: 'article,article:published,@cms/user,attachments',
   });
-  const many = Array.from({ length: maxCdnTagsLength / 10 }, (_, i) => `document-${i}`);
+  const one = { keys: ['book:published', '(attachments)'], versions: ['d1:en:published', 'u1', 'd1:en:draft'] };
+  assert.deepEqual(cdnTagsOf(typeLevel, one, maxCdnTagsLength), {
+    surrogateKey: 'book book:published attachments doc:d1 doc:u1',
+    cacheTag: 'book,book:published,attachments,doc:d1,doc:u1',
+  });
+  const many = { keys: [], versions: Array.from({ length: maxCdnTagsLength / 10 }, (_, i) => `document-${i}`) };
   assert.equal(cdnTagsOf(['article:published'], many, maxCdnTagsLength)?.surrogateKey, 'article article:published', 'too many documents: the type-level tags');
   const types = Array.from({ length: maxCdnTagsLength / 10 }, (_, i) => `type-${i}:published`);
-  assert.equal(cdnTagsOf(types, [], maxCdnTagsLength), null, 'too many types: none');
-  assert.equal(cdnTagsOf(['article:published'], [], 0), null, '0: never');
+  assert.equal(cdnTagsOf(types, undefined, maxCdnTagsLength), null, 'too many types: none');
+  assert.equal(cdnTagsOf(['article:published'], undefined, 0), null, '0: never');
 });

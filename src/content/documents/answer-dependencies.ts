@@ -1,5 +1,6 @@
 import type { AppConfig } from '../app-config.js';
-import { attachmentsGenerationKey, modeGenerationKey } from '../generation-keys.js';
+import { attachmentsGenerationKey, modeGenerationKey, type AnswerSources } from '../generation-keys.js';
+import { composeId, type Mode } from '../../core/ids.js';
 import { attachmentField } from '../fields/attachment.js';
 import { relationshipTarget } from '../fields/relationship.js';
 import { walkFieldDefinitions } from '../fields/walk-fields.js';
@@ -65,4 +66,23 @@ export function answerDependencies(config: AppConfig, fieldTypes: FieldTypeLooku
  */
 export function mayReadDrafts(rawUrl: string): boolean {
   return rawUrl.includes('draft') || rawUrl.includes('%');
+}
+
+/**
+ * Notes a read of related documents of `typeName` in `version` (`relatedVersion`): the versions
+ * of the ids asked for, found or not (one made later would be shown); or, for a read by anything
+ * else (a reverse relationship: any new document of the type could come to relate), the type's
+ * versions of that mode.
+ */
+export function noteRelatedRead(
+  sources: AnswerSources,
+  typeName: string,
+  version: { readonly locale?: string | null | undefined; readonly mode?: Mode | null | undefined },
+  docIds: readonly string[] | undefined,
+): void {
+  if (docIds === undefined) {
+    sources.keys.add(modeGenerationKey(typeName, version.mode ?? null));
+    return;
+  }
+  for (const id of docIds) sources.versions.add(version.locale && version.mode ? composeId(id, version.locale, version.mode) : id);
 }

@@ -95,9 +95,10 @@ export class AttachmentAnnotator {
     this.#presenter = deps.presenter;
   }
 
-  async annotate(outputs: readonly Record<string, unknown>[], type: SanitizedPieceType, options: { usage: boolean }): Promise<void> {
+  /** True when any attachment is shown: the answer then depends on the attachments. */
+  async annotate(outputs: readonly Record<string, unknown>[], type: SanitizedPieceType, options: { usage: boolean }): Promise<boolean> {
     const slots = outputs.flatMap((output) => this.#refs.slots(type, output));
-    if (slots.length === 0) return;
+    if (slots.length === 0) return false;
     const found = await this.#store.find([...new Set(slots.map((slot) => slot.value._id))]);
     const byId = new Map(found.map((attachment) => [attachment._id, attachment]));
     for (const { container, key, value } of slots) {
@@ -111,6 +112,7 @@ export class AttachmentAnnotator {
       }
       container[key] = presented;
     }
+    return true;
   }
 
   /**

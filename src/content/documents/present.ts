@@ -14,12 +14,15 @@ import type { LinkBase } from '../../config/link-base.js';
 import { versionValidator } from './preconditions.js';
 import { shareKeyProperty } from './draft-sharing.js';
 import { holdsCropFields } from '../fields/image-crop-fields.js';
+import { attachmentsGenerationKey, type AnswerSources } from '../generation-keys.js';
 
 export interface PresentOptions {
   readonly type: SanitizedPieceType;
   readonly principal: Principal;
   /** Expand relationships (`_author`); related documents themselves are shown without theirs. */
   readonly withRelationships?: boolean;
+  /** Where what the answer reads is noted, for an answer that may be kept. */
+  readonly sources?: AnswerSources;
 }
 
 type Output = Record<string, unknown>;
@@ -31,6 +34,8 @@ type Output = Record<string, unknown>;
 export interface VersionOutput {
   readonly document: Record<string, unknown>;
   readonly validator: string | null;
+  /** What the answer read (`presentOne` with `sources`): what a kept copy of it depends on. */
+  readonly sources?: AnswerSources;
 }
 
 /**
@@ -65,7 +70,7 @@ export class DocumentPresenter {
       config: deps.config,
       store: deps.store,
       registry: deps.registry,
-      present: (docs, type, principal) => this.present(docs, { type, principal, withRelationships: false }),
+      present: (docs, type, principal, sources) => this.present(docs, { type, principal, withRelationships: false, sources }),
       throughFields: (output, field, fields) => this.#throughCropFields(output, field, fields),
     });
   }
@@ -75,10 +80,10 @@ export class DocumentPresenter {
     const fullAccess = canAccessApi(principal, type);
     const projection = fullAccess ? null : type.options.publicApiProjection;
     const outputs = docs.map((doc) => this.#shape(doc, type, principal));
-    await this.#attachments.annotate(outputs, type, { usage: fullAccess });
+    if (await this.#attachments.annotate(outputs, type, { usage: fullAccess })) options.sources?.keys.add(attachmentsGenerationKey);
     // A file piece's URL is its file's (the original's file module).
     if (type.name === fileTypeName) for (const output of outputs) setFileUrl(output);
-    if (options.withRelationships !== false) await this.#related.expand(outputs, { type, principal, projection });
+    if (options.withRelationships !== false) await this.#related.expand(outputs, { type, principal, projection, sources: options.sources });
     return projection ? outputs.map((output) => publicOutput(output, projection)) : outputs;
   }
 
@@ -89,10 +94,14 @@ export class DocumentPresenter {
     return { ...output, attachment: this.#attachments.throughCropFields(attachment as Output, fields) };
   }
 
-  /** One version as `present` shows it with its relationships, and the validator of its stored state. */
-  async presentOne(doc: StoredDocument, type: SanitizedPieceType, principal: Principal): Promise<VersionOutput> {
-    const [output] = await this.present([doc], { type, principal });
-    return { document: output!, validator: versionValidator(doc) };
+  /**
+   * One version as `present` shows it with its relationships, and the validator of its stored
+   * state; with `sources`, what it read besides the version itself, and the version.
+   */
+  async presentOne(doc: StoredDocument, type: SanitizedPieceType, principal: Principal, sources?: AnswerSources): Promise<VersionOutput> {
+    sources?.versions.add(doc._id);
+    const [output] = await this.present([doc], { type, principal, sources });
+    return { document: output!, validator: versionValidator(doc), ...(sources && { sources }) };
   }
 
   #shape(doc: StoredDocument, type: SanitizedPieceType, principal: Principal): Output {

@@ -10,11 +10,13 @@ import { forwardRelationship } from '../fields/relationship-reverse.js';
 import { isProjected } from '../indexing/document-indexer.js';
 import { includeOnly } from '../query/projection.js';
 import { schemasHold, walkFields, walkWidgets, widgetSchemasBelow } from '../fields/walk-fields.js';
+import type { AnswerSources } from '../generation-keys.js';
+import { noteRelatedRead } from './answer-dependencies.js';
 
 type Output = Record<string, unknown>;
 
-/** Presents documents of a related type for the caller, without their own relationships. */
-export type PresentRelated = (docs: readonly StoredDocument[], type: SanitizedPieceType, principal: Principal) => Promise<Output[]>;
+/** Presents documents of a related type for the caller, without their own relationships; notes what it reads in `sources`. */
+export type PresentRelated = (docs: readonly StoredDocument[], type: SanitizedPieceType, principal: Principal, sources?: AnswerSources) => Promise<Output[]>;
 
 /** A related document's output as one relationship shows it, given the `_fields` it stores for it (images: their crop). */
 export type ThroughFields = (output: Output, field: SanitizedField, fields: Readonly<Record<string, unknown>>) => Output;
@@ -24,6 +26,8 @@ export interface RelatedReader {
   readonly principal: Principal;
   readonly locale: string | null;
   readonly mode: Mode | null;
+  /** Where the versions and keys read are noted, for an answer that may be kept. */
+  readonly sources?: AnswerSources;
 }
 
 /** A related document as stored (what grouping reads) and as the caller sees it. */
@@ -77,12 +81,12 @@ export class RelatedLoader {
    */
   async expand(
     outputs: Output[],
-    args: { type: SanitizedPieceType; principal: Principal; projection: Readonly<Record<string, unknown>> | null },
+    args: { type: SanitizedPieceType; principal: Principal; projection: Readonly<Record<string, unknown>> | null; sources?: AnswerSources | undefined },
   ): Promise<void> {
     const first = outputs[0];
     if (!first) return;
     const [locale, mode] = typeof first.cmsLocale === 'string' ? first.cmsLocale.split(':') : [];
-    const reader: RelatedReader = { principal: args.principal, locale: locale ?? null, mode: (mode ?? null) as Mode | null };
+    const reader: RelatedReader = { principal: args.principal, locale: locale ?? null, mode: (mode ?? null) as Mode | null, sources: args.sources };
     const shown = args.type.fields.filter((field) => !args.projection || isProjected(args.projection, field, this.#registry));
     const holders = relationshipHolders(shown, outputs, { registry: this.#registry, widgetTypes: this.#config.widgetTypes });
     for (const [field, held] of holders) await this.#expandForward(field, held, reader);
@@ -143,15 +147,17 @@ export class RelatedLoader {
   ): Promise<Related[]> {
     const type = this.#config.pieceTypes.get(typeName);
     if (!type || !canReadType(reader.principal, type)) return [];
+    const version = relatedVersion(this.#config, type, reader);
+    if (reader.sources) noteRelatedRead(reader.sources, type.name, version, criteria.docIds);
     const stored = await this.#store.find({
       type: type.name,
-      ...relatedVersion(this.#config, type, reader),
+      ...version,
       ...criteria,
       archived: false,
       visibility: visibleValues(reader.principal),
       sort: Object.entries(type.options.sort).map(([name, direction]) => ({ field: name, direction })),
     });
-    const outputs = await this.#present(stored, type, reader.principal);
+    const outputs = await this.#present(stored, type, reader.principal, reader.sources);
     const project = (field.options.builders as { project?: Record<string, unknown> } | undefined)?.project;
     const related = stored.map((doc, i) => ({ stored: doc, output: project ? includeOnly(outputs[i]!, project) : outputs[i]! }));
     if (!nested && this.#widgetsOfTypeRelate(type)) await this.#expandWidgets(type, related.map((doc) => doc.output), reader);

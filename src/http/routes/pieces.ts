@@ -33,7 +33,9 @@ export function registerPieceRoutes(
     app.post(base, { schema: { querystring: versionQuery, body: objectBody } }, async (request, reply) =>
       sendWritten(reply, await documents.insert(callerOf(request), type, request.body as Body)),
     );
-    app.get(`${base}/:_id`, { schema: { params: idParams, querystring: readOneQuery }, config: cached }, (request, reply) => {
+    // A get-one depends on the documents it shows, which it names once built (CachedAnswers).
+    const cachedOne = { ...cached, answerNamesSources: true };
+    app.get(`${base}/:_id`, { schema: { params: idParams, querystring: readOneQuery }, config: cachedOne }, (request, reply) => {
       const query = request.query as Record<string, unknown>;
       const read = () => documents.getOne(callerOf(request), type, idOf(request), query);
       // A shared draft is its link holder's alone: never kept in a cache, here or on the way.

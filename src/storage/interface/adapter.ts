@@ -42,6 +42,18 @@ export interface TransactionOptions {
   readonly lockAttachments?: readonly string[];
 }
 
+/** What a kept answer was built from: generation keys, and document versions by `_id`. */
+export interface GenerationSources {
+  readonly keys: readonly string[];
+  readonly versions: readonly string[];
+}
+
+/** The store's position, and a token of the generations of some sources (null: not read). */
+export interface GenerationRead {
+  readonly position: string;
+  readonly token: string | null;
+}
+
 export interface StorageAdapter extends StorageSession {
   readonly capabilities: StorageCapabilities;
   /** Creates or upgrades the schema; idempotent. */
@@ -67,6 +79,17 @@ export interface StorageAdapter extends StorageSession {
    * Cheap: one small query at most.
    */
   generation(keys: readonly string[]): Promise<string>;
+  /**
+   * `generation` of `sources`, keys and document versions, with the store's position: a token
+   * that moves at least whenever a write that moves a generation commits (it may move more
+   * often) and never comes back. With `since` (a position read before), the generations are not
+   * read while the store is still there (`token: null`: nothing was written since). The position
+   * is read no later than the generations (a write it misses moves it again), or with
+   * `positionLast` no earlier (the same position read before the data and now says that nothing
+   * was written in between). A version's generation moves with every write to it, is 0 while it
+   * does not exist, and its row goes with it: it costs nothing once the version is removed.
+   */
+  generations(sources: GenerationSources, options?: { readonly since?: string; readonly positionLast?: boolean }): Promise<GenerationRead>;
   /** True while the store answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -360,6 +360,36 @@ export const migrations: readonly string[] = [
   END;
   $$;
   `,
+  // 17 (after the reverse bookkeeping side table, 16, at merge): a generation per document version
+  // (StorageAdapter.generations' `versions`): a cached answer that shows one document stands
+  // while other documents of its type are written. A row per version, removed with the version
+  // (the table never outgrows the documents), counted by the deferred trigger too, at commit. Writers of one version take turns (its row), so one row
+  // each, without stripes. Its value is drawn from a sequence: no value of a version ever comes
+  // back, a version removed and made again (an unpublish, a publish) included; absent is 0.
+  `
+  CREATE SEQUENCE version_generation_values;
+  CREATE TABLE version_generations (
+    id text COLLATE "C" CONSTRAINT version_generations_id PRIMARY KEY,
+    value bigint NOT NULL
+  );
+  INSERT INTO version_generations (id, value) SELECT id, nextval('version_generation_values') FROM documents;
+  CREATE OR REPLACE FUNCTION count_up_document_generation() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP = 'DELETE' THEN
+      PERFORM count_up_generation(OLD.type);
+      PERFORM count_up_generation(OLD.type || ':' || OLD.mode);
+      DELETE FROM version_generations WHERE id = OLD.id;
+    ELSE
+      PERFORM count_up_generation(NEW.type);
+      PERFORM count_up_generation(NEW.type || ':' || NEW.mode);
+      IF TG_OP = 'UPDATE' AND OLD.mode IS DISTINCT FROM NEW.mode THEN PERFORM count_up_generation(OLD.type || ':' || OLD.mode); END IF;
+      INSERT INTO version_generations (id, value) VALUES (NEW.id, nextval('version_generation_values'))
+        ON CONFLICT (id) DO UPDATE SET value = EXCLUDED.value;
+    END IF;
+    RETURN NULL;
+  END;
+  $$;
+  `,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

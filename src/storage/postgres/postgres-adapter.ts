@@ -136,7 +136,8 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   const readStatements = statementSource(pool, undefined, !transactionPooler);
   const reads = createSession(readStatements, refuseWrite);
 
-  const generation = postgresGenerations(pool);
+  const generations = postgresGenerations(pool);
+  const generation = async (keys: readonly string[]) => (await generations({ keys, versions: [] })).token!;
 
   return {
     ...autoCommittingSession({ ...reads, documents: keepingCounts(reads.documents, generation) }, transaction),
@@ -147,6 +148,7 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
     migrate: () => runMigrations(pool, schema),
 
     generation,
+    generations: (sources) => generations(sources),
 
     async ping() {
       try {

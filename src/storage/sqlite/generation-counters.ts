@@ -1,16 +1,30 @@
-import { DataVersionPerTurn } from './data-version.js';
+import { DataVersionPerTurn, readDataVersion } from './data-version.js';
 import type { StatementSource } from './statement-cache.js';
+import { generationToken } from '../generation-token.js';
+import type { GenerationRead, GenerationSources } from '../interface/adapter.js';
+
+// One statement for any number of keys: the bound JSON array's items, in order, each looked up
+// by the primary key (a missing one is null: never written, or a version that does not exist).
+const keysSql = 'SELECT g.value FROM json_each(?) AS k LEFT JOIN generations AS g ON g.key = k.value ORDER BY k.key';
+const versionsSql = 'SELECT g.value FROM json_each(?) AS k LEFT JOIN version_generations AS g ON g.id = k.value ORDER BY k.key';
 
 /**
- * The generation of each key (migrations 7 and 15: counted up by triggers on every write to a
- * type's documents, and by the adapter on attachment writes), read through the read connection.
- * The whole table (a row per key) is read again only once something was committed since it was
- * last read.
+ * The generation of each key (migrations 7, 15 and 17: counted up by triggers on every write to
+ * a type's documents, and by the adapter on attachment writes) and of each document version
+ * (migration 19), read through the read connection. Only the keys asked for are read, each at
+ * most once per turn of the event loop while nothing is committed by this process (the turn's
+ * data version, `DataVersionPerTurn`, says what a caller may miss): the tables hold a row per
+ * version, and a read must not grow with them. The position is `PRAGMA data_version`: it moves
+ * with every commit on the file.
  */
 export class GenerationCounters {
   readonly #statements: StatementSource;
   readonly #dataVersion: DataVersionPerTurn;
-  #known: { readonly version: number; readonly values: ReadonlyMap<string, number> } | undefined;
+  /** The values read in this turn at its position, by key (`k:` a generation key, `v:` a version). */
+  #turn: { readonly position: string; readonly values: Map<string, string> } | undefined;
+  readonly #endTurn = () => {
+    this.#turn = undefined;
+  };
 
   constructor(statements: StatementSource) {
     this.#statements = statements;
@@ -20,24 +34,46 @@ export class GenerationCounters {
   /** This process committed a write: the next call reads the data version again, even within the turn. */
   committed(): void {
     this.#dataVersion.forget();
+    this.#turn = undefined;
   }
 
   /** The generations of `keys`, in their order; a key never written to is at 0. */
   of(keys: readonly string[]): string {
-    const { values } = this.#current();
-    return keys.map((key) => values.get(key) ?? 0).join(' ');
+    return this.read({ keys, versions: [] }).token!;
   }
 
-  // A commit landing between the version and the table read leaves values newer than the
-  // version: a later read of the version sees it moved and reads them again. The version is
-  // read once per turn of the event loop (DataVersionPerTurn says what a caller may miss).
-  #current(): { readonly values: ReadonlyMap<string, number> } {
-    const version = this.#dataVersion.read();
-    if (this.#known?.version !== version) {
-      const rows = this.#statements.statement('SELECT key, value FROM generations').raw().all() as [string, number][];
-      this.#known = { version, values: new Map(rows) };
+  read(sources: GenerationSources, options: { readonly since?: string; readonly positionLast?: boolean } = {}): GenerationRead {
+    if (options.positionLast) {
+      // Straight from the file, then the position: equal to one read before the data, it says
+      // that nothing was committed in between.
+      const token = generationToken(this.#fresh(keysSql, sources.keys), this.#fresh(versionsSql, sources.versions));
+      return { position: String(readDataVersion(this.#statements)), token };
     }
-    return this.#known;
+    const position = String(this.#dataVersion.read());
+    if (options.since === position) return { position, token: null };
+    if (this.#turn?.position !== position) {
+      if (this.#turn === undefined) setImmediate(this.#endTurn);
+      this.#turn = { position, values: new Map() };
+    }
+    const { values } = this.#turn;
+    return { position, token: generationToken(this.#values(values, 'k:', keysSql, sources.keys), this.#values(values, 'v:', versionsSql, sources.versions)) };
+  }
+
+  #fresh(sql: string, names: readonly string[]): string[] {
+    if (names.length === 0) return [];
+    const rows = this.#statements.statement(sql).pluck().all(JSON.stringify(names)) as (number | null)[];
+    return rows.map((value) => String(value ?? 0));
+  }
+
+  // Read after the turn's data version: what they say is at least as new as the position.
+  #values(turn: Map<string, string>, prefix: string, sql: string, names: readonly string[]): string[] {
+    if (names.length === 0) return [];
+    const missing = names.filter((name) => !turn.has(prefix + name));
+    if (missing.length > 0) {
+      const values = this.#fresh(sql, missing);
+      missing.forEach((name, i) => turn.set(prefix + name, values[i]!));
+    }
+    return names.map((name) => turn.get(prefix + name)!);
   }
 }
 

@@ -380,8 +380,42 @@ export const migrations: readonly string[] = [
     INSERT INTO generations (key, value) VALUES (OLD.type || ':' || OLD.mode, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
   END;
   `,
+  // 19 (after the reverse bookkeeping side table, 18, at merge): a generation per document version
+  // (StorageAdapter.generations' `versions`): a cached answer that shows one document stands
+  // while other documents of its type are written. A row per version, removed with the version:
+  // the table never outgrows the documents. Its value is
+  // the type's generation just counted up (the same trigger, in order), so no value of a version
+  // ever comes back, a version removed and made again (an unpublish, a publish) included; absent
+  // is 0, and the versions there are now start at -1 (never a counted value).
+  `
+  CREATE TABLE version_generations (
+    id TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+  ) STRICT, WITHOUT ROWID;
+  INSERT INTO version_generations (id, value) SELECT id, -1 FROM documents;
+  DROP TRIGGER documents_insert_generation;
+  DROP TRIGGER documents_update_generation;
+  DROP TRIGGER documents_delete_generation;
+  CREATE TRIGGER documents_insert_generation AFTER INSERT ON documents BEGIN
+    INSERT INTO generations (key, value) VALUES (NEW.type, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+    INSERT INTO generations (key, value) VALUES (NEW.type || ':' || NEW.mode, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+    INSERT INTO version_generations (id, value) VALUES (NEW.id, (SELECT value FROM generations WHERE key = NEW.type))
+      ON CONFLICT (id) DO UPDATE SET value = excluded.value;
+  END;
+  CREATE TRIGGER documents_update_generation AFTER UPDATE ON documents BEGIN
+    INSERT INTO generations (key, value) VALUES (NEW.type, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+    INSERT INTO generations (key, value) VALUES (NEW.type || ':' || NEW.mode, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+    INSERT INTO generations (key, value) SELECT OLD.type || ':' || OLD.mode, 1 WHERE OLD.mode IS NOT NEW.mode ON CONFLICT (key) DO UPDATE SET value = value + 1;
+    INSERT INTO version_generations (id, value) VALUES (NEW.id, (SELECT value FROM generations WHERE key = NEW.type))
+      ON CONFLICT (id) DO UPDATE SET value = excluded.value;
+  END;
+  CREATE TRIGGER documents_delete_generation AFTER DELETE ON documents BEGIN
+    INSERT INTO generations (key, value) VALUES (OLD.type, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+    INSERT INTO generations (key, value) VALUES (OLD.type || ':' || OLD.mode, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
+    DELETE FROM version_generations WHERE id = OLD.id;
+  END;
+  `,
 ];
-
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {
   const upgrade = db.transaction(() => {

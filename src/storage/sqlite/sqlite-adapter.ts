@@ -111,6 +111,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
     migrate: () => runExclusive(async () => runMigrations(writeConnection)),
 
     generation: async (keys) => generations.of(keys),
+    generations: async (sources, options) => generations.read(sources, options),
 
     async ping() {
       try {

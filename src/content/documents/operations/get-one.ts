@@ -7,6 +7,7 @@ import { pieceTypeOf, resolveTarget } from '../caller.js';
 import { requestedShape } from '../requested-shape.js';
 import { findSharedDraft, shareRequestOf } from '../draft-sharing.js';
 import type { SanitizedPieceType } from '../../types/piece-type.js';
+import { AnswerSources } from '../../generation-keys.js';
 
 type GetOneDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'presenter' | 'areas'>;
 
@@ -26,8 +27,9 @@ export async function getOne(
   const type = pieceTypeOf(deps.config, typeName);
   const share = shareRequestOf(query);
   const doc = share ? await findSharedDraft(deps, caller, type, rawId, share) : await findVersion(deps, caller, type, rawId, query);
-  const { document, validator } = await deps.presenter.presentOne(doc, type, principal);
-  return { document: requestedShape(deps.areas, document, { render: renderingOf(query) }), validator };
+  // A shared draft is never kept: nothing to note.
+  const { document, validator, sources } = await deps.presenter.presentOne(doc, type, principal, share ? undefined : new AnswerSources());
+  return { document: requestedShape(deps.areas, document, { render: renderingOf(query) }), validator, ...(sources && { sources }) };
 }
 
 /** The version the id names, as the caller may read it: no draft without draft access, no archived one without API access. */
