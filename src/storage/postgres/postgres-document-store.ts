@@ -165,7 +165,8 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
       // it in between: the insert is then tried again.
       for (let attempt = 0; attempt < 3; attempt++) {
         const inserted = await translatingErrors(() => statements.prepared(insertSql, writeParams(row, index)));
-        if (inserted.rowCount !== 0) return keepReverseIds(doc._id, ids);
+        // A new version has no rows yet (a removed one's went with it).
+        if (inserted.rowCount !== 0) return ids !== null && ids.length > 0 ? keepReverseIds(doc._id, ids) : undefined;
         const { id, slug } = await taken(row);
         if (id) throw conflictError('documents_id');
         if (slug) throw conflictError('documents_slug');

@@ -102,7 +102,8 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
       const row = { ...toRow(stored), ...placeOf(index) };
       const { lastInsertRowid } = runTranslatingErrors(() => statements.statement(insertSql).run(row));
       writeIndex(statements, Number(lastInsertRowid), partitionOf(row), index, pendingSearch);
-      keepReverseIds(statements, doc._id, ids);
+      // A new version has no rows yet (a removed one's went with it).
+      if (ids !== null && ids.length > 0) keepReverseIds(statements, doc._id, ids);
     },
 
     async update(doc, index) {
