@@ -21,23 +21,26 @@ export function markedVersionIds(docs: readonly StoredDocument[]): string[] {
   return docs.filter((doc) => Array.isArray(doc.relatedReverseIds)).map((doc) => doc._id);
 }
 
+/** The reverse ids of one version, in the order added, as the adapters read them (one row per version). */
+export interface ReverseIdsRow {
+  readonly target_id: string;
+  readonly ids: readonly string[];
+}
+
 /**
- * Gives the marked versions of `docs` their reverse ids, read by `read` (one query for the page)
- * as rows in the order added. Versions not marked are left as they are.
+ * Gives the marked versions of `docs` their reverse ids, read by `read` (one query for the page,
+ * each version's ids aggregated in the database: one array per version, not a row per id).
+ * Versions not marked are left as they are.
  */
 export async function fillReverseIds(
   docs: StoredDocument[],
-  read: (versionIds: readonly string[]) => Promise<readonly { target_id: string; source_doc_id: string }[]> | readonly { target_id: string; source_doc_id: string }[],
+  read: (versionIds: readonly string[]) => Promise<readonly ReverseIdsRow[]> | readonly ReverseIdsRow[],
 ): Promise<StoredDocument[]> {
   const marked = markedVersionIds(docs);
   if (marked.length === 0) return docs;
-  const byTarget = new Map<string, string[]>();
-  for (const row of await read(marked)) {
-    const ids = byTarget.get(row.target_id);
-    if (ids) ids.push(row.source_doc_id);
-    else byTarget.set(row.target_id, [row.source_doc_id]);
-  }
-  for (const doc of docs) if (Array.isArray(doc.relatedReverseIds)) doc.relatedReverseIds = byTarget.get(doc._id) ?? [];
+  const byTarget = new Map<string, readonly string[]>();
+  for (const row of await read(marked)) byTarget.set(row.target_id, row.ids);
+  for (const doc of docs) if (Array.isArray(doc.relatedReverseIds)) doc.relatedReverseIds = [...(byTarget.get(doc._id) ?? [])];
   return docs;
 }
 

@@ -84,8 +84,9 @@ const slugsLikeSql = `SELECT slug FROM documents
   ORDER BY slug`;
 
 // A version's reverse ids (see reverse-ids.ts), in the order added.
-const reverseIdsSql = `SELECT target_id, source_doc_id FROM document_reverse_ids
-  WHERE target_id = ANY ($1::text[]) ORDER BY seq`;
+// Each version's as one array (no row per id to parse).
+const reverseIdsSql = `SELECT target_id, json_agg(source_doc_id ORDER BY seq) AS ids FROM document_reverse_ids
+  WHERE target_id = ANY ($1::text[]) GROUP BY target_id`;
 // The version's reverse ids become $2: the others go, the new ones are appended in order.
 const keepReverseIdsSql = `WITH kept AS (
     DELETE FROM document_reverse_ids WHERE target_id = $1::text AND source_doc_id <> ALL ($2::text[])
@@ -131,7 +132,7 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
 
   /** Versions as read, with their reverse ids (one query for all of them). */
   const withReverseIds = (docs: StoredDocument[]) =>
-    fillReverseIds(docs, async (ids) => (await statements.prepared<{ target_id: string; source_doc_id: string }>(reverseIdsSql, [ids])).rows);
+    fillReverseIds(docs, async (ids) => (await statements.prepared<{ target_id: string; ids: string[] }>(reverseIdsSql, [ids])).rows);
 
   /** The version's reverse ids become `ids` (none for null). */
   const keepReverseIds = async (versionId: string, ids: readonly string[] | null): Promise<void> => {

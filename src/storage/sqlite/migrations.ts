@@ -358,19 +358,21 @@ export const migrations: readonly string[] = [
     refreshed_at INTEGER NOT NULL
   ) STRICT, WITHOUT ROWID;
   `,
-  // 17: the documents' reverse ids (relatedReverseIds), a row per id, in the order added (rowid),
-  // out of the data of the version they name: adding one is an indexed insert, not a rewrite of
-  // the version with all the others. Its data keeps an empty array, which marks it as named.
+  // 17: the documents' reverse ids (relatedReverseIds), a row per id in the order added (seq,
+  // per version), out of the data of the version they name: adding one is an indexed insert, not
+  // a rewrite of the version with all the others. Its data keeps an empty array, which marks it
+  // as named.
   `
   CREATE TABLE document_reverse_ids (
     target_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
     source_doc_id TEXT NOT NULL,
-    UNIQUE (target_id, source_doc_id)
-  ) STRICT;
-  INSERT OR IGNORE INTO document_reverse_ids (target_id, source_doc_id)
-    SELECT documents.id, ids.value FROM documents, json_each(documents.data, '$.relatedReverseIds') AS ids
-    WHERE json_type(documents.data, '$.relatedReverseIds') = 'array' AND ids.type = 'text'
-    ORDER BY documents.id, ids.key;
+    PRIMARY KEY (target_id, seq)
+  ) STRICT, WITHOUT ROWID;
+  CREATE UNIQUE INDEX document_reverse_ids_source ON document_reverse_ids (target_id, source_doc_id);
+  INSERT OR IGNORE INTO document_reverse_ids (target_id, seq, source_doc_id)
+    SELECT documents.id, ids.key + 1, ids.value FROM documents, json_each(documents.data, '$.relatedReverseIds') AS ids
+    WHERE json_type(documents.data, '$.relatedReverseIds') = 'array' AND ids.type = 'text';
   UPDATE documents SET data = json_set(data, '$.relatedReverseIds', json('[]'))
     WHERE json_type(data, '$.relatedReverseIds') = 'array' AND json_array_length(data, '$.relatedReverseIds') > 0;
   `,

@@ -38,17 +38,21 @@ const slugsLikeSql = `SELECT slug FROM documents
     AND (@exceptDocId IS NULL OR doc_id <> @exceptDocId)
   ORDER BY slug`;
 
-// A version's reverse ids (see reverse-ids.ts), in the order added: the rowid grows with each.
-const reverseIdsSql = `SELECT target_id, source_doc_id FROM document_reverse_ids
-  WHERE target_id IN (SELECT value FROM json_each(?)) ORDER BY rowid`;
+// The versions' reverse ids (see reverse-ids.ts), each version's as one JSON array in the order
+// added: read along its (target_id, seq) key, no sort, no row object per id.
+const reverseIdsSql = `SELECT targets.value AS target_id, (SELECT json_group_array(source_doc_id) FROM (
+    SELECT source_doc_id FROM document_reverse_ids WHERE target_id = targets.value ORDER BY seq)) AS ids
+  FROM json_each(?) AS targets`;
 const keepReverseIdsSql = `DELETE FROM document_reverse_ids
   WHERE target_id = ? AND source_doc_id NOT IN (SELECT value FROM json_each(?))`;
-const addReverseIdsSql = `INSERT OR IGNORE INTO document_reverse_ids (target_id, source_doc_id)
-  SELECT ?, value FROM json_each(?) ORDER BY key`;
+// Appended after the version's last (the select is read whole before the rows go in).
+const nextSeq = (target: string) => `coalesce((SELECT max(seq) FROM document_reverse_ids WHERE target_id = ${target}), 0) + 1`;
+const addReverseIdsSql = `INSERT OR IGNORE INTO document_reverse_ids (target_id, seq, source_doc_id)
+  SELECT @target, ${nextSeq('@target')} + key, value FROM json_each(@ids)`;
 const dropReverseIdsSql = `DELETE FROM document_reverse_ids WHERE target_id IN (SELECT value FROM json_each(?))
   AND NOT EXISTS (SELECT 1 FROM documents WHERE documents.id = document_reverse_ids.target_id)`;
-const relateSql = `INSERT OR IGNORE INTO document_reverse_ids (target_id, source_doc_id)
-  SELECT id, @source FROM documents WHERE id = @id AND +type = @type`;
+const relateSql = `INSERT OR IGNORE INTO document_reverse_ids (target_id, seq, source_doc_id)
+  SELECT id, ${nextSeq('@id')}, @source FROM documents WHERE id = @id AND +type = @type`;
 const unrelateSql = 'DELETE FROM document_reverse_ids WHERE target_id = @id AND source_doc_id = @source';
 // The version's cacheInvalidatedAt moved, and it marked as named when it gains the id, in place:
 // its data no longer holds the ids, so this writes a row of fixed size.
@@ -165,7 +169,9 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
 /** Versions read as their rows' data, with their reverse ids (one query for all of them). */
 export function withReverseIds(statements: StatementSource, rows: readonly string[]): Promise<StoredDocument[]> {
   const docs = rows.map((data) => JSON.parse(data) as StoredDocument);
-  return fillReverseIds(docs, (ids) => statements.statement(reverseIdsSql).all(jsonList(ids)) as { target_id: string; source_doc_id: string }[]);
+  return fillReverseIds(docs, (ids) =>
+    (statements.statement(reverseIdsSql).all(jsonList(ids)) as { target_id: string; ids: string }[]).map((row) => ({ target_id: row.target_id, ids: JSON.parse(row.ids) as string[] })),
+  );
 }
 
 /**
@@ -175,7 +181,7 @@ export function withReverseIds(statements: StatementSource, rows: readonly strin
 function keepReverseIds(statements: StatementSource, versionId: string, ids: readonly string[] | null): void {
   const list = jsonList(ids ?? []);
   statements.statement(keepReverseIdsSql).run(versionId, list);
-  if (ids !== null && ids.length > 0) statements.statement(addReverseIdsSql).run(versionId, list);
+  if (ids !== null && ids.length > 0) statements.statement(addReverseIdsSql).run({ target: versionId, ids: list });
 }
 
 type TextColumn = 'id' | 'docId' | 'type' | 'slug' | 'visibility' | 'titleSortified' | 'createdAt' | 'updatedAt' | 'data';
