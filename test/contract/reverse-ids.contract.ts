@@ -73,6 +73,8 @@ export function describeReverseIdsContract(adapterOf: () => StorageAdapter): voi
       for (const doc of docs) await adapter.documents.insert(doc, emptyIndex(placeOf(doc)));
       const found = await adapter.documents.find({ type: 'person', locale: 'en', mode: 'draft', sort: [{ field: '_id', direction: 1 }] });
       assert.deepEqual(found, docs);
+      const unread = await adapter.documents.find({ type: 'person', locale: 'en', mode: 'draft', sort: [{ field: '_id', direction: 1 }], reverseIds: false });
+      assert.deepEqual(unread.map((doc) => doc.relatedReverseIds), [[], undefined, []], 'not read when not asked for: marked, empty');
     });
   });
 }

@@ -143,7 +143,8 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
     async find(query: DocumentQuery) {
       const { sql, params } = compileFindQuery(query);
       const { rows } = await statements.query<{ data: StoredDocument }>(sql, params);
-      return withReverseIds(rows.map((row) => row.data));
+      const docs = rows.map((row) => row.data);
+      return query.reverseIds === false ? docs : withReverseIds(docs);
     },
 
     async count(query: DocumentQuery) {

@@ -78,7 +78,7 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
       beforeRead(query);
       const { sql, params } = compileFindQuery(query);
       const rows = statements.statement(sql).pluck().all(...params) as string[];
-      return withReverseIds(statements, rows);
+      return withReverseIds(statements, rows, query.reverseIds);
     },
 
     async count(query: DocumentQuery) {
@@ -166,9 +166,10 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
   };
 }
 
-/** Versions read as their rows' data, with their reverse ids (one query for all of them). */
-export function withReverseIds(statements: StatementSource, rows: readonly string[]): Promise<StoredDocument[]> {
+/** Versions read as their rows' data, with their reverse ids unless `read` is false (one query for all of them). */
+export function withReverseIds(statements: StatementSource, rows: readonly string[], read = true): Promise<StoredDocument[]> {
   const docs = rows.map((data) => JSON.parse(data) as StoredDocument);
+  if (!read) return Promise.resolve(docs);
   return fillReverseIds(docs, (ids) =>
     (statements.statement(reverseIdsSql).all(jsonList(ids)) as { target_id: string; ids: string }[]).map((row) => ({ target_id: row.target_id, ids: JSON.parse(row.ids) as string[] })),
   );

@@ -28,7 +28,7 @@ export function withListReads(
       if (!probe && !away) return store.find(query);
       const { sql, params } = compileFindQuery(query, { probeConditions: probe });
       const rows = (away ? await away.run(sql, params, 'column') : statements.statement(sql).pluck().all(...params)) as string[];
-      return withReverseIds(statements, rows);
+      return withReverseIds(statements, rows, query.reverseIds);
     },
   };
 }
