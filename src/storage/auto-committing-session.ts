@@ -14,6 +14,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       insert: (doc, index) => transaction((tx) => tx.documents.insert(doc, index)),
       update: (doc, index) => transaction((tx) => tx.documents.update(doc, index)),
       remove: (type, ids) => transaction((tx) => tx.documents.remove(type, ids)),
+      relateBack: (type, sourceDocId, changes, stamp) => transaction((tx) => tx.documents.relateBack(type, sourceDocId, changes, stamp)),
       // A hold lasts as long as its transaction: outside one, there is nothing to hold.
       hold: async () => undefined,
     },

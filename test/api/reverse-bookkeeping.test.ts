@@ -154,6 +154,26 @@ describe('reverse relationship bookkeeping (relatedReverseIds, cacheInvalidatedA
     assert.deepEqual((await read('person', ada._id, 'draft')).relatedReverseIds, []);
   });
 
+  it('keeps the ids of many relating documents in the order they came, fresh in cached answers and lists, updatedAt unchanged', async () => {
+    const ada = await create('person', { title: 'Many' });
+    const grace = await create('person', { title: 'Some' });
+    const articles: Doc[] = [];
+    for (let n = 0; n < 12; n++) {
+      articles.push(await create('article', { title: `Relating ${n}`, _authors: n % 3 === 0 ? [ada._id, grace._id] : [ada._id] }));
+      // Read between writes: an answer kept for the last read must not outlive the next write.
+      const now = await t.request('GET', `/api/v1/person/${ada._id}`);
+      assert.deepEqual(now.body.relatedReverseIds, articles.map((article) => article.cmsDocId), `after ${n + 1}`);
+      assert.equal(now.body.updatedAt, ada.updatedAt, 'being related to changes no content');
+    }
+    await patch(articles[4]!._id, { _authors: [grace._id] });
+    const expected = articles.filter((_, n) => n !== 4).map((article) => article.cmsDocId);
+    const list = await t.request('GET', `/api/v1/person?perPage=100&mode=published`);
+    assert.equal(list.status, 200, list.text);
+    const byId = new Map(list.body.results.map((doc: Doc) => [doc._id, doc]));
+    assert.deepEqual((byId.get(ada._id) as Doc).relatedReverseIds, expected);
+    assert.deepEqual((byId.get(grace._id) as Doc).relatedReverseIds, [0, 3, 6, 9, 4].map((n) => articles[n]!.cmsDocId));
+  });
+
   it('writes nothing of it when the write is refused', async () => {
     const ada = await create('person', { title: 'Untouched' });
     const before = await read('person', ada._id);

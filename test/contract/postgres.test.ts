@@ -284,6 +284,40 @@ describeOnPostgres('postgres adapter specifics', () => {
 });
 
 describeOnPostgres('postgres migrations', () => {
+  it('moves the reverse ids a version 14 schema keeps in its documents\' data into their rows, in order, and keeps them out of the data', async () => {
+    const { adapter, schema, cleanup } = await makePostgresAdapter();
+    const upgraded = createPostgresAdapter({ attachmentsGenerationKey, connectionString: requirePostgresUrl(), schema });
+    try {
+      await adapter.migrate();
+      const named = { ...makeDoc({ docId: 'ada', type: 'person' }), relatedReverseIds: ['z', 'a', 'm'], bio: 'b' };
+      const emptied = { ...makeDoc({ docId: 'bob', type: 'person' }), relatedReverseIds: [] };
+      const never = makeDoc({ docId: 'cy', type: 'person' });
+      for (const doc of [named, emptied, never]) await adapter.documents.insert(doc, emptyIndex());
+      // The schema as version 14 left it: the ids in the data, no table of them.
+      await adminQuery(`SET search_path = "${schema}";
+        UPDATE documents SET data = $$${JSON.stringify(named)}$$::json WHERE id = 'ada:en:draft';
+        DROP TABLE document_reverse_ids;
+        DELETE FROM schema_migrations WHERE version > 14`);
+
+      await upgraded.migrate();
+      const found = await upgraded.documents.find({ type: 'person', sort: [{ field: '_id', direction: 1 }] });
+      assert.deepEqual(found, [named, emptied, never]);
+      assert.deepEqual(Object.keys(found[0]!), Object.keys(named), 'the keys in their order');
+      const [row] = await adminQuery<{ ids: unknown }>(`SELECT data -> 'relatedReverseIds' AS ids FROM "${schema}".documents WHERE id = 'ada:en:draft'`);
+      assert.deepEqual(row!.ids, [], 'out of the data');
+      const dataOf = async () => (await adminQuery<{ data: string }>(`SELECT data::text AS data FROM "${schema}".documents WHERE id = 'ada:en:draft'`))[0]!.data;
+      await upgraded.documents.relateBack('person', 'b', [{ versionId: named._id, present: true }], named.updatedAt);
+      const once = await dataOf();
+      for (const source of ['c', 'd', 'e']) await upgraded.documents.relateBack('person', source, [{ versionId: named._id, present: true }], named.updatedAt);
+      assert.equal(await dataOf(), once, 'the same text: no id added to the data');
+      assert.deepEqual((await upgraded.documents.find({ type: 'person', ids: [named._id] }))[0]!.relatedReverseIds, ['z', 'a', 'm', 'b', 'c', 'd', 'e']);
+    } finally {
+      await upgraded.close();
+      await adapter.close();
+      await cleanup();
+    }
+  });
+
   it('keeps the generations of a version 12 schema under their keys, and counts attachment writes up under the key the adapter is given', async () => {
     const { adapter, schema, cleanup } = await makePostgresAdapter();
     try {

@@ -390,6 +390,66 @@ describe('sqlite writes committed in groups', () => {
 });
 
 describe('sqlite migrations', () => {
+  it('keeps reverse ids out of the version\'s row: relating writes leave its data as long as it was', async () => {
+    const { adapter, filename, cleanup } = await makeTempAdapter();
+    try {
+      await adapter.migrate();
+      const ada = { ...makeDoc({ docId: 'ada', type: 'person' }), cacheInvalidatedAt: '2024-01-01T00:00:00.000Z' };
+      await adapter.documents.insert(ada, emptyIndex());
+      const stamp = '2024-02-01T00:00:00.000Z';
+      await adapter.documents.relateBack('person', 'first', [{ versionId: ada._id, present: true }], stamp);
+      const inspector = new Database(filename, { readonly: true });
+      try {
+        const dataOf = () => inspector.prepare("SELECT data FROM documents WHERE id = 'ada:en:draft'").pluck().get() as string;
+        const once = dataOf();
+        const sources = Array.from({ length: 200 }, (_, index) => `source-${index}`);
+        for (const source of sources) await adapter.documents.relateBack('person', source, [{ versionId: ada._id, present: true }], stamp);
+        assert.equal(dataOf(), once, 'the same bytes: no id in them');
+        assert.deepEqual(JSON.parse(once).relatedReverseIds, []);
+        const [read] = await adapter.documents.find({ type: 'person', ids: [ada._id] });
+        assert.deepEqual(read!.relatedReverseIds, ['first', ...sources]);
+      } finally {
+        inspector.close();
+      }
+    } finally {
+      await adapter.close();
+      await cleanup();
+    }
+  });
+
+  it('moves the reverse ids a version 16 database keeps in its documents\' data into their rows, in order', async () => {
+    const { adapter, filename, cleanup } = await makeTempAdapter();
+    try {
+      const old = new Database(filename);
+      for (const migration of migrations.slice(0, 16)) old.exec(migration);
+      old.pragma('user_version = 16');
+      const insert = old.prepare(`INSERT INTO documents (id, doc_id, type, locale, mode, slug, archived, visibility,
+        title_sortified, created_at, updated_at, data) VALUES (?, ?, 'person', 'en', 'draft', ?, 0, 'public', ?, '', '', ?)`);
+      const named = { ...makeDoc({ docId: 'ada', type: 'person' }), relatedReverseIds: ['z', 'a', 'm'], bio: 'b' };
+      const emptied = { ...makeDoc({ docId: 'bob', type: 'person' }), relatedReverseIds: [] };
+      const never = makeDoc({ docId: 'cy', type: 'person' });
+      for (const doc of [named, emptied, never]) insert.run(doc._id, doc.cmsDocId, doc.slug, doc.titleSortified, JSON.stringify(doc));
+      old.close();
+
+      await adapter.migrate();
+      const found = await adapter.documents.find({ type: 'person', sort: [{ field: '_id', direction: 1 }] });
+      assert.deepEqual(found, [named, emptied, never]);
+      assert.deepEqual(Object.keys(found[0]!), Object.keys(named), 'the keys in their order');
+      const inspector = new Database(filename, { readonly: true });
+      try {
+        const data = inspector.prepare("SELECT data FROM documents WHERE id = 'ada:en:draft'").pluck().get() as string;
+        assert.deepEqual(JSON.parse(data).relatedReverseIds, [], 'out of the data');
+      } finally {
+        inspector.close();
+      }
+      await adapter.documents.relateBack('person', 'b', [{ versionId: named._id, present: true }], '2025-01-01T00:00:00.000Z');
+      assert.deepEqual((await adapter.documents.find({ type: 'person', ids: [named._id] }))[0]!.relatedReverseIds, ['z', 'a', 'm', 'b']);
+    } finally {
+      await adapter.close();
+      await cleanup();
+    }
+  });
+
   it('keeps the generations of a version 14 database under their keys, and counts attachment writes up under the key the adapter is given', async () => {
     const { adapter, filename, cleanup } = await makeTempAdapter();
     try {

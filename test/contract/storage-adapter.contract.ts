@@ -9,6 +9,7 @@ import { describeExportContract } from './export-reads.contract.js';
 import { describeApiKeyContract } from './api-key-store.contract.js';
 import { describeAdvisoryLockContract } from './advisory-lock-store.contract.js';
 import { describeWebhookOutboxContract } from './webhook-outbox.contract.js';
+import { describeReverseIdsContract } from './reverse-ids.contract.js';
 
 /** Creates a fresh, empty store; `cleanup` runs after the suite has closed the adapter. */
 export type MakeAdapter = () => Promise<{ adapter: StorageAdapter; cleanup: () => Promise<void> }>;
@@ -457,6 +458,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     describeApiKeyContract(() => adapter);
     describeAdvisoryLockContract(() => adapter);
     describeWebhookOutboxContract(() => adapter);
+    describeReverseIdsContract(() => adapter);
 
     describe('logins', () => {
       it('stores and reads a login by user id', async () => {

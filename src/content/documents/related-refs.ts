@@ -44,6 +44,8 @@ function readable(lookup: ReferenceLookup): TypeQuery {
     archived: false,
     visibility: visibleValues(lookup.principal),
     sort: [{ field: 'createdAt', direction: 1 }],
+    // Only their ids and fields are looked at (crop fields), and they are not written back.
+    reverseIds: false,
   };
 }
 

@@ -3,6 +3,7 @@ import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { StorageSession, StoredDocument, TypeQuery } from '../../storage/storage-adapter.js';
 import type { Mode } from '../../core/ids.js';
+import { versionId } from './caller.js';
 import { relatedIds, relationshipField, relationshipTarget } from '../fields/relationship.js';
 import { schemasHold, walkFieldDefinitions, walkFields } from '../fields/walk-fields.js';
 
@@ -17,8 +18,9 @@ import { schemasHold, walkFieldDefinitions, walkFields } from '../fields/walk-fi
  * own editors' `If-Match`, and their content did not change.
  *
  * The `previous` copy a publish keeps is not live content: it leaves no bookkeeping.
- * All of it runs in the transaction of the write that causes it, and costs a query per related
- * type and a write per related version: no scan.
+ * All of it runs in the transaction of the write that causes it, and costs an indexed insert or
+ * delete and a write of its own fields per related version (`DocumentStore.relateBack`): not
+ * a read or rewrite of the ids other documents left there, so no more as more documents relate.
  */
 
 /** Related `cmsDocId`s of one version, per related type. */
@@ -133,24 +135,20 @@ export class ReverseBookkeeping {
   async #apply(session: StorageSession, relatedType: SanitizedPieceType, doc: StoredDocument, change: Change, stamp: string): Promise<void> {
     const ids = [...change.added, ...change.removed, ...change.kept];
     if (ids.length === 0) return;
-    // Held before they are read: a write of one of them, in this process or another, either
-    // comes first and is read here, or waits for this transaction and reads what it wrote.
+    // Held before they are written: a write of one of them, in this process or another, either
+    // comes first, or waits for this transaction and reads what it wrote.
     await session.documents.hold(ids);
     const place = placeFor(relatedType, doc);
     if (!place) return;
     const localized = relatedType.options.localized;
     const stale = change.removed.size > 0 && !localized ? await this.#stillRelated(session, doc, relatedType.name) : new Set<string>();
-    const found = await session.documents.find({ type: relatedType.name, docIds: ids, ...place });
-    for (const related of found) {
-      const relates = change.added.has(related.cmsDocId) || change.kept.has(related.cmsDocId) || stale.has(related.cmsDocId);
-      const reverseIds = withReverseId(reverseIdsOf(related), doc.cmsDocId, relates);
-      const invalidatedAt = later(related.cacheInvalidatedAt, stamp);
-      if (!reverseIds && invalidatedAt === related.cacheInvalidatedAt) continue;
-      if (reverseIds) related.relatedReverseIds = reverseIds;
-      related.cacheInvalidatedAt = invalidatedAt;
-      // Without an index: its filter values, search texts and `updatedAt` stay as they are.
-      await session.documents.update(related);
-    }
+    // Neither read nor rewritten with their other reverse ids: each is an indexed insert or
+    // delete, and a write of the version's own fields (cacheInvalidatedAt), however many relate to it.
+    const changes = ids.map((id) => ({
+      versionId: versionId({ docId: id, locale: place.locale ?? null }, place.mode ?? 'draft'),
+      present: change.added.has(id) || change.kept.has(id) || stale.has(id),
+    }));
+    await session.documents.relateBack(relatedType.name, doc.cmsDocId, changes, stamp);
   }
 
   /**
@@ -194,15 +192,6 @@ function changeOf(before: ReadonlySet<string> = new Set(), after: ReadonlySet<st
 export function reverseIdsOf(doc: Readonly<Record<string, unknown>>): string[] {
   const ids = doc.relatedReverseIds;
   return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
-}
-
-/**
- * `ids` with `id` in it (appended, as `$addToSet` does) or not; null when they already are as
- * asked, so that a write that changes nothing is skipped and the order stays.
- */
-function withReverseId(ids: string[], id: string, present: boolean): string[] | null {
-  if (ids.includes(id) === present) return null;
-  return present ? [...ids, id] : ids.filter((other) => other !== id);
 }
 
 /** The later of two ISO times (the first may be missing). */

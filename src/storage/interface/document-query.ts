@@ -63,6 +63,11 @@ export interface DocumentSelection {
   readonly sort?: readonly { readonly field: string; readonly direction: SortDirection }[];
   readonly skip?: number;
   readonly limit?: number;
+  /**
+   * False: the versions' `relatedReverseIds` are not read (each named version's is then an empty
+   * array), for a reader that only looks at their fields and never writes them back.
+   */
+  readonly reverseIds?: boolean;
 }
 
 /**

@@ -16,7 +16,20 @@ export interface StoredDocument {
   visibility?: string;
   createdAt: string;
   updatedAt: string;
+  /**
+   * The `cmsDocId`s of the documents whose relationships name this version, in the order they
+   * were added. Stored apart from the version, a row per id: adding or taking away one
+   * (`relateBack`) costs the same however many there are, and writes none of the others. Absent
+   * on a version no relationship ever named; an empty array once all of them let go.
+   */
+  relatedReverseIds?: string[];
   [property: string]: unknown;
+}
+
+/** One version whose reverse ids gain (`present`) or lose the id `relateBack` is given. */
+export interface ReverseIdChange {
+  readonly versionId: string;
+  readonly present: boolean;
 }
 
 /** One value of one filterable field of a document (a multi-valued field has several). */
@@ -61,7 +74,8 @@ export interface DocumentStore {
    */
   distinctValues(query: DocumentQuery, key: string): Promise<{ value: IndexValue; count: number }[]>;
   /**
-   * Stores the document with its filter values and search texts, replacing nothing.
+   * Stores the document with its filter values and search texts, replacing nothing (its
+   * `relatedReverseIds` as given).
    * Throws ConflictError (data.constraint `id` or `slug`) when the `_id` or the slug is taken.
    */
   insert(doc: StoredDocument, index: DocumentIndex): Promise<void>;
@@ -70,9 +84,18 @@ export interface DocumentStore {
    * type is left alone), its index entries and search texts with it; false when there is none.
    * Slug conflicts as insert. Without `index` the stored locale, mode, entries and texts stay:
    * for a change to no field they come from (a draft's `modified` flag, say). A version never
-   * moves to another locale or mode (its `_id` names them).
+   * moves to another locale or mode (its `_id` names them). Its `relatedReverseIds` become the
+   * ones given (none when absent), as every other property.
    */
   update(doc: StoredDocument, index?: DocumentIndex): Promise<boolean>;
+  /**
+   * Adds `sourceDocId` to the `relatedReverseIds` of the versions of `type` each change names
+   * (appended, when not there yet) or takes it away, and moves their `cacheInvalidatedAt` to
+   * `stamp` when that is later; the rest of them (`updatedAt`, filter values, search texts)
+   * stays. Versions not stored are skipped. Each change is an indexed insert or delete plus a
+   * write of the version without its reverse ids: the cost does not grow with how many there are.
+   */
+  relateBack(type: string, sourceDocId: string, changes: readonly ReverseIdChange[], stamp: string): Promise<void>;
   /**
    * Removes the versions of `type` with these `_id`s (those of another type stay) and their
    * index entries; returns how many there were.

@@ -360,7 +360,31 @@ export const migrations: readonly string[] = [
   END;
   $$;
   `,
-  // 17 (after the reverse bookkeeping side table, 16, at merge): a generation per document version
+  // 16: the documents' reverse ids (relatedReverseIds), a row per id, in the order added (seq),
+  // out of the data of the version they name: adding one is an indexed insert, not a rewrite of
+  // the version with all the others. Its data keeps an empty array, which marks it as named
+  // (rebuilt key by key: json keeps the key order, which jsonb would not).
+  `
+  CREATE TABLE document_reverse_ids (
+    seq bigint GENERATED ALWAYS AS IDENTITY,
+    target_id text COLLATE "C" NOT NULL,
+    source_doc_id text COLLATE "C" NOT NULL,
+    PRIMARY KEY (target_id, source_doc_id)
+  );
+  INSERT INTO document_reverse_ids (target_id, source_doc_id)
+    SELECT documents.id, ids.value FROM documents
+    CROSS JOIN LATERAL json_array_elements(CASE WHEN json_typeof(documents.data -> 'relatedReverseIds') = 'array'
+      THEN documents.data -> 'relatedReverseIds' ELSE '[]'::json END) WITH ORDINALITY AS elements (element, n)
+    CROSS JOIN LATERAL (SELECT elements.element #>> '{}' AS value) AS ids
+    WHERE json_typeof(elements.element) = 'string'
+    ORDER BY documents.id, elements.n
+    ON CONFLICT DO NOTHING;
+  UPDATE documents SET data = (
+      SELECT json_object_agg(entry.key, CASE WHEN entry.key = 'relatedReverseIds' THEN '[]'::json ELSE entry.value END ORDER BY entry.n)
+      FROM json_each(documents.data) WITH ORDINALITY AS entry (key, value, n))
+    WHERE CASE WHEN json_typeof(data -> 'relatedReverseIds') = 'array' THEN json_array_length(data -> 'relatedReverseIds') > 0 ELSE false END;
+  `,
+  // 17: a generation per document version
   // (StorageAdapter.generations' `versions`): a cached answer that shows one document stands
   // while other documents of its type are written. A row per version, removed with the version
   // (the table never outgrows the documents), counted by the deferred trigger too, at commit. Writers of one version take turns (its row), so one row

@@ -6,6 +6,7 @@ import { assertDocumentIndex, searchTexts, searchVectors, valueArrays } from './
 import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery } from './postgres-query.js';
 import type { StatementSource } from './statements.js';
 import { conflictError, translatingErrors } from './translate-error.js';
+import { fillReverseIds, laterStamp, splitReverseIds } from '../reverse-ids.js';
 
 // Bound as $1 … $12 (the columns), $13 … $18 (the search texts), $19 … $21 (the filter values).
 const columns = 'id, doc_id, type, locale, mode, slug, archived, visibility, title_sortified, created_at, updated_at, data';
@@ -82,6 +83,25 @@ const slugsLikeSql = `SELECT slug FROM documents
     AND (slug = $4::text OR slug LIKE $5::text ESCAPE '\\') AND ($6::text IS NULL OR doc_id <> $6::text)
   ORDER BY slug`;
 
+// A version's reverse ids (see reverse-ids.ts), in the order added.
+// Each version's as one array (no row per id to parse).
+const reverseIdsSql = `SELECT target_id, json_agg(source_doc_id ORDER BY seq) AS ids FROM document_reverse_ids
+  WHERE target_id = ANY ($1::text[]) GROUP BY target_id`;
+// The version's reverse ids become $2: the others go, the new ones are appended in order.
+const keepReverseIdsSql = `WITH kept AS (
+    DELETE FROM document_reverse_ids WHERE target_id = $1::text AND source_doc_id <> ALL ($2::text[])
+  )
+  INSERT INTO document_reverse_ids (target_id, source_doc_id)
+  SELECT $1::text, ids.id FROM unnest($2::text[]) WITH ORDINALITY AS ids (id, n) ORDER BY ids.n
+  ON CONFLICT DO NOTHING`;
+const dropReverseIdsSql = 'DELETE FROM document_reverse_ids WHERE target_id = ANY ($1::text[])';
+const relateSql = `INSERT INTO document_reverse_ids (target_id, source_doc_id)
+  SELECT id, $3::text FROM documents WHERE id = $1::text AND type = $2::text ON CONFLICT DO NOTHING`;
+const unrelateSql = 'DELETE FROM document_reverse_ids WHERE target_id = $1::text AND source_doc_id = $2::text';
+// The versions relateBack moves, read and written back without their ids: a row of fixed size.
+const stampedSql = 'SELECT id, data FROM documents WHERE id = ANY ($1::text[]) AND type = $2::text';
+const restampSql = 'UPDATE documents SET data = $2::json WHERE id = $1::text AND type = $3::text';
+
 const versionsAfterSql = 'SELECT data FROM documents WHERE type = $1::text AND id > $2::text ORDER BY id LIMIT $3::int';
 const allVersionsAfterSql = 'SELECT data FROM documents WHERE id > $1::text ORDER BY id LIMIT $2::int';
 // A lock per document, not per row: it holds the versions not stored yet too (the first
@@ -110,11 +130,21 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
   // up one base for each of its modes.
   const lockedBases = new Set<string>();
 
+  /** Versions as read, with their reverse ids (one query for all of them). */
+  const withReverseIds = (docs: StoredDocument[]) =>
+    fillReverseIds(docs, async (ids) => (await statements.prepared<{ target_id: string; ids: string[] }>(reverseIdsSql, [ids])).rows);
+
+  /** The version's reverse ids become `ids` (none for null). */
+  const keepReverseIds = async (versionId: string, ids: readonly string[] | null): Promise<void> => {
+    await statements.prepared(keepReverseIdsSql, [versionId, ids ?? []]);
+  };
+
   return {
     async find(query: DocumentQuery) {
       const { sql, params } = compileFindQuery(query);
       const { rows } = await statements.query<{ data: StoredDocument }>(sql, params);
-      return rows.map((row) => row.data);
+      const docs = rows.map((row) => row.data);
+      return query.reverseIds === false ? docs : withReverseIds(docs);
     },
 
     async count(query: DocumentQuery) {
@@ -131,12 +161,14 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
 
     async insert(doc, index) {
       assertDocumentIndex(index);
-      const row = toRow(doc, index);
+      const { stored, ids } = splitReverseIds(doc);
+      const row = toRow(stored, index);
       // A row that conflicted is gone by the time it is looked for only if another writer removed
       // it in between: the insert is then tried again.
       for (let attempt = 0; attempt < 3; attempt++) {
         const inserted = await translatingErrors(() => statements.prepared(insertSql, writeParams(row, index)));
-        if (inserted.rowCount !== 0) return;
+        // A new version has no rows yet (a removed one's went with it).
+        if (inserted.rowCount !== 0) return ids !== null && ids.length > 0 ? keepReverseIds(doc._id, ids) : undefined;
         const { id, slug } = await taken(row);
         if (id) throw conflictError('documents_id');
         if (slug) throw conflictError('documents_slug');
@@ -147,11 +179,15 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
     async update(doc, index) {
       if (index) assertDocumentIndex(index);
       // Without an index, the locale and mode stay as stored: the slug lookup of `taken` is unused.
-      const row = toRow(doc, index ?? { locale: null, mode: null });
+      const { stored, ids } = splitReverseIds(doc);
+      const row = toRow(stored, index ?? { locale: null, mode: null });
       const updated = await translatingErrors(() =>
         index ? statements.prepared(updateSql, writeParams(row, index)) : statements.prepared(updateRowSql, unplaced(row)),
       );
-      if (updated.rowCount !== 0) return true;
+      if (updated.rowCount !== 0) {
+        await keepReverseIds(doc._id, ids);
+        return true;
+      }
       // Nothing updated: no such document of this type, or its new slug is another's.
       if ((await taken(row)).own) throw conflictError('documents_slug');
       return false;
@@ -160,7 +196,23 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
     async remove(type, ids) {
       if (ids.length === 0) return 0;
       const removed = await statements.prepared(removeSql, [type, [...ids]]);
+      // An id is unique across types: one removed leaves no version its reverse ids could name.
+      if (removed.rowCount) await statements.prepared(dropReverseIdsSql, [[...ids]]);
       return removed.rowCount ?? 0;
+    },
+
+    async relateBack(type, sourceDocId, changes, stamp) {
+      if (changes.length === 0) return;
+      for (const { versionId, present } of changes) {
+        await (present ? statements.prepared(relateSql, [versionId, type, sourceDocId]) : statements.prepared(unrelateSql, [versionId, sourceDocId]));
+      }
+      const gaining = new Set(changes.filter((change) => change.present).map((change) => change.versionId));
+      const { rows } = await statements.prepared<{ id: string; data: StoredDocument }>(stampedSql, [changes.map((change) => change.versionId), type]);
+      for (const { id, data } of rows) {
+        data.cacheInvalidatedAt = laterStamp(data.cacheInvalidatedAt, stamp);
+        if (gaining.has(id)) data.relatedReverseIds = [];
+        await statements.prepared(restampSql, [id, JSON.stringify(data), type]);
+      }
     },
 
     async slugsLike({ locale, mode, base, exceptDocId }) {
@@ -189,7 +241,7 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
         type === null
           ? await statements.prepared<{ data: StoredDocument }>(allVersionsAfterSql, [afterId ?? '', limit])
           : await statements.prepared<{ data: StoredDocument }>(versionsAfterSql, [type, afterId ?? '', limit]);
-      return rows.map((row) => row.data);
+      return withReverseIds(rows.map((row) => row.data));
     },
 
     async hold(docIds) {

@@ -380,7 +380,25 @@ export const migrations: readonly string[] = [
     INSERT INTO generations (key, value) VALUES (OLD.type || ':' || OLD.mode, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1;
   END;
   `,
-  // 19 (after the reverse bookkeeping side table, 18, at merge): a generation per document version
+  // 18: the documents' reverse ids (relatedReverseIds), a row per id in the order added (seq,
+  // per version), out of the data of the version they name: adding one is an indexed insert, not
+  // a rewrite of the version with all the others. Its data keeps an empty array, which marks it
+  // as named.
+  `
+  CREATE TABLE document_reverse_ids (
+    target_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    source_doc_id TEXT NOT NULL,
+    PRIMARY KEY (target_id, seq)
+  ) STRICT, WITHOUT ROWID;
+  CREATE UNIQUE INDEX document_reverse_ids_source ON document_reverse_ids (target_id, source_doc_id);
+  INSERT OR IGNORE INTO document_reverse_ids (target_id, seq, source_doc_id)
+    SELECT documents.id, ids.key + 1, ids.value FROM documents, json_each(documents.data, '$.relatedReverseIds') AS ids
+    WHERE json_type(documents.data, '$.relatedReverseIds') = 'array' AND ids.type = 'text';
+  UPDATE documents SET data = json_set(data, '$.relatedReverseIds', json('[]'))
+    WHERE json_type(data, '$.relatedReverseIds') = 'array' AND json_array_length(data, '$.relatedReverseIds') > 0;
+  `,
+  // 19: a generation per document version
   // (StorageAdapter.generations' `versions`): a cached answer that shows one document stands
   // while other documents of its type are written. A row per version, removed with the version:
   // the table never outgrows the documents. Its value is

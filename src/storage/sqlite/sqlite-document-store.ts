@@ -5,6 +5,7 @@ import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery, jsonLi
 import type { StatementSource } from './statement-cache.js';
 import { assertDocumentIndex, removeIndex, replaceIndex, writeIndex, type PendingSearchWrites } from './sqlite-document-index.js';
 import { translateSqliteError } from './translate-error.js';
+import { fillReverseIds, splitReverseIds } from '../reverse-ids.js';
 
 const columnValues = `@id, @docId, @type, @locale, @mode, @slug, @archived, @visibility, @titleSortified,
   @createdAt, @updatedAt, @data`;
@@ -37,6 +38,29 @@ const slugsLikeSql = `SELECT slug FROM documents
     AND (@exceptDocId IS NULL OR doc_id <> @exceptDocId)
   ORDER BY slug`;
 
+// The versions' reverse ids (see reverse-ids.ts), each version's as one JSON array in the order
+// added: read along its (target_id, seq) key, no sort, no row object per id.
+const reverseIdsSql = `SELECT targets.value AS target_id, (SELECT json_group_array(source_doc_id) FROM (
+    SELECT source_doc_id FROM document_reverse_ids WHERE target_id = targets.value ORDER BY seq)) AS ids
+  FROM json_each(?) AS targets`;
+const keepReverseIdsSql = `DELETE FROM document_reverse_ids
+  WHERE target_id = ? AND source_doc_id NOT IN (SELECT value FROM json_each(?))`;
+// Appended after the version's last (the select is read whole before the rows go in).
+const nextSeq = (target: string) => `coalesce((SELECT max(seq) FROM document_reverse_ids WHERE target_id = ${target}), 0) + 1`;
+const addReverseIdsSql = `INSERT OR IGNORE INTO document_reverse_ids (target_id, seq, source_doc_id)
+  SELECT @target, ${nextSeq('@target')} + key, value FROM json_each(@ids)`;
+const dropReverseIdsSql = `DELETE FROM document_reverse_ids WHERE target_id IN (SELECT value FROM json_each(?))
+  AND NOT EXISTS (SELECT 1 FROM documents WHERE documents.id = document_reverse_ids.target_id)`;
+const relateSql = `INSERT OR IGNORE INTO document_reverse_ids (target_id, seq, source_doc_id)
+  SELECT id, ${nextSeq('@id')}, @source FROM documents WHERE id = @id AND +type = @type`;
+const unrelateSql = 'DELETE FROM document_reverse_ids WHERE target_id = @id AND source_doc_id = @source';
+// The version's cacheInvalidatedAt moved, and it marked as named when it gains the id, in place:
+// its data no longer holds the ids, so this writes a row of fixed size.
+const stamped = `json_set(data, '$.cacheInvalidatedAt', CASE WHEN json_extract(data, '$.cacheInvalidatedAt') > @stamp
+  THEN json_extract(data, '$.cacheInvalidatedAt') ELSE @stamp END)`;
+const stampSql = `UPDATE documents SET data = CASE WHEN @present THEN json_set(${stamped}, '$.relatedReverseIds', json('[]'))
+  ELSE ${stamped} END WHERE id = @id AND +type = @type`;
+
 const versionsAfterSql = `SELECT data FROM documents WHERE type = ? AND id > ? ORDER BY id LIMIT ?`;
 const allVersionsAfterSql = `SELECT data FROM documents WHERE id > ? ORDER BY id LIMIT ?`;
 
@@ -54,7 +78,7 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
       beforeRead(query);
       const { sql, params } = compileFindQuery(query);
       const rows = statements.statement(sql).pluck().all(...params) as string[];
-      return rows.map((data) => JSON.parse(data) as StoredDocument);
+      return withReverseIds(statements, rows, query.reverseIds);
     },
 
     async count(query: DocumentQuery) {
@@ -78,26 +102,44 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
 
     async insert(doc, index) {
       assertDocumentIndex(index);
-      const row = { ...toRow(doc), ...placeOf(index) };
+      const { stored, ids } = splitReverseIds(doc);
+      const row = { ...toRow(stored), ...placeOf(index) };
       const { lastInsertRowid } = runTranslatingErrors(() => statements.statement(insertSql).run(row));
       writeIndex(statements, Number(lastInsertRowid), partitionOf(row), index, pendingSearch);
+      // A new version has no rows yet (a removed one's went with it).
+      if (ids !== null && ids.length > 0) keepReverseIds(statements, doc._id, ids);
     },
 
     async update(doc, index) {
-      if (!index) return runTranslatingErrors(() => statements.statement(updateRowSql).get(toRow(doc))) !== undefined;
+      const { stored, ids } = splitReverseIds(doc);
+      if (!index) {
+        const updated = runTranslatingErrors(() => statements.statement(updateRowSql).get(toRow(stored))) !== undefined;
+        if (updated) keepReverseIds(statements, doc._id, ids);
+        return updated;
+      }
       assertDocumentIndex(index);
-      const row = { ...toRow(doc), ...placeOf(index) };
+      const row = { ...toRow(stored), ...placeOf(index) };
       const updated = runTranslatingErrors(() => statements.statement(updateSql).get(row));
       if (updated === undefined) return false;
       const { seq } = updated as { seq: number };
       replaceIndex(statements, seq, partitionOf(row), index, pendingSearch);
+      keepReverseIds(statements, doc._id, ids);
       return true;
+    },
+
+    async relateBack(type, sourceDocId, changes, stamp) {
+      for (const { versionId, present } of changes) {
+        const params = { id: versionId, type, source: sourceDocId };
+        statements.statement(present ? relateSql : unrelateSql).run(present ? params : { id: versionId, source: sourceDocId });
+        statements.statement(stampSql).run({ id: versionId, type, stamp, present: present ? 1 : 0 });
+      }
     },
 
     async remove(type, ids) {
       if (ids.length === 0) return 0;
       const seqs = statements.statement(removeSql).pluck().all(type, jsonList(ids)) as number[];
       removeIndex(statements, seqs, pendingSearch);
+      if (seqs.length > 0) statements.statement(dropReverseIdsSql).run(jsonList(ids));
       return seqs.length;
     },
 
@@ -116,12 +158,31 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
           ? statements.statement(allVersionsAfterSql).pluck().all(afterId ?? '', limit)
           : statements.statement(versionsAfterSql).pluck().all(type, afterId ?? '', limit)
       ) as string[];
-      return rows.map((data) => JSON.parse(data) as StoredDocument);
+      return withReverseIds(statements, rows);
     },
 
     // SQLite runs one write transaction at a time (the file's write lock): nothing to hold.
     async hold() {},
   };
+}
+
+/** Versions read as their rows' data, with their reverse ids unless `read` is false (one query for all of them). */
+export function withReverseIds(statements: StatementSource, rows: readonly string[], read = true): Promise<StoredDocument[]> {
+  const docs = rows.map((data) => JSON.parse(data) as StoredDocument);
+  if (!read) return Promise.resolve(docs);
+  return fillReverseIds(docs, (ids) =>
+    (statements.statement(reverseIdsSql).all(jsonList(ids)) as { target_id: string; ids: string }[]).map((row) => ({ target_id: row.target_id, ids: JSON.parse(row.ids) as string[] })),
+  );
+}
+
+/**
+ * The version's reverse ids become `ids` (none for null): those it no longer has go, new ones
+ * are appended. A version without any costs one indexed delete of nothing.
+ */
+function keepReverseIds(statements: StatementSource, versionId: string, ids: readonly string[] | null): void {
+  const list = jsonList(ids ?? []);
+  statements.statement(keepReverseIdsSql).run(versionId, list);
+  if (ids !== null && ids.length > 0) statements.statement(addReverseIdsSql).run({ target: versionId, ids: list });
 }
 
 type TextColumn = 'id' | 'docId' | 'type' | 'slug' | 'visibility' | 'titleSortified' | 'createdAt' | 'updatedAt' | 'data';

@@ -1,8 +1,9 @@
-import type { DocumentQuery, DocumentStore, StoredDocument } from '../storage-adapter.js';
+import type { DocumentQuery, DocumentStore } from '../storage-adapter.js';
 import type { CountsUntilWrite } from './counts-until-write.js';
 import { compileFindQuery, costGrowsWithSelection } from './sqlite-query.js';
 import type { ReadThreads } from './read-threads.js';
 import type { StatementSource } from './statement-cache.js';
+import { withReverseIds } from './sqlite-document-store.js';
 
 // The sorts a list index holds in order, after type, locale, mode and archived.
 const indexedSorts = new Set(['updatedAt', 'createdAt', 'titleSortified']);
@@ -27,7 +28,7 @@ export function withListReads(
       if (!probe && !away) return store.find(query);
       const { sql, params } = compileFindQuery(query, { probeConditions: probe });
       const rows = (away ? await away.run(sql, params, 'column') : statements.statement(sql).pluck().all(...params)) as string[];
-      return rows.map((data) => JSON.parse(data) as StoredDocument);
+      return withReverseIds(statements, rows, query.reverseIds);
     },
   };
 }
