@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { browserSkipReason } from '../helpers/browser.js';
 import { adminTestConfig, signedInAdminSuite, type SignedInSuite } from '../helpers/admin-app.js';
-import { seedImage } from './flow-support.js';
+import { eventually, seedImage } from './flow-support.js';
 
 /**
  * Issue 22, point 4: the editor never destroys what it opens. Rich text holding every item an
@@ -138,9 +138,12 @@ function unloadBlocked(page: Page): Promise<boolean> {
   });
 }
 
-/** The editor is clean: no warning on unload, no "Unsaved changes", and leaving asks nothing. */
+/**
+ * The editor is clean: no warning on unload, no "Unsaved changes", and leaving asks nothing.
+ * After a save, the page takes in the server's answer a moment after the test has seen it.
+ */
 async function assertCleanAndLeave(page: Page, what: string): Promise<void> {
-  assert.equal(await unloadBlocked(page), false, `${what}: leaving the page would warn`);
+  await eventually(async () => assert.equal(await unloadBlocked(page), false, `${what}: leaving the page would warn`), 5000);
   assert.equal(await page.getByText('Unsaved changes').count(), 0, `${what}: the status claims unsaved changes`);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Events' }).click();
   const outcome = await Promise.race([
@@ -179,7 +182,7 @@ async function openedAndSavedUntouched(suite: SignedInSuite, type: string, cmsDo
   await lookAround(page, text);
   await saveDraft(page, type);
   assert.equal(await storedContent(suite, type, cmsDocId), kept, 'saved untouched');
-  assert.equal(await unloadBlocked(page), false, 'clean after saving untouched');
+  await eventually(async () => assert.equal(await unloadBlocked(page), false, 'clean after saving untouched'), 5000);
   return text;
 }
 
