@@ -25,9 +25,11 @@ declare module 'fastify' {
     /**
      * The route's answers name what they read (`VersionOutput.sources`: a get-one's documents):
      * a kept answer depends on those alone, and `answerDependsOn` only tags it for a CDN when
-     * the tags of its documents do not fit.
+     * its own tags (`answerRelatesTo`) do not fit.
      */
     answerNamesSources?: boolean;
+    /** The generation keys of what a get-one's document can show besides itself (`AnswerDependencies.relatedOf`): its CDN tags. */
+    answerRelatesTo?: (rawUrl: string) => readonly string[];
   }
 }
 
@@ -164,7 +166,7 @@ export class CachedAnswers {
     return this.#send(request, reply, async () => {
       const output = await build();
       const sources = output.sources && { keys: [...output.sources.keys], versions: [...output.sources.versions] };
-      return { answer: versionAnswer(output), sources };
+      return { answer: versionAnswer(output), sources, shows: String(output.document._id).split(':')[0]! };
     });
   }
 
@@ -175,13 +177,18 @@ export class CachedAnswers {
     return this.#deliver(request, reply, answer, undefined);
   }
 
-  async #send(request: FastifyRequest, reply: FastifyReply, build: () => Promise<{ answer: Answer; sources?: Sources | undefined }>): Promise<FastifyReply> {
+  async #send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    build: () => Promise<{ answer: Answer; sources?: Sources | undefined; shows?: string }>,
+  ): Promise<FastifyReply> {
     const slot = slots.get(request);
     const built = await build();
     // Tags only on what anonymous callers are answered: a shared cache stores nothing else, and
     // another audience's answer may name documents hidden from them.
-    const dependsOn = request.routeOptions.config.answerDependsOn;
-    const cdnTags = request.principal.kind === 'anonymous' && dependsOn ? cdnTagsOf(dependsOn(request.url), built.sources, this.#maxTagsLength) : null;
+    const { answerDependsOn: dependsOn, answerRelatesTo: relatesTo } = request.routeOptions.config;
+    const shown = built.shows !== undefined && relatesTo ? { docId: built.shows, relatedKeys: relatesTo(request.url) } : undefined;
+    const cdnTags = request.principal.kind === 'anonymous' && dependsOn ? cdnTagsOf(dependsOn(request.url), shown, this.#maxTagsLength) : null;
     const answer: Answer = { ...built.answer, cdnTags };
     // A store that cannot say where it is costs the answer its place in the cache, not the answer.
     if (slot) await this.#keep(slot, answer, built.sources).catch(() => undefined);

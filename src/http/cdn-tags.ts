@@ -8,25 +8,27 @@ export interface CdnTags {
   readonly cacheTag: string;
 }
 
+/** A get-one's document and the generation keys of what its type's documents can show besides. */
+export interface ShownDocument {
+  readonly docId: string;
+  readonly relatedKeys: readonly string[];
+}
+
 /**
  * The tags of a shared answer. A list: one per generation key it depends on (`article:published`,
  * `@cms/user` for a type without modes, `attachments`) and each type's name alone (`article`).
- * An answer that names what it read (a get-one, `sources`): `doc:<cmsDocId>` for the document it
- * shows and each document it embeds, and the tags of the keys it read besides (the types its
- * reverse relationships read, the attachments), so that a write to another document of its type
- * leaves it at the CDN as on the server. When those would make the value longer than `maxLength`
- * (`limits.cdnTagsLength`), the type-level tags of `dependencies` (every type it can reach: they
- * purge it as well) stand for them, and when even those would, no tags are sent.
+ * A get-one (`shown`): `doc:<cmsDocId>` for its document, so that a write to another document of
+ * its type leaves it at the CDN as on the server, and the tags of the keys of what its type can
+ * show besides (`AnswerDependencies.relatedOf`). Those come from the schema, never from the data:
+ * a tag per related document would name the ids the answer hides (an unpublished author) and
+ * tell which relationships hold one; the price is that a write to any related document purges
+ * the get-ones of the types that can show it. When they would make the value longer than
+ * `maxLength` (`limits.cdnTagsLength`), the type-level tags of `dependencies` (every type it can
+ * reach: they purge it as well) stand for them, and when even those would, no tags are sent.
  */
-export function cdnTagsOf(
-  dependencies: readonly string[],
-  sources: { readonly keys: readonly string[]; readonly versions: readonly string[] } | undefined,
-  maxLength: number,
-): CdnTags | null {
+export function cdnTagsOf(dependencies: readonly string[], shown: ShownDocument | undefined, maxLength: number): CdnTags | null {
   const typeLevel = tagsOfKeys(dependencies);
-  const choices = sources
-    ? [[...tagsOfKeys(sources.keys), ...new Set(sources.versions.map((id) => documentCdnTag(id.split(':')[0]!)))], typeLevel]
-    : [typeLevel];
+  const choices = shown ? [[documentCdnTag(shown.docId), ...tagsOfKeys(shown.relatedKeys)], typeLevel] : [typeLevel];
   for (const chosen of choices) {
     if (chosen.length > 0 && chosen.join(' ').length <= maxLength) return { surrogateKey: chosen.join(' '), cacheTag: chosen.join(',') };
   }

@@ -146,13 +146,15 @@ describe('response cache: ETag, 304, Cache-Control, compression', () => {
     }
   });
 
-  it('tags anonymous answers for a CDN (Surrogate-Key, Cache-Tag): a document by the documents it shows, a list by type', async () => {
+  it('tags anonymous answers for a CDN (Surrogate-Key, Cache-Tag): a document by itself and the types it can show, a list by type', async () => {
     const person = (await t.request('POST', '/api/v1/person', { body: { title: 'Tagged' } })).body;
     const withAuthor = (await t.request('POST', '/api/v1/article', { body: { title: 'Tagged article', _authors: [person._id] } })).body;
     const one = await t.request('GET', `/api/v1/article/${withAuthor._id}`, { key: null });
     const tags = String(one.headers['surrogate-key']).split(' ');
-    assert.deepEqual(tags.sort(), [`doc:${withAuthor.cmsDocId}`, `doc:${person.cmsDocId}`].sort(), 'its document and the one it embeds');
-    assert.ok(!tags.includes('article:published'), "another article's publication leaves it");
+    assert.deepEqual(tags.filter((tag) => tag.startsWith('doc:')), [`doc:${withAuthor.cmsDocId}`], 'its document, not the one it embeds');
+    assert.ok(tags.includes('person') && tags.includes('person:published'), 'the types it can show');
+    const own = await t.request('GET', `/api/v1/person/${person._id}`, { key: null });
+    assert.equal(own.headers['surrogate-key'], `doc:${person.cmsDocId}`, "a type that shows nothing else: its document alone (another person's publication leaves it)");
     assert.equal(one.headers['cache-tag'], String(one.headers['surrogate-key']).split(' ').join(','));
     const cached = await t.request('GET', `/api/v1/article/${withAuthor._id}`, { key: null });
     assert.equal(cached.headers['surrogate-key'], one.headers['surrogate-key'], 'a cached answer has the same tags');
@@ -165,6 +167,28 @@ describe('response cache: ETag, 304, Cache-Control, compression', () => {
       assert.equal(keyed.headers['surrogate-key'], undefined, `${key}: not stored by a shared cache, never tagged`);
       assert.equal(keyed.headers['cache-tag'], undefined);
     }
+  });
+
+  it('never names in its tags a document the answer hides (an unpublished or archived author), and tags alike whatever the relationships hold', async () => {
+    const [unpublished, archived] = await Promise.all(['Unpublished author', 'Archived author'].map(async (title) => (await t.request('POST', '/api/v1/person', { body: { title } })).body));
+    const article = (await t.request('POST', '/api/v1/article', { body: { title: 'Hidden authors', _authors: [unpublished._id, archived._id] } })).body;
+    const alone = (await t.request('POST', '/api/v1/article', { body: { title: 'No authors' } })).body;
+    assert.equal((await t.request('POST', `/api/v1/person/${unpublished._id}/unpublish`)).status, 200);
+    assert.equal((await t.request('PATCH', `/api/v1/person/${archived._id}`, { body: { archived: true } })).status, 200);
+    const one = await t.request('GET', `/api/v1/article/${article._id}`, { key: null });
+    assert.equal(one.status, 200);
+    assert.deepEqual(one.body._authors, [], 'the answer shows neither');
+    for (const header of [one.headers['surrogate-key'], one.headers['cache-tag']]) {
+      for (const id of [unpublished.cmsDocId, archived.cmsDocId]) assert.ok(!String(header).includes(id), `${header} names ${id}`);
+    }
+    const other = await t.request('GET', `/api/v1/article/${alone._id}`, { key: null });
+    const withoutDoc = (header: unknown) => String(header).split(' ').filter((tag) => !tag.startsWith('doc:')).sort();
+    assert.deepEqual(withoutDoc(one.headers['surrogate-key']), withoutDoc(other.headers['surrogate-key']), 'hidden relationships change nothing but the document tag');
+    // Publishing the author again purges a tag the answer carries: a CDN refreshes it, as this server does.
+    assert.ok(String(one.headers['surrogate-key']).split(' ').includes('person:published'));
+    assert.equal((await t.request('POST', `/api/v1/person/${unpublished._id.replace(/:published$/, ':draft')}/publish`)).status, 200);
+    const again = await t.request('GET', `/api/v1/article/${article._id}`, { key: null });
+    assert.deepEqual(again.body._authors.map((author: { title: string }) => author.title), ['Unpublished author'], 'shown once published again');
   });
 
   it('answers If-None-Match with 304 and no body, for every caller', async () => {

@@ -58,3 +58,13 @@ test('an answer that may show drafts depends on the drafts too; a type without m
   const user = answerDependencies(config, createFieldTypeRegistry(), '@cms/user');
   assert.deepEqual(user.of('/api/v1/@cms/user'), ['@cms/user:']);
 });
+
+test('what a document can show besides itself: the types reached through relationships (itself only through one of its own), by the schema', async () => {
+  const config = await loadAppConfig({ env: {}, cwd: tmpdir(), config: scopesConfig() });
+  const relatedOf = (name: string, url = `/api/v1/${name}/x`) => [...answerDependencies(config, createFieldTypeRegistry(), name).relatedOf(url)].sort();
+  assert.deepEqual(relatedOf('event'), [attachmentsGenerationKey, ...['@cms/image', 'event', 'person', 'topic', 'venue'].map((type) => `${type}:published`)].sort(), 'event comes back through venue');
+  assert.deepEqual(relatedOf('room'), [], 'a type that reaches nothing');
+  assert.deepEqual(relatedOf('person'), [attachmentsGenerationKey], 'its own attachments');
+  assert.deepEqual(relatedOf('topic', '/api/v1/topic/x:en:draft'), []);
+  assert.ok(relatedOf('venue', '/api/v1/venue/x:en:draft').includes('event:draft'), 'a draft answer: the drafts too');
+});

@@ -82,19 +82,19 @@ test('the preferred coding: br, then gzip, nothing refused with q=0', () => {
   assert.equal(preferredEncoding(undefined), null);
 });
 
-test('CDN tags: a key per dependency and type for a list; the documents a get-one shows and the keys it read, else type-level ones past the bound', () => {
+test('CDN tags: a key per dependency and type for a list; a get-one\'s document and the keys its type can show besides, else type-level ones past the bound', () => {
   const typeLevel = ['article:published', '@cms/user:', '(attachments)'];
   assert.deepEqual(cdnTagsOf(typeLevel, undefined, maxCdnTagsLength), {
     surrogateKey: 'article article:published @cms/user attachments',
     cacheTag: 'article,article:published,@cms/user,attachments',
   });
-  const one = { keys: ['book:published', '(attachments)'], versions: ['d1:en:published', 'u1', 'd1:en:draft'] };
+  const one = { docId: 'd1', relatedKeys: ['book:published', '(attachments)'] };
   assert.deepEqual(cdnTagsOf(typeLevel, one, maxCdnTagsLength), {
-    surrogateKey: 'book book:published attachments doc:d1 doc:u1',
-    cacheTag: 'book,book:published,attachments,doc:d1,doc:u1',
+    surrogateKey: 'doc:d1 book book:published attachments',
+    cacheTag: 'doc:d1,book,book:published,attachments',
   });
-  const many = { keys: [], versions: Array.from({ length: maxCdnTagsLength / 10 }, (_, i) => `document-${i}`) };
-  assert.equal(cdnTagsOf(['article:published'], many, maxCdnTagsLength)?.surrogateKey, 'article article:published', 'too many documents: the type-level tags');
+  const wide = { docId: 'd1', relatedKeys: Array.from({ length: maxCdnTagsLength / 10 }, (_, i) => `type-${i}:published`) };
+  assert.equal(cdnTagsOf(['article:published'], wide, maxCdnTagsLength)?.surrogateKey, 'article article:published', 'too many related types: the type-level tags');
   const types = Array.from({ length: maxCdnTagsLength / 10 }, (_, i) => `type-${i}:published`);
   assert.equal(cdnTagsOf(types, undefined, maxCdnTagsLength), null, 'too many types: none');
   assert.equal(cdnTagsOf(['article:published'], undefined, 0), null, '0: never');

@@ -16,6 +16,12 @@ export interface AnswerDependencies {
   readonly anyMode: readonly string[];
   /** The keys of the answer to a GET of `rawUrl` (path and raw query string); see `mayReadDrafts`. */
   of(rawUrl: string): readonly string[];
+  /**
+   * The keys of what a document of the type can show besides itself (the types its relationships
+   * and reverse relationships reach, the attachments), for a GET of `rawUrl`: decided by the
+   * schema alone, so that naming them tells nothing about the data (the CDN tags of a get-one).
+   */
+  relatedOf(rawUrl: string): readonly string[];
 }
 
 /**
@@ -28,34 +34,39 @@ export interface AnswerDependencies {
  * published versions of every type it reaches, and a draft save leaves it standing.
  */
 export function answerDependencies(config: AppConfig, fieldTypes: FieldTypeLookup, typeName: string): AnswerDependencies {
-  const published: string[] = [];
-  const anyMode: string[] = [];
+  const all = { published: [] as string[], anyMode: [] as string[] };
+  const related = { published: [] as string[], anyMode: [] as string[] };
   let attachments = false;
   const seen = new Set<string>();
-  const pending = [typeName];
-  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+  // Each type with whether it was reached through a relationship: the type itself only through one of its own.
+  const pending: [string, boolean][] = [[typeName, false]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [name, reached] = next;
     const type = config.pieceTypes.get(name);
-    if (seen.has(name) || type === undefined) continue;
-    seen.add(name);
-    if (type.options.localized) {
-      published.push(modeGenerationKey(name, 'published'));
-      anyMode.push(modeGenerationKey(name, 'published'), modeGenerationKey(name, 'draft'));
-    } else {
-      published.push(modeGenerationKey(name, null));
-      anyMode.push(modeGenerationKey(name, null));
+    if (type === undefined || seen.has(`${reached}:${name}`)) continue;
+    seen.add(`${reached}:${name}`);
+    const published = type.options.localized ? [modeGenerationKey(name, 'published')] : [modeGenerationKey(name, null)];
+    const anyMode = type.options.localized ? [...published, modeGenerationKey(name, 'draft')] : published;
+    for (const keys of reached ? [all, related] : [all]) {
+      keys.published.push(...published.filter((key) => !keys.published.includes(key)));
+      keys.anyMode.push(...anyMode.filter((key) => !keys.anyMode.includes(key)));
     }
     walkFieldDefinitions([type.fields], config.widgetTypes, (field) => {
       if (field.type === attachmentField.name) attachments = true;
-      if (fieldTypes.get(field.type)?.relates) {
-        pending.push(relationshipTarget(field.name, field.options.withType));
-      }
+      if (fieldTypes.get(field.type)?.relates) pending.push([relationshipTarget(field.name, field.options.withType), true]);
     });
   }
   if (attachments) {
-    published.push(attachmentsGenerationKey);
-    anyMode.push(attachmentsGenerationKey);
+    for (const keys of [all, related]) {
+      keys.published.push(attachmentsGenerationKey);
+      keys.anyMode.push(attachmentsGenerationKey);
+    }
   }
-  return { published, anyMode, of: (rawUrl) => (mayReadDrafts(rawUrl) ? anyMode : published) };
+  return {
+    ...all,
+    of: (rawUrl) => (mayReadDrafts(rawUrl) ? all.anyMode : all.published),
+    relatedOf: (rawUrl) => (mayReadDrafts(rawUrl) ? related.anyMode : related.published),
+  };
 }
 
 /**

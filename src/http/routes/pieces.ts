@@ -34,7 +34,7 @@ export function registerPieceRoutes(
       sendWritten(reply, await documents.insert(callerOf(request), type, request.body as Body)),
     );
     // A get-one depends on the documents it shows, which it names once built (CachedAnswers).
-    const cachedOne = { ...cached, answerNamesSources: true };
+    const cachedOne = { ...cached, answerNamesSources: true, answerRelatesTo: (url: string) => dependencies.relatedOf(url) };
     app.get(`${base}/:_id`, { schema: { params: idParams, querystring: readOneQuery }, config: cachedOne }, (request, reply) => {
       const query = request.query as Record<string, unknown>;
       const read = () => documents.getOne(callerOf(request), type, idOf(request), query);
