@@ -74,6 +74,27 @@ describe('reverse relationship bookkeeping (relatedReverseIds, cacheInvalidatedA
     assert.equal(adaNow.updatedAt, ada.updatedAt, 'being related to is no change of content');
   });
 
+  it('shows a related document inside another answer without its relatedReverseIds (they grow with the store), its own answers with them', async () => {
+    const ada = await create('person', { title: 'Author of many' });
+    const articles = [];
+    for (let n = 0; n < 3; n++) articles.push(await create('article', { title: `Paper ${n}`, _authors: [ada._id] }));
+    assert.deepEqual((await read('person', ada._id)).relatedReverseIds, articles.map((article) => article.cmsDocId), 'its own get-one');
+    const one = await read('article', articles[0]!._id);
+    assert.equal(one._authors.length, 1);
+    assert.equal(one._authors[0].title, 'Author of many');
+    assert.ok(!('relatedReverseIds' in one._authors[0]), 'embedded in a get-one: none');
+    assert.ok(one._authors[0].cacheInvalidatedAt, 'still with its cacheInvalidatedAt');
+    const list = await t.request('GET', '/api/v1/article?perPage=50');
+    assert.equal(list.status, 200);
+    const embedded = list.body.results.flatMap((article: Doc) => article._authors ?? []);
+    assert.ok(embedded.length >= 3);
+    assert.ok(embedded.every((author: Doc) => !('relatedReverseIds' in author)), 'embedded in a list: none');
+    const written = await patch(articles[1]!._id, { title: 'Paper 1, again' });
+    assert.ok(!('relatedReverseIds' in written._authors[0]), "in a write's answer: none");
+    const people = await t.request('GET', '/api/v1/person?perPage=50');
+    assert.ok(people.body.results.find((person: Doc) => person.cmsDocId === ada.cmsDocId).relatedReverseIds.length === 3, 'its own list');
+  });
+
   it('moves cacheInvalidatedAt of the documents that relate to a document written or removed, not their updatedAt', async () => {
     const ada = await create('person', { title: 'Related to' });
     const article = await create('article', { title: 'Relating', _authors: [ada._id] });

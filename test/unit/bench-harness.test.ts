@@ -4,6 +4,7 @@ import { parseWrkOutput, summarize, type LoadResult } from '../../bench/wrk.js';
 import { judge } from '../../bench/validity.js';
 import { cpusBusySeconds, parseCpuList } from '../../bench/cpu.js';
 import { targets, verdict, type Row } from '../../bench/report.js';
+import { draftPaths } from '../../bench/scenarios.js';
 
 /** What wrk prints with bench/wrk-requests.lua: its own report, then the `done` hook's line. */
 const wrkOutput = [
@@ -77,4 +78,15 @@ test('a target is met only when every row it reads was measured validly and meet
   assert.equal(verdict(list, [row('list', 0.7), row('list-page-1', 0.5)]).met, 'not met');
   assert.equal(verdict(list, [row('list', 0.7), row('list-page-1', 0.9, false)]).met, 'no valid measurement');
   assert.equal(verdict(list, [row('list', 0.7)]).met, 'no valid measurement');
+});
+
+test('the write rows take at most 5,000 drafts, spread evenly over the store, each once', () => {
+  const ids = Array.from({ length: 100_000 }, (_, i) => `id${i}`);
+  const paths = draftPaths(ids);
+  assert.equal(paths.length, 5000);
+  assert.equal(new Set(paths).size, 5000);
+  assert.equal(paths[0], '/api/v1/article/id0:en:draft');
+  assert.equal(paths[1], '/api/v1/article/id20:en:draft');
+  assert.equal(paths.at(-1), '/api/v1/article/id99980:en:draft');
+  assert.deepEqual(draftPaths(['a', 'b']), ['/api/v1/article/a:en:draft', '/api/v1/article/b:en:draft'], 'fewer: all');
 });

@@ -156,8 +156,13 @@ export class RelatedLoader {
       archived: false,
       visibility: visibleValues(reader.principal),
       sort: Object.entries(type.options.sort).map(([name, direction]) => ({ field: name, direction })),
+      // A project decision (docs: "Response documents"): a related document is shown without its
+      // `relatedReverseIds`, the ids of every document naming it, which grow with the store (an
+      // author of 4,000 articles made each article's answer carry them all).
+      reverseIds: false,
     });
     const outputs = await this.#present(stored, type, reader.principal, reader.sources);
+    for (const output of outputs) delete output.relatedReverseIds;
     const project = (field.options.builders as { project?: Record<string, unknown> } | undefined)?.project;
     const related = stored.map((doc, i) => ({ stored: doc, output: project ? includeOnly(outputs[i]!, project) : outputs[i]! }));
     if (!nested && this.#widgetsOfTypeRelate(type)) await this.#expandWidgets(type, related.map((doc) => doc.output), reader);

@@ -40,7 +40,7 @@ const documentProperties: Record<string, JsonSchema> = {
   relatedReverseIds: {
     type: 'array',
     items: string,
-    description: 'The cmsDocIds of the documents whose version in this locale and mode (any, for a type that is not localized) relates to this one',
+    description: 'The cmsDocIds of the documents whose version in this locale and mode (any, for a type that is not localized) relates to this one; absent on a related document shown inside another document\'s answer',
   },
   lastPublishedAt: { type: ['string', 'null'], format: 'date-time' },
   localizedAt: { type: ['string', 'null'], format: 'date-time' },
