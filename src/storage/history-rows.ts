@@ -1,8 +1,9 @@
-import type { HistoryAuthor, HistoryEntry, HistorySummary } from './interface/history.js';
+import type { HistoryAuthor, HistoryEntry, HistoryHead, HistorySummary } from './interface/history.js';
 
 /** The columns of a history list row, as both adapters select them. */
 export const historySummaryColumns = 'id, created_at, updated_by, action, mode';
-export const historyEntryColumns = `${historySummaryColumns}, type, doc_id, locale, version_id, started_at, data`;
+export const historyHeadColumns = `${historySummaryColumns}, version_id, started_at`;
+export const historyEntryColumns = `${historyHeadColumns}, type, doc_id, locale, data`;
 /** The newest first: `seq` orders the entries saved in one millisecond (a save and its publish). */
 export const historyOrder = 'ORDER BY created_at DESC, seq DESC';
 
@@ -29,16 +30,12 @@ export function historySummaryOf(row: HistoryRow): HistorySummary {
   return { _id: row.id, createdAt: Number(row.created_at), updatedBy: parsed(row.updated_by), action: row.action, cmsMode: row.mode };
 }
 
+export function historyHeadOf(row: HistoryRow): HistoryHead {
+  return { ...historySummaryOf(row), versionId: row.version_id!, startedAt: Number(row.started_at) };
+}
+
 export function historyEntryOf(row: HistoryRow): HistoryEntry {
-  return {
-    ...historySummaryOf(row),
-    type: row.type!,
-    docId: row.doc_id!,
-    locale: row.locale!,
-    versionId: row.version_id!,
-    startedAt: Number(row.started_at),
-    data: parsed(row.data!),
-  };
+  return { ...historyHeadOf(row), type: row.type!, docId: row.doc_id!, locale: row.locale!, data: parsed(row.data!) };
 }
 
 /** The values of an insert, in the order of `historyInsertColumns`. */

@@ -337,7 +337,8 @@ describe('History: retention', () => {
     const store = await openStore(t);
     const scope = { type: 'note', docId: note, locale: 'en' };
     try {
-      const latest = (await store.history.latest(scope))!;
+      const head = (await store.history.latest(scope))!;
+      const latest = { ...(await store.history.get(scope, head._id))! };
       const old = Date.now() - 3 * 86_400_000;
       await store.history.append({ ...latest, _id: 'oldentry0000000000000000', action: 'update', createdAt: old, startedAt: old });
       await store.history.append({ ...latest, _id: 'recententry0000000000000', action: 'publish', createdAt: Date.now() - 86_400_000, startedAt: old });

@@ -16,15 +16,19 @@ export interface HistorySummary {
   readonly cmsMode: string;
 }
 
-/** One saved change of a document version in one locale, and the content the version held after it. */
-export interface HistoryEntry extends HistorySummary {
-  readonly type: string;
-  readonly docId: string;
-  readonly locale: string;
+/** What merging a save into the newest entry compares: the entry without its content. */
+export interface HistoryHead extends HistorySummary {
   /** The version's `_id` (`<docId>:<locale>:<mode>`). */
   readonly versionId: string;
   /** Milliseconds since the epoch: the first save merged into the entry (autosave merging counts from it). */
   readonly startedAt: number;
+}
+
+/** One saved change of a document version in one locale, and the content the version held after it. */
+export interface HistoryEntry extends HistoryHead {
+  readonly type: string;
+  readonly docId: string;
+  readonly locale: string;
   readonly data: Record<string, unknown>;
 }
 
@@ -41,8 +45,8 @@ export interface HistoryScope {
  */
 export interface HistoryStore {
   append(entry: HistoryEntry): Promise<void>;
-  /** The newest entry of the scope, content included (null: none). */
-  latest(scope: HistoryScope): Promise<HistoryEntry | null>;
+  /** The newest entry of the scope, without its content (null: none). */
+  latest(scope: HistoryScope): Promise<HistoryHead | null>;
   /** Replaces the content and author of an entry of the scope and moves its `createdAt` (an autosave merged into it). */
   merge(scope: HistoryScope, id: string, change: { readonly createdAt: number; readonly updatedBy: HistoryAuthor; readonly data: Record<string, unknown> }): Promise<void>;
   /** The entries of the scope, newest first, `skip` and `limit` applied, with how many there are. */

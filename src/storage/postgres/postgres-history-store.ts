@@ -1,11 +1,11 @@
 import type { HistoryStore } from '../interface/history.js';
 import type { StatementSource } from './statements.js';
-import { historyEntryColumns, historyEntryOf, historyInsertColumns, historyInsertValues, historyOrder, historySummaryColumns, historySummaryOf, type HistoryRow } from '../history-rows.js';
+import { historyEntryColumns, historyEntryOf, historyHeadColumns, historyHeadOf, historyInsertColumns, historyInsertValues, historyOrder, historySummaryColumns, historySummaryOf, type HistoryRow } from '../history-rows.js';
 
 const scope = 'doc_id = $1::text AND locale = $2::text AND type = $3::text';
 const appendSql = `INSERT INTO document_history (${historyInsertColumns})
   VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::bigint, $9::bigint, $10::json, $11::json)`;
-const latestSql = `SELECT ${historyEntryColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT 1`;
+const latestSql = `SELECT ${historyHeadColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT 1`;
 const mergeSql = `UPDATE document_history SET created_at = $5::bigint, updated_by = $6::json, data = $7::json WHERE id = $4::text AND ${scope}`;
 const listSql = `SELECT ${historySummaryColumns}, count(*) OVER () AS total FROM document_history WHERE ${scope} ${historyOrder} LIMIT $4::int OFFSET $5::int`;
 const countSql = `SELECT count(*)::int AS total FROM document_history WHERE ${scope}`;
@@ -25,7 +25,7 @@ export function createPostgresHistoryStore(statements: StatementSource): History
 
     async latest(s) {
       const { rows } = await statements.prepared<HistoryRow>(latestSql, keys(s));
-      return rows[0] ? historyEntryOf(rows[0]) : null;
+      return rows[0] ? historyHeadOf(rows[0]) : null;
     },
 
     async merge(s, id, change) {

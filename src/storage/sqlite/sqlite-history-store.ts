@@ -1,10 +1,10 @@
 import type { HistoryStore } from '../interface/history.js';
 import type { StatementSource } from './statement-cache.js';
-import { historyEntryColumns, historyEntryOf, historyInsertColumns, historyInsertValues, historyOrder, historySummaryColumns, historySummaryOf, type HistoryRow } from '../history-rows.js';
+import { historyEntryColumns, historyEntryOf, historyHeadColumns, historyHeadOf, historyInsertColumns, historyInsertValues, historyOrder, historySummaryColumns, historySummaryOf, type HistoryRow } from '../history-rows.js';
 
 const scope = 'doc_id = ? AND locale = ? AND type = ?';
 const appendSql = `INSERT INTO document_history (${historyInsertColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const latestSql = `SELECT ${historyEntryColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT 1`;
+const latestSql = `SELECT ${historyHeadColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT 1`;
 const mergeSql = `UPDATE document_history SET created_at = ?, updated_by = ?, data = ? WHERE id = ? AND ${scope}`;
 const listSql = `SELECT ${historySummaryColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT ? OFFSET ?`;
 const countSql = `SELECT count(*) AS total FROM document_history WHERE ${scope}`;
@@ -24,7 +24,7 @@ export function createSqliteHistoryStore(statements: StatementSource): HistorySt
 
     async latest(s) {
       const row = statements.statement(latestSql).get(...keys(s)) as HistoryRow | undefined;
-      return row ? historyEntryOf(row) : null;
+      return row ? historyHeadOf(row) : null;
     },
 
     async merge(s, id, change) {
