@@ -9,6 +9,7 @@ import { touch } from '../new-version.js';
 import { settleNames } from '../archived-names.js';
 import { lockRequestOf } from '../advisory-locks.js';
 import { historyEntryId, historyTarget } from '../history-target.js';
+import { publishDraft } from '../publishing-steps.js';
 
 type RestoreHistoryDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'values' | 'changes' | 'presenter'>;
 
@@ -16,7 +17,7 @@ type RestoreHistoryDeps = Pick<DocumentCollaborators, 'config' | 'transactions' 
  * POST …/:_id/history/:entryId/restore: the draft takes the content the entry holds (its schema
  * values; whether it is archived stays as it is), with `If-Match` and the body's `_advisoryLock`
  * checked as any write's. The restore is itself an entry (`restore-history`); nothing is
- * published. Answers the draft.
+ * published (but for a type that publishes every draft save, images and files). Answers the draft.
  */
 export async function restoreHistory(
   deps: RestoreHistoryDeps,
@@ -41,7 +42,10 @@ export async function restoreHistory(
     await settleNames(tx, type, [draft]);
     draft.modified = deps.values.isModified(type, draft, published);
     await deps.versions.update(tx, draft);
-    return deps.changes.recorded(tx, 'update', draft, principal, 'restore-history');
+    if (!type.options.autopublish) return deps.changes.recorded(tx, 'update', draft, principal, 'restore-history');
+    // A type whose drafts are published by every save (images, files): the restore is such a save.
+    await publishDraft(deps, tx, type, target, principal);
+    return deps.changes.recorded(tx, 'update', (await readVersion(tx, type, draftId))!, principal, 'restore-history');
   });
   return deps.presenter.presentOne(draft, type, principal);
 }
