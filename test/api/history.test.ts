@@ -123,6 +123,12 @@ describe('History: an entry per saved change', () => {
     }
   });
 
+  it('records the draft unpublished when its published version is deleted', async () => {
+    const docId = await published(t, 'Taken down');
+    ok(await t.request('DELETE', `/api/v1/article/${docId}:en:published`), 'delete published');
+    assert.deepEqual(await actions(t, docId), ['unpublish', 'insert']);
+  });
+
   it('makes a refused write leave no entry (412, 409)', async () => {
     const docId = await published(t, 'Refused');
     const draft = `/api/v1/article/${docId}:en:draft`;
@@ -190,6 +196,8 @@ describe('History: pages, entries, restore', () => {
     assert.deepEqual(paged.map((entry: { _id: string }) => entry._id), all);
     const past = ok(await historyOf(t, `${draft}/history?perPage=2&page=9`), 'past');
     assert.deepEqual(past.body, { pages: 3, currentPage: 9, results: [] });
+    const farPast = ok(await historyOf(t, `${draft}/history?perPage=100&page=999999999`), 'far past');
+    assert.deepEqual(farPast.body, { pages: 1, currentPage: 999999999, results: [] });
     const capped = ok(await historyOf(t, `${draft}/history?perPage=100000`), 'capped');
     assert.equal(capped.body.results.length, 5);
     assert.equal(capped.body.pages, 1);

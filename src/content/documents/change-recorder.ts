@@ -72,6 +72,11 @@ export class ChangeRecorder {
     return doc;
   }
 
+  /** The history entry alone, of a change whose event names another version (a published version deleted: its draft unpublished). */
+  async recordHistory(session: StorageSession, action: HistoryAction, doc: StoredDocument, principal: Principal): Promise<void> {
+    await this.#history.record(session, action, doc, principal);
+  }
+
   /** Whether the transaction of `session` wrote change events. */
   wroteIn(session: StorageSession): boolean {
     return this.#wrote.has(session);

@@ -7,7 +7,7 @@ const appendSql = `INSERT INTO document_history (${historyInsertColumns})
   VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::bigint, $9::bigint, $10::json, $11::json)`;
 const latestSql = `SELECT ${historyHeadColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT 1`;
 const mergeSql = `UPDATE document_history SET created_at = $5::bigint, updated_by = $6::json, data = $7::json WHERE id = $4::text AND ${scope}`;
-const listSql = `SELECT ${historySummaryColumns}, count(*) OVER () AS total FROM document_history WHERE ${scope} ${historyOrder} LIMIT $4::int OFFSET $5::int`;
+const listSql = `SELECT ${historySummaryColumns}, count(*) OVER () AS total FROM document_history WHERE ${scope} ${historyOrder} LIMIT $4::int OFFSET $5::bigint`;
 const countSql = `SELECT count(*)::int AS total FROM document_history WHERE ${scope}`;
 const getSql = `SELECT ${historyEntryColumns} FROM document_history WHERE id = $4::text AND ${scope}`;
 // Both conditions walk the (doc_id, locale, created_at, seq) index: the entries past the newest `keep`, and the old ones.
