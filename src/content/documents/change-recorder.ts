@@ -67,7 +67,7 @@ export class ChangeRecorder {
     principal: Principal,
     action: HistoryAction = event,
   ): Promise<StoredDocument> {
-    await this.#history.record(session, action, doc, principal);
+    await this.recordHistory(session, action, doc, principal);
     await this.record(session, changeOf(event, doc, principal), doc);
     return doc;
   }
