@@ -57,6 +57,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get advisoryLocks() {
       return current().advisoryLocks;
     },
+    get history() {
+      return current().history;
+    },
     get tokens() {
       return current().tokens;
     },

@@ -9,6 +9,7 @@ import { ReverseBookkeeping } from './content/documents/reverse-bookkeeping.js';
 import { AttachmentAnnotator, AttachmentRefs, type AttachmentFileKeeper, type AttachmentPresenter } from './content/documents/attachment-refs.js';
 import { DocumentPresenter } from './content/documents/present.js';
 import { ChangeRecorder } from './content/documents/change-recorder.js';
+import { HistoryRecorder } from './content/documents/history-recorder.js';
 import { ChangeSubscriptions } from './content/documents/change-events.js';
 import { AttachmentUsage } from './content/documents/attachment-usage.js';
 import { VersionWriter } from './content/documents/version-writer.js';
@@ -67,7 +68,8 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     attachments: new AttachmentAnnotator({ refs, store: storage.attachments, presenter: deps.attachments }),
     registry: fieldTypes,
   });
-  const changes = new ChangeRecorder({ config, subscriptions: new ChangeSubscriptions(config.webhooks), presenter });
+  const history = new HistoryRecorder({ config });
+  const changes = new ChangeRecorder({ config, subscriptions: new ChangeSubscriptions(config.webhooks), presenter, history });
   const usage = new AttachmentUsage();
   const transactions = new TransactionRunner({
     storage,
@@ -79,11 +81,12 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     advisoryLockTimeout: config.limits.advisoryLockTimeout,
     onChangesCommitted: deps.onChangesCommitted,
   });
-  const versions = new VersionWriter({ config, indexer, refs, usage, reverse: new ReverseBookkeeping({ config, registry: fieldTypes }) });
+  const versions = new VersionWriter({ config, indexer, refs, usage, reverse: new ReverseBookkeeping({ config, registry: fieldTypes }), history });
   return documentOperations({
     config,
     fieldTypes,
     store: storage.documents,
+    history: storage.history,
     transactions,
     versions,
     imageRecrop: new ImageRecrop({ config, registry: fieldTypes, storage, transactions, versions, crops: deps.attachments, onFailure: deps.onFollowUpFailure }),

@@ -30,4 +30,14 @@ export const imageSourceQuery = Type.Object({ ...versionParams, size: Type.Optio
 
 export const idParams = Type.Object({ _id: Type.String({ minLength: 1, maxLength: 200 }) });
 
+/** A history entry of a document (`…/:_id/history/:entryId`); its shape is checked by the operation (400). */
+export const historyEntryParams = Type.Object({ _id: idParams.properties._id, entryId: Type.String({ minLength: 1, maxLength: 200 }) });
+
+/** A history list: a version's locale, and the page (laundered by the operation). */
+export const historyQuery = Type.Object({
+  ...versionParams,
+  page: Type.Optional(Type.String({ maxLength: 20 })),
+  perPage: Type.Optional(Type.String({ maxLength: 20 })),
+});
+
 export const objectBody = Type.Object({}, { additionalProperties: true });

@@ -76,6 +76,15 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       remove: (id) => transaction((tx) => tx.apiKeys.remove(id)),
       markUsed: (id, usedAt) => transaction((tx) => tx.apiKeys.markUsed(id, usedAt)),
     },
+    history: {
+      append: (entry) => transaction((tx) => tx.history.append(entry)),
+      latest: (scope) => read.history.latest(scope),
+      merge: (scope, id, change) => transaction((tx) => tx.history.merge(scope, id, change)),
+      list: (scope, page) => read.history.list(scope, page),
+      get: (scope, id) => read.history.get(scope, id),
+      prune: (scope, rule) => transaction((tx) => tx.history.prune(scope, rule)),
+      removeDocument: (type, docId, locales) => transaction((tx) => tx.history.removeDocument(type, docId, locales)),
+    },
     webhooks: {
       enqueue: (deliveries, now) => transaction((tx) => tx.webhooks.enqueue(deliveries, now)),
       claim: (args) => transaction((tx) => tx.webhooks.claim(args)),

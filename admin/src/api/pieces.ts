@@ -1,5 +1,5 @@
 import { request, type Query, type RequestOptions } from './client';
-import type { ListAnswer, Mode, PieceDocument } from './types';
+import type { HistoryEntry, HistoryPage, ListAnswer, Mode, PieceDocument } from './types';
 
 /**
  * The piece endpoints of the interface, one function each. Every call names its locale and mode
@@ -79,6 +79,21 @@ export function localizePiece(type: string, id: string, toLocale: string, update
 /** Every version of the document set: `{ _id, cmsLocale }` with cmsLocale like `en:draft`. */
 export function pieceLocales(type: string, id: string) {
   return request<{ results: { _id: string; cmsLocale: string }[] }>(path(type, id, 'locales'));
+}
+
+/** One page of the history of a document in the id's locale, newest first. */
+export function pieceHistory(type: string, id: string, page = 1, perPage = 100) {
+  return request<HistoryPage>(path(type, id, 'history'), { query: { page: String(page), perPage: String(perPage) } });
+}
+
+/** One history entry, with the version as its change left it under `document`. */
+export function pieceHistoryEntry(type: string, id: string, entryId: string) {
+  return request<HistoryEntry & { document: PieceDocument }>(path(type, id, `history/${encodeURIComponent(entryId)}`));
+}
+
+/** The draft takes the content of a history entry; nothing is published. Answers the draft. */
+export function restorePieceHistory(type: string, id: string, entryId: string, options: WriteOptions = {}) {
+  return request<PieceDocument>(path(type, id, `history/${encodeURIComponent(entryId)}/restore`), { method: 'POST', ...options });
 }
 
 /**

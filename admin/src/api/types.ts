@@ -10,6 +10,8 @@ import type {
   DocumentPage,
   DocumentVersion,
   Error as ErrorAnswer,
+  HistoryEntry,
+  HistoryPage,
   SchemaAreaOptions,
   SchemaChoice,
   SchemaField,
@@ -18,7 +20,7 @@ import type {
   Whoami,
 } from './generated/api-types';
 
-export type { Attachment, Crop };
+export type { Attachment, Crop, HistoryEntry, HistoryPage };
 
 /** GET /api/v1/@cms/schema and its parts. */
 export type Schema = ConfigurationSchema;

@@ -23,7 +23,7 @@ export function useEditor(target: EditorTarget) {
   const errors = provideFieldErrors();
   const form = ref<HTMLElement>();
   const loaded = useDocumentLoader(target, errors);
-  const { doc, phase, loadError, versions, draftLocales, hasPublished, hasPrevious, tracker } = loaded;
+  const { doc, phase, loadError, versions, draftLocales, hasPublished, hasPrevious, tracker, etag } = loaded;
   const actions = computed(() =>
     availableActions({ type: target.type, doc: doc.value, hasPublished: hasPublished.value, hasPrevious: hasPrevious.value }),
   );
@@ -95,7 +95,7 @@ export function useEditor(target: EditorTarget) {
 
   return {
     doc, phase, loadError, busy, versions, draftLocales, hasPublished, isNew, actions, errors, form, tracker, load, workflow,
-    lock: lock.state, readOnly, takeOver, copyChanges, saveState, conflict, noteActivity,
+    lock: lock.state, readOnly, takeOver, copyChanges, saveState, conflict, noteActivity, etag,
     mayLeave: () => mayLeave(autosaves.value && !readOnly.value),
   };
 }

@@ -4,6 +4,7 @@ import type { StorageSession, StoredDocument } from '../../storage/storage-adapt
 import { purgeEventName, type ChangeEventName } from '../../config/webhooks-config.js';
 import type { DocumentPresenter } from './present.js';
 import { pieceTypeOf } from './caller.js';
+import type { HistoryAction, HistoryRecorder } from './history-recorder.js';
 import { changeOf, deliveriesOf, purgeDeliveriesOf, purgeTagsOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
 
 /**
@@ -14,14 +15,16 @@ export class ChangeRecorder {
   readonly #config: AppConfig;
   readonly #subscriptions: ChangeSubscriptions;
   readonly #presenter: DocumentPresenter;
+  readonly #history: HistoryRecorder;
   readonly #wrote = new WeakSet<StorageSession>();
   /** The CDN tags each open transaction's purge events named already: a write purges each tag once. */
   readonly #purged = new WeakMap<StorageSession, Set<string>>();
 
-  constructor(deps: { config: AppConfig; subscriptions: ChangeSubscriptions; presenter: DocumentPresenter }) {
+  constructor(deps: { config: AppConfig; subscriptions: ChangeSubscriptions; presenter: DocumentPresenter; history: HistoryRecorder }) {
     this.#config = deps.config;
     this.#subscriptions = deps.subscriptions;
     this.#presenter = deps.presenter;
+    this.#history = deps.history;
   }
 
   /**
@@ -52,10 +55,26 @@ export class ChangeRecorder {
     this.#wrote.add(session);
   }
 
-  /** `record` for a change that left `doc` as it is now; answers `doc`. */
-  async recorded(session: StorageSession, event: ChangeEventName, doc: StoredDocument, principal: Principal): Promise<StoredDocument> {
+  /**
+   * `record` for a change that left `doc` as it is now, and its history entry (`action`, the
+   * event's name unless the change is finer than its event: a revert, a localize); answers `doc`.
+   * A change made by the system (a scheduled publish) calls this as an operation does.
+   */
+  async recorded(
+    session: StorageSession,
+    event: Exclude<ChangeEventName, 'delete'>,
+    doc: StoredDocument,
+    principal: Principal,
+    action: HistoryAction = event,
+  ): Promise<StoredDocument> {
+    await this.recordHistory(session, action, doc, principal);
     await this.record(session, changeOf(event, doc, principal), doc);
     return doc;
+  }
+
+  /** The history entry alone, of a change whose event names another version (a published version deleted: its draft unpublished). */
+  async recordHistory(session: StorageSession, action: HistoryAction, doc: StoredDocument, principal: Principal): Promise<void> {
+    await this.#history.record(session, action, doc, principal);
   }
 
   /** Whether the transaction of `session` wrote change events. */

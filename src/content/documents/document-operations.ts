@@ -1,6 +1,6 @@
 import type { Principal } from '../../core/principal.js';
 import type { Caller } from './caller.js';
-import type { DocumentCollaborators, ListResult, VersionOutput } from './collaborators.js';
+import type { DocumentCollaborators, DocumentOutput, ListResult, VersionOutput } from './collaborators.js';
 import { pieceTypeOf } from './caller.js';
 import { answerDependencies, type AnswerDependencies } from './answer-dependencies.js';
 import { list } from './operations/list.js';
@@ -17,6 +17,9 @@ import { localize } from './operations/localize.js';
 import { share } from './operations/share.js';
 import { locales } from './operations/locales.js';
 import { readableTypeNames } from './operations/readable-type-names.js';
+import { history, type HistoryListResult } from './operations/history.js';
+import { historyEntry } from './operations/history-entry.js';
+import { restoreHistory } from './operations/restore-history.js';
 
 type Body = Record<string, unknown>;
 type Query = Readonly<Record<string, unknown>>;
@@ -40,6 +43,9 @@ export interface DocumentOperations {
   localize(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
   share(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
   locales(caller: Caller, typeName: string, rawId: string): Promise<{ results: { _id: string; cmsLocale: string }[] }>;
+  history(caller: Caller, typeName: string, rawId: string, query: Query): Promise<HistoryListResult>;
+  historyEntry(caller: Caller, typeName: string, rawId: string, entryId: string): Promise<DocumentOutput>;
+  restoreHistory(caller: Caller, typeName: string, rawId: string, entryId: string, body: unknown): Promise<VersionOutput>;
   /** What a cache of the type's answers (list, get-one, locales) depends on: see `answer-dependencies.ts`. */
   answerDependencies(typeName: string): AnswerDependencies;
   readableTypeNames(principal: Principal): readonly string[];
@@ -61,6 +67,9 @@ export function documentOperations(c: DocumentCollaborators): DocumentOperations
     localize: (caller, type, id, body) => localize(c, caller, type, id, body),
     share: (caller, type, id, body) => share(c, caller, type, id, body),
     locales: (caller, type, id) => locales(c, caller, type, id),
+    history: (caller, type, id, query) => history(c, caller, type, id, query),
+    historyEntry: (caller, type, id, entryId) => historyEntry(c, caller, type, id, entryId),
+    restoreHistory: (caller, type, id, entryId, body) => restoreHistory(c, caller, type, id, entryId, body),
     answerDependencies: (type) => answerDependencies(c.config, c.fieldTypes, pieceTypeOf(c.config, type).name),
     readableTypeNames: readableTypeNames(c.config),
   };

@@ -10,6 +10,7 @@ import { checkDocumentSize } from './document-size.js';
 import { pieceTypeOf } from './caller.js';
 import { parseDocumentId } from '../../core/ids.js';
 import { later, ReverseBookkeeping } from './reverse-bookkeeping.js';
+import type { HistoryRecorder } from './history-recorder.js';
 
 /**
  * Every document write goes through `insert`, `update`, `updateBookkeeping` or `remove`, in a
@@ -24,13 +25,22 @@ export class VersionWriter {
   readonly #refs: AttachmentRefs;
   readonly #usage: AttachmentUsage;
   readonly #reverse: ReverseBookkeeping;
+  readonly #history: HistoryRecorder;
 
-  constructor(deps: { config: AppConfig; indexer: DocumentIndexer; refs: AttachmentRefs; usage: AttachmentUsage; reverse: ReverseBookkeeping }) {
+  constructor(deps: {
+    config: AppConfig;
+    indexer: DocumentIndexer;
+    refs: AttachmentRefs;
+    usage: AttachmentUsage;
+    reverse: ReverseBookkeeping;
+    history: HistoryRecorder;
+  }) {
     this.#config = deps.config;
     this.#indexer = deps.indexer;
     this.#refs = deps.refs;
     this.#usage = deps.usage;
     this.#reverse = deps.reverse;
+    this.#history = deps.history;
   }
 
   /** Stores a new version with its filter values and search texts. */
@@ -71,6 +81,8 @@ export class VersionWriter {
     const now = new Date().toISOString();
     for (const before of gone) await this.#reverse.afterWrite(session, type, { before, after: null }, now);
     await session.advisoryLocks.removeAll(ids);
+    // A draft removed is its document deleted in that locale: its history goes with it.
+    if (removed > 0) await this.#history.forgetRemoved(session, type, ids);
     // Only the usage of versions removed: another type's version under one of these ids keeps its own.
     if (removed > 0) for (const id of ids) this.#usage.note(session, await session.attachments.setUsage(id, [], false));
     return removed;

@@ -60,6 +60,11 @@ export function parseListParams(query: Readonly<Record<string, unknown>>): ListP
   };
 }
 
+/** `page` and `perPage` alone, for the routes paginated as a list that take no other list parameter (history). */
+export function parsePaging(query: Readonly<Record<string, unknown>>): { page: number; perPage?: number } {
+  return { page: positiveInteger(query.page, 'page') ?? 1, perPage: positiveInteger(query.perPage, 'perPage') };
+}
+
 /** `archived` on GET one: the same spellings, live documents by default. */
 export function parseArchived(raw: unknown): boolean | undefined {
   if (raw === undefined) return false;

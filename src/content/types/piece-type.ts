@@ -34,6 +34,8 @@ export interface PieceTypeOptions {
   readonly publishRole: Role;
   /** Drafts of this type are published on every save (images and files). */
   readonly autopublish: boolean;
+  /** The type's own history retention; null: the global `limits.historyMaxEntries` / `historyMaxAgeDays`. */
+  readonly history: { readonly maxEntries: number | null; readonly maxAgeDays: number | null };
 }
 
 export interface SanitizedPieceType {

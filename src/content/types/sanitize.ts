@@ -126,7 +126,12 @@ function pieceTypeOptions(name: string, configured: Record<string, unknown>, pat
     editRole: (merged.editRole as PieceTypeOptions['editRole'] | undefined) ?? 'contributor',
     publishRole: (merged.publishRole as PieceTypeOptions['publishRole'] | undefined) ?? 'editor',
     autopublish: (merged.autopublish as boolean | undefined) ?? false,
+    history: historyRetention(merged.history as { maxEntries?: number; maxAgeDays?: number } | undefined),
   };
+}
+
+function historyRetention(configured: { maxEntries?: number; maxAgeDays?: number } | undefined): PieceTypeOptions['history'] {
+  return { maxEntries: configured?.maxEntries ?? null, maxAgeDays: configured?.maxAgeDays ?? null };
 }
 
 /** Base (or built-in) fields first, then the module's additions; redefinitions keep their place. */

@@ -58,6 +58,30 @@ export const fixedComponents: Record<string, JsonSchema> = {
     description: 'A relationship\'s crop of an image: the box (whole pixels; null: none) and the focal point (`x`, `y`, percent 0..100)',
     properties: { top: number, left: number, width: number, height: number, x: number, y: number },
   },
+  HistoryEntry: {
+    type: 'object',
+    description: 'One saved change of a document version: when, who, what kind of change, and the mode of the version it left.',
+    required: ['_id', 'createdAt', 'updatedBy', 'action', 'cmsMode'],
+    properties: {
+      _id: string,
+      createdAt: dateTime,
+      updatedBy: {
+        type: 'object',
+        required: ['_id', 'title', 'username'],
+        properties: { _id: { type: ['string', 'null'] }, title: string, username: { type: ['string', 'null'] } },
+      },
+      action: {
+        enum: ['insert', 'update', 'publish', 'unpublish', 'archive', 'restore', 'revert-draft-to-published', 'revert-published-to-previous', 'localize', 'restore-history'],
+      },
+      cmsMode: { enum: ['draft', 'published'] },
+    },
+  },
+  HistoryPage: {
+    type: 'object',
+    description: 'One page of the history of a document in one locale, newest first.',
+    required: ['pages', 'currentPage', 'results'],
+    properties: { pages: { type: 'integer' }, currentPage: { type: 'integer' }, results: { type: 'array', items: ref('HistoryEntry') } },
+  },
   Locales: {
     type: 'object',
     required: ['results'],

@@ -156,6 +156,9 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
     responses: responses(success, [...statuses, 412], true),
   });
 
+  // History shows every draft saved: its editors only, never kept on the way.
+  const historyRead = { tags, security: security({ anonymous: false, write: false }) };
+
   return {
     [base]: {
       get: {
@@ -214,6 +217,30 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
         jsonBody({ type: 'object', required: ['toLocale'], properties: { toLocale: { type: 'string' }, update: { type: 'boolean' } } }),
       ),
     },
+    [`${one}/history`]: {
+      get: {
+        ...historyRead,
+        operationId: `history${name}`,
+        summary: 'The history of the document in the id\'s locale, newest first',
+        parameters: [...idParameters, ...pagingParameters],
+        responses: responses({ 200: jsonResponse('One page of entries.', ref('HistoryPage')) }, [404], false),
+      },
+    },
+    [`${one}/history/{entryId}`]: {
+      get: {
+        ...historyRead,
+        operationId: `historyEntry${name}`,
+        summary: 'One history entry, with the version as its change left it',
+        parameters: [...idParameters, entryIdParameter],
+        responses: responses({ 200: jsonResponse('The entry, and the version under `document`.', historyEntryOf(read)) }, [404], false),
+      },
+    },
+    [`${one}/history/{entryId}/restore`]: {
+      post: {
+        ...action(`restoreHistory${name}`, 'Make the draft hold the content of a history entry (nothing is published)', { 200: versionResponse('The draft.', read) }, [404, 409], lockBody),
+        parameters: [...idParameters, entryIdParameter, ifMatchParameter],
+      },
+    },
     [`${one}/locales`]: {
       get: {
         tags,
@@ -225,6 +252,30 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
       },
     },
   };
+}
+
+/** The history routes' own parameters. */
+const pagingParameters = listParameters.filter((parameter) => parameter.name === 'page' || parameter.name === 'perPage');
+const entryIdParameter = {
+  name: 'entryId',
+  in: 'path',
+  required: true,
+  description: 'A history entry `_id` of this document and locale (24 lowercase letters and digits); another document\'s is a 404.',
+  schema: { type: 'string', pattern: '^[a-z][a-z0-9]{23}$' },
+};
+/** A restore's optional body: only `_advisoryLock`, as a PUT's. */
+const lockBody = jsonBody(
+  {
+    type: 'object',
+    properties: {
+      _advisoryLock: { type: 'object', required: ['tabId', 'lock'], properties: { tabId: { type: 'string' }, lock: { type: 'boolean' }, force: { type: 'boolean' } } },
+    },
+  },
+  false,
+);
+
+function historyEntryOf(read: JsonSchema): JsonSchema {
+  return { allOf: [ref('HistoryEntry'), { type: 'object', required: ['document'], properties: { document: read } }] };
 }
 
 /** A filter parameter for every filter the type's top-level fields offer (`category`, `_author`, `authorAnd`…). */

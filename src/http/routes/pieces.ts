@@ -1,11 +1,18 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DocumentOperations } from '../../content/documents/document-operations.js';
-import { idParams, listQuery, objectBody, readOneQuery, versionQuery } from '../schemas.js';
+import { historyEntryParams, historyQuery, idParams, listQuery, objectBody, readOneQuery, versionQuery } from '../schemas.js';
 import { isSharedRead } from '../../content/documents/draft-sharing.js';
 import { idOf, callerOf, writerOf } from '../caller.js';
 import { sendWritten, type CachedAnswers } from '../cached-answers.js';
 
 type Body = Record<string, unknown>;
+
+/** History shows every draft saved, to its editors only: never kept on the way. */
+const privateAnswer = { 'cache-control': 'private, no-store' };
+
+function entryIdOf(request: FastifyRequest): string {
+  return (request.params as { entryId: string }).entryId;
+}
 
 /**
  * The REST routes of every piece type, `/api/v1/<type>[/:_id[/<action>]]`. Each handler only
@@ -68,6 +75,15 @@ export function registerPieceRoutes(
     );
     app.post(`${base}/:_id/revert-published-to-previous`, one, async (request, reply) =>
       sendWritten(reply, await documents.revertPublishedToPrevious(writerOf(request), type, idOf(request))),
+    );
+    app.get(`${base}/:_id/history`, { schema: { params: idParams, querystring: historyQuery } }, async (request, reply) =>
+      reply.headers(privateAnswer).send(await documents.history(callerOf(request), type, idOf(request), request.query as Record<string, unknown>)),
+    );
+    app.get(`${base}/:_id/history/:entryId`, { schema: { params: historyEntryParams, querystring: versionQuery } }, async (request, reply) =>
+      reply.headers(privateAnswer).send(await documents.historyEntry(callerOf(request), type, idOf(request), entryIdOf(request))),
+    );
+    app.post(`${base}/:_id/history/:entryId/restore`, { schema: { params: historyEntryParams, querystring: versionQuery } }, async (request, reply) =>
+      sendWritten(reply, await documents.restoreHistory(writerOf(request), type, idOf(request), entryIdOf(request), request.body)),
     );
     app.get(`${base}/:_id/locales`, { ...one, config: cachedLocales }, (request, reply) =>
       answers.send(request, reply, () => documents.locales(callerOf(request), type, idOf(request))),

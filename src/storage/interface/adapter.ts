@@ -2,6 +2,7 @@ import type { AdvisoryLockStore } from './advisory-locks.js';
 import type { ApiKeyStore } from './api-keys.js';
 import type { AttachmentStore } from './attachments.js';
 import type { DocumentStore } from './documents.js';
+import type { HistoryStore } from './history.js';
 import type { IndexPlanStore } from './index-plans.js';
 import type { LoginThrottleStore } from './login-throttle.js';
 import type { LoginStore } from './logins.js';
@@ -21,6 +22,7 @@ export interface StorageSession {
   readonly apiKeys: ApiKeyStore;
   readonly webhooks: WebhookOutbox;
   readonly advisoryLocks: AdvisoryLockStore;
+  readonly history: HistoryStore;
 }
 
 export interface StorageCapabilities {

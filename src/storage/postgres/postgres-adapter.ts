@@ -12,6 +12,7 @@ import { createPostgresDocumentStore, holdDocuments } from './postgres-document-
 import { countUpGenerations, postgresGenerations } from './postgres-generations.js';
 import { createPostgresIndexPlanStore } from './postgres-index-plan-store.js';
 import { createPostgresSetupCodeStore } from './postgres-setup-code-store.js';
+import { createPostgresHistoryStore } from './postgres-history-store.js';
 import { createPostgresAdvisoryLockStore } from './postgres-advisory-lock-store.js';
 import { compileCountQuery } from './postgres-query.js';
 import { createPostgresLoginStore, createPostgresTokenStore } from './postgres-login-store.js';
@@ -232,6 +233,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     apiKeys: createPostgresApiKeyStore(statements),
     webhooks: createPostgresWebhookOutbox(statements),
     advisoryLocks: createPostgresAdvisoryLockStore(statements),
+    history: createPostgresHistoryStore(statements),
   };
 }
 

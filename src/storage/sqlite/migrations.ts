@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { historyMigration } from './history-migration.js';
 
 
 /**
@@ -433,6 +434,8 @@ export const migrations: readonly string[] = [
     DELETE FROM version_generations WHERE id = OLD.id;
   END;
   `,
+  // 20: document history (history-migration.ts).
+  historyMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

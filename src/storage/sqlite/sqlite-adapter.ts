@@ -10,6 +10,7 @@ import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
 import { createSqliteSetupCodeStore } from './sqlite-setup-code-store.js';
+import { createSqliteHistoryStore } from './sqlite-history-store.js';
 import { createSqliteAdvisoryLockStore } from './sqlite-advisory-lock-store.js';
 import { createSqliteIndexPlanStore } from './sqlite-index-plan-store.js';
 import { createSqliteLoginThrottleStore } from './sqlite-login-throttle-store.js';
@@ -194,5 +195,6 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     apiKeys: createSqliteApiKeyStore(statements),
     webhooks: createSqliteWebhookOutbox(statements),
     advisoryLocks: createSqliteAdvisoryLockStore(statements),
+    history: createSqliteHistoryStore(statements),
   };
 }

@@ -200,6 +200,27 @@ export interface FieldError {
   };
 }
 
+/** One saved change of a document version: when, who, what kind of change, and the mode of the version it left. */
+export interface HistoryEntry {
+  _id: string;
+  /** @format date-time */
+  createdAt: string;
+  updatedBy: {
+    _id: string | null;
+    title: string;
+    username: string | null;
+  };
+  action: "insert" | "update" | "publish" | "unpublish" | "archive" | "restore" | "revert-draft-to-published" | "revert-published-to-previous" | "localize" | "restore-history";
+  cmsMode: "draft" | "published";
+}
+
+/** One page of the history of a document in one locale, newest first. */
+export interface HistoryPage {
+  pages: number;
+  currentPage: number;
+  results: HistoryEntry[];
+}
+
 /** area: the accepted widgets with their options, their count, and (when rich text is accepted) the effective rich-text options. */
 export interface SchemaAreaOptions {
   /** Every widget type the area accepts, by name */

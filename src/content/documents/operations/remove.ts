@@ -33,7 +33,8 @@ export async function remove(deps: RemoveDeps, caller: Caller, typeName: string,
     const previous = versionId(target, 'previous');
     if (target.mode === 'published') {
       await deps.versions.remove(tx, type, [published, previous]);
-      await markUnpublished(deps, tx, type, target);
+      const draft = await markUnpublished(deps, tx, type, target);
+      if (draft) await deps.changes.recordHistory(tx, 'unpublish', draft, principal);
       return;
     }
     if (!canPublish(principal, type) && (await readVersion(tx, type, published))) {

@@ -1,0 +1,53 @@
+import type { HistoryStore } from '../interface/history.js';
+import type { StatementSource } from './statement-cache.js';
+import { historyEntryColumns, historyEntryOf, historyHeadColumns, historyHeadOf, historyInsertColumns, historyInsertValues, historyOrder, historySummaryColumns, historySummaryOf, type HistoryRow } from '../history-rows.js';
+
+const scope = 'doc_id = ? AND locale = ? AND type = ?';
+const appendSql = `INSERT INTO document_history (${historyInsertColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const latestSql = `SELECT ${historyHeadColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT 1`;
+const mergeSql = `UPDATE document_history SET created_at = ?, updated_by = ?, data = ? WHERE id = ? AND ${scope}`;
+const listSql = `SELECT ${historySummaryColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT ? OFFSET ?`;
+const countSql = `SELECT count(*) AS total FROM document_history WHERE ${scope}`;
+const getSql = `SELECT ${historyEntryColumns} FROM document_history WHERE id = ? AND ${scope}`;
+// Both conditions walk the (doc_id, locale, created_at) index: the entries past the newest `keep`, and the old ones.
+const pruneSql = `DELETE FROM document_history WHERE ${scope} AND (created_at < ? OR seq IN (
+  SELECT seq FROM document_history WHERE ${scope} ${historyOrder} LIMIT -1 OFFSET ?))`;
+const removeSql = 'DELETE FROM document_history WHERE doc_id = ? AND type = ? AND locale IN (SELECT value FROM json_each(?))';
+
+/** The document_history table, read and written through the given connection's statements. */
+export function createSqliteHistoryStore(statements: StatementSource): HistoryStore {
+  const keys = (s: { type: string; docId: string; locale: string }) => [s.docId, s.locale, s.type];
+  return {
+    async append(entry) {
+      statements.statement(appendSql).run(...historyInsertValues(entry));
+    },
+
+    async latest(s) {
+      const row = statements.statement(latestSql).get(...keys(s)) as HistoryRow | undefined;
+      return row ? historyHeadOf(row) : null;
+    },
+
+    async merge(s, id, change) {
+      statements.statement(mergeSql).run(change.createdAt, JSON.stringify(change.updatedBy), JSON.stringify(change.data), id, ...keys(s));
+    },
+
+    async list(s, page) {
+      const rows = statements.statement(listSql).all(...keys(s), page.limit, page.skip) as HistoryRow[];
+      const { total } = statements.statement(countSql).get(...keys(s)) as { total: number };
+      return { total, entries: rows.map(historySummaryOf) };
+    },
+
+    async get(s, id) {
+      const row = statements.statement(getSql).get(id, ...keys(s)) as HistoryRow | undefined;
+      return row ? historyEntryOf(row) : null;
+    },
+
+    async prune(s, rule) {
+      statements.statement(pruneSql).run(...keys(s), rule.before, ...keys(s), rule.keep);
+    },
+
+    async removeDocument(type, docId, locales) {
+      if (locales.length > 0) statements.statement(removeSql).run(docId, type, JSON.stringify(locales));
+    },
+  };
+}
