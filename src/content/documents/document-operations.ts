@@ -15,6 +15,8 @@ import { revertDraftToPublished } from './operations/revert-draft-to-published.j
 import { revertPublishedToPrevious } from './operations/revert-published-to-previous.js';
 import { localize } from './operations/localize.js';
 import { share } from './operations/share.js';
+import { schedule } from './operations/schedule.js';
+import { ScheduleRunner } from './schedule-runner.js';
 import { locales } from './operations/locales.js';
 import { readableTypeNames } from './operations/readable-type-names.js';
 
@@ -39,6 +41,9 @@ export interface DocumentOperations {
   revertPublishedToPrevious(caller: Caller, typeName: string, rawId: string): Promise<VersionOutput>;
   localize(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
   share(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
+  schedule(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
+  /** Runs the schedules due now, on a timer of the server's (`schedule-runner.ts`); answers how many it claimed. */
+  runDueSchedules(): Promise<number>;
   locales(caller: Caller, typeName: string, rawId: string): Promise<{ results: { _id: string; cmsLocale: string }[] }>;
   /** What a cache of the type's answers (list, get-one, locales) depends on: see `answer-dependencies.ts`. */
   answerDependencies(typeName: string): AnswerDependencies;
@@ -47,6 +52,7 @@ export interface DocumentOperations {
 
 /** The operations over the collaborators the composition root built. */
 export function documentOperations(c: DocumentCollaborators): DocumentOperations {
+  const schedules = new ScheduleRunner(c);
   return {
     list: (caller, type, query) => list(c, caller, type, query),
     getOne: (caller, type, id, query) => getOne(c, caller, type, id, query),
@@ -60,6 +66,8 @@ export function documentOperations(c: DocumentCollaborators): DocumentOperations
     revertPublishedToPrevious: (caller, type, id) => revertPublishedToPrevious(c, caller, type, id),
     localize: (caller, type, id, body) => localize(c, caller, type, id, body),
     share: (caller, type, id, body) => share(c, caller, type, id, body),
+    schedule: (caller, type, id, body) => schedule(c, caller, type, id, body),
+    runDueSchedules: () => schedules.runDue(),
     locales: (caller, type, id) => locales(c, caller, type, id),
     answerDependencies: (type) => answerDependencies(c.config, c.fieldTypes, pieceTypeOf(c.config, type).name),
     readableTypeNames: readableTypeNames(c.config),
