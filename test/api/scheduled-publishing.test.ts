@@ -141,9 +141,16 @@ describe('scheduled publishing: POST :_id/schedule and the scheduler', () => {
     assert.deepEqual(res.body.scheduledPublish, { at: publishAt, by, status: 'pending' });
     assert.deepEqual(res.body.scheduledUnpublish, { at: '2031-06-01T08:00:00.000Z', by, status: 'pending' });
     assert.match(by._id, /^[a-z0-9]+$/);
-    // Every read of the draft shows it; the published side never has one.
+    // Every read of the draft shows it; saves keep it, and no body sets it.
     const draft = await read(draftId);
     assert.deepEqual(draft.body.scheduledPublish, res.body.scheduledPublish);
+    const forged = { at: '2031-01-01T00:00:00.000Z', by, status: 'failed', reason: 'forged' };
+    const put = await t.request('PUT', `/api/v1/article/${draftId}`, { body: { title: 'Later', scheduledPublish: forged, scheduledUnpublish: null } });
+    assert.equal(put.status, 200, put.text);
+    assert.deepEqual(put.body.scheduledPublish, res.body.scheduledPublish);
+    assert.deepEqual(put.body.scheduledUnpublish, res.body.scheduledUnpublish);
+    const patched = await t.request('PATCH', `/api/v1/article/${draftId}`, { body: { category: 'x', scheduledPublish: forged } });
+    assert.deepEqual(patched.body.scheduledPublish, res.body.scheduledPublish);
     const listed = await t.request('GET', '/api/v1/article?cmsMode=draft&scheduled=true');
     assert.equal(listed.status, 200, listed.text);
     assert.deepEqual(listed.body.results.map((doc: { _id: string }) => doc._id), [draftId]);
