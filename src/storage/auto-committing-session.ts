@@ -86,7 +86,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       prune: (before, limit) => transaction((tx) => tx.webhooks.prune(before, limit)),
     },
     schedules: {
-      put: (schedule) => transaction((tx) => tx.schedules.put(schedule)),
+      put: (schedule, status) => transaction((tx) => tx.schedules.put(schedule, status)),
       remove: (key) => transaction((tx) => tx.schedules.remove(key)),
       claimDue: (args) => transaction((tx) => tx.schedules.claimDue(args)),
       complete: (key, token) => transaction((tx) => tx.schedules.complete(key, token)),

@@ -47,6 +47,15 @@ export function describeScheduleStoreContract(adapterOf: () => StorageAdapter): 
       assert.deepEqual(await claim('five', t0 + 10 * lease), []);
     });
 
+    it('restores a failed schedule as failed: never claimed', async () => {
+      const store = adapterOf().schedules;
+      await store.put(schedule('restored', t0 - 1), 'failed');
+      assert.deepEqual(await claim('one'), []);
+      await store.put(schedule('restored', t0 - 1));
+      assert.deepEqual((await claim('two')).map((s) => [s.docId, s.status]), [['restored', 'pending']]);
+      assert.equal(await store.remove(schedule('restored', 0)), true);
+    });
+
     it('gives each due schedule to one of several claimers at once', async () => {
       const store = adapterOf().schedules;
       for (let i = 0; i < 20; i++) await store.put(schedule(`race${i}`, t0));

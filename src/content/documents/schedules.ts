@@ -1,5 +1,5 @@
 import type { Principal, Role } from '../../core/principal.js';
-import type { ScheduleAction, StoredDocument } from '../../storage/storage-adapter.js';
+import type { NewSchedule, ScheduleAction, ScheduleStatus, StoredDocument } from '../../storage/storage-adapter.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
 import { isRole } from '../../core/principal.js';
 import { updatedBy } from './new-version.js';
@@ -123,4 +123,23 @@ export function parseScheduledBy(text: string): ScheduledBy | null {
 /** The draft property of a pending schedule at `at`, by `by`. */
 export function pendingSchedule(at: Date, by: ScheduledBy): ScheduleOutput {
   return { at: at.toISOString(), by: { _id: by.userId, title: by.title, username: by.username }, status: 'pending' };
+}
+
+/**
+ * The index rows a stored draft's schedules stand for (`cms import`: an archive holds the drafts,
+ * not the index). Who scheduled it comes back as the draft shows it: a user by id, read again at
+ * the time; an API key without its role, so its schedule fails at the time, with the reason.
+ */
+export function scheduleRowsOf(doc: StoredDocument): { schedule: NewSchedule; status: ScheduleStatus }[] {
+  if (doc.cmsMode !== 'draft' || doc.cmsLocale === undefined) return [];
+  return scheduleActions.flatMap((action) => {
+    const shown = doc[scheduleProperties[action]] as Partial<ScheduleOutput> | undefined;
+    const dueAt = typeof shown?.at === 'string' ? Date.parse(shown.at) : Number.NaN;
+    if (!shown || !Number.isFinite(dueAt) || (shown.status !== 'pending' && shown.status !== 'failed')) return [];
+    const userId = typeof shown.by?._id === 'string' ? shown.by._id : null;
+    const by: ScheduledBy = { kind: userId ? 'user' : 'apiKey', userId, title: String(shown.by?.title ?? ''), username: shown.by?.username ?? null, role: null };
+    const locale = doc.cmsLocale!.split(':')[0]!;
+    const schedule: NewSchedule = { versionId: doc._id, action, type: doc.type, docId: doc.cmsDocId, locale, dueAt, by: JSON.stringify(by) };
+    return [{ schedule, status: shown.status }];
+  });
 }

@@ -35,8 +35,11 @@ export interface Schedule extends NewSchedule {
  * that removes it (`complete`) commits only for the claim that holds it.
  */
 export interface ScheduleStore {
-  /** Adds the schedule, or replaces the one of the same key (pending again, no attempts, no claim). */
-  put(schedule: NewSchedule): Promise<void>;
+  /**
+   * Adds the schedule, or replaces the one of the same key (no attempts, no claim), pending
+   * unless `status` says otherwise (`cms import` restores failed ones as they were).
+   */
+  put(schedule: NewSchedule, status?: ScheduleStatus): Promise<void>;
   /** Removes a schedule whatever its state; false when there was none. */
   remove(key: ScheduleKey): Promise<boolean>;
   /**

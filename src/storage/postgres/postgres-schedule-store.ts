@@ -2,10 +2,10 @@ import type { ScheduleStore } from '../storage-adapter.js';
 import { scheduleColumns as columns, scheduleOf, type ScheduleRow } from '../schedule-rows.js';
 import type { StatementSource } from './statements.js';
 
-const putSql = `INSERT INTO schedules (version_id, action, type, doc_id, locale, due_at, scheduled_by)
-  VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::text)
+const putSql = `INSERT INTO schedules (version_id, action, type, doc_id, locale, due_at, scheduled_by, status)
+  VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::text, $8::text)
   ON CONFLICT (version_id, action) DO UPDATE SET type = EXCLUDED.type, doc_id = EXCLUDED.doc_id, locale = EXCLUDED.locale,
-    due_at = EXCLUDED.due_at, scheduled_by = EXCLUDED.scheduled_by, status = 'pending', attempts = 0, lease_until = 0, lease_token = NULL`;
+    due_at = EXCLUDED.due_at, scheduled_by = EXCLUDED.scheduled_by, status = EXCLUDED.status, attempts = 0, lease_until = 0, lease_token = NULL`;
 const removeSql = 'DELETE FROM schedules WHERE version_id = $1::text AND action = $2::text';
 // A row lease in one statement, no session state (a pooler in transaction mode may put each
 // statement on another connection). SKIP LOCKED: processes claiming at once take other rows
@@ -24,8 +24,8 @@ const failSql = `UPDATE schedules SET status = 'failed', lease_until = 0, lease_
 /** The schedules table, read and written through the given statements. */
 export function createPostgresScheduleStore(statements: StatementSource): ScheduleStore {
   return {
-    async put({ versionId, action, type, docId, locale, dueAt, by }) {
-      await statements.prepared(putSql, [versionId, action, type, docId, locale, dueAt, by]);
+    async put({ versionId, action, type, docId, locale, dueAt, by }, status = 'pending') {
+      await statements.prepared(putSql, [versionId, action, type, docId, locale, dueAt, by, status]);
     },
 
     async remove({ versionId, action }) {

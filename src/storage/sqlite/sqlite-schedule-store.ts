@@ -2,10 +2,10 @@ import type { ScheduleStore } from '../storage-adapter.js';
 import { scheduleColumns as columns, scheduleOf, type ScheduleRow } from '../schedule-rows.js';
 import type { StatementSource } from './statement-cache.js';
 
-const putSql = `INSERT INTO schedules (version_id, action, type, doc_id, locale, due_at, scheduled_by)
-  VALUES (@versionId, @action, @type, @docId, @locale, @dueAt, @by)
+const putSql = `INSERT INTO schedules (version_id, action, type, doc_id, locale, due_at, scheduled_by, status)
+  VALUES (@versionId, @action, @type, @docId, @locale, @dueAt, @by, @status)
   ON CONFLICT (version_id, action) DO UPDATE SET type = excluded.type, doc_id = excluded.doc_id, locale = excluded.locale,
-    due_at = excluded.due_at, scheduled_by = excluded.scheduled_by, status = 'pending', attempts = 0, lease_until = 0, lease_token = NULL`;
+    due_at = excluded.due_at, scheduled_by = excluded.scheduled_by, status = excluded.status, attempts = 0, lease_until = 0, lease_token = NULL`;
 const removeSql = 'DELETE FROM schedules WHERE version_id = @versionId AND action = @action';
 // One UPDATE: SQLite runs it under the file's write lock, so no two processes claim one row.
 const claimSql = `UPDATE schedules SET lease_until = @until, lease_token = @token, attempts = attempts + 1
@@ -21,8 +21,8 @@ const failSql = `UPDATE schedules SET status = 'failed', lease_until = 0, lease_
 /** The schedules table, read and written through the given connection's statements. */
 export function createSqliteScheduleStore(statements: StatementSource): ScheduleStore {
   return {
-    async put(schedule) {
-      statements.statement(putSql).run({ ...schedule });
+    async put({ versionId, action, type, docId, locale, dueAt, by }, status = 'pending') {
+      statements.statement(putSql).run({ versionId, action, type, docId, locale, dueAt, by, status });
     },
 
     async remove({ versionId, action }) {
