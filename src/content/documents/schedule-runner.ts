@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../core/principal.js';
-import type { Schedule, ScheduleKey, StorageSession } from '../../storage/storage-adapter.js';
+import type { Schedule, StorageSession } from '../../storage/storage-adapter.js';
 import type { DocumentCollaborators } from './collaborators.js';
 import type { ScheduleOutput } from './schedules.js';
-import { AppError, ForbiddenError, NotFoundError } from '../../errors/app-error.js';
+import { AppError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error.js';
 import { isRole, userTypeName } from '../../core/principal.js';
 import { parseScheduledBy, scheduleProperties } from './schedules.js';
 import { readVersion } from './version-reads.js';
@@ -83,7 +83,7 @@ export class ScheduleRunner {
     const type = this.#deps.config.pieceTypes.get(schedule.type);
     await this.#deps.transactions.run({ lock: [schedule.docId] }, async (tx) => {
       const draft = type ? await readVersion(tx, type, schedule.versionId) : null;
-      if (!draft) return void (await removeClaimed(tx, schedule));
+      if (!draft) return void (await tx.schedules.remove(schedule));
       if (!(await tx.schedules.fail(schedule, token))) return;
       const property = scheduleProperties[schedule.action];
       const shown = draft[property] as ScheduleOutput | undefined;
@@ -107,10 +107,6 @@ export class ScheduleRunner {
 /** Another process took the schedule over, or it was changed or cancelled meanwhile: the run writes nothing. */
 class ClaimLost extends Error {}
 
-async function removeClaimed(tx: StorageSession, key: ScheduleKey): Promise<void> {
-  await tx.schedules.remove(key);
-}
-
 /** What a draft that lost its property (an import) shows of a failed schedule. */
 function failedShape(schedule: Schedule): Omit<ScheduleOutput, 'status'> {
   const by = parseScheduledBy(schedule.by);
@@ -124,5 +120,6 @@ function reasonOf(error: AppError, schedule: Schedule, principal: Principal): st
   if (error instanceof NotFoundError) {
     return schedule.action === 'unpublish' ? 'The document was not published at the time' : 'The document no longer exists';
   }
+  if (error instanceof ValidationError) return error.errors.map((field) => `${field.path}: ${field.message}`).join('; ');
   return error.message;
 }
