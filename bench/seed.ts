@@ -60,6 +60,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get history() {
       return current().history;
     },
+    get schedules() {
+      return current().schedules;
+    },
     get tokens() {
       return current().tokens;
     },

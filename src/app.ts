@@ -214,7 +214,13 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     intervalMs: limits.attachmentSweepSeconds * 1000,
     onError: (error) => app.log.error({ err: error }, 'the attachment sweep failed; the next one tries again'),
   });
+  // Scheduled publishing: every process looks for due schedules; claims make each run once.
+  const scheduler = scheduleSweeps(() => documents.runDueSchedules(), {
+    intervalMs: limits.schedulerInterval,
+    onError: (error) => app.log.error({ err: error }, 'a scheduled publish failed; it is tried again once its lease ends'),
+  });
   app.addHook('onClose', async () => {
+    await scheduler.stop();
     await dispatcher?.stop();
     await sweeps.stop();
     if (!options.storage) await storage.close();

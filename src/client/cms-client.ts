@@ -55,6 +55,20 @@ export interface VersionOptions {
 }
 
 /** A write to a stored version: refused (`CmsError` 412, `changed`) when that version changed since the client read it. */
+/** A draft's scheduled publish or unpublish (`schedule`): pending until it runs, or failed with the reason. */
+export interface ScheduledAction {
+  readonly at: string;
+  readonly by: { readonly _id: string | null; readonly title: string; readonly username: string | null };
+  readonly status: 'pending' | 'failed';
+  readonly reason?: string;
+}
+
+/** What a draft shows of its schedules. */
+export interface ScheduledShape {
+  readonly scheduledPublish?: ScheduledAction;
+  readonly scheduledUnpublish?: ScheduledAction;
+}
+
 export interface WriteOptions extends VersionOptions {
   /**
    * The version this write is based on: a document this client answered (a `get`, or an earlier
@@ -252,6 +266,21 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
   /** Stops sharing the draft: its link reads nothing from now on. Answers the draft. */
   unshare<K extends keyof T & string>(type: K, id: string, options: Pick<WriteOptions, 'ifUnchanged'> = {}): Promise<Shape<T, K, 'read'>> {
     return this.#request('POST', `${typePath(type)}/${segment(id)}/share`, { share: false }, this.#ifMatch(options));
+  }
+
+  /**
+   * Schedules the draft of the id's locale (or `locale`'s) to be published and/or unpublished
+   * then (a Date, or an ISO 8601 date-time with a zone); null cancels one, one left out stays.
+   * Answers the draft with its `scheduledPublish` and `scheduledUnpublish`.
+   */
+  schedule<K extends keyof T & string>(
+    type: K,
+    id: string,
+    times: { readonly publishAt?: Date | string | null; readonly unpublishAt?: Date | string | null },
+    options: Pick<WriteOptions, 'locale' | 'ifUnchanged'> = {},
+  ): Promise<Shape<T, K, 'read'> & ScheduledShape> {
+    const body = Object.fromEntries(Object.entries(times).map(([key, at]) => [key, at instanceof Date ? at.toISOString() : at]));
+    return this.#request('POST', `${typePath(type)}/${segment(id)}/schedule${queryString({ cmsLocale: options.locale })}`, body, this.#ifMatch(options));
   }
 
   /** The ETag of a document this client answered: what `ifUnchanged` sends for it. */

@@ -18,6 +18,8 @@ export {
   type Projected,
   type ReadShape,
   type ReadableType,
+  type ScheduledAction,
+  type ScheduledShape,
   type UploadedAttachment,
   type VersionOptions,
   type WriteOptions,

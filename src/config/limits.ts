@@ -115,6 +115,13 @@ export const limitDefinitions = {
   webhookPollInterval: { env: 'CMS_LIMIT_WEBHOOK_POLL_INTERVAL', default: 2_000, min: 10, max: 600_000, unit: 'ms', about: 'how often a server looks for events other processes wrote (its own are sent at once)' },
   webhookConcurrency: { env: 'CMS_LIMIT_WEBHOOK_CONCURRENCY', default: 8, min: 1, max: 1_000, unit: 'requests', about: 'webhook deliveries one server process sends at once' },
   webhookKeepSeconds: { env: 'CMS_LIMIT_WEBHOOK_KEEP_SECONDS', default: 604_800, min: 1, max: 315_360_000, unit: 's', about: 'delivered and failed deliveries are listed this long after their last attempt, then removed' },
+  // Scheduled publishing (docs/reference/rest-api.md, "Scheduled publishing"): every process looks
+  // for due schedules every schedulerInterval; a claimed run that neither ends nor fails within
+  // scheduleLease (its process stopped) is claimed again, up to scheduleAttempts claims.
+  schedulerInterval: { env: 'CMS_LIMIT_SCHEDULER_INTERVAL', default: 5_000, min: 10, max: 3_600_000, unit: 'ms', about: 'how often a server looks for due scheduled publishes and unpublishes (one look runs at start)' },
+  scheduleTolerance: { env: 'CMS_LIMIT_SCHEDULE_TOLERANCE', default: 60_000, min: 0, max: 86_400_000, unit: 'ms', about: 'how far in the past a schedule time may lie (clock skew, a slow form): an earlier one is refused' },
+  scheduleLease: { env: 'CMS_LIMIT_SCHEDULE_LEASE', default: 300_000, min: 100, max: 86_400_000, unit: 'ms', about: 'a process holds a due schedule it claimed this long; one that has not run by then is claimed again' },
+  scheduleAttempts: { env: 'CMS_LIMIT_SCHEDULE_ATTEMPTS', default: 5, min: 1, max: 100, unit: 'attempts', about: 'claims of one schedule whose run neither ended nor was refused (a stopped process, a store failing) before it is marked failed' },
 } as const satisfies Record<string, LimitDefinition>;
 
 export interface LimitDefinition {

@@ -94,6 +94,13 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       retry: (id, now) => transaction((tx) => tx.webhooks.retry(id, now)),
       prune: (before, limit) => transaction((tx) => tx.webhooks.prune(before, limit)),
     },
+    schedules: {
+      put: (schedule, status) => transaction((tx) => tx.schedules.put(schedule, status)),
+      remove: (key) => transaction((tx) => tx.schedules.remove(key)),
+      claimDue: (args) => transaction((tx) => tx.schedules.claimDue(args)),
+      complete: (key, token) => transaction((tx) => tx.schedules.complete(key, token)),
+      fail: (key, token) => transaction((tx) => tx.schedules.fail(key, token)),
+    },
   };
 }
 

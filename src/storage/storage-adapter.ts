@@ -14,6 +14,7 @@ export type * from './interface/history.js';
 export type * from './interface/index-plans.js';
 export type * from './interface/login-throttle.js';
 export type * from './interface/logins.js';
+export type * from './interface/schedules.js';
 export type * from './interface/setup-codes.js';
 export type * from './interface/tokens.js';
 export type * from './interface/webhooks.js';

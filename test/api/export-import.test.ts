@@ -69,6 +69,8 @@ describe('cms export and cms import', () => {
     await ok('POST', `/api/v1/article/${first._id}/publish`);
     const second = await ok('POST', '/api/v1/article', { title: 'Second story', category: 'life', _related: [first.cmsDocId], color: 'red' });
     await ok('POST', `/api/v1/article/${second._id}/publish`);
+    // Scheduled publishing: the drafts show their schedules, and the copy's index finds them.
+    await ok('POST', `/api/v1/article/${second.cmsDocId}:en:draft/schedule`, { unpublishAt: '2040-01-01T00:00:00.000Z' });
     await ok('POST', '/api/v1/article?cmsLocale=es&cmsMode=draft', { title: 'Noticias del puerto', category: 'tech' });
     const gone = await ok('POST', '/api/v1/article', { title: 'Old story' });
     await ok('PATCH', `/api/v1/article/${gone._id}`, { archived: true });
@@ -101,14 +103,15 @@ describe('cms export and cms import', () => {
       '/api/v1/@cms/image?archived=any&cmsMode=draft',
       '/api/v1/@cms/user',
       '/api/v1/gallery',
+      '/api/v1/article?cmsMode=draft&scheduled=pending',
     ]) {
       answers.set(url, { status: 0, body: null });
     }
     for (const [url, answer] of await answersOf(source)) answers.set(url, answer);
     const count = (url: string) => (answers.get(url)!.body as { results: unknown[] }).results.length;
     assert.deepEqual(
-      ['/api/v1/article?cmsMode=draft', '/api/v1/article?cmsLocale=es&cmsMode=draft', '/api/v1/article?archived=any&cmsMode=draft', '/api/v1/article?search=lighthouse', '/api/v1/article?category=tech', '/api/v1/@cms/image?archived=any&cmsMode=draft', '/api/v1/@cms/user'].map(count),
-      [2, 1, 3, 1, 1, 2, 2],
+      ['/api/v1/article?cmsMode=draft', '/api/v1/article?cmsLocale=es&cmsMode=draft', '/api/v1/article?archived=any&cmsMode=draft', '/api/v1/article?search=lighthouse', '/api/v1/article?category=tech', '/api/v1/@cms/image?archived=any&cmsMode=draft', '/api/v1/@cms/user', '/api/v1/article?cmsMode=draft&scheduled=pending'].map(count),
+      [2, 1, 3, 1, 1, 2, 2, 1],
       'the answers compared hold documents',
     );
     const images = answers.get('/api/v1/@cms/image?archived=any&cmsMode=draft')!.body as { results: { attachment: { _urls: Record<string, string> } }[] };

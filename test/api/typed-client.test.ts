@@ -63,6 +63,18 @@ describe('typed client: list, get, insert, patch, publish and upload against a r
     assert.equal(missing.name, 'notfound');
   });
 
+  it('schedules a draft to be published and cancels it', async () => {
+    const draft = await admin.insert('article', { title: 'Later on' }, { mode: 'draft' });
+    const scheduled = await admin.schedule('article', draft._id, { publishAt: new Date('2031-01-01T09:00:00Z'), unpublishAt: '2031-02-01T09:00:00+01:00' });
+    assert.equal(scheduled._id, draft._id);
+    assert.deepEqual(scheduled.scheduledPublish, { at: '2031-01-01T09:00:00.000Z', by: { _id: null, title: 'System Task', username: null }, status: 'pending' });
+    assert.equal(scheduled.scheduledUnpublish?.at, '2031-02-01T08:00:00.000Z');
+    const cancelled = await admin.schedule('article', draft._id, { publishAt: null, unpublishAt: null });
+    assert.equal(cancelled.scheduledPublish, undefined);
+    const refused = await refusal(admin.schedule('article', draft._id, { publishAt: 'soon' }));
+    assert.equal(refused.status, 400);
+  });
+
   it('writes only on the version it read (ifUnchanged sends If-Match; a stale one is a CmsError 412) and chains writes', async () => {
     const draft = await admin.insert('article', { title: 'Shared' }, { mode: 'draft' });
     const read = await admin.get('article', draft._id);

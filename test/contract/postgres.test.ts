@@ -301,6 +301,7 @@ describeOnPostgres('postgres migrations', () => {
         DROP TABLE version_generations;
         DROP SEQUENCE version_generation_values;
         DROP TABLE document_history;
+        DROP TABLE schedules;
         ${migrations[14]};
         DELETE FROM schema_migrations WHERE version > 15`);
 

@@ -10,6 +10,7 @@ import { describeApiKeyContract } from './api-key-store.contract.js';
 import { describeAdvisoryLockContract } from './advisory-lock-store.contract.js';
 import { describeWebhookOutboxContract } from './webhook-outbox.contract.js';
 import { describeReverseIdsContract } from './reverse-ids.contract.js';
+import { describeScheduleStoreContract } from './schedule-store.contract.js';
 
 /** Creates a fresh, empty store; `cleanup` runs after the suite has closed the adapter. */
 export type MakeAdapter = () => Promise<{ adapter: StorageAdapter; cleanup: () => Promise<void> }>;
@@ -459,6 +460,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     describeAdvisoryLockContract(() => adapter);
     describeWebhookOutboxContract(() => adapter);
     describeReverseIdsContract(() => adapter);
+    describeScheduleStoreContract(() => adapter);
 
     describe('logins', () => {
       it('stores and reads a login by user id', async () => {

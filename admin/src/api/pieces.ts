@@ -76,6 +76,17 @@ export function localizePiece(type: string, id: string, toLocale: string, update
   return request<PieceDocument>(path(type, id, 'localize'), { method: 'POST', body: { toLocale, update }, ...options });
 }
 
+/** The body of a schedule: a time (ISO) schedules that action, null cancels it, absent leaves it. */
+export interface ScheduleBody {
+  publishAt?: string | null;
+  unpublishAt?: string | null;
+}
+
+/** Schedules the draft's publish and/or unpublish (`POST …/schedule`); answers the draft. */
+export function schedulePiece(type: string, id: string, body: ScheduleBody, options: WriteOptions = {}) {
+  return request<PieceDocument>(path(type, id, 'schedule'), { method: 'POST', body, ...options });
+}
+
 /** Every version of the document set: `{ _id, cmsLocale }` with cmsLocale like `en:draft`. */
 export function pieceLocales(type: string, id: string) {
   return request<{ results: { _id: string; cmsLocale: string }[] }>(path(type, id, 'locales'));
@@ -119,6 +130,23 @@ export const statusLabels: Readonly<Record<DocumentStatus, string>> = {
   published: 'Published',
   modified: 'Modified since published',
 };
+
+/** A draft's schedule as it shows it (`scheduledPublish`, `scheduledUnpublish`). */
+export type Schedule = NonNullable<PieceDocument['scheduledPublish']>;
+
+/**
+ * The list's schedule badge: "Scheduled" while one waits, "Schedule failed" (with the reason as
+ * its title) when one was refused at its time; null without any.
+ */
+export function scheduleBadge(draft: Pick<PieceDocument, 'scheduledPublish' | 'scheduledUnpublish'>): { label: string; failed: boolean; title: string } | null {
+  const schedules = [draft.scheduledPublish, draft.scheduledUnpublish].filter((one): one is Schedule => !!one);
+  const failed = schedules.find((one) => one.status === 'failed');
+  if (failed) return { label: 'Schedule failed', failed: true, title: failed.reason ?? '' };
+  const next = schedules.sort((a, b) => a.at.localeCompare(b.at))[0];
+  if (!next) return null;
+  const action = next === draft.scheduledPublish ? 'Publishes' : 'Unpublishes';
+  return { label: 'Scheduled', failed: false, title: `${action} ${new Date(next.at).toLocaleString()}` };
+}
 
 /** The full `_id` of one version of a document. */
 export function versionId(docId: string, locale: string, mode: Mode): string {

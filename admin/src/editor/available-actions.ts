@@ -12,6 +12,8 @@ export interface AvailableActions {
   readonly archive: boolean;
   readonly restore: boolean;
   readonly delete: boolean;
+  /** Schedule a publish or an unpublish, or cancel one (publish permission). */
+  readonly schedule: boolean;
 }
 
 export interface ActionContext {
@@ -43,5 +45,6 @@ export function availableActions({ type, doc, hasPublished, hasPrevious }: Actio
     archive: !isNew && !archived && edit && touchesPublished,
     restore: !isNew && archived && edit && touchesPublished,
     delete: !isNew && type.can.delete && doc?._delete === true && touchesPublished,
+    schedule: workflow && !isNew && publish,
   };
 }

@@ -1,7 +1,8 @@
 import { ref } from 'vue';
 import { useRouter } from 'vue-router';
 import {
-  deletePiece, publishPiece, revertDraftToPublished, revertPublishedToPrevious, setArchived, unpublishPiece,
+  deletePiece, publishPiece, revertDraftToPublished, revertPublishedToPrevious, schedulePiece, setArchived, unpublishPiece,
+  type ScheduleBody,
 } from '../api/pieces';
 import type { PieceDocument } from '../api/types';
 import { confirmAction } from '../ui/confirm';
@@ -71,6 +72,13 @@ export function useWorkflow(target: EditorTarget, loaded: LoadedDocument, save: 
       }),
     publish: () =>
       run('publish', async () => ((await savedDraft()) ? (await publishPiece(target.typeName, draftId(), draftTag()), 'Published') : undefined)),
+    /** A scheduled publish publishes what the draft holds then: unsaved changes are saved first. */
+    schedule: (body: ScheduleBody) =>
+      run('schedule', async () => {
+        if (body.publishAt && !(await savedDraft())) return undefined;
+        await schedulePiece(target.typeName, draftId(), body, draftTag());
+        return Object.values(body).some((at) => at) ? 'Scheduled' : 'Schedule cancelled';
+      }),
     unpublish: () => run('unpublish', async () => (await unpublishPiece(target.typeName, draftId(), draftTag()), 'Unpublished')),
     discard: () =>
       run('discard', async () => {

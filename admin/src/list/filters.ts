@@ -5,7 +5,8 @@ import type { FieldSchema, ListAnswer, PieceTypeSchema } from '../api/types';
  * on and the list can offer cheaply. `choice` filters get their options from the list answer
  * (`choices=`), so they show only values some document holds.
  */
-export type FilterKind = 'choice' | 'boolean' | 'dateRange';
+/** `scheduled`: not a field's, the server's `scheduled` list parameter (scheduled publishing). */
+export type FilterKind = 'choice' | 'boolean' | 'dateRange' | 'scheduled';
 
 export interface FilterDef {
   readonly name: string;
@@ -39,11 +40,28 @@ const kindByFieldType: Readonly<Record<string, FilterKind>> = {
 const notFilters = new Set(['archived']);
 
 export function filterDefsFor(type: PieceTypeSchema): FilterDef[] {
-  return type.fields.flatMap((field) => {
+  const defs: FilterDef[] = type.fields.flatMap((field) => {
     const kind = kindByFieldType[field.type];
     return kind && !notFilters.has(field.name) ? [{ name: field.name, label: field.label, kind, field }] : [];
   });
+  // Drafts with a scheduled publish or unpublish, for those who may read drafts (a field of that name keeps its own filter).
+  const schedules = type.localized && !type.autopublish && type.can.viewDrafts && !type.fields.some((field) => field.name === scheduledFilter.name);
+  return schedules ? [...defs, scheduledFilter] : defs;
 }
+
+/** The schedule filter: `scheduled=true|pending|failed` (`scheduledOptions`). */
+const scheduledFilter: FilterDef = {
+  name: 'scheduled',
+  label: 'Scheduled',
+  kind: 'scheduled',
+  field: { name: 'scheduled', type: 'scheduled', label: 'Scheduled', help: '', required: false },
+};
+
+export const scheduledOptions: readonly FilterOption[] = [
+  { value: 'true', label: 'Scheduled' },
+  { value: 'pending', label: 'Waiting' },
+  { value: 'failed', label: 'Failed' },
+];
 
 export function emptyFilterValue(): FilterValue {
   return { value: '', from: '', to: '' };

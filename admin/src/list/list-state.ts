@@ -90,7 +90,7 @@ export function withoutFilters(state: ListState): ListState {
 
 /** Only what the list shows: the bodies of documents can be large. */
 const listProjection = Object.fromEntries(
-  ['title', 'cmsDocId', 'cmsLocale', 'updatedAt', 'updatedBy', 'lastPublishedAt', 'modified', 'archived', '_edit', '_publish', '_delete'].map(
+  ['title', 'cmsDocId', 'cmsLocale', 'updatedAt', 'updatedBy', 'lastPublishedAt', 'modified', 'archived', 'scheduledPublish', 'scheduledUnpublish', '_edit', '_publish', '_delete'].map(
     (name) => [name, 1],
   ),
 );

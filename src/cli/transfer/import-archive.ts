@@ -16,6 +16,7 @@ import type { Progress } from '../progress.js';
 import { ArchiveError, archiveEntries, linesOf } from './archive-reader.js';
 import { checkArchive, hashed, type CheckedArchive } from './check-archive.js';
 import { fileListingLine, filePrefix, partNames, type AttachmentLine, type Manifest, type PartName } from './archive-format.js';
+import { scheduleRowsOf } from '../../content/documents/schedules.js';
 
 export interface ImportDeps {
   readonly config: Pick<AppConfig, 'pieceTypes' | 'widgetTypes' | 'limits'>;
@@ -119,6 +120,8 @@ async function writeRecords(deps: ImportDeps, derive: Deriving, tx: StorageSessi
       derive.restore(type, doc);
       const { index, properties } = indexer.index(type, doc);
       await tx.documents.insert({ ...doc, ...properties }, index);
+      // The schedules a draft shows go back into the due-time index (scheduled publishing).
+      for (const { schedule, status } of scheduleRowsOf(doc)) await tx.schedules.put(schedule, status);
     },
     'users.jsonl': (login: UserLogin) => tx.logins.put(login),
     'attachments.jsonl': ({ readable, uploadedBy, ...attachment }: AttachmentLine) => tx.attachments.restore(attachment, readable, uploadedBy ?? null),

@@ -15,6 +15,8 @@ import { revertDraftToPublished } from './operations/revert-draft-to-published.j
 import { revertPublishedToPrevious } from './operations/revert-published-to-previous.js';
 import { localize } from './operations/localize.js';
 import { share } from './operations/share.js';
+import { schedule } from './operations/schedule.js';
+import { ScheduleRunner } from './schedule-runner.js';
 import { locales } from './operations/locales.js';
 import { readableTypeNames } from './operations/readable-type-names.js';
 import { history, type HistoryListResult } from './operations/history.js';
@@ -42,6 +44,9 @@ export interface DocumentOperations {
   revertPublishedToPrevious(caller: Caller, typeName: string, rawId: string): Promise<VersionOutput>;
   localize(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
   share(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
+  schedule(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
+  /** Runs the schedules due now, on a timer of the server's (`schedule-runner.ts`); answers how many it claimed. */
+  runDueSchedules(): Promise<number>;
   locales(caller: Caller, typeName: string, rawId: string): Promise<{ results: { _id: string; cmsLocale: string }[] }>;
   history(caller: Caller, typeName: string, rawId: string, query: Query): Promise<HistoryListResult>;
   historyEntry(caller: Caller, typeName: string, rawId: string, entryId: string): Promise<DocumentOutput>;
@@ -53,6 +58,7 @@ export interface DocumentOperations {
 
 /** The operations over the collaborators the composition root built. */
 export function documentOperations(c: DocumentCollaborators): DocumentOperations {
+  const schedules = new ScheduleRunner(c);
   return {
     list: (caller, type, query) => list(c, caller, type, query),
     getOne: (caller, type, id, query) => getOne(c, caller, type, id, query),
@@ -66,6 +72,8 @@ export function documentOperations(c: DocumentCollaborators): DocumentOperations
     revertPublishedToPrevious: (caller, type, id) => revertPublishedToPrevious(c, caller, type, id),
     localize: (caller, type, id, body) => localize(c, caller, type, id, body),
     share: (caller, type, id, body) => share(c, caller, type, id, body),
+    schedule: (caller, type, id, body) => schedule(c, caller, type, id, body),
+    runDueSchedules: () => schedules.runDue(),
     locales: (caller, type, id) => locales(c, caller, type, id),
     history: (caller, type, id, query) => history(c, caller, type, id, query),
     historyEntry: (caller, type, id, entryId) => historyEntry(c, caller, type, id, entryId),

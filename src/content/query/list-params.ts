@@ -29,6 +29,8 @@ export interface ListParams {
   readonly choices: readonly string[];
   readonly counts: readonly string[];
   readonly render?: RenderMode;
+  /** `scheduled`: only documents with a schedule in this status (`any`: pending or failed). */
+  readonly scheduled?: 'pending' | 'failed' | 'any';
   /** The remaining parameters, by name: field filters when the type has one of that name. */
   readonly filters: ReadonlyMap<string, unknown>;
 }
@@ -36,7 +38,7 @@ export interface ListParams {
 /** Parameters of the original that are not field filters; `skip`/`limit` are overridden by paging. */
 const generic = new Set([
   ...['page', 'perPage', 'cmsMode', 'cmsLocale', 'apikey', 'apiKey', 'search', 'autocomplete', 'archived'],
-  ...['count', '_ids', 'project', 'sort', 'choices', 'counts', 'renderAreas', 'render-areas', 'skip', 'limit'],
+  ...['count', '_ids', 'project', 'sort', 'choices', 'counts', 'renderAreas', 'render-areas', 'skip', 'limit', 'scheduled'],
   ...['withPublished', 'viewContext', 'attachments', 'dynamicChoices', 'aposMode', 'aposLocale'],
 ]);
 
@@ -56,6 +58,7 @@ export function parseListParams(query: Readonly<Record<string, unknown>>): ListP
     choices: nameList(query.choices, 'choices'),
     counts: nameList(query.counts, 'counts'),
     render: renderingOf(query),
+    scheduled: parseScheduled(query.scheduled),
     filters: new Map(Object.entries(query).filter(([key]) => !generic.has(key))),
   };
 }
@@ -71,6 +74,15 @@ export function parseArchived(raw: unknown): boolean | undefined {
   const text = single(raw, 'archived').trim().toLowerCase();
   if (text === 'any' || text === 'null') return undefined;
   return flag(text, 'archived');
+}
+
+/** `scheduled=true|any|pending|failed` (scheduled publishing): documents with such a schedule in the list's locale. */
+function parseScheduled(raw: unknown): ListParams['scheduled'] {
+  if (raw === undefined) return undefined;
+  const text = single(raw, 'scheduled').trim().toLowerCase();
+  if (text === 'pending' || text === 'failed' || text === 'any') return text;
+  if (truthy.has(text)) return 'any';
+  return invalid('scheduled', 'must be true, any, pending or failed');
 }
 
 /**

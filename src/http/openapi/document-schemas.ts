@@ -13,6 +13,25 @@ const string = { type: 'string' };
 const boolean = { type: 'boolean' };
 const dateTime = { type: 'string', format: 'date-time' };
 
+/** A draft's scheduled publish or unpublish (`POST …/schedule`; content/documents/schedules.ts). */
+function schedule(action: 'publish' | 'unpublish'): JsonSchema {
+  return {
+    type: 'object',
+    description: `The draft's scheduled ${action}: \`pending\` until it runs (it is then removed), \`failed\` with the \`reason\` when it was refused at the time (kept until scheduled again or cancelled)`,
+    required: ['at', 'by', 'status'],
+    properties: {
+      at: dateTime,
+      by: {
+        type: 'object',
+        description: 'Who scheduled it: the run acts as them at the time; `_id` null and title "System Task" for an API key.',
+        properties: { _id: { type: ['string', 'null'] }, title: { type: ['string', 'null'] }, username: { type: ['string', 'null'] } },
+      },
+      status: { enum: ['pending', 'failed'] },
+      reason: string,
+    },
+  };
+}
+
 /** What GET adds to every document besides its fields (interface 2.1, README "Response documents"). */
 const documentProperties: Record<string, JsonSchema> = {
   _id: { ...string, description: '`<cmsDocId>:<locale>:<mode>`; the bare cmsDocId for types that are not localized' },
@@ -46,6 +65,8 @@ const documentProperties: Record<string, JsonSchema> = {
   localizedAt: { type: ['string', 'null'], format: 'date-time' },
   modified: boolean,
   cmsShareKey: { type: 'string', description: 'A shared draft\'s key (`POST …/share`): shown only to callers who may edit the draft' },
+  scheduledPublish: schedule('publish'),
+  scheduledUnpublish: schedule('unpublish'),
   cmsWasArchived: { ...boolean, description: 'true while archived (its slug, and a user\'s username and email, carry `deduplicate-<cmsDocId>-`); false once restored' },
   _url: string,
   _parentUrl: string,

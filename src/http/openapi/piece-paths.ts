@@ -65,6 +65,7 @@ const listParameters = [
   query('count', { enum: ['1', 'true', '0', 'false'] }, '`1` answers only `{ "count" }`, filters applied.'),
   query('choices', { type: 'string' }, 'Comma-separated filter names: adds `choices` with the values the matching documents hold.'),
   query('counts', { type: 'string' }, 'Like `choices`, under `counts`, each value with its `count`.'),
+  query('scheduled', { enum: ['true', 'any', 'pending', 'failed'] }, 'Only documents with a scheduled publish or unpublish in the list\'s locale: `pending`, `failed`, or either (`true`, `any`). Needs draft access (403 otherwise).'),
   renderAreas,
 ];
 
@@ -200,6 +201,23 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
         { 200: versionResponse('The draft, with its `cmsShareKey` while shared.', read) },
         [404],
         jsonBody({ type: 'object', required: ['share'], properties: { share: { type: 'boolean' } } }),
+      ),
+    },
+    [`${one}/schedule`]: {
+      post: action(
+        `schedule${name}`,
+        'Schedule the draft to be published or unpublished, or cancel',
+        { 200: versionResponse('The draft, with its `scheduledPublish` and `scheduledUnpublish`.', read) },
+        [404],
+        jsonBody({
+          type: 'object',
+          minProperties: 1,
+          additionalProperties: false,
+          properties: {
+            publishAt: { type: ['string', 'null'], format: 'date-time', description: 'When to publish what the draft then holds (ISO 8601 with a zone); null cancels.' },
+            unpublishAt: { type: ['string', 'null'], format: 'date-time', description: 'When to unpublish; after `publishAt` when both are pending; null cancels.' },
+          },
+        }),
       ),
     },
     [`${one}/revert-draft-to-published`]: {

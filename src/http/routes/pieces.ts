@@ -70,6 +70,9 @@ export function registerPieceRoutes(
     app.post(`${base}/:_id/share`, write, async (request, reply) =>
       sendWritten(reply, await documents.share(writerOf(request), type, idOf(request), request.body as Body)),
     );
+    app.post(`${base}/:_id/schedule`, write, async (request, reply) =>
+      sendWritten(reply, await documents.schedule(writerOf(request), type, idOf(request), request.body as Body)),
+    );
     app.post(`${base}/:_id/revert-draft-to-published`, one, async (request, reply) =>
       sendWritten(reply, await documents.revertDraftToPublished(writerOf(request), type, idOf(request))),
     );

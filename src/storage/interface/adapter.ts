@@ -6,6 +6,7 @@ import type { HistoryStore } from './history.js';
 import type { IndexPlanStore } from './index-plans.js';
 import type { LoginThrottleStore } from './login-throttle.js';
 import type { LoginStore } from './logins.js';
+import type { ScheduleStore } from './schedules.js';
 import type { SetupCodeStore } from './setup-codes.js';
 import type { TokenStore } from './tokens.js';
 import type { WebhookOutbox } from './webhooks.js';
@@ -23,6 +24,7 @@ export interface StorageSession {
   readonly webhooks: WebhookOutbox;
   readonly advisoryLocks: AdvisoryLockStore;
   readonly history: HistoryStore;
+  readonly schedules: ScheduleStore;
 }
 
 export interface StorageCapabilities {

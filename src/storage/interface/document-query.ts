@@ -52,6 +52,11 @@ export interface DocumentSelection {
   readonly archived?: boolean;
   /** Only documents whose `visibility` is one of these (documents without one count as `public`). */
   readonly visibility?: readonly string[];
+  /**
+   * Only documents whose version set in the version's locale has a schedule (`ScheduleStore`)
+   * in this status (`any`: pending or failed).
+   */
+  readonly scheduled?: 'pending' | 'failed' | 'any';
   /** Every condition must hold. */
   readonly conditions?: readonly FilterCondition[];
   readonly search?: TextSearch;

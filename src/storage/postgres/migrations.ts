@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { historyMigration } from './history-migration.js';
+import { schedulesMigration } from './migration-schedules.js';
 
 /**
  * How many characters of a slug or a sortified title the b-tree indexes hold: a b-tree entry
@@ -417,6 +418,8 @@ export const migrations: readonly string[] = [
   `,
   // 18: document history (history-migration.ts).
   historyMigration,
+  // 19: scheduled publishing (migration-schedules.ts).
+  schedulesMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

@@ -19,6 +19,7 @@ import { createPostgresLoginStore, createPostgresTokenStore } from './postgres-l
 import { createPostgresLoginThrottleStore } from './postgres-login-throttle-store.js';
 import { createPostgresApiKeyStore } from './postgres-api-key-store.js';
 import { createPostgresWebhookOutbox } from './postgres-webhook-outbox.js';
+import { createPostgresScheduleStore } from './postgres-schedule-store.js';
 import { statementSource, type StatementSource } from './statements.js';
 
 export interface PostgresAdapterOptions {
@@ -234,6 +235,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     webhooks: createPostgresWebhookOutbox(statements),
     advisoryLocks: createPostgresAdvisoryLockStore(statements),
     history: createPostgresHistoryStore(statements),
+    schedules: createPostgresScheduleStore(statements),
   };
 }
 

@@ -143,6 +143,12 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
   if (query.visibility !== undefined) {
     filters.push(`documents.visibility = ANY (${params.add([...query.visibility], 'text[]')})`);
   }
+  if (query.scheduled !== undefined) {
+    // The schedules_document index: one lookup per document the other filters kept.
+    const statuses = query.scheduled === 'any' ? ['pending', 'failed'] : [query.scheduled];
+    filters.push(`EXISTS (SELECT 1 FROM schedules s WHERE s.type = documents.type AND s.doc_id = documents.doc_id
+      AND s.locale = documents.locale AND s.status = ANY (${params.add(statuses, 'text[]')}))`);
+  }
   return filters;
 }
 

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { historyMigration } from './history-migration.js';
+import { schedulesMigration } from './migration-schedules.js';
 
 
 /**
@@ -436,6 +437,8 @@ export const migrations: readonly string[] = [
   `,
   // 20: document history (history-migration.ts).
   historyMigration,
+  // 21: scheduled publishing (migration-schedules.ts).
+  schedulesMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

@@ -16,6 +16,7 @@ import { createSqliteIndexPlanStore } from './sqlite-index-plan-store.js';
 import { createSqliteLoginThrottleStore } from './sqlite-login-throttle-store.js';
 import { createSqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { createSqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
+import { createSqliteScheduleStore } from './sqlite-schedule-store.js';
 import { StatementCache, type StatementSource } from './statement-cache.js';
 import { CountsUntilWrite } from './counts-until-write.js';
 import { countUpGeneration, GenerationCounters } from './generation-counters.js';
@@ -196,5 +197,6 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     webhooks: createSqliteWebhookOutbox(statements),
     advisoryLocks: createSqliteAdvisoryLockStore(statements),
     history: createSqliteHistoryStore(statements),
+    schedules: createSqliteScheduleStore(statements),
   };
 }

@@ -83,7 +83,8 @@ export function costGrowsWithSelection(query: DocumentQuery): boolean {
 /** Whether a query selects by list partition columns only: no id list, slug, condition or search. */
 function selectsWholePartitions(query: DocumentQuery): boolean {
   return query.ids === undefined && query.docIds === undefined && query.slug === undefined
-    && (query.conditions === undefined || query.conditions.length === 0) && query.search === undefined;
+    && (query.conditions === undefined || query.conditions.length === 0) && query.search === undefined
+    && query.scheduled === undefined;
 }
 
 /** The count of whole lists, from the counts the triggers of migration 8 keep. */
@@ -229,6 +230,12 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
   if (query.archived !== undefined) where(`${column('archived')} = ?`, query.archived ? 1 : 0);
   if (query.visibility !== undefined) {
     where('documents.visibility IN (SELECT value FROM json_each(?))', jsonList(query.visibility));
+  }
+  if (query.scheduled !== undefined) {
+    // The schedules_document index: one lookup per document the other filters kept.
+    const statuses = query.scheduled === 'any' ? ['pending', 'failed'] : [query.scheduled];
+    where(`EXISTS (SELECT 1 FROM schedules s WHERE s.type = documents.type AND s.doc_id = documents.doc_id
+      AND s.locale = documents.locale AND s.status IN (SELECT value FROM json_each(?)))`, jsonList(statuses));
   }
   return filters;
 }

@@ -131,7 +131,7 @@ export interface DocumentVersion {
    * @format date-time
    */
   cacheInvalidatedAt?: string;
-  /** The cmsDocIds of the documents whose version in this locale and mode (any, for a type that is not localized) relates to this one */
+  /** The cmsDocIds of the documents whose version in this locale and mode (any, for a type that is not localized) relates to this one; absent on a related document shown inside another document's answer */
   relatedReverseIds?: string[];
   /** @format date-time */
   lastPublishedAt?: string | null;
@@ -140,6 +140,32 @@ export interface DocumentVersion {
   modified?: boolean;
   /** A shared draft's key (`POST …/share`): shown only to callers who may edit the draft */
   cmsShareKey?: string;
+  /** The draft's scheduled publish: `pending` until it runs (it is then removed), `failed` with the `reason` when it was refused at the time (kept until scheduled again or cancelled) */
+  scheduledPublish?: {
+    /** @format date-time */
+    at: string;
+    /** Who scheduled it: the run acts as them at the time; `_id` null and title "System Task" for an API key. */
+    by: {
+      _id?: string | null;
+      title?: string | null;
+      username?: string | null;
+    };
+    status: "pending" | "failed";
+    reason?: string;
+  };
+  /** The draft's scheduled unpublish: `pending` until it runs (it is then removed), `failed` with the `reason` when it was refused at the time (kept until scheduled again or cancelled) */
+  scheduledUnpublish?: {
+    /** @format date-time */
+    at: string;
+    /** Who scheduled it: the run acts as them at the time; `_id` null and title "System Task" for an API key. */
+    by: {
+      _id?: string | null;
+      title?: string | null;
+      username?: string | null;
+    };
+    status: "pending" | "failed";
+    reason?: string;
+  };
   /** true while archived (its slug, and a user's username and email, carry `deduplicate-<cmsDocId>-`); false once restored */
   cmsWasArchived?: boolean;
   _url?: string;

@@ -31,6 +31,8 @@ export async function list(
   if (mode === 'draft') requireDrafts(principal, type);
   if (!canReadType(principal, type)) throw new NotFoundError();
   const params = parseListParams(query);
+  // Schedules are the drafts' (their `scheduledPublish`): only who may read drafts may select by them.
+  if (params.scheduled !== undefined) requireDrafts(principal, type);
   const fullAccess = canAccessApi(principal, type);
   const filterContext = queries.filterContext({ store, principal, locale, mode, fullAccess });
   const offered = queries.filtersFor(type, principal);
@@ -43,6 +45,7 @@ export async function list(
     archived: readableArchived(principal, type, params.archived),
     visibility: visibleValues(principal),
     docIds: params.ids,
+    scheduled: params.scheduled,
     search: params.search && toTextSearch(params.search.text, { prefix: params.search.prefix, publicOnly }),
   };
   const filtered = { ...base, conditions: [...conditions.values()].flat() };

@@ -1,0 +1,63 @@
+import type { Caller } from '../caller.js';
+import type { DocumentCollaborators, VersionOutput } from '../collaborators.js';
+import type { StorageSession, StoredDocument } from '../../../storage/storage-adapter.js';
+import { NotFoundError } from '../../../errors/app-error.js';
+import { requirePublish } from '../../access/permissions.js';
+import { localizedTarget, versionId, type SetTarget } from '../caller.js';
+import { readVersion } from '../version-reads.js';
+import {
+  checkScheduleOrder,
+  pendingSchedule,
+  scheduleActions,
+  scheduledByOf,
+  scheduleProperties,
+  scheduleRequestOf,
+  type ScheduleRequest,
+  type ScheduledBy,
+} from '../schedules.js';
+
+type ScheduleDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'presenter'>;
+
+/**
+ * POST …/:_id/schedule: `{ "publishAt": ISO | null, "unpublishAt": ISO | null }` schedules the
+ * draft of the id's locale to be published (unpublished) then, by the scheduler of any process,
+ * acting as the caller; null cancels (`schedules.ts`). Needs publish permission. Answers the
+ * draft, which shows `scheduledPublish` and `scheduledUnpublish`. Scheduling changes no
+ * content: `updatedAt`, the draft's validator, stays.
+ */
+export async function schedule(deps: ScheduleDeps, caller: Caller, typeName: string, rawId: string, body: Record<string, unknown>): Promise<VersionOutput> {
+  const { principal } = caller;
+  const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
+  requirePublish(principal, type, `Scheduling ${type.name}`);
+  const request = scheduleRequestOf(body, Date.now(), deps.config.limits.scheduleTolerance);
+  const by = scheduledByOf(principal);
+  const draft = await deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
+    const found = await readVersion(tx, type, versionId(target, 'draft'));
+    if (!found) throw new NotFoundError();
+    await applySchedule(tx, { draft: found, target, request, by });
+    checkScheduleOrder(found);
+    await deps.versions.updateBookkeeping(tx, found);
+    return found;
+  });
+  return deps.presenter.presentOne(draft, type, principal);
+}
+
+/** Writes each action the request names to the draft and the due-time index (null: removes it). */
+async function applySchedule(
+  tx: StorageSession,
+  args: { draft: StoredDocument; target: SetTarget; request: ScheduleRequest; by: ScheduledBy },
+): Promise<void> {
+  const { draft, target, request, by } = args;
+  for (const action of scheduleActions) {
+    const at = request[action];
+    if (at === undefined) continue;
+    const key = { versionId: draft._id, action };
+    if (at === null) {
+      await tx.schedules.remove(key);
+      delete draft[scheduleProperties[action]];
+      continue;
+    }
+    await tx.schedules.put({ ...key, type: draft.type, docId: target.docId, locale: target.locale, dueAt: at.getTime(), by: JSON.stringify(by) });
+    draft[scheduleProperties[action]] = pendingSchedule(at, by);
+  }
+}

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../../core/principal.js';
+import type { Schedule, StorageSession } from '../../storage/storage-adapter.js';
+import type { DocumentCollaborators } from './collaborators.js';
+import type { ScheduleOutput } from './schedules.js';
+import { AppError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error.js';
+import { isRole, userTypeName } from '../../core/principal.js';
+import { parseScheduledBy, scheduleProperties } from './schedules.js';
+import { readVersion } from './version-reads.js';
+import { publish } from './operations/publish.js';
+import { unpublish } from './operations/unpublish.js';
+
+type RunnerDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'transactions' | 'versions' | 'values' | 'changes' | 'presenter'>;
+
+// Due schedules one look claims at most; more wait for the next look (a moment later).
+const claimLimit = 50;
+
+/**
+ * Runs the due schedules (issue 25) through the publish and unpublish operations, as the one who
+ * scheduled them, so a scheduled run does and records what a manual one would (change events,
+ * webhooks). Exactly once on any number of processes: a claim leases the row to one process,
+ * and the run's own transaction removes the row only while that claim holds it, or rolls back.
+ * A refusal (the operation's 4xx: the user is gone or may no longer publish, the document or its
+ * published version is gone) marks the schedule failed with the reason, shown on the draft.
+ */
+export class ScheduleRunner {
+  readonly #deps: RunnerDeps;
+
+  constructor(deps: RunnerDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Claims and runs the schedules due now; answers how many it claimed. A run that failed
+   * otherwise than by a refusal (the store failing) is claimed again once its lease ends: the
+   * first such error is thrown once the others ran.
+   */
+  async runDue(now = Date.now()): Promise<number> {
+    const { scheduleLease, scheduleAttempts } = this.#deps.config.limits;
+    const token = randomUUID();
+    const due = await this.#deps.transactions.run({}, (tx) => tx.schedules.claimDue({ now, leaseMs: scheduleLease, token, limit: claimLimit }));
+    const unexpected: unknown[] = [];
+    for (const schedule of due) {
+      try {
+        if (schedule.attempts > scheduleAttempts) await this.#fail(schedule, token, `Gave up after ${scheduleAttempts} attempts that did not finish`);
+        else await this.#run(schedule, token);
+      } catch (error) {
+        unexpected.push(error);
+      }
+    }
+    if (unexpected.length > 0) throw unexpected[0];
+    return due.length;
+  }
+
+  async #run(schedule: Schedule, token: string): Promise<void> {
+    const principal = await this.#actingPrincipal(schedule);
+    if (typeof principal === 'string') return this.#fail(schedule, token, principal);
+    const operation = schedule.action === 'publish' ? publish : unpublish;
+    try {
+      await operation(this.#deps, { principal }, schedule.type, schedule.versionId, (tx) => this.#claimRun(tx, schedule, token));
+    } catch (error) {
+      if (error instanceof ClaimLost) return;
+      // Anything else (the store failing) is claimed again once the lease ends, up to scheduleAttempts.
+      if (!(error instanceof AppError)) throw error;
+      await this.#fail(schedule, token, reasonOf(error, schedule, principal));
+    }
+  }
+
+  /** In the run's transaction: removes the schedule from the index and the draft, while the claim holds. */
+  async #claimRun(tx: StorageSession, schedule: Schedule, token: string): Promise<void> {
+    if (!(await tx.schedules.complete(schedule, token))) throw new ClaimLost();
+    const type = this.#deps.config.pieceTypes.get(schedule.type)!;
+    const draft = await readVersion(tx, type, schedule.versionId);
+    const property = scheduleProperties[schedule.action];
+    if (draft && draft[property] !== undefined) {
+      delete draft[property];
+      await this.#deps.versions.updateBookkeeping(tx, draft);
+    }
+  }
+
+  /** Marks the schedule failed, on the draft too, while the claim holds; a draft gone takes its schedule with it. */
+  async #fail(schedule: Schedule, token: string, reason: string): Promise<void> {
+    const type = this.#deps.config.pieceTypes.get(schedule.type);
+    await this.#deps.transactions.run({ lock: [schedule.docId] }, async (tx) => {
+      const draft = type ? await readVersion(tx, type, schedule.versionId) : null;
+      if (!draft) return void (await tx.schedules.remove(schedule));
+      if (!(await tx.schedules.fail(schedule, token))) return;
+      const property = scheduleProperties[schedule.action];
+      const shown = draft[property] as ScheduleOutput | undefined;
+      draft[property] = { ...(shown ?? failedShape(schedule)), status: 'failed', reason };
+      await this.#deps.versions.updateBookkeeping(tx, draft);
+    });
+  }
+
+  /** Who the run acts as: the user who scheduled it as they are now, or the API key's role; a string: why not. */
+  async #actingPrincipal(schedule: Schedule): Promise<Principal | string> {
+    const by = parseScheduledBy(schedule.by);
+    if (!by) return 'Who scheduled it is not recorded';
+    if (by.kind === 'apiKey') return { kind: 'apiKey', role: by.role, userId: null, title: by.title, username: null };
+    const [user] = by.userId === null ? [] : await this.#deps.store.find({ type: userTypeName, ids: [by.userId], limit: 1 });
+    if (!user || user.disabled === true || user.archived === true) return `The user who scheduled it (${by.username ?? by.title}) no longer exists or is disabled`;
+    const role = isRole(user.role) ? user.role : 'guest';
+    return { kind: 'user', role, userId: user._id, title: String(user.title ?? ''), username: String(user.username ?? '') };
+  }
+}
+
+/** Another process took the schedule over, or it was changed or cancelled meanwhile: the run writes nothing. */
+class ClaimLost extends Error {}
+
+/** What a draft that lost its property (an import) shows of a failed schedule. */
+function failedShape(schedule: Schedule): Omit<ScheduleOutput, 'status'> {
+  const by = parseScheduledBy(schedule.by);
+  return { at: new Date(schedule.dueAt).toISOString(), by: { _id: by?.userId ?? null, title: by?.title ?? '', username: by?.username ?? null } };
+}
+
+/** The refusal in words an editor can act on. */
+function reasonOf(error: AppError, schedule: Schedule, principal: Principal): string {
+  const who = principal.username ?? principal.title ?? 'The API key';
+  if (error instanceof ForbiddenError) return `${who} may no longer ${schedule.action} ${schedule.type}`;
+  if (error instanceof NotFoundError) {
+    return schedule.action === 'unpublish' ? 'The document was not published at the time' : 'The document no longer exists';
+  }
+  if (error instanceof ValidationError) return error.errors.map((field) => `${field.path}: ${field.message}`).join('; ');
+  return error.message;
+}

@@ -1,0 +1,52 @@
+import type { ScheduleStore } from '../storage-adapter.js';
+import { scheduleColumns as columns, scheduleOf, type ScheduleRow } from '../schedule-rows.js';
+import type { StatementSource } from './statements.js';
+
+const putSql = `INSERT INTO schedules (version_id, action, type, doc_id, locale, due_at, scheduled_by, status)
+  VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::text, $8::text)
+  ON CONFLICT (version_id, action) DO UPDATE SET type = EXCLUDED.type, doc_id = EXCLUDED.doc_id, locale = EXCLUDED.locale,
+    due_at = EXCLUDED.due_at, scheduled_by = EXCLUDED.scheduled_by, status = EXCLUDED.status, attempts = 0, lease_until = 0, lease_token = NULL`;
+const removeSql = 'DELETE FROM schedules WHERE version_id = $1::text AND action = $2::text';
+// A row lease in one statement, no session state (a pooler in transaction mode may put each
+// statement on another connection). SKIP LOCKED: processes claiming at once take other rows
+// instead of waiting for each other; the lease keeps a claimed row from the next claimer.
+const claimSql = `UPDATE schedules SET lease_until = $2::bigint, lease_token = $3::text, attempts = attempts + 1
+  WHERE (version_id, action) IN (
+    SELECT version_id, action FROM schedules
+    WHERE status = 'pending' AND due_at <= $1::bigint AND lease_until <= $1::bigint
+    ORDER BY due_at LIMIT $4::int
+    FOR UPDATE SKIP LOCKED)
+  RETURNING ${columns}`;
+const completeSql = 'DELETE FROM schedules WHERE version_id = $1::text AND action = $2::text AND lease_token = $3::text';
+const failSql = `UPDATE schedules SET status = 'failed', lease_until = 0, lease_token = NULL
+  WHERE version_id = $1::text AND action = $2::text AND lease_token = $3::text`;
+
+/** The schedules table, read and written through the given statements. */
+export function createPostgresScheduleStore(statements: StatementSource): ScheduleStore {
+  return {
+    async put({ versionId, action, type, docId, locale, dueAt, by }, status = 'pending') {
+      await statements.prepared(putSql, [versionId, action, type, docId, locale, dueAt, by, status]);
+    },
+
+    async remove({ versionId, action }) {
+      const { rowCount } = await statements.prepared(removeSql, [versionId, action]);
+      return rowCount === 1;
+    },
+
+    async claimDue({ now, leaseMs, token, limit }) {
+      const { rows } = await statements.prepared<ScheduleRow>(claimSql, [now, now + leaseMs, token, limit]);
+      // RETURNING gives no order.
+      return rows.map(scheduleOf).sort((a, b) => a.dueAt - b.dueAt);
+    },
+
+    async complete({ versionId, action }, token) {
+      const { rowCount } = await statements.prepared(completeSql, [versionId, action, token]);
+      return rowCount === 1;
+    },
+
+    async fail({ versionId, action }, token) {
+      const { rowCount } = await statements.prepared(failSql, [versionId, action, token]);
+      return rowCount === 1;
+    },
+  };
+}

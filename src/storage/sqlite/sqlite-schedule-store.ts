@@ -1,0 +1,46 @@
+import type { ScheduleStore } from '../storage-adapter.js';
+import { scheduleColumns as columns, scheduleOf, type ScheduleRow } from '../schedule-rows.js';
+import type { StatementSource } from './statement-cache.js';
+
+const putSql = `INSERT INTO schedules (version_id, action, type, doc_id, locale, due_at, scheduled_by, status)
+  VALUES (@versionId, @action, @type, @docId, @locale, @dueAt, @by, @status)
+  ON CONFLICT (version_id, action) DO UPDATE SET type = excluded.type, doc_id = excluded.doc_id, locale = excluded.locale,
+    due_at = excluded.due_at, scheduled_by = excluded.scheduled_by, status = excluded.status, attempts = 0, lease_until = 0, lease_token = NULL`;
+const removeSql = 'DELETE FROM schedules WHERE version_id = @versionId AND action = @action';
+// One UPDATE: SQLite runs it under the file's write lock, so no two processes claim one row.
+const claimSql = `UPDATE schedules SET lease_until = @until, lease_token = @token, attempts = attempts + 1
+  WHERE (version_id, action) IN (
+    SELECT version_id, action FROM schedules
+    WHERE status = 'pending' AND due_at <= @now AND lease_until <= @now
+    ORDER BY due_at LIMIT @limit)
+  RETURNING ${columns}`;
+const completeSql = 'DELETE FROM schedules WHERE version_id = @versionId AND action = @action AND lease_token = @token';
+const failSql = `UPDATE schedules SET status = 'failed', lease_until = 0, lease_token = NULL
+  WHERE version_id = @versionId AND action = @action AND lease_token = @token`;
+
+/** The schedules table, read and written through the given connection's statements. */
+export function createSqliteScheduleStore(statements: StatementSource): ScheduleStore {
+  return {
+    async put({ versionId, action, type, docId, locale, dueAt, by }, status = 'pending') {
+      statements.statement(putSql).run({ versionId, action, type, docId, locale, dueAt, by, status });
+    },
+
+    async remove({ versionId, action }) {
+      return statements.statement(removeSql).run({ versionId, action }).changes === 1;
+    },
+
+    async claimDue({ now, leaseMs, token, limit }) {
+      const rows = statements.statement(claimSql).all({ now, until: now + leaseMs, token, limit }) as ScheduleRow[];
+      // RETURNING gives no order.
+      return rows.map(scheduleOf).sort((a, b) => a.dueAt - b.dueAt);
+    },
+
+    async complete({ versionId, action }, token) {
+      return statements.statement(completeSql).run({ versionId, action, token }).changes === 1;
+    },
+
+    async fail({ versionId, action }, token) {
+      return statements.statement(failSql).run({ versionId, action, token }).changes === 1;
+    },
+  };
+}
