@@ -43,6 +43,8 @@ import { LinkBase } from './config/link-base.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { WebhookAdmin } from './content/webhooks/webhook-admin.js';
 import { registerWebhookRoutes } from './http/routes/webhooks.js';
+import { registerAuditRoutes } from './http/routes/audit.js';
+import { pruneAudit } from './content/audit/audit-retention.js';
 import { attachmentsGenerationKey } from './content/generation-keys.js';
 
 /** Request log lines without API keys or tokens: they may travel in the query string. */
@@ -207,6 +209,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     if (address !== null && typeof address === 'object') links.listeningAt(config.host, address.port);
   });
   registerWebhookRoutes(app, { webhooks: new WebhookAdmin({ config, storage, onRetry: wakeDispatcher }) });
+  registerAuditRoutes(app, { storage });
   log = app.log;
   dispatcher = new WebhookDispatcher({ storage, endpoints: config.webhooks, limits, log: app.log });
   dispatcher.start();
@@ -214,9 +217,14 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     intervalMs: limits.attachmentSweepSeconds * 1000,
     onError: (error) => app.log.error({ err: error }, 'the attachment sweep failed; the next one tries again'),
   });
+  const auditPrunes = scheduleSweeps(() => pruneAudit(storage, limits), {
+    intervalMs: limits.auditPruneSeconds * 1000,
+    onError: (error) => app.log.error({ err: error }, 'pruning the audit trail failed; the next round tries again'),
+  });
   app.addHook('onClose', async () => {
     await dispatcher?.stop();
     await sweeps.stop();
+    await auditPrunes.stop();
     if (!options.storage) await storage.close();
     content.close();
   });

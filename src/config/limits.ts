@@ -109,6 +109,10 @@ export const limitDefinitions = {
   webhookPollInterval: { env: 'CMS_LIMIT_WEBHOOK_POLL_INTERVAL', default: 2_000, min: 10, max: 600_000, unit: 'ms', about: 'how often a server looks for events other processes wrote (its own are sent at once)' },
   webhookConcurrency: { env: 'CMS_LIMIT_WEBHOOK_CONCURRENCY', default: 8, min: 1, max: 1_000, unit: 'requests', about: 'webhook deliveries one server process sends at once' },
   webhookKeepSeconds: { env: 'CMS_LIMIT_WEBHOOK_KEEP_SECONDS', default: 604_800, min: 1, max: 315_360_000, unit: 's', about: 'delivered and failed deliveries are listed this long after their last attempt, then removed' },
+  // The audit trail (GET /api/v1/@cms/audit): pruned on a timer, oldest first, by age and by count.
+  auditKeepDays: { env: 'CMS_LIMIT_AUDIT_KEEP_DAYS', default: 365, min: 0, max: 36_500, unit: 'days', about: 'audit records older than this are removed (0: kept however old)' },
+  auditKeepRecords: { env: 'CMS_LIMIT_AUDIT_KEEP_RECORDS', default: 0, min: 0, max: 1_000_000_000, unit: 'records', about: 'only the newest this many audit records are kept (0: however many)' },
+  auditPruneSeconds: { env: 'CMS_LIMIT_AUDIT_PRUNE_SECONDS', default: 3_600, min: 1, max: 86_400, unit: 's', about: 'how often a server removes the audit records the two limits above let go' },
 } as const satisfies Record<string, LimitDefinition>;
 
 export interface LimitDefinition {

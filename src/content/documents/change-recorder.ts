@@ -1,14 +1,26 @@
 import type { AppConfig } from '../app-config.js';
-import type { Principal } from '../../core/principal.js';
 import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import { purgeEventName, type ChangeEventName } from '../../config/webhooks-config.js';
 import type { DocumentPresenter } from './present.js';
 import { pieceTypeOf } from './caller.js';
+import { audit, type AuditEntry, type AuditedBy } from '../audit/audit-entry.js';
+import { userTypeName } from '../../core/principal.js';
 import { changeOf, deliveriesOf, purgeDeliveriesOf, purgeTagsOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
 
 /**
- * Writes the events of document changes into the webhook outbox, in each change's own
- * transaction, and remembers which open transactions wrote any (their commit wakes the sender).
+ * The audit record of a change: `document.<verb>`, the document set and the version, its locale
+ * and mode; for a user, the role the change left (role changes are user updates).
+ */
+function auditEntryOf(change: Change, doc: StoredDocument | null): AuditEntry {
+  const ids = change.id === change.docId ? [change.docId] : [change.docId, change.id];
+  const detail: Record<string, unknown> = { locale: change.locale, mode: change.mode };
+  if (change.type === userTypeName && doc) detail.role = doc.role ?? null;
+  return { action: `document.${change.action ?? change.event}`, type: change.type, ids, detail };
+}
+
+/**
+ * Writes the events of document changes into the webhook outbox and the audit trail, in each
+ * change's own transaction, and remembers which open transactions wrote any (their commit wakes the sender).
  */
 export class ChangeRecorder {
   readonly #config: AppConfig;
@@ -30,6 +42,7 @@ export class ChangeRecorder {
    * built now, as an admin API key would read it.
    */
   async record(session: StorageSession, change: Change, doc: StoredDocument | null): Promise<void> {
+    await audit(session, change, auditEntryOf(change, doc));
     await this.#recordPurge(session, change);
     const endpoints = this.#subscriptions.endpointsFor(change.type, change.event);
     if (endpoints.length === 0) return;
@@ -52,9 +65,12 @@ export class ChangeRecorder {
     this.#wrote.add(session);
   }
 
-  /** `record` for a change that left `doc` as it is now; answers `doc`. */
-  async recorded(session: StorageSession, event: ChangeEventName, doc: StoredDocument, principal: Principal): Promise<StoredDocument> {
-    await this.record(session, changeOf(event, doc, principal), doc);
+  /**
+   * `record` for a change that left `doc` as it is now; answers `doc`. `action`: the audit
+   * record's verb when it says more than the event (`revert`, `localize`…).
+   */
+  async recorded(session: StorageSession, event: ChangeEventName, doc: StoredDocument, by: AuditedBy, action?: string): Promise<StoredDocument> {
+    await this.record(session, changeOf(event, doc, by, action), doc);
     return doc;
   }
 

@@ -1,6 +1,7 @@
 import type { AdvisoryLockStore } from './advisory-locks.js';
 import type { ApiKeyStore } from './api-keys.js';
 import type { AttachmentStore } from './attachments.js';
+import type { AuditStore } from './audit.js';
 import type { DocumentStore } from './documents.js';
 import type { IndexPlanStore } from './index-plans.js';
 import type { LoginThrottleStore } from './login-throttle.js';
@@ -21,6 +22,7 @@ export interface StorageSession {
   readonly apiKeys: ApiKeyStore;
   readonly webhooks: WebhookOutbox;
   readonly advisoryLocks: AdvisoryLockStore;
+  readonly audit: AuditStore;
 }
 
 export interface StorageCapabilities {

@@ -18,6 +18,7 @@ import { createPostgresLoginStore, createPostgresTokenStore } from './postgres-l
 import { createPostgresLoginThrottleStore } from './postgres-login-throttle-store.js';
 import { createPostgresApiKeyStore } from './postgres-api-key-store.js';
 import { createPostgresWebhookOutbox } from './postgres-webhook-outbox.js';
+import { createPostgresAuditStore } from './postgres-audit-store.js';
 import { statementSource, type StatementSource } from './statements.js';
 
 export interface PostgresAdapterOptions {
@@ -232,6 +233,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     apiKeys: createPostgresApiKeyStore(statements),
     webhooks: createPostgresWebhookOutbox(statements),
     advisoryLocks: createPostgresAdvisoryLockStore(statements),
+    audit: createPostgresAuditStore(statements),
   };
 }
 

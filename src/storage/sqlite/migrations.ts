@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-
+import { auditMigration } from './audit-migration.js';
 
 /**
  * The schema, one entry per version: entry `i` upgrades a database at `PRAGMA user_version = i`
@@ -433,6 +433,8 @@ export const migrations: readonly string[] = [
     DELETE FROM version_generations WHERE id = OLD.id;
   END;
   `,
+  // 20: the audit trail (audit-migration.ts).
+  auditMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

@@ -15,6 +15,7 @@ import { createSqliteIndexPlanStore } from './sqlite-index-plan-store.js';
 import { createSqliteLoginThrottleStore } from './sqlite-login-throttle-store.js';
 import { createSqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { createSqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
+import { createSqliteAuditStore } from './sqlite-audit-store.js';
 import { StatementCache, type StatementSource } from './statement-cache.js';
 import { CountsUntilWrite } from './counts-until-write.js';
 import { countUpGeneration, GenerationCounters } from './generation-counters.js';
@@ -194,5 +195,6 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     apiKeys: createSqliteApiKeyStore(statements),
     webhooks: createSqliteWebhookOutbox(statements),
     advisoryLocks: createSqliteAdvisoryLockStore(statements),
+    audit: createSqliteAuditStore(statements),
   };
 }

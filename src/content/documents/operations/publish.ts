@@ -12,7 +12,7 @@ export async function publish(deps: PublishDeps, caller: Caller, typeName: strin
   const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
   requirePublish(principal, type);
   const published = await deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
-    return deps.changes.recorded(tx, 'publish', await publishDraft(deps, tx, type, target, principal), principal);
+    return deps.changes.recorded(tx, 'publish', await publishDraft(deps, tx, type, target, principal), caller);
   });
   return deps.presenter.presentOne(published, type, principal);
 }
