@@ -5,6 +5,7 @@
  */
 import type {
   Attachment,
+  AuditRecord,
   ConfigurationSchema,
   Crop,
   DocumentPage,
@@ -18,7 +19,7 @@ import type {
   Whoami,
 } from './generated/api-types';
 
-export type { Attachment, Crop };
+export type { Attachment, AuditRecord, Crop };
 
 /** GET /api/v1/@cms/schema and its parts. */
 export type Schema = ConfigurationSchema;
