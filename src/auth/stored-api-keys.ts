@@ -4,7 +4,7 @@ import { newId } from '../core/ids.js';
 import { InvalidRequestError, NotFoundError } from '../errors/app-error.js';
 import type { StorageAdapter, StoredApiKey } from '../storage/storage-adapter.js';
 import { keyCaller, type KeyCaller } from './api-keys.js';
-import { audit, commandLine } from '../content/audit/audit-entry.js';
+import { audit, commandLine } from '../core/audit.js';
 
 /** Every stored key starts with it, so that a key pasted into a log or a repository is recognisable. */
 export const storedKeyPrefix = 'cms_';

@@ -1,7 +1,7 @@
 import { randomBytes, createHash } from 'node:crypto';
 import type { Principal, Role } from '../core/principal.js';
 import { anonymous, roles, userTypeName } from '../core/principal.js';
-import { audit, type RequestOrigin } from '../content/audit/audit-entry.js';
+import { audit, type RequestOrigin } from '../core/audit.js';
 import type { StorageAdapter, UserLogin } from '../storage/storage-adapter.js';
 import { ForbiddenError, InvalidRequestError, NotFoundError, RetryLaterError } from '../errors/app-error.js';
 import type { Verification } from './passwords.js';

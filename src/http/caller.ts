@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import type { Caller } from '../content/documents/caller.js';
-import type { RequestOrigin } from '../content/audit/audit-entry.js';
+import type { RequestOrigin } from '../core/audit.js';
 import type { versionQuery } from './schemas.js';
 import { ifMatchPrecondition } from './etag.js';
 

@@ -67,6 +67,9 @@ function describeCliAccounts(database: 'sqlite' | 'postgres', skip: false | stri
       assert.match(listed.stdout, /\balice\s+alice@example\.com\s+editor\s+active\s+Alice A\.\n/);
       assert.match(listed.stdout, /\bgus\s+guest\s+active\s+gus\n/);
       assert.doesNotMatch(listed.stdout, /scrypt|password/);
+      // Recorded as the command line's work, without an address.
+      const trail = (await app.request('GET', '/api/v1/@cms/audit?type=%40cms%2Fuser&action=document.insert')).body.results;
+      assert.deepEqual(trail.map((record: any) => [record.actor.kind, record.address, record.detail.role]), [['cli', null, 'guest'], ['cli', null, 'editor']]);
     });
 
     it('refuses an existing username, a short password and an unknown role with exit code 1, creating nothing', async () => {

@@ -9,7 +9,7 @@ import { DocumentIndexer } from '../../content/indexing/document-indexer.js';
 import { restoreDocument } from '../../content/documents/restore-document.js';
 import type { SanitizedPieceType } from '../../content/types/piece-type.js';
 import type { AuditRecord, StorageSession, StorageAdapter, StoredDocument, UserLogin } from '../../storage/storage-adapter.js';
-import { audit, commandLine } from '../../content/audit/audit-entry.js';
+import { audit, commandLine } from '../../core/audit.js';
 import type { FileStorage } from '../../media/file-storage.js';
 import { attachmentIdOfKey } from '../../media/naming.js';
 import { WorkFiles } from '../../media/work-files.js';

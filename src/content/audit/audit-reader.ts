@@ -18,17 +18,27 @@ export interface AuditPage {
   readonly results: AuditRecord[];
 }
 
-/**
- * GET /api/v1/@cms/audit: the trail, newest first, a page at a time, narrowed by actor (a user's
- * `_id` or username), type, action and time. Admins only, refused before anything is read.
- */
-export async function listAudit(storage: StorageAdapter, principal: Principal, query: Readonly<Record<string, unknown>>): Promise<AuditPage> {
-  if (principal.role !== 'admin') throw refusal(principal, 'admin', 'Reading the audit trail');
-  const filter = auditQueryOf(query);
-  const page = positiveInteger(query.page, 'page') ?? 1;
-  const perPage = Math.min(positiveInteger(query.perPage, 'perPage') ?? defaultAuditPerPage, maxAuditPerPage);
-  const [total, results] = await Promise.all([storage.audit.count(filter), storage.audit.list(filter, { offset: (page - 1) * perPage, limit: perPage })]);
-  return { pages: Math.ceil(total / perPage), currentPage: page, results };
+/** What the HTTP layer reads of the audit trail (`routes/audit.ts`): it knows no store. */
+export class AuditReader {
+  readonly #storage: Pick<StorageAdapter, 'audit'>;
+
+  constructor(storage: Pick<StorageAdapter, 'audit'>) {
+    this.#storage = storage;
+  }
+
+  /**
+   * GET /api/v1/@cms/audit: the trail, newest first, a page at a time, narrowed by actor (a
+   * user's `_id` or username), type, action and time. Admins only, refused before anything is read.
+   */
+  async list(principal: Principal, query: Readonly<Record<string, unknown>>): Promise<AuditPage> {
+    if (principal.role !== 'admin') throw refusal(principal, 'admin', 'Reading the audit trail');
+    const filter = auditQueryOf(query);
+    const page = positiveInteger(query.page, 'page') ?? 1;
+    const perPage = Math.min(positiveInteger(query.perPage, 'perPage') ?? defaultAuditPerPage, maxAuditPerPage);
+    const { audit } = this.#storage;
+    const [total, results] = await Promise.all([audit.count(filter), audit.list(filter, { offset: (page - 1) * perPage, limit: perPage })]);
+    return { pages: Math.ceil(total / perPage), currentPage: page, results };
+  }
 }
 
 /** The filters of a query string, each checked: a string of bounded length, times valid ISO 8601. */

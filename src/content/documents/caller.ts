@@ -5,7 +5,7 @@ import { InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
 import { requireDrafts } from '../access/permissions.js';
 import { composeId, isMode, parseDocumentId } from '../../core/ids.js';
 import type { Precondition } from './preconditions.js';
-import type { RequestOrigin } from '../audit/audit-entry.js';
+import type { RequestOrigin } from '../../core/audit.js';
 
 /** Who makes a request, and the version it asks for: the cmsLocale/cmsMode it named. */
 export interface Caller {

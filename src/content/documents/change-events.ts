@@ -2,7 +2,7 @@ import { newId, type Mode } from '../../core/ids.js';
 import type { Principal } from '../../core/principal.js';
 import { purgeEventName, type ChangeEventName, type WebhookEndpointConfig, type WebhookEventName } from '../../config/webhooks-config.js';
 import { cdnTagOf, documentCdnTag, modeGenerationKey } from '../generation-keys.js';
-import type { AuditedBy, RequestOrigin } from '../audit/audit-entry.js';
+import type { AuditedBy, RequestOrigin } from '../../core/audit.js';
 import type { NewWebhookDelivery, StoredDocument } from '../../storage/storage-adapter.js';
 
 /** The document a change event is about, and what it says of it. */

@@ -3,7 +3,7 @@ import type { StorageSession, StoredDocument } from '../../storage/storage-adapt
 import { purgeEventName, type ChangeEventName } from '../../config/webhooks-config.js';
 import type { DocumentPresenter } from './present.js';
 import { pieceTypeOf } from './caller.js';
-import { audit, type AuditEntry, type AuditedBy } from '../audit/audit-entry.js';
+import { audit, type AuditEntry, type AuditedBy } from '../../core/audit.js';
 import { userTypeName } from '../../core/principal.js';
 import { changeOf, deliveriesOf, purgeDeliveriesOf, purgeTagsOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
 

@@ -3,7 +3,7 @@ import type { Principal } from '../../core/principal.js';
 import type { StorageAdapter, WebhookDelivery, WebhookDeliveryStatus } from '../../storage/storage-adapter.js';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
 import { refusal } from '../../core/refusal.js';
-import { audit, type AuditedBy } from '../audit/audit-entry.js';
+import { audit, type AuditedBy } from '../../core/audit.js';
 
 const statuses: readonly WebhookDeliveryStatus[] = ['pending', 'delivered', 'failed'];
 export const defaultDeliveriesPerPage = 20;

@@ -1,33 +1,6 @@
-/** Who did something, as an audit record keeps it: names and ids, never a credential. */
-export interface AuditActor {
-  /** `cli`: the command line (`cms import`), acting for the operator. */
-  readonly kind: 'anonymous' | 'apiKey' | 'user' | 'cli';
-  /** The user's `_id` (users only). */
-  readonly _id: string | null;
-  readonly username: string | null;
-  readonly title: string | null;
-  readonly role: string | null;
-}
+import type { AuditRecord } from '../../core/audit.js';
 
-/** One audit record: who did what, when, from where, to which documents. Never changed once written. */
-export interface AuditRecord {
-  readonly id: string;
-  /** ISO time. */
-  readonly at: string;
-  readonly actor: AuditActor;
-  /** The client's address; null when there was no request (the command line). */
-  readonly address: string | null;
-  /** The request id of the HTTP request (as in the server's log lines); null without one. */
-  readonly requestId: string | null;
-  /** `document.publish`, `login.failed`, `apikey.create`… */
-  readonly action: string;
-  /** The piece type, when the action is about documents of one type. */
-  readonly type: string | null;
-  /** The affected documents' `cmsDocId`s (and version `_id`s), or a key's id. */
-  readonly ids: readonly string[];
-  /** A few facts worth keeping beside the ids (a locale, counts); never content or a secret. */
-  readonly detail: Readonly<Record<string, unknown>> | null;
-}
+export type { AuditActor, AuditRecord } from '../../core/audit.js';
 
 /** What a list of records is narrowed to; every filter optional, all of them together. */
 export interface AuditQuery {

@@ -4,7 +4,7 @@ import { NotFoundError } from '../../../errors/app-error.js';
 import { requireWrite } from '../../access/permissions.js';
 import { pieceTypeOf } from '../caller.js';
 import { readVersion } from '../version-reads.js';
-import { audit } from '../../audit/audit-entry.js';
+import { audit } from '../../../core/audit.js';
 import { setShareKey, shareFlagOf, sharedDraftOf } from '../draft-sharing.js';
 
 type ShareDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'presenter'>;
