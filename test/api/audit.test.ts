@@ -2,6 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isoDate, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { upload, uploaded } from '../helpers/media.js';
 
 /** The audit trail through real HTTP: records written with each change, read by admins only. */
 
@@ -130,6 +131,14 @@ describe('audit trail', () => {
     for (const secret of ['ada-password-1', 'wrong-password-1', 'nobody-secret-typed-here', 'test-admin-key', 'passwordHash', 'scrypt']) {
       assert.ok(!everything.includes(secret), `no record holds ${secret}`);
     }
+  });
+
+  it('records an upload, and not a refused one', async () => {
+    const file = await uploaded(t, 'Notes.txt', 'plain text');
+    assert.equal((await upload(t, 'empty.txt', '')).status, 400);
+    assert.equal((await upload(t, 'by-a-guest.txt', 'text', { key: 'guest' })).status, 403);
+    const uploads = await records(t, '&action=attachment.upload');
+    assert.deepEqual(uploads.map((record) => [record.ids, record.detail, record.address]), [[[file._id], { name: 'notes', extension: 'txt', length: 10 }, '127.0.0.1']]);
   });
 
   it('filters by type, action and time, newest first, a page at a time', async () => {

@@ -39,6 +39,7 @@ export const auditActions: readonly string[] = [
   'logout',
   'apikey.create',
   'apikey.revoke',
+  'attachment.upload',
   'webhook.retry',
   'import',
 ];

@@ -60,11 +60,11 @@ export interface AuditRecord {
   address: string | null;
   /** The HTTP request's id, as in the server's log */
   requestId: string | null;
-  /** `document.<verb>`, `login`, `login.failed`, `logout`, `apikey.create`, `apikey.revoke`, `webhook.retry`, `import` */
+  /** `document.<verb>`, `login`, `login.failed`, `logout`, `apikey.create`, `apikey.revoke`, `attachment.upload`, `webhook.retry`, `import` */
   action: string;
   /** The piece type of a document action */
   type: string | null;
-  /** The cmsDocId and version _id of a document action; a user or key id */
+  /** The cmsDocId and version _id of a document action; a user, key, attachment or delivery id */
   ids: string[];
   detail: {
     [key: string]: unknown;
