@@ -5,7 +5,8 @@ import type { StatementSource } from './statements.js';
 const insertSql = `INSERT INTO audit_records (${auditInsertColumns})
   VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text, $11::text, $12::text, $13::text)`;
 const afterSql = `SELECT ${auditColumns} FROM audit_records WHERE seq > $1::bigint ORDER BY seq LIMIT $2::int`;
-const pruneByAgeSql = 'DELETE FROM audit_records WHERE seq IN (SELECT seq FROM audit_records WHERE at < $1::text ORDER BY seq LIMIT $2::int)';
+// By the time index: when nothing is old enough, one index probe.
+const pruneByAgeSql = 'DELETE FROM audit_records WHERE seq IN (SELECT seq FROM audit_records WHERE at < $1::text ORDER BY at LIMIT $2::int)';
 // The newest `keep` stay: everything at or below the seq `keep` places from the top goes.
 const pruneByCountSql = `DELETE FROM audit_records WHERE seq IN (
   SELECT seq FROM audit_records WHERE seq <= (SELECT seq FROM audit_records ORDER BY seq DESC LIMIT 1 OFFSET $1::int) ORDER BY seq LIMIT $2::int)`;

@@ -4,7 +4,8 @@ import type { StatementSource } from './statement-cache.js';
 
 const insertSql = `INSERT INTO audit_records (${auditInsertColumns}) VALUES (${new Array(13).fill('?').join(', ')})`;
 const afterSql = `SELECT ${auditColumns} FROM audit_records WHERE seq > ? ORDER BY seq LIMIT ?`;
-const pruneByAgeSql = 'DELETE FROM audit_records WHERE seq IN (SELECT seq FROM audit_records WHERE at < ? ORDER BY seq LIMIT ?)';
+// By the time index: when nothing is old enough, one index probe.
+const pruneByAgeSql = 'DELETE FROM audit_records WHERE seq IN (SELECT seq FROM audit_records WHERE at < ? ORDER BY at LIMIT ?)';
 // The newest `keep` stay: everything at or below the seq `keep` places from the top goes.
 const pruneByCountSql = `DELETE FROM audit_records WHERE seq IN (
   SELECT seq FROM audit_records WHERE seq <= (SELECT seq FROM audit_records ORDER BY seq DESC LIMIT 1 OFFSET ?) ORDER BY seq LIMIT ?)`;
