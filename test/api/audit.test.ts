@@ -107,6 +107,16 @@ describe('audit trail', () => {
     assert.equal((await t.request('GET', auditUrl)).body.results.length, before);
   });
 
+  it('rolls its record back with a write refused after the record was appended', async () => {
+    const doc = await ok(t, 'POST', '/api/v1/article', { title: 'Published' });
+    const count = (await t.request('GET', `${auditUrl}?perPage=1`)).body.pages;
+    // A delete writes its record first; a contributor's delete of a published document's draft is then refused.
+    const refused = await t.request('DELETE', `/api/v1/article/${doc.cmsDocId}:en:draft`, { key: 'contributor' });
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal((await t.request('GET', `${auditUrl}?perPage=1`)).body.pages, count);
+    assert.deepEqual(await records(t, '&action=document.delete&since=' + encodeURIComponent(doc.createdAt)), []);
+  });
+
   it('records user and role changes, logins, failed logins and logouts, never a secret', async () => {
     const user = await ok(t, 'POST', '/api/v1/@cms/user', { title: 'Ada', username: 'ada', password: 'ada-password-1', role: 'contributor' });
     await ok(t, 'PATCH', `/api/v1/@cms/user/${user._id}`, { role: 'editor' });
