@@ -51,6 +51,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get logins() {
       return current().logins;
     },
+    get audit() {
+      return current().audit;
+    },
     get setupCodes() {
       return current().setupCodes;
     },

@@ -43,6 +43,9 @@ import { LinkBase } from './config/link-base.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { WebhookAdmin } from './content/webhooks/webhook-admin.js';
 import { registerWebhookRoutes } from './http/routes/webhooks.js';
+import { registerAuditRoutes } from './http/routes/audit.js';
+import { pruneAudit } from './content/audit/audit-retention.js';
+import { AuditReader } from './content/audit/audit-reader.js';
 import { attachmentsGenerationKey } from './content/generation-keys.js';
 
 /** Request log lines without API keys or tokens: they may travel in the query string. */
@@ -101,7 +104,7 @@ function serverOptions(limits: Limits) {
 
 /** The users the first-run setup creates, through the content layer's insert operation (auth does not import content). */
 function userDirectory(documents: DocumentOperations): UserDirectory {
-  return { create: async (principal, fields, options) => (await documents.insert({ principal }, userTypeName, fields, options)).document };
+  return { create: async (by, fields, options) => (await documents.insert(by, userTypeName, fields, options)).document };
 }
 
 /**
@@ -207,6 +210,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     if (address !== null && typeof address === 'object') links.listeningAt(config.host, address.port);
   });
   registerWebhookRoutes(app, { webhooks: new WebhookAdmin({ config, storage, onRetry: wakeDispatcher }) });
+  registerAuditRoutes(app, { audit: new AuditReader(storage) });
   log = app.log;
   dispatcher = new WebhookDispatcher({ storage, endpoints: config.webhooks, limits, log: app.log });
   dispatcher.start();
@@ -219,10 +223,15 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     intervalMs: limits.schedulerInterval,
     onError: (error) => app.log.error({ err: error }, 'a scheduled publish failed; it is tried again once its lease ends'),
   });
+  const auditPrunes = scheduleSweeps(() => pruneAudit(storage, limits), {
+    intervalMs: limits.auditPruneSeconds * 1000,
+    onError: (error) => app.log.error({ err: error }, 'pruning the audit trail failed; the next round tries again'),
+  });
   app.addHook('onClose', async () => {
     await scheduler.stop();
     await dispatcher?.stop();
     await sweeps.stop();
+    await auditPrunes.stop();
     if (!options.storage) await storage.close();
     content.close();
   });

@@ -34,6 +34,7 @@ export const router = createRouter({
     },
     { path: '/media', name: 'media', component: () => import('./screens/MediaScreen.vue'), meta: { title: 'Media' } },
     { path: '/users', name: 'users', component: () => import('./screens/UsersScreen.vue'), meta: { title: 'Users', role: 'admin' } },
+    { path: '/audit', name: 'audit', component: () => import('./screens/AuditScreen.vue'), meta: { title: 'Audit', role: 'admin' } },
     { path: '/:unknown(.*)*', name: 'not-found', component: () => import('./screens/NotFound.vue'), meta: { public: true, title: 'Not found' } },
   ],
 });

@@ -1,5 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import { userTypeName, type Principal } from '../core/principal.js';
+import type { AuditedBy, RequestOrigin } from '../core/audit.js';
 import type { StorageAdapter, StorageSession } from '../storage/storage-adapter.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { ConflictError, ForbiddenError, InvalidRequestError } from '../errors/app-error.js';
@@ -68,11 +69,12 @@ const operator: Principal = Object.freeze({ kind: 'apiKey', role: 'admin', userI
  */
 export interface UserDirectory {
   /**
-   * Creates a user as `principal`; `onlyIf` runs first in the insert's transaction and may
-   * refuse it, the transaction holding `lock` from its start (`TransactionOptions.lock`).
+   * Creates a user as `by` (its audit record names the request's origin); `onlyIf` runs first in
+   * the insert's transaction and may refuse it, the transaction holding `lock` from its start
+   * (`TransactionOptions.lock`).
    */
   create(
-    principal: Principal,
+    by: AuditedBy,
     fields: Record<string, unknown>,
     options: { readonly onlyIf: (tx: StorageSession) => Promise<void>; readonly lock: readonly string[] },
   ): Promise<Record<string, unknown>>;
@@ -115,7 +117,7 @@ export class FirstRunSetup {
    * when the user could not be created, so that a too short password can be corrected. The other
    * codes stay, harmless: none creates an admin once a user exists.
    */
-  async createFirstAdmin(body: Record<string, unknown>, client: { address: string }): Promise<Record<string, unknown>> {
+  async createFirstAdmin(body: Record<string, unknown>, client: RequestOrigin & { readonly address: string }): Promise<Record<string, unknown>> {
     const { code, username, password, title, email } = body;
     if (typeof code !== 'string' || typeof username !== 'string' || typeof password !== 'string') {
       throw new InvalidRequestError('The setup code, the username and the password are required.');
@@ -131,7 +133,7 @@ export class FirstRunSetup {
     try {
       const fields = { username, password, title: title ?? username, ...(email === undefined ? {} : { email }), role: 'admin' };
       // Another process of this server (CMS_WORKERS) holds the same code and may be creating one now.
-      const user = await this.#deps.users.create(operator, fields, { onlyIf: noUserYet, lock: firstAdminLock });
+      const user = await this.#deps.users.create({ principal: operator, origin: client }, fields, { onlyIf: noUserYet, lock: firstAdminLock });
       return { _id: user._id, username: user.username, title: user.title, role: user.role };
     } catch (error) {
       await setupCodes.add(taken);

@@ -4,6 +4,7 @@ import { newId } from '../core/ids.js';
 import { InvalidRequestError, NotFoundError } from '../errors/app-error.js';
 import type { StorageAdapter, StoredApiKey } from '../storage/storage-adapter.js';
 import { keyCaller, type KeyCaller } from './api-keys.js';
+import { audit, commandLine } from '../core/audit.js';
 
 /** Every stored key starts with it, so that a key pasted into a log or a repository is recognisable. */
 export const storedKeyPrefix = 'cms_';
@@ -61,7 +62,11 @@ export class StoredApiKeys {
       createdAt: new Date().toISOString(),
       lastUsedAt: null,
     };
-    await this.#storage.transaction((tx) => tx.apiKeys.insert(stored));
+    await this.#storage.transaction(async (tx) => {
+      await tx.apiKeys.insert(stored);
+      // Never the key, nor its hint: the trail says a key was made, not how to use it.
+      await audit(tx, commandLine, { action: 'apikey.create', ids: [stored.id], detail: { role, label } });
+    });
     return { key, stored };
   }
 
@@ -72,7 +77,11 @@ export class StoredApiKeys {
 
   /** Removes a key: from the next request on, no process accepts it. */
   async revoke(id: string): Promise<void> {
-    const removed = await this.#storage.transaction((tx) => tx.apiKeys.remove(id));
+    const removed = await this.#storage.transaction(async (tx) => {
+      const found = await tx.apiKeys.remove(id);
+      if (found) await audit(tx, commandLine, { action: 'apikey.revoke', ids: [id] });
+      return found;
+    });
     if (!removed) throw new NotFoundError(`No API key has the id "${id}".`);
   }
 

@@ -1,6 +1,7 @@
 import { randomBytes, createHash } from 'node:crypto';
 import type { Principal, Role } from '../core/principal.js';
-import { roles, userTypeName } from '../core/principal.js';
+import { anonymous, roles, userTypeName } from '../core/principal.js';
+import { audit, type RequestOrigin } from '../core/audit.js';
 import type { StorageAdapter, UserLogin } from '../storage/storage-adapter.js';
 import { ForbiddenError, InvalidRequestError, NotFoundError, RetryLaterError } from '../errors/app-error.js';
 import type { Verification } from './passwords.js';
@@ -70,6 +71,21 @@ export interface ResumedSession {
   readonly renewalDue: boolean;
 }
 
+/** Where a login comes from: the client's address (the throttle counts by it) and the request's id. */
+export interface LoginClient {
+  readonly address: string;
+  readonly requestId?: string | null;
+}
+
+function originOfClient(client: LoginClient): RequestOrigin {
+  return { address: client.address, requestId: client.requestId ?? null };
+}
+
+/** Who a successful login is, for its audit record (the role is read later, with each request). */
+function loginPrincipal(login: UserLogin): Principal {
+  return { kind: 'user', role: null, userId: login.userId, title: null, username: login.username };
+}
+
 /** What logging in needs of the password hasher (`ScryptPasswordHasher`). */
 export interface PasswordVerifier {
   /** One full verification whatever `encoded` is, so that a missing hash costs what a real one does. */
@@ -103,23 +119,29 @@ export class TokenService {
   }
 
   /** A bearer token for valid credentials (`#verifiedLogin`). */
-  async login(body: Record<string, unknown>, client: { address: string }): Promise<{ token: string }> {
+  async login(body: Record<string, unknown>, client: LoginClient): Promise<{ token: string }> {
     const login = await this.#verifiedLogin(body, client);
     const token = randomBytes(24).toString('base64url');
-    await this.#store({ kind: 'bearer', secret: token }, login.userId);
+    await this.#store({ kind: 'bearer', secret: token }, login, client);
     return { token };
   }
 
   /** A session for valid credentials (`#verifiedLogin`). */
-  async startSession(body: Record<string, unknown>, client: { address: string }): Promise<StartedSession> {
+  async startSession(body: Record<string, unknown>, client: LoginClient): Promise<StartedSession> {
     const login = await this.#verifiedLogin(body, client);
     const sessionId = randomBytes(32).toString('base64url');
-    await this.#store({ kind: 'session', secret: sessionId }, login.userId);
+    await this.#store({ kind: 'session', secret: sessionId }, login, client);
     return { sessionId, csrfToken: csrfTokenFor(sessionId) };
   }
 
-  async #store(credential: Credential, userId: string): Promise<void> {
-    await this.#storage.transaction((tx) => tx.tokens.put({ token: credentialDigest(credential), userId, expiresAt: expiryFromNow() }));
+  /** Stores the credential of a login, and its audit record with it. */
+  async #store(credential: Credential, login: UserLogin, client: LoginClient): Promise<void> {
+    const { userId } = login;
+    const by = { principal: loginPrincipal(login), origin: originOfClient(client) };
+    await this.#storage.transaction(async (tx) => {
+      await tx.tokens.put({ token: credentialDigest(credential), userId, expiresAt: expiryFromNow() });
+      await audit(tx, by, { action: 'login', ids: [userId], detail: { credential: credential.kind } });
+    });
   }
 
   /**
@@ -128,7 +150,7 @@ export class TokenService {
    * disabled or archived user costs one password verification like any other, so the time taken
    * tells nothing.
    */
-  async #verifiedLogin(body: Record<string, unknown>, client: { address: string }): Promise<UserLogin> {
+  async #verifiedLogin(body: Record<string, unknown>, client: LoginClient): Promise<UserLogin> {
     const { username, password } = body;
     if (typeof username !== 'string' || typeof password !== 'string' || !username || !password) {
       throw new InvalidRequestError('Both the username and the password are required.');
@@ -144,10 +166,22 @@ export class TokenService {
       await this.#throttle.loginUnchecked(attempt);
       throw error;
     }
-    if (login === null || !verdict.valid) throw new InvalidRequestError('Your credentials are incorrect, or there is no such user');
+    if (login === null || !verdict.valid) {
+      await this.#recordFailure(login, client);
+      throw new InvalidRequestError('Your credentials are incorrect, or there is no such user');
+    }
     await this.#throttle.loginSucceeded(attempt);
     if (verdict.outdated) await this.#upgradeHash(login, password);
     return login;
+  }
+
+  /**
+   * A failed login has no transaction of its own to join: its record gets a small one. It names
+   * the user the name reached, never the name typed (it may be a password typed in the wrong field).
+   */
+  async #recordFailure(login: UserLogin | null, client: LoginClient): Promise<void> {
+    const by = { principal: anonymous, origin: originOfClient(client) };
+    await this.#storage.transaction((tx) => audit(tx, by, { action: 'login.failed', ids: login ? [login.userId] : [] }));
   }
 
   /** The password checked against the login's hash, or against none (never valid) when its user may not log in. */
@@ -175,9 +209,12 @@ export class TokenService {
   }
 
   /** Ends the bearer token or session the request came with. */
-  async logout(principal: Principal, credential: Credential | null): Promise<void> {
+  async logout(principal: Principal, credential: Credential | null, origin?: RequestOrigin): Promise<void> {
     if (principal.kind !== 'user' || credential === null) throw new ForbiddenError('You were not logged in.');
-    await this.#storage.transaction((tx) => tx.tokens.remove(credentialDigest(credential)));
+    await this.#storage.transaction(async (tx) => {
+      await tx.tokens.remove(credentialDigest(credential));
+      await audit(tx, { principal, origin }, { action: 'logout', ids: principal.userId ? [principal.userId] : [] });
+    });
   }
 
   /**

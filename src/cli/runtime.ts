@@ -1,5 +1,6 @@
 import type { AppConfig } from '../content/app-config.js';
 import type { Principal } from '../core/principal.js';
+import { commandLine } from '../core/audit.js';
 import type { StorageAdapter } from '../storage/storage-adapter.js';
 import type { DocumentOperations } from '../content/documents/document-operations.js';
 import { createStorage } from '../storage/create-storage.js';
@@ -27,7 +28,7 @@ export async function withStore<T>(config: AppConfig, work: (storage: StorageAda
  * Who the command line acts as in the content layer: whoever may run it holds the store, so it
  * may do what an admin may, and what it writes is recorded as its work.
  */
-export const commandLineOperator: Principal = Object.freeze({ kind: 'apiKey', role: 'admin', userId: null, title: 'Command line', username: null });
+export const commandLineOperator: Principal = commandLine.principal;
 
 /** Runs `work` with the server's own document operations on the configured store (`withStore`). */
 export function withDocuments<T>(config: AppConfig, work: (documents: DocumentOperations, storage: StorageAdapter) => Promise<T>): Promise<T> {

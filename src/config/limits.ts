@@ -122,6 +122,10 @@ export const limitDefinitions = {
   scheduleTolerance: { env: 'CMS_LIMIT_SCHEDULE_TOLERANCE', default: 60_000, min: 0, max: 86_400_000, unit: 'ms', about: 'how far in the past a schedule time may lie (clock skew, a slow form): an earlier one is refused' },
   scheduleLease: { env: 'CMS_LIMIT_SCHEDULE_LEASE', default: 300_000, min: 100, max: 86_400_000, unit: 'ms', about: 'a process holds a due schedule it claimed this long; one that has not run by then is claimed again' },
   scheduleAttempts: { env: 'CMS_LIMIT_SCHEDULE_ATTEMPTS', default: 5, min: 1, max: 100, unit: 'attempts', about: 'claims of one schedule whose run neither ended nor was refused (a stopped process, a store failing) before it is marked failed' },
+  // The audit trail (GET /api/v1/@cms/audit): pruned on a timer, oldest first, by age and by count.
+  auditKeepDays: { env: 'CMS_LIMIT_AUDIT_KEEP_DAYS', default: 365, min: 0, max: 36_500, unit: 'days', about: 'audit records older than this are removed (0: kept however old)' },
+  auditKeepRecords: { env: 'CMS_LIMIT_AUDIT_KEEP_RECORDS', default: 0, min: 0, max: 1_000_000_000, unit: 'records', about: 'only the newest this many audit records are kept (0: however many)' },
+  auditPruneSeconds: { env: 'CMS_LIMIT_AUDIT_PRUNE_SECONDS', default: 3_600, min: 1, max: 86_400, unit: 's', about: 'how often a server removes the audit records the two limits above let go' },
 } as const satisfies Record<string, LimitDefinition>;
 
 export interface LimitDefinition {

@@ -1,13 +1,19 @@
 import type { FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import type { Caller } from '../content/documents/caller.js';
+import type { RequestOrigin } from '../core/audit.js';
 import type { versionQuery } from './schemas.js';
 import { ifMatchPrecondition } from './etag.js';
 
 /** The caller and the version (`cmsLocale`, `cmsMode`) a request asks for. */
 export function callerOf(request: FastifyRequest): Caller {
   const query = request.query as Static<typeof versionQuery>;
-  return { principal: request.principal, locale: query.cmsLocale, mode: query.cmsMode };
+  return { principal: request.principal, locale: query.cmsLocale, mode: query.cmsMode, origin: originOf(request) };
+}
+
+/** Where a request came from, for the audit trail: the client's address and the request's id. */
+export function originOf(request: FastifyRequest): RequestOrigin {
+  return { address: request.ip, requestId: request.id };
 }
 
 /** The caller of a write, with its `If-Match` precondition. */

@@ -24,6 +24,7 @@ import { svgFileProblem } from './svg-check-thread.js';
 import type { UploadBudget, UploadLease } from './upload-budget.js';
 import { WorkFiles, prepareWorkDir, totalLength } from './work-files.js';
 import { AttachmentReclaimer, type SweepReport } from './attachment-reclaim.js';
+import { audit, type AuditedBy, type RequestOrigin } from '../core/audit.js';
 
 /** A stored file to serve: what caching headers need, and its bytes on demand. */
 export interface ServedFile {
@@ -76,6 +77,8 @@ export interface MediaCaller {
 export interface UploadRequest extends MediaCaller {
   /** Yields the file, or null when the request holds none. */
   readonly receive: () => Promise<IncomingFile | null>;
+  /** Where the request came from, for the upload's audit record. */
+  readonly origin?: RequestOrigin;
 }
 
 /** A finished local file and the key it goes to in the store. */
@@ -119,19 +122,19 @@ export class MediaService {
    * Stores one uploaded file and answers its attachment. `receive` is called only once the
    * caller may upload and has budget left; every byte received is charged to that budget.
    */
-  async upload({ principal, callerId, receive }: UploadRequest): Promise<Output> {
+  async upload({ principal, callerId, receive, origin }: UploadRequest): Promise<Output> {
     assertMayUpload(principal, 'Uploading a file');
     const lease = this.#deps.uploadBudget.begin(callerId ?? 'anonymous');
     try {
       const incoming = await receive();
       if (!incoming) throw new InvalidRequestError('Send the file in the multipart form part named "file"');
-      return await this.#store(incoming, lease, callerId);
+      return await this.#store(incoming, lease, callerId, { principal, origin });
     } finally {
       lease.release();
     }
   }
 
-  async #store(incoming: IncomingFile, lease: UploadLease, callerId: string | null): Promise<Output> {
+  async #store(incoming: IncomingFile, lease: UploadLease, callerId: string | null, by: AuditedBy): Promise<Output> {
     const { base, extension: rawExtension } = splitFilename(incoming.filename);
     const { extension, group } = classifyExtension(rawExtension);
     const work = new WorkFiles(this.#deps.workDir);
@@ -144,7 +147,13 @@ export class MediaService {
       });
       const record = newRecord({ base, extension, group, received });
       const placements = await this.#prepareFiles(record, received, work);
-      await this.#placeThen(placements, () => this.#deps.storage.attachments.insert(record, callerId));
+      await this.#placeThen(placements, () =>
+        this.#deps.storage.transaction(async (tx) => {
+          await tx.attachments.insert(record, callerId);
+          const detail = { name: record.name, extension: record.extension, length: record.length };
+          await audit(tx, by, { action: 'attachment.upload', ids: [record._id], detail });
+        }),
+      );
       return this.present({ ...record, docIds: [], archivedDocIds: [] });
     } finally {
       await work.cleanup();

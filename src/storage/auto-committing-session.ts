@@ -85,6 +85,13 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       prune: (scope, rule) => transaction((tx) => tx.history.prune(scope, rule)),
       removeDocument: (type, docId, locales) => transaction((tx) => tx.history.removeDocument(type, docId, locales)),
     },
+    audit: {
+      append: (records) => transaction((tx) => tx.audit.append(records)),
+      list: (query, page) => read.audit.list(query, page),
+      count: (query) => read.audit.count(query),
+      after: (afterSeq, limit) => read.audit.after(afterSeq, limit),
+      prune: (args) => transaction((tx) => tx.audit.prune(args)),
+    },
     webhooks: {
       enqueue: (deliveries, now) => transaction((tx) => tx.webhooks.enqueue(deliveries, now)),
       claim: (args) => transaction((tx) => tx.webhooks.claim(args)),

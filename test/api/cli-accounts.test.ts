@@ -67,6 +67,9 @@ function describeCliAccounts(database: 'sqlite' | 'postgres', skip: false | stri
       assert.match(listed.stdout, /\balice\s+alice@example\.com\s+editor\s+active\s+Alice A\.\n/);
       assert.match(listed.stdout, /\bgus\s+guest\s+active\s+gus\n/);
       assert.doesNotMatch(listed.stdout, /scrypt|password/);
+      // Recorded as the command line's work, without an address.
+      const trail = (await app.request('GET', '/api/v1/@cms/audit?type=%40cms%2Fuser&action=document.insert')).body.results;
+      assert.deepEqual(trail.map((record: any) => [record.actor.kind, record.address, record.detail.role]), [['cli', null, 'guest'], ['cli', null, 'editor']]);
     });
 
     it('refuses an existing username, a short password and an unknown role with exit code 1, creating nothing', async () => {
@@ -183,6 +186,16 @@ function describeCliAccounts(database: 'sqlite' | 'postgres', skip: false | stri
       assert.doesNotMatch((await store.cms(['apikey', 'list'])).stdout, new RegExp(editorId));
       const again = await store.cms(['apikey', 'revoke', editorId]);
       assert.deepEqual([again.code, again.stderr], [1, `cms apikey revoke: No API key has the id "${editorId}".\n`]);
+
+      // The audit trail has each creation and the one revocation, never a key nor its hint.
+      const trail = async (action: string) => (await app.request('GET', `/api/v1/@cms/audit?action=${action}`, { key: 'admin' })).body.results;
+      const created = await trail('apikey.create');
+      assert.deepEqual(created.map((record: any) => [record.actor.kind, record.detail.role]), [['cli', 'guest'], ['cli', 'editor']]);
+      assert.equal(created[1].ids[0], editorId);
+      assert.equal(created[1].detail.label, 'CI deploy');
+      assert.deepEqual((await trail('apikey.revoke')).map((record: any) => record.ids), [[editorId]]);
+      const text = JSON.stringify(created);
+      for (const key of [editorKey, guestKey]) assert.ok(!text.includes(key.slice(0, 8)), 'no key in the trail');
     });
 
     it('answers unknown keys, stored-looking or not, with the same 403, and the configured keys still work', async () => {

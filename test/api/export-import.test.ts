@@ -134,7 +134,13 @@ describe('cms export and cms import', () => {
   it('writes a gzipped tar of the records, every file and a manifest, the same bytes each time', async () => {
     const entries = await entriesOf(archive);
     const names = entries.map((entry) => entry.name);
-    assert.deepEqual(names.slice(0, 3), ['documents.jsonl', 'users.jsonl', 'attachments.jsonl']);
+    assert.deepEqual(names.slice(0, 4), ['documents.jsonl', 'users.jsonl', 'attachments.jsonl', 'audit.jsonl']);
+    // The audit trail, oldest first, and no secret in it.
+    const auditText = entries[3]!.data.toString();
+    const trail = auditText.trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(trail.slice(0, 2).map((record) => [record.action, record.type]), [['document.insert', '@cms/user'], ['document.insert', '@cms/user']]);
+    assert.ok(trail.some((record) => record.action === 'document.archive' && record.type === 'article'));
+    assert.ok(!auditText.includes('ada-password-1') && !auditText.includes('passwordHash'));
     assert.equal(names.at(-1), 'manifest.json');
     const files = names.filter((name) => name.startsWith('files/'));
     assert.deepEqual(files, [...files].sort());
@@ -159,6 +165,24 @@ describe('cms export and cms import', () => {
     assert.ok(archive.equals(await readFile(join(work, 'again.tar.gz'))), 'the same store exports to the same bytes');
   });
 
+  /**
+   * The imported store exports the same bytes but for its audit trail (and the manifest's digest
+   * of it): the records came back as they were, and the import itself was appended to them.
+   */
+  async function assertSameButTheImport(reexported: Buffer): Promise<void> {
+    const [was, is] = [await entriesOf(archive), await entriesOf(reexported)];
+    const apart = (entries: { name: string; data: Buffer }[]) => entries.filter((entry) => entry.name !== 'audit.jsonl' && entry.name !== 'manifest.json');
+    assert.deepEqual(apart(is), apart(was), 'the imported store exports the same records and files');
+    const trailOf = (entries: { name: string; data: Buffer }[]) => entries.find((entry) => entry.name === 'audit.jsonl')!.data.toString();
+    const [before, after] = [trailOf(was), trailOf(is)];
+    assert.ok(after.startsWith(before), 'the trail comes back as it was');
+    const added = after.slice(before.length).trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(added.map((record) => [record.action, record.actor.kind, record.address]), [['import', 'cli', null]]);
+    const manifest = JSON.parse(was.at(-1)!.data.toString());
+    assert.equal(added[0].detail.documents, manifest.parts[0].lines);
+    assert.equal(added[0].detail.audit, before.trim().split('\n').length);
+  }
+
   async function importAndCompare(target: Target): Promise<void> {
     const imported = await cms(['import', join(work, 'source.tar.gz')], target.env);
     assert.equal(imported.code, 0, imported.stderr);
@@ -167,7 +191,7 @@ describe('cms export and cms import', () => {
     assert.match(imported.stderr, /^documents: \d+\/\d+ in [\d.]+ s$/m);
     const reexported = await cms(['export', join(work, 'reexported.tar.gz'), '-q'], target.env);
     assert.equal(reexported.code, 0, reexported.stderr);
-    assert.ok(archive.equals(await readFile(join(work, 'reexported.tar.gz'))), 'the imported store exports to the same bytes');
+    await assertSameButTheImport(await readFile(join(work, 'reexported.tar.gz')));
 
     const copy = await startTestApp(transferConfig(), target.env);
     try {
@@ -197,12 +221,13 @@ describe('cms export and cms import', () => {
     const target = await sqliteTarget();
     try {
       await importAndCompare(target);
-      // Not into a store that holds anything: nothing changes.
+      // Not into a store that holds anything: nothing changes (the audit trail included).
+      await cms(['export', join(work, 'before.tar.gz'), '-q'], target.env);
       const refused = await cms(['import', join(work, 'source.tar.gz')], target.env);
       assert.equal(refused.code, 1);
       assert.match(refused.stderr, /^cms import: the store is not empty \(it holds documents and users and attachments\)/);
-      const after = await cms(['export', join(work, 'after.tar.gz'), '-q'], target.env);
-      assert.ok(archive.equals(await readFile(join(work, 'after.tar.gz'))), 'the refused import changed nothing');
+      await cms(['export', join(work, 'after.tar.gz'), '-q'], target.env);
+      assert.ok((await readFile(join(work, 'before.tar.gz'))).equals(await readFile(join(work, 'after.tar.gz'))), 'the refused import changed nothing');
     } finally {
       await target.remove();
     }
@@ -230,7 +255,7 @@ describe('cms export and cms import', () => {
       assert.deepEqual(await listFiles(join(target.dataDir, 'uploads')), [], 'no file stays behind in the work directory');
       const reexported = await cms(['export', join(work, 'from-bucket.tar.gz'), '--quiet'], env);
       assert.equal(reexported.code, 0, reexported.stderr);
-      assert.ok(archive.equals(await readFile(join(work, 'from-bucket.tar.gz'))), 'the bucket store exports to the same bytes');
+      await assertSameButTheImport(await readFile(join(work, 'from-bucket.tar.gz')));
     } finally {
       await target.remove();
       await bucket.close();
@@ -262,6 +287,32 @@ describe('cms export and cms import', () => {
       await target.remove();
     }
   }
+
+  it('imports an archive made before the audit trail (no audit.jsonl): only the import is recorded', async () => {
+    const entries = (await entriesOf(archive)).filter((entry) => entry.name !== 'audit.jsonl');
+    const manifestEntry = entries.at(-1)!;
+    const manifest = JSON.parse(manifestEntry.data.toString());
+    manifest.parts = manifest.parts.filter((part: { name: string }) => part.name !== 'audit.jsonl');
+    manifestEntry.data = Buffer.from(JSON.stringify(manifest));
+    const path = join(work, 'before-audit.tar.gz');
+    await writeFile(path, await packed(entries));
+    const target = await sqliteTarget();
+    try {
+      const imported = await cms(['import', path], target.env);
+      assert.equal(imported.code, 0, imported.stderr);
+      const copy = await startTestApp(transferConfig(), target.env);
+      try {
+        const trail = await copy.request('GET', '/api/v1/@cms/audit');
+        assert.equal(trail.status, 200, trail.text);
+        assert.deepEqual(trail.body.results.map((record: { action: string }) => record.action), ['import']);
+        assert.equal(trail.body.results[0].detail.audit, undefined);
+      } finally {
+        await copy.close();
+      }
+    } finally {
+      await target.remove();
+    }
+  });
 
   it('refuses an archive whose records do not match their checksum', async () => {
     const entries = await entriesOf(archive);

@@ -2,7 +2,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { keys, startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
 import { countAttachments, listFiles, makeImage, makePdf, multipartBody, postUpload, upload, uploadsDir } from '../helpers/media.js';
-import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
+import type { StorageAdapter, StorageSession } from '../../src/storage/storage-adapter.js';
+import { withOptionalOptions } from '../../src/storage/transaction-queue.js';
 
 const allowed = 'gif, jpg, png, svg, webp, txt, rtf, pdf, xls, ppt, doc, pptx, sldx, ppsx, potx, xlsx, xltx, csv, docx, dotx';
 
@@ -165,15 +166,21 @@ describe('refused uploads', () => {
 describe('an upload whose record cannot be written', () => {
   it('removes the files it had moved into place', async () => {
     let failInsert = false;
-    const wrapStorage = (adapter: StorageAdapter): StorageAdapter => ({
-      ...adapter,
+    // The record is written in a transaction (with its audit record): its session's insert fails.
+    const failing = (session: StorageSession): StorageSession => ({
+      ...session,
       attachments: {
-        ...adapter.attachments,
-        insert: async (record) => {
+        ...session.attachments,
+        insert: async (record, uploadedBy) => {
           if (failInsert) throw new Error('the disk is full');
-          return adapter.attachments.insert(record);
+          return session.attachments.insert(record, uploadedBy);
         },
       },
+    });
+    const wrapStorage = (adapter: StorageAdapter): StorageAdapter => ({
+      ...adapter,
+      ...failing(adapter),
+      transaction: withOptionalOptions((options, work) => adapter.transaction(options, (tx) => work(failing(tx)))),
     });
     const t = await startTestApp(testConfig(), {}, { wrapStorage });
     try {
@@ -185,6 +192,8 @@ describe('an upload whose record cannot be written', () => {
       assert.deepEqual(res.body, { name: 'error', message: 'An error occurred.', data: {} });
       assert.deepEqual(await listFiles(uploadsDir(t)), before);
       assert.equal(await countAttachments(t), 1);
+      const uploads = await t.request('GET', '/api/v1/@cms/audit?action=attachment.upload');
+      assert.equal(uploads.body.results.length, 1, 'no record of the upload that failed');
     } finally {
       await t.close();
     }

@@ -82,6 +82,16 @@ describe('first-run setup code', () => {
     const who = await t.request('GET', '/api/v1/@cms/login/whoami', { key: null, headers: { authorization: `Bearer ${login.body.token}` } });
     assert.equal(who.body.username, 'root');
     assert.equal(who.body._id, res.body._id);
+    // The audit trail: the setup created the admin (from the client's address), then the admin signed in.
+    const trail = await t.request('GET', '/api/v1/@cms/audit', { key: null, headers: { authorization: `Bearer ${login.body.token}` } });
+    assert.equal(trail.status, 200, trail.text);
+    const oldestFirst = [...trail.body.results].reverse();
+    assert.deepEqual(oldestFirst.map((record: any) => [record.action, record.actor.title, record.ids.at(-1)]), [
+      ['document.insert', 'First-run setup', res.body._id],
+      ['login', null, res.body._id],
+    ]);
+    assert.equal(oldestFirst[0].detail.role, 'admin');
+    assert.equal(typeof oldestFirst[0].address, 'string');
   });
 
   it('refuses a second attempt with 409 and says setup is no longer needed', async () => {

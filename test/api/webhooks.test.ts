@@ -258,6 +258,9 @@ describe('webhooks', () => {
         const retried = await app.request('POST', `/api/v1/@cms/webhook/deliveries/${byEndpoint.down!.id}/retry`);
         assert.equal(retried.status, 200);
         assert.deepEqual([retried.body.status, retried.body.attempts], ['pending', 0]);
+        // The retry is in the audit trail; the refused ones (404, 409) are not.
+        const trail = (await app.request('GET', '/api/v1/@cms/audit?action=webhook.retry')).body.results;
+        assert.deepEqual(trail.map((record: { ids: string[] }) => record.ids), [[String(byEndpoint.down!.id)]]);
         const [, , again] = await failing.waitFor(3);
         assert.equal(again!.answered, 204);
         assert.equal(again!.payload.id, failing.received[0]!.payload.id);

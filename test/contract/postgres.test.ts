@@ -302,6 +302,7 @@ describeOnPostgres('postgres migrations', () => {
         DROP SEQUENCE version_generation_values;
         DROP TABLE document_history;
         DROP TABLE schedules;
+        DROP TABLE audit_records;
         ${migrations[14]};
         DELETE FROM schema_migrations WHERE version > 15`);
 

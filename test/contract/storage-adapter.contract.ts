@@ -9,6 +9,7 @@ import { describeExportContract } from './export-reads.contract.js';
 import { describeApiKeyContract } from './api-key-store.contract.js';
 import { describeAdvisoryLockContract } from './advisory-lock-store.contract.js';
 import { describeWebhookOutboxContract } from './webhook-outbox.contract.js';
+import { describeAuditContract } from './audit-store.contract.js';
 import { describeReverseIdsContract } from './reverse-ids.contract.js';
 import { describeScheduleStoreContract } from './schedule-store.contract.js';
 
@@ -459,6 +460,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     describeApiKeyContract(() => adapter);
     describeAdvisoryLockContract(() => adapter);
     describeWebhookOutboxContract(() => adapter);
+    describeAuditContract(() => adapter);
     describeReverseIdsContract(() => adapter);
     describeScheduleStoreContract(() => adapter);
 

@@ -5,6 +5,7 @@
  */
 import type {
   Attachment,
+  AuditRecord,
   ConfigurationSchema,
   Crop,
   DocumentPage,
@@ -20,7 +21,7 @@ import type {
   Whoami,
 } from './generated/api-types';
 
-export type { Attachment, Crop, HistoryEntry, HistoryPage };
+export type { Attachment, AuditRecord, Crop, HistoryEntry, HistoryPage };
 
 /** GET /api/v1/@cms/schema and its parts. */
 export type Schema = ConfigurationSchema;

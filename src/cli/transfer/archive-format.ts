@@ -10,14 +10,17 @@ import { loginSchema, storedBounds, storedDocumentSchema } from '../../content/s
  * - `documents.jsonl`: every document version, one JSON object a line, by `_id`;
  * - `users.jsonl`: every user's login data (the password hash, never a password), by `userId`;
  * - `attachments.jsonl`: every attachment record with the versions holding it, `readable` and its uploader when known, by `_id`;
+ * - `audit.jsonl`: the audit trail, oldest first (absent from archives made before it; optional);
  * - `files/<key>`: every file of every attachment, readable or not, by key;
  * - `manifest.json`: last, since it holds the SHA-256 of everything before it.
  */
 export const archiveFormat = 'cms-archive';
 export const archiveVersion = 1;
 
-export const partNames = ['documents.jsonl', 'users.jsonl', 'attachments.jsonl'] as const;
+export const partNames = ['documents.jsonl', 'users.jsonl', 'attachments.jsonl', 'audit.jsonl'] as const;
 export type PartName = (typeof partNames)[number];
+/** Parts an archive may lack (one made before they existed): the next entry then comes in their place. */
+export const optionalPartNames: readonly PartName[] = ['audit.jsonl'];
 export const filePrefix = 'files/';
 export const manifestName = 'manifest.json';
 /** A manifest is a few hundred bytes: anything much larger is not one. */
@@ -85,6 +88,33 @@ export const attachmentLineSchema = Type.Object({
   uploadedBy: Type.Optional(Type.String({ maxLength: 200 })),
 });
 export type AttachmentLine = Static<typeof attachmentLineSchema>;
+
+const shortText = Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]);
+
+/** An audit record as `cms export` writes it (storage/interface/audit.ts). */
+export const auditLineSchema = Type.Object(
+  {
+    id,
+    at: isoDate,
+    actor: Type.Object(
+      {
+        kind: Type.Union(['anonymous', 'apiKey', 'user', 'cli'].map((kind) => Type.Literal(kind))),
+        _id: shortText,
+        username: shortText,
+        title: shortText,
+        role: shortText,
+      },
+      { additionalProperties: false },
+    ),
+    address: shortText,
+    requestId: shortText,
+    action: Type.String({ minLength: 1, maxLength: 200 }),
+    type: shortText,
+    ids: Type.Array(id, { maxItems: 10_000 }),
+    detail: Type.Union([Type.Record(Type.String({ maxLength: 200 }), Type.Unknown()), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
 
 /** Each schema compiled once, with the first mismatch as a message. */
 export function compiledCheck<T extends TSchema>(schema: T): (value: unknown) => string | null {

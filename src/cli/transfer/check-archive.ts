@@ -20,6 +20,8 @@ import {
   manifestName,
   manifestSchema,
   partNames,
+  optionalPartNames,
+  auditLineSchema,
   userLineSchema,
   type AttachmentLine,
   type Manifest,
@@ -30,6 +32,14 @@ import {
 const checkDocument = compiledCheck(documentLineSchema);
 const checkUser = compiledCheck(userLineSchema);
 const checkAttachment = compiledCheck(attachmentLineSchema);
+const checkAudit = compiledCheck(auditLineSchema);
+
+/** The part an entry may be after `read` parts: the next, or past an optional one it is not (an older archive lacks it). */
+function expectedPart(read: number, name: string): PartName | undefined {
+  let index = read;
+  while (partNames[index] !== undefined && partNames[index] !== name && optionalPartNames.includes(partNames[index]!)) index++;
+  return partNames[index];
+}
 const checkManifest = compiledCheck(manifestSchema);
 
 export interface CheckedArchive {
@@ -62,6 +72,8 @@ export async function checkArchive(deps: CheckDeps, path: string): Promise<Check
 class ArchiveCheck {
   readonly #deps: CheckDeps;
   readonly #parts: ManifestPart[] = [];
+  /** A file or the manifest came: no part may follow. */
+  #partsDone = false;
   readonly #listing = createHash('sha256');
   readonly #files = { count: 0, bytes: 0, lastKey: '' };
   readonly #unreadable = new Set<string>();
@@ -76,7 +88,8 @@ class ArchiveCheck {
   async read(entry: ArchiveEntry): Promise<void> {
     if (this.#manifest !== undefined) throw new ArchiveError(`the archive goes on after ${manifestName} (${JSON.stringify(entry.name)})`);
     if (entry.type !== 'file') throw new ArchiveError(`the entry ${JSON.stringify(entry.name)} is a ${entry.type}: an archive holds plain files only`);
-    const nextPart = partNames[this.#parts.length];
+    const nextPart = this.#partsDone ? undefined : expectedPart(this.#parts.length, entry.name);
+    if (nextPart === undefined) this.#partsDone = true;
     if (entry.name === nextPart) this.#parts.push(await this.#readPart(nextPart, entry));
     else if (entry.name.startsWith(filePrefix) && nextPart === undefined) await this.#readFile(entry);
     else if (entry.name === manifestName && nextPart === undefined) this.#manifest = await readManifest(entry);
@@ -130,6 +143,8 @@ class ArchiveCheck {
     };
     if (name === 'documents.jsonl') return (record) => checkDocument(record) ?? this.#documentProblem(record as StoredDocument) ?? inOrder((record as StoredDocument)._id);
     if (name === 'users.jsonl') return (record) => checkUser(record) ?? inOrder((record as { userId: string }).userId);
+    // In the order appended (by time, not by id): a repeated id is refused by the store, in the import's transaction.
+    if (name === 'audit.jsonl') return (record) => checkAudit(record);
     return (record) => checkAttachment(record) ?? this.#attachmentProblem(record as AttachmentLine) ?? inOrder((record as AttachmentLine)._id);
   }
 

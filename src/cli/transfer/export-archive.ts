@@ -51,6 +51,7 @@ export async function exportArchive(deps: ExportDeps, path: string): Promise<Man
       await writePart(work, 'documents.jsonl', documentLines(deps, latest)),
       await writePart(work, 'users.jsonl', userLines(deps)),
       await writePart(work, 'attachments.jsonl', attachmentLines(deps, latest)),
+      await writePart(work, 'audit.jsonl', auditLines(deps)),
     ];
     const pack = tar.pack();
     const written = pipeline(pack, createGzip(), createWriteStream(partial));
@@ -124,6 +125,19 @@ async function* attachmentLines(deps: ExportDeps, latest: { updatedAt: string | 
       yield `${JSON.stringify({ ...attachment, readable, ...(uploadedBy !== undefined && { uploadedBy }) })}\n`;
     }
     stage.add(page.length);
+  }
+  stage.done();
+}
+
+/** The audit trail in the order it was appended (oldest first). */
+async function* auditLines(deps: ExportDeps): AsyncGenerator<string> {
+  const stage = deps.progress.stage('audit');
+  for (let after = 0; ; ) {
+    const page = await deps.storage.audit.after(after, pageSize);
+    for (const { record } of page) yield `${JSON.stringify(record)}\n`;
+    stage.add(page.length);
+    if (page.length < pageSize) break;
+    after = page.at(-1)!.seq;
   }
   stage.done();
 }

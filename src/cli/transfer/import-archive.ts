@@ -8,7 +8,8 @@ import type { FieldTypeLookup } from '../../content/fields/convert-schema.js';
 import { DocumentIndexer } from '../../content/indexing/document-indexer.js';
 import { restoreDocument } from '../../content/documents/restore-document.js';
 import type { SanitizedPieceType } from '../../content/types/piece-type.js';
-import type { StorageSession, StorageAdapter, StoredDocument, UserLogin } from '../../storage/storage-adapter.js';
+import type { AuditRecord, StorageSession, StorageAdapter, StoredDocument, UserLogin } from '../../storage/storage-adapter.js';
+import { audit, commandLine } from '../../core/audit.js';
 import type { FileStorage } from '../../media/file-storage.js';
 import { attachmentIdOfKey } from '../../media/naming.js';
 import { WorkFiles } from '../../media/work-files.js';
@@ -125,8 +126,10 @@ async function writeRecords(deps: ImportDeps, derive: Deriving, tx: StorageSessi
     },
     'users.jsonl': (login: UserLogin) => tx.logins.put(login),
     'attachments.jsonl': ({ readable, uploadedBy, ...attachment }: AttachmentLine) => tx.attachments.restore(attachment, readable, uploadedBy ?? null),
+    // The trail comes back as it was; the import itself is appended to it below.
+    'audit.jsonl': (record: AuditRecord) => tx.audit.append([record]),
   };
-  let partsLeft = partNames.length;
+  let partsLeft = manifest.parts.length;
   for await (const entry of archiveEntries(path)) {
     const name = entry.name as PartName;
     const part = manifest.parts.find((listed) => listed.name === name)!;
@@ -138,6 +141,8 @@ async function writeRecords(deps: ImportDeps, derive: Deriving, tx: StorageSessi
     stage.done();
     if (--partsLeft === 0) break;
   }
+  const counts = Object.fromEntries(manifest.parts.map((part) => [part.name.replace('.jsonl', ''), part.lines]));
+  await audit(tx, commandLine, { action: 'import', detail: { ...counts, files: manifest.files.count, dataAsOf: manifest.dataAsOf } });
   // The index was derived by the plan of this configuration: no start needs to derive it again.
   for (const type of deps.config.pieceTypes.values()) await tx.indexPlans.record(type.name, indexer.planDigest(type));
 }

@@ -5,6 +5,7 @@ import { InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
 import { requireDrafts } from '../access/permissions.js';
 import { composeId, isMode, parseDocumentId } from '../../core/ids.js';
 import type { Precondition } from './preconditions.js';
+import type { RequestOrigin } from '../../core/audit.js';
 
 /** Who makes a request, and the version it asks for: the cmsLocale/cmsMode it named. */
 export interface Caller {
@@ -14,6 +15,8 @@ export interface Caller {
   readonly mode?: 'draft' | 'published';
   /** A write's `If-Match`: refused (412) unless a version it names is still current. */
   readonly unchangedSince?: Precondition;
+  /** Where the request came from (the audit trail's address and request id); none from the command line. */
+  readonly origin?: RequestOrigin;
 }
 
 /** One version of one document set: the `_id` and its parts, after every override is applied. */

@@ -2,6 +2,7 @@ import { newId, type Mode } from '../../core/ids.js';
 import type { Principal } from '../../core/principal.js';
 import { purgeEventName, type ChangeEventName, type WebhookEndpointConfig, type WebhookEventName } from '../../config/webhooks-config.js';
 import { cdnTagOf, documentCdnTag, modeGenerationKey } from '../generation-keys.js';
+import type { AuditedBy, RequestOrigin } from '../../core/audit.js';
 import type { NewWebhookDelivery, StoredDocument } from '../../storage/storage-adapter.js';
 
 /** The document a change event is about, and what it says of it. */
@@ -14,6 +15,10 @@ export interface Change {
   readonly locale: string | null;
   readonly mode: string | null;
   readonly principal: Principal;
+  /** Where the request came from, for the audit trail. */
+  readonly origin?: RequestOrigin;
+  /** The audit action's verb when it says more than the event (`revert`, `localize`, `patch`…). */
+  readonly action?: string;
 }
 
 /** How webhooks read documents: as an admin API key reads them (secrets removed, nothing projected away). */
@@ -70,7 +75,7 @@ export function deliveriesOf(change: Change, endpoints: readonly string[], docum
 }
 
 /** The target of a change made to a stored version. */
-export function changeOf(event: ChangeEventName, doc: StoredDocument, principal: Principal): Change {
+export function changeOf(event: ChangeEventName, doc: StoredDocument, by: AuditedBy, action?: string): Change {
   return {
     event,
     type: doc.type,
@@ -78,7 +83,9 @@ export function changeOf(event: ChangeEventName, doc: StoredDocument, principal:
     id: doc._id,
     locale: doc.cmsLocale ? doc.cmsLocale.split(':')[0]! : null,
     mode: doc.cmsMode ?? null,
-    principal,
+    principal: by.principal,
+    origin: by.origin,
+    action,
   };
 }
 

@@ -1,15 +1,27 @@
 import type { AppConfig } from '../app-config.js';
-import type { Principal } from '../../core/principal.js';
 import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import { purgeEventName, type ChangeEventName } from '../../config/webhooks-config.js';
 import type { DocumentPresenter } from './present.js';
 import { pieceTypeOf } from './caller.js';
 import type { HistoryAction, HistoryRecorder } from './history-recorder.js';
+import { audit, type AuditEntry, type AuditedBy } from '../../core/audit.js';
+import { userTypeName, type Principal } from '../../core/principal.js';
 import { changeOf, deliveriesOf, purgeDeliveriesOf, purgeTagsOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
 
 /**
- * Writes the events of document changes into the webhook outbox, in each change's own
- * transaction, and remembers which open transactions wrote any (their commit wakes the sender).
+ * The audit record of a change: `document.<verb>`, the document set and the version, its locale
+ * and mode; for a user, the role the change left (role changes are user updates).
+ */
+function auditEntryOf(change: Change, doc: StoredDocument | null): AuditEntry {
+  const ids = change.id === change.docId ? [change.docId] : [change.docId, change.id];
+  const detail: Record<string, unknown> = { locale: change.locale, mode: change.mode };
+  if (change.type === userTypeName && doc) detail.role = doc.role ?? null;
+  return { action: `document.${change.action ?? change.event}`, type: change.type, ids, detail };
+}
+
+/**
+ * Writes the events of document changes into the webhook outbox and the audit trail, in each
+ * change's own transaction, and remembers which open transactions wrote any (their commit wakes the sender).
  */
 export class ChangeRecorder {
   readonly #config: AppConfig;
@@ -33,6 +45,7 @@ export class ChangeRecorder {
    * built now, as an admin API key would read it.
    */
   async record(session: StorageSession, change: Change, doc: StoredDocument | null): Promise<void> {
+    await audit(session, change, auditEntryOf(change, doc));
     await this.#recordPurge(session, change);
     const endpoints = this.#subscriptions.endpointsFor(change.type, change.event);
     if (endpoints.length === 0) return;
@@ -56,19 +69,22 @@ export class ChangeRecorder {
   }
 
   /**
-   * `record` for a change that left `doc` as it is now, and its history entry (`action`, the
-   * event's name unless the change is finer than its event: a revert, a localize); answers `doc`.
-   * A change made by the system (a scheduled publish) calls this as an operation does.
+   * `record` for a change that left `doc` as it is now, and its history entry; answers `doc`.
+   * `action`: the history entry's verb, the event's name unless the change is finer than its
+   * event (a revert, a localize); `auditAction`: the audit record's, `action` unless it says more
+   * (an update made by PATCH or PUT). A change made by the system (a scheduled publish) calls
+   * this as an operation does.
    */
   async recorded(
     session: StorageSession,
     event: Exclude<ChangeEventName, 'delete'>,
     doc: StoredDocument,
-    principal: Principal,
+    by: AuditedBy,
     action: HistoryAction = event,
+    auditAction: string = action,
   ): Promise<StoredDocument> {
-    await this.recordHistory(session, action, doc, principal);
-    await this.record(session, changeOf(event, doc, principal), doc);
+    await this.recordHistory(session, action, doc, by.principal);
+    await this.record(session, changeOf(event, doc, by, auditAction === event ? undefined : auditAction), doc);
     return doc;
   }
 

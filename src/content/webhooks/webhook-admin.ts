@@ -3,6 +3,7 @@ import type { Principal } from '../../core/principal.js';
 import type { StorageAdapter, WebhookDelivery, WebhookDeliveryStatus } from '../../storage/storage-adapter.js';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
 import { refusal } from '../../core/refusal.js';
+import { audit, type AuditedBy } from '../../core/audit.js';
 
 const statuses: readonly WebhookDeliveryStatus[] = ['pending', 'delivered', 'failed'];
 export const defaultDeliveriesPerPage = 20;
@@ -56,11 +57,16 @@ export class WebhookAdmin {
   }
 
   /** A failed delivery is tried again from the start, soon; 409 for one that is not failed. */
-  async retry(principal: Principal, rawId: string): Promise<Output> {
-    requireAdmin(principal);
+  async retry(by: AuditedBy, rawId: string): Promise<Output> {
+    requireAdmin(by.principal);
     const id = /^[1-9]\d{0,15}$/.test(rawId) ? Number(rawId) : null;
     if (id === null) throw new NotFoundError();
-    if (!(await this.#storage.webhooks.retry(id, Date.now()))) {
+    const isRetried = await this.#storage.transaction(async (tx) => {
+      const done = await tx.webhooks.retry(id, Date.now());
+      if (done) await audit(tx, by, { action: 'webhook.retry', ids: [String(id)] });
+      return done;
+    });
+    if (!isRetried) {
       const [found] = await this.#storage.webhooks.list({ beforeId: id + 1, limit: 1 });
       if (found?.id !== id) throw new NotFoundError();
       throw new ConflictError(`Only a failed delivery can be retried; this one is ${found.status}`);

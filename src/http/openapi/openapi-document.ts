@@ -7,6 +7,7 @@ import { errorSchema, fieldErrorSchema, securitySchemes, sharedErrorResponses } 
 import { anyPageComponent, anyPageSchema, listComponents, piecePaths, sharedParameters } from './piece-paths.js';
 import { fixedComponents, fixedPaths } from './fixed-paths.js';
 import { webhookComponents, webhookPaths } from './webhook-paths.js';
+import { auditComponents, auditPaths } from './audit-paths.js';
 import { schemaAnswerComponents } from './schema-answer.js';
 
 /** An OpenAPI 3.1 document, as plain JSON. */
@@ -44,6 +45,7 @@ export function openApiDocument(config: AppConfig, fieldTypes: FieldTypeLookup =
     ...fixedComponents,
     ...schemaAnswerComponents,
     ...webhookComponents,
+    ...auditComponents,
     [anyPageComponent]: anyPageSchema,
   };
   // No piece or widget type may take these names, nor that of a document of any type.
@@ -56,7 +58,7 @@ export function openApiDocument(config: AppConfig, fieldTypes: FieldTypeLookup =
     // Relative without a configured baseUrl: the document is served by the server it describes.
     servers: [{ url: config.baseUrl ? config.baseUrl : '/' }],
     tags: [...config.pieceTypes.values()].map((type) => ({ name: type.name, description: `${type.options.pluralLabel} (\`${type.name}\`)` })),
-    paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths(), ...webhookPaths() },
+    paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths(), ...webhookPaths(), ...auditPaths() },
     components: {
       schemas: {
         ...fixedComponentSchemas,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TokenService } from '../../auth/token-service.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
 import { objectBody } from '../schemas.js';
+import { originOf } from '../caller.js';
 import { refuseForeignOrigin } from '../cross-site.js';
 import { clearSessionCookies, setSessionCookies } from '../session-cookies.js';
 
@@ -15,7 +16,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { tokens: TokenSe
   // sign a browser into an account of its choosing.
   app.post(`${base}/login`, { schema: { body: objectBody }, config: { csrfToken: false } }, async (request, reply) => {
     const body = request.body as Record<string, unknown>;
-    const client = { address: request.ip };
+    const client = { address: request.ip, requestId: request.id };
     if (body.session !== undefined && typeof body.session !== 'boolean') throw new InvalidRequestError('session must be true or false.');
     if (body.session !== true) return deps.tokens.login(body, client);
     refuseForeignOrigin(request, deps.baseUrl);
@@ -24,7 +25,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { tokens: TokenSe
     return { csrfToken: session.csrfToken };
   });
   app.post(`${base}/logout`, async (request, reply) => {
-    await deps.tokens.logout(request.principal, request.credential);
+    await deps.tokens.logout(request.principal, request.credential, originOf(request));
     if (request.credential?.kind === 'session') clearSessionCookies(reply, deps.baseUrl);
     return reply.code(200).send();
   });

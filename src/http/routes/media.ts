@@ -5,7 +5,7 @@ import type { DocumentOperations } from '../../content/documents/document-operat
 import { imageTypeName } from '../../content/types/builtin-types.js';
 import { imageSourceUrl } from '../../media/image-source.js';
 import { idParams, imageSourceQuery, versionQuery } from '../schemas.js';
-import { idOf, callerOf } from '../caller.js';
+import { idOf, callerOf, originOf } from '../caller.js';
 import { matchesNoneMatch } from '../etag.js';
 import {
   AppError,
@@ -40,6 +40,7 @@ export async function registerMediaRoutes(
         return await media.upload({
           principal: request.principal,
           callerId: request.callerId,
+          origin: originOf(request),
           receive: async () => {
             const part = await filePart(request);
             if (part) taken.push(part);

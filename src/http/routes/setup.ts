@@ -12,7 +12,7 @@ export function registerSetupRoutes(app: FastifyInstance, deps: { setup: FirstRu
   app.get(url, () => deps.setup.needed());
   app.post(url, { schema: { body: objectBody }, config: { csrfToken: false } }, (request) => {
     refuseForeignOrigin(request, deps.baseUrl);
-    return deps.setup.createFirstAdmin(request.body as Record<string, unknown>, { address: request.ip });
+    return deps.setup.createFirstAdmin(request.body as Record<string, unknown>, { address: request.ip, requestId: request.id });
   });
   const { code } = deps;
   if (code === null) return;

@@ -1,6 +1,7 @@
 import type { AdvisoryLockStore } from './advisory-locks.js';
 import type { ApiKeyStore } from './api-keys.js';
 import type { AttachmentStore } from './attachments.js';
+import type { AuditStore } from './audit.js';
 import type { DocumentStore } from './documents.js';
 import type { HistoryStore } from './history.js';
 import type { IndexPlanStore } from './index-plans.js';
@@ -25,6 +26,7 @@ export interface StorageSession {
   readonly advisoryLocks: AdvisoryLockStore;
   readonly history: HistoryStore;
   readonly schedules: ScheduleStore;
+  readonly audit: AuditStore;
 }
 
 export interface StorageCapabilities {

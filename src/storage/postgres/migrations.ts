@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { historyMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
+import { auditMigration } from './audit-migration.js';
 
 /**
  * How many characters of a slug or a sortified title the b-tree indexes hold: a b-tree entry
@@ -420,6 +421,8 @@ export const migrations: readonly string[] = [
   historyMigration,
   // 19: scheduled publishing (migration-schedules.ts).
   schedulesMigration,
+  // 20: the audit trail (audit-migration.ts).
+  auditMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

@@ -20,6 +20,7 @@ import { createPostgresLoginThrottleStore } from './postgres-login-throttle-stor
 import { createPostgresApiKeyStore } from './postgres-api-key-store.js';
 import { createPostgresWebhookOutbox } from './postgres-webhook-outbox.js';
 import { createPostgresScheduleStore } from './postgres-schedule-store.js';
+import { createPostgresAuditStore } from './postgres-audit-store.js';
 import { statementSource, type StatementSource } from './statements.js';
 
 export interface PostgresAdapterOptions {
@@ -236,6 +237,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     advisoryLocks: createPostgresAdvisoryLockStore(statements),
     history: createPostgresHistoryStore(statements),
     schedules: createPostgresScheduleStore(statements),
+    audit: createPostgresAuditStore(statements),
   };
 }
 

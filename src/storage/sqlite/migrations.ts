@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { historyMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
 
+import { auditMigration } from './audit-migration.js';
 
 /**
  * The schema, one entry per version: entry `i` upgrades a database at `PRAGMA user_version = i`
@@ -439,6 +440,8 @@ export const migrations: readonly string[] = [
   historyMigration,
   // 21: scheduled publishing (migration-schedules.ts).
   schedulesMigration,
+  // 22: the audit trail (audit-migration.ts).
+  auditMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

@@ -17,6 +17,7 @@ import { createSqliteLoginThrottleStore } from './sqlite-login-throttle-store.js
 import { createSqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { createSqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
 import { createSqliteScheduleStore } from './sqlite-schedule-store.js';
+import { createSqliteAuditStore } from './sqlite-audit-store.js';
 import { StatementCache, type StatementSource } from './statement-cache.js';
 import { CountsUntilWrite } from './counts-until-write.js';
 import { countUpGeneration, GenerationCounters } from './generation-counters.js';
@@ -198,5 +199,6 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     advisoryLocks: createSqliteAdvisoryLockStore(statements),
     history: createSqliteHistoryStore(statements),
     schedules: createSqliteScheduleStore(statements),
+    audit: createSqliteAuditStore(statements),
   };
 }

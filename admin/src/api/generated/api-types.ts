@@ -44,6 +44,33 @@ export interface Attachment {
   };
 }
 
+/** Who did what, when, from where, to which documents. Never a credential nor content. */
+export interface AuditRecord {
+  id: string;
+  /** @format date-time */
+  at: string;
+  actor: {
+    kind: "anonymous" | "apiKey" | "user" | "cli";
+    _id: string | null;
+    username: string | null;
+    title: string | null;
+    role: string | null;
+  };
+  /** The client's address; null from the command line */
+  address: string | null;
+  /** The HTTP request's id, as in the server's log */
+  requestId: string | null;
+  /** `document.<verb>`, `login`, `login.failed`, `logout`, `apikey.create`, `apikey.revoke`, `attachment.upload`, `webhook.retry`, `import` */
+  action: string;
+  /** The piece type of a document action */
+  type: string | null;
+  /** The cmsDocId and version _id of a document action; a user, key, attachment or delivery id */
+  ids: string[];
+  detail: {
+    [key: string]: unknown;
+  } | null;
+}
+
 /** What the caller may see of the configuration (README, `GET /api/v1/@cms/schema`). */
 export interface ConfigurationSchema {
   locales: SchemaLocale[];

@@ -45,7 +45,7 @@ export async function insert(
     const docId = newId();
     const version = (versionMode: Mode | null) => newVersion({ type, docId, locale, mode: versionMode, values, now, principal });
     const doc = mode === null ? await insertUnlocalized(deps, tx, type, version(null)) : await insertLocalized(deps, tx, type, { mode, now, version });
-    return deps.changes.recorded(tx, 'insert', doc, principal);
+    return deps.changes.recorded(tx, 'insert', doc, caller);
   });
   return deps.presenter.presentOne(saved, type, principal);
 }

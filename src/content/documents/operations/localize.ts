@@ -38,7 +38,7 @@ export async function localize(deps: LocalizeDeps, caller: Caller, typeName: str
     // A draft save of an autopublishing type (images, files) publishes it (facts 4.5): a
     // localized image shows in the published documents of its new locale too.
     if (type.options.autopublish) await publishDraft(deps, tx, type, destination, principal);
-    return deps.changes.recorded(tx, existing ? 'update' : 'insert', (await readVersion(tx, type, draft._id))!, principal, 'localize');
+    return deps.changes.recorded(tx, existing ? 'update' : 'insert', (await readVersion(tx, type, draft._id))!, caller, 'localize');
   });
   return deps.presenter.presentOne(localized, type, principal);
 }

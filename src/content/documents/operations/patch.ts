@@ -12,7 +12,7 @@ type PatchDeps = UpdateDeps & Pick<DocumentCollaborators, 'fieldTypes'>;
 export function patch(deps: PatchDeps, caller: Caller, typeName: string, rawId: string, body: Record<string, unknown>): Promise<VersionOutput> {
   const { fields, lock, publish, saves } = controlsOf(body);
   const operations = parsePatch(fields, deps.config.limits.patchOperations);
-  return update(deps, caller, typeName, rawId, { lock, publish, newValues: saves ? newValues(deps, operations) : null });
+  return update(deps, caller, typeName, rawId, { action: 'patch', lock, publish, newValues: saves ? newValues(deps, operations) : null });
 }
 
 /** The new values of one version: the patch applied to its stored values, then converted. */

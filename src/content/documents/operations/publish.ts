@@ -23,7 +23,7 @@ export async function publish(
   requirePublish(principal, type);
   const published = await deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
     await firstStep?.(tx);
-    return deps.changes.recorded(tx, 'publish', await publishDraft(deps, tx, type, target, principal), principal);
+    return deps.changes.recorded(tx, 'publish', await publishDraft(deps, tx, type, target, principal), caller);
   });
   return deps.presenter.presentOne(published, type, principal);
 }

@@ -23,7 +23,7 @@ export async function remove(deps: RemoveDeps, caller: Caller, typeName: string,
   await deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
     const doc = await requireVersion(tx, type, target.id);
     // Written first: a refusal below rolls it back with the rest.
-    await deps.changes.record(tx, changeOf('delete', doc, principal), null);
+    await deps.changes.record(tx, changeOf('delete', doc, caller), null);
     if (target.mode === null) {
       await removeLogin(tx, type, doc);
       await deps.versions.remove(tx, type, [doc._id]);

@@ -10,5 +10,5 @@ export function replace(deps: UpdateDeps, caller: Caller, typeName: string, rawI
     if (!Object.hasOwn(fields, 'archived')) delete values.archived;
     return values;
   };
-  return update(deps, caller, typeName, rawId, { lock, publish, newValues: saves ? newValues : null });
+  return update(deps, caller, typeName, rawId, { action: 'replace', lock, publish, newValues: saves ? newValues : null });
 }

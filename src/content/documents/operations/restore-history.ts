@@ -42,10 +42,10 @@ export async function restoreHistory(
     await settleNames(tx, type, [draft]);
     draft.modified = deps.values.isModified(type, draft, published);
     await deps.versions.update(tx, draft);
-    if (!type.options.autopublish) return deps.changes.recorded(tx, 'update', draft, principal, 'restore-history');
+    if (!type.options.autopublish) return deps.changes.recorded(tx, 'update', draft, caller, 'restore-history');
     // A type whose drafts are published by every save (images, files): the restore is such a save.
     await publishDraft(deps, tx, type, target, principal);
-    return deps.changes.recorded(tx, 'update', (await readVersion(tx, type, draftId))!, principal, 'restore-history');
+    return deps.changes.recorded(tx, 'update', (await readVersion(tx, type, draftId))!, caller, 'restore-history');
   });
   return deps.presenter.presentOne(draft, type, principal);
 }

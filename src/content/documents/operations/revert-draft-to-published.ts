@@ -24,7 +24,7 @@ export async function revertDraftToPublished(
     Object.assign(draft, deps.values.schemaValues(type, published), { modified: false });
     touch(draft, new Date().toISOString(), principal);
     await deps.versions.update(tx, draft);
-    return deps.changes.recorded(tx, 'update', draft, principal, 'revert-draft-to-published');
+    return deps.changes.recorded(tx, 'update', draft, caller, 'revert-draft-to-published');
   });
   return draft && deps.presenter.presentOne(draft, type, principal);
 }

@@ -25,7 +25,7 @@ export async function revertPublishedToPrevious(deps: RevertPublishedDeps, calle
     await deps.versions.remove(tx, type, [previous._id]);
     await deps.versions.update(tx, published);
     await refreshModified(deps, tx, type, target);
-    return deps.changes.recorded(tx, 'update', published, principal, 'revert-published-to-previous');
+    return deps.changes.recorded(tx, 'update', published, caller, 'revert-published-to-previous');
   });
   return deps.presenter.presentOne(published, type, principal);
 }

@@ -4,6 +4,7 @@ import { NotFoundError } from '../../../errors/app-error.js';
 import { requireWrite } from '../../access/permissions.js';
 import { pieceTypeOf } from '../caller.js';
 import { readVersion } from '../version-reads.js';
+import { audit } from '../../../core/audit.js';
 import { setShareKey, shareFlagOf, sharedDraftOf } from '../draft-sharing.js';
 
 type ShareDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'presenter'>;
@@ -24,7 +25,11 @@ export async function share(deps: ShareDeps, caller: Caller, typeName: string, r
   const draft = await deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
     const found = await readVersion(tx, type, target.id);
     if (!found || found.archived) throw new NotFoundError();
-    if (setShareKey(type, found, shared)) await deps.versions.updateBookkeeping(tx, found);
+    if (setShareKey(type, found, shared)) {
+      await deps.versions.updateBookkeeping(tx, found);
+      // Never the key: whoever reads the trail learns that a draft was shared, not how to read it.
+      await audit(tx, caller, { action: shared ? 'document.share' : 'document.unshare', type: type.name, ids: [target.docId, target.id] });
+    }
     return found;
   });
   return deps.presenter.presentOne(draft, type, principal);

@@ -30,7 +30,7 @@ export async function unpublish(
     const draft = await markUnpublished(deps, tx, type, target);
     // Throwing inside the transaction rolls the removal back: never a published-only set half undone.
     if (!draft) throw new NotFoundError();
-    return deps.changes.recorded(tx, 'unpublish', draft, principal);
+    return deps.changes.recorded(tx, 'unpublish', draft, caller);
   });
   return deps.presenter.presentOne(draft, type, principal);
 }

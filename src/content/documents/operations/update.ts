@@ -30,6 +30,8 @@ export type NewValues = (version: VersionToChange) => Promise<Record<string, unk
 
 /** What one PUT or PATCH asks besides its fields: the body's control properties. */
 export interface Update {
+  /** Which route asks it: the audit record's verb for a save that neither archives nor restores. */
+  readonly action: 'replace' | 'patch';
   /** null: the body holds no field (empty, or only `_advisoryLock`): nothing is saved. */
   readonly newValues: NewValues | null;
   readonly lock: LockRequest | null;
@@ -64,11 +66,11 @@ export async function update(deps: UpdateDeps, caller: Caller, typeName: string,
   const saved = await deps.transactions.runOnDocument(write, async (tx, passwords) => {
     const { newValues } = change;
     if (!newValues) return requireVersion(tx, type, target.id);
-    const stored = await save(deps, tx, { type, target, principal, passwords, newValues, replaced: (found) => (replacement = found) });
+    const stored = await save(deps, tx, { type, target, caller, action: change.action, passwords, newValues, replaced: (found) => (replacement = found) });
     if (!publishAfter) return stored;
     // The publish event shows the published version, as the publish route's; the answer is the draft, as the original's.
     const published = await publishDraft(deps, tx, type, { docId: target.docId, locale: target.locale! }, principal);
-    await deps.changes.recorded(tx, 'publish', published, principal);
+    await deps.changes.recorded(tx, 'publish', published, caller);
     return (await readVersion(tx, type, target.id))!;
   });
   // An image's new file: the crops of the relationships showing it follow (see image-recrop.ts for why after).
@@ -83,13 +85,15 @@ async function save(
   args: {
     type: SanitizedPieceType;
     target: Target;
-    principal: Principal;
+    caller: Caller;
+    action: Update['action'];
     passwords: WritePasswords;
     newValues: NewValues;
     replaced: (replacement: ImageReplacement) => void;
   },
 ): Promise<StoredDocument> {
-  const { type, target, principal, passwords, newValues } = args;
+  const { type, target, caller, passwords, newValues } = args;
+  const { principal } = caller;
   const now = new Date().toISOString();
   const { version, draft, published, changed } = await versionsToChange(tx, type, target);
   const archivedBefore = version.archived;
@@ -116,12 +120,13 @@ async function save(
   }
   // One event for the request: archiving or restoring says so, any other change is an update.
   const event = version.archived === archivedBefore ? 'update' : version.archived ? 'archive' : 'restore';
+  const action = event === 'update' ? args.action : undefined;
   if (target.mode === 'draft' && type.options.autopublish) {
     await publishDraft(deps, tx, type, { docId: target.docId, locale: target.locale! }, principal);
     // Publishing changed the draft through a copy of its own.
-    return deps.changes.recorded(tx, event, (await readVersion(tx, type, target.id))!, principal);
+    return deps.changes.recorded(tx, event, (await readVersion(tx, type, target.id))!, caller, event, action);
   }
-  return deps.changes.recorded(tx, event, version, principal);
+  return deps.changes.recorded(tx, event, version, caller, event, action);
 }
 
 /** The version asked for, the draft and published versions of its locale, and those this write changes. */

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { api, uniqueWord, type FlowContext } from '../flow-support.js';
+
+/**
+ * The audit screen (admin/src/screens/AuditScreen.vue) from a signed-in admin page: it lists the
+ * record of a change the flow made, and of the admin's own sign-in, through the filters.
+ */
+export async function auditListsChanges(page: Page, ctx: FlowContext, username: string): Promise<void> {
+  const title = uniqueWord('audited');
+  const doc = await api<{ cmsDocId: string }>(ctx, '/article', { method: 'POST', body: { title } });
+
+  await page.goto(`${ctx.baseUrl}/admin/audit`);
+  await page.getByRole('heading', { level: 1, name: 'Audit' }).waitFor();
+  const table = page.getByRole('table', { name: 'Audit records' });
+  const insertRow = table.getByRole('row').filter({ hasText: doc.cmsDocId });
+  await insertRow.first().waitFor();
+  assert.match(await insertRow.first().innerText(), /document\.insert[\s\S]*article/);
+
+  // Narrowed to the admin's sign-ins: the page's own sign-in is there, the insert (by a key) is not.
+  const filters = page.getByRole('search', { name: 'Filter the audit trail' });
+  await filters.getByLabel('User').fill(username);
+  await filters.getByLabel('Action').selectOption('login');
+  await filters.getByRole('button', { name: 'Filter' }).click();
+  await table.getByRole('row').filter({ hasText: 'login' }).first().waitFor();
+  await insertRow.waitFor({ state: 'detached' });
+  const rows = await table.locator('tbody tr').allInnerTexts();
+  assert.ok(rows.length >= 1 && rows.every((row) => row.includes(username) && row.includes('login')), rows.join('\n'));
+
+  // Cleared: the insert is back.
+  await filters.getByRole('button', { name: 'Clear' }).click();
+  await insertRow.first().waitFor();
+}
