@@ -57,6 +57,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get advisoryLocks() {
       return current().advisoryLocks;
     },
+    get shareLinks() {
+      return current().shareLinks;
+    },
     get tokens() {
       return current().tokens;
     },

@@ -84,6 +84,7 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     config,
     fieldTypes,
     store: storage.documents,
+    shareLinks: storage.shareLinks,
     transactions,
     versions,
     imageRecrop: new ImageRecrop({ config, registry: fieldTypes, storage, transactions, versions, crops: deps.attachments, onFailure: deps.onFollowUpFailure }),

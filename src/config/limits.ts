@@ -58,6 +58,11 @@ export const limitDefinitions = {
   patchOperations: { env: 'CMS_LIMIT_PATCH_OPERATIONS', default: 1000, min: 1, max: 100000, unit: 'operations', about: 'keys and operator paths in one PATCH body, `_patches` included' },
   // Editors' advisory locks (the original's `advisoryLockTimeout`): the admin refreshes its lock every few seconds.
   advisoryLockTimeout: { env: 'CMS_LIMIT_ADVISORY_LOCK_TIMEOUT', default: 15, min: 1, max: 86_400, unit: 's', about: 'an advisory lock not refreshed this long is free for another tab to take' },
+  // Preview links (`POST :_id/share` with `expiresIn`): a link without a lifetime uses the default;
+  // 0 keeps the original's key, held by the draft until it is unshared (never expires).
+  shareLinkLifetime: { env: 'CMS_LIMIT_SHARE_LINK_LIFETIME', default: 0, min: 0, max: 315_360_000, unit: 's', about: 'lifetime of a preview link made without `expiresIn` (0: the original\'s key, which never expires)' },
+  shareLinkMaxLifetime: { env: 'CMS_LIMIT_SHARE_LINK_MAX_LIFETIME', default: 2_592_000, min: 1, max: 315_360_000, unit: 's', about: 'longest `expiresIn` of a preview link (and ceiling of shareLinkLifetime)' },
+  shareLinksPerDraft: { env: 'CMS_LIMIT_SHARE_LINKS_PER_DRAFT', default: 50, min: 1, max: 10_000, unit: 'links', about: 'live preview links one draft may have at once' },
   // Uploads: a caller (one API key or one user) gets a byte budget per minute and a few uploads
   // at a time; four full-size (50 MB) files a minute, more than any editor sends by hand.
   uploadBytesPerMinute: { env: 'CMS_LIMIT_UPLOAD_BYTES_PER_MINUTE', default: 200 * 1024 * 1024, min: 1024, max: 1024 ** 4, unit: 'bytes', about: 'bytes one caller may upload per minute' },

@@ -30,4 +30,7 @@ export const imageSourceQuery = Type.Object({ ...versionParams, size: Type.Optio
 
 export const idParams = Type.Object({ _id: Type.String({ minLength: 1, maxLength: 200 }) });
 
+/** `…/:_id/share/:linkId`: a draft and one of its preview links. */
+export const shareLinkParams = Type.Object({ _id: idParams.properties._id, linkId: Type.String({ minLength: 1, maxLength: 100 }) });
+
 export const objectBody = Type.Object({}, { additionalProperties: true });

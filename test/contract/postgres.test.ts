@@ -300,6 +300,7 @@ describeOnPostgres('postgres migrations', () => {
         DROP TABLE document_reverse_ids;
         DROP TABLE version_generations;
         DROP SEQUENCE version_generation_values;
+        DROP TABLE share_links;
         ${migrations[14]};
         DELETE FROM schema_migrations WHERE version > 15`);
 

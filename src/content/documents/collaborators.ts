@@ -1,5 +1,5 @@
 import type { AppConfig } from '../app-config.js';
-import type { DocumentStore } from '../../storage/storage-adapter.js';
+import type { DocumentStore, ShareLinkStore } from '../../storage/storage-adapter.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { Choice } from '../fields/field-type.js';
 import type { DocumentIndexer } from '../indexing/document-indexer.js';
@@ -22,6 +22,8 @@ export interface DocumentCollaborators {
   readonly fieldTypes: FieldTypeLookup;
   /** Reads outside a transaction (list, get-one, locales); writes go through `transactions`. */
   readonly store: DocumentStore;
+  /** Preview links, read outside a transaction (a shared read, the editor's list). */
+  readonly shareLinks: ShareLinkStore;
   readonly transactions: TransactionRunner;
   readonly versions: VersionWriter;
   readonly conversion: Conversion;

@@ -15,6 +15,9 @@ import { revertDraftToPublished } from './operations/revert-draft-to-published.j
 import { revertPublishedToPrevious } from './operations/revert-published-to-previous.js';
 import { localize } from './operations/localize.js';
 import { share } from './operations/share.js';
+import { shareLinks } from './operations/share-links.js';
+import { revokeShareLink } from './operations/revoke-share-link.js';
+import type { LinkOutput } from './preview-links.js';
 import { locales } from './operations/locales.js';
 import { readableTypeNames } from './operations/readable-type-names.js';
 
@@ -39,6 +42,8 @@ export interface DocumentOperations {
   revertPublishedToPrevious(caller: Caller, typeName: string, rawId: string): Promise<VersionOutput>;
   localize(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
   share(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
+  shareLinks(caller: Caller, typeName: string, rawId: string): Promise<{ results: LinkOutput[] }>;
+  revokeShareLink(caller: Caller, typeName: string, rawId: string, linkId: string): Promise<{ revoked: string }>;
   locales(caller: Caller, typeName: string, rawId: string): Promise<{ results: { _id: string; cmsLocale: string }[] }>;
   /** What a cache of the type's answers (list, get-one, locales) depends on: see `answer-dependencies.ts`. */
   answerDependencies(typeName: string): AnswerDependencies;
@@ -60,6 +65,8 @@ export function documentOperations(c: DocumentCollaborators): DocumentOperations
     revertPublishedToPrevious: (caller, type, id) => revertPublishedToPrevious(c, caller, type, id),
     localize: (caller, type, id, body) => localize(c, caller, type, id, body),
     share: (caller, type, id, body) => share(c, caller, type, id, body),
+    shareLinks: (caller, type, id) => shareLinks(c, caller, type, id),
+    revokeShareLink: (caller, type, id, linkId) => revokeShareLink(c, caller, type, id, linkId),
     locales: (caller, type, id) => locales(c, caller, type, id),
     answerDependencies: (type) => answerDependencies(c.config, c.fieldTypes, pieceTypeOf(c.config, type).name),
     readableTypeNames: readableTypeNames(c.config),

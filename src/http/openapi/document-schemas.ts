@@ -46,6 +46,8 @@ const documentProperties: Record<string, JsonSchema> = {
   localizedAt: { type: ['string', 'null'], format: 'date-time' },
   modified: boolean,
   cmsShareKey: { type: 'string', description: 'A shared draft\'s key (`POST …/share`): shown only to callers who may edit the draft' },
+  cmsShareLinkId: { type: 'string', description: 'Only in the answer of `POST …/share` that made a preview link that expires: the link\'s id (`DELETE …/share/{linkId}` revokes it)' },
+  cmsShareExpiresAt: { ...dateTime, description: 'Only in the answer of `POST …/share` that made a preview link: when its `cmsShareKey` stops reading the draft' },
   cmsWasArchived: { ...boolean, description: 'true while archived (its slug, and a user\'s username and email, carry `deduplicate-<cmsDocId>-`); false once restored' },
   _url: string,
   _parentUrl: string,

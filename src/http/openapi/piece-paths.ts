@@ -51,6 +51,40 @@ const shareParameters = [
   query('cmsShareId', { type: 'string', maxLength: 200 }, 'With `cmsShareKey`: the full `_id` of a shared draft, the same as the path\'s; the draft is read whoever asks, and answered `Cache-Control: private, no-store`.'),
   query('cmsShareKey', { type: 'string', maxLength: 200 }, 'The draft\'s `cmsShareKey`, as `POST …/share` answered it; a wrong or withdrawn key is a 404.'),
 ];
+/** `POST …/share`: share or unshare; `expiresIn` makes a preview link that expires. */
+const shareBody = {
+  type: 'object',
+  required: ['share'],
+  properties: {
+    share: { type: 'boolean' },
+    expiresIn: { type: 'integer', minimum: 1, description: 'With `share: true`: a preview link that expires after this many seconds (at most `limits.shareLinkMaxLifetime`). Without it, `limits.shareLinkLifetime` applies (0: the draft\'s own key, which never expires).' },
+  },
+};
+const shareLinkList = {
+  type: 'object',
+  required: ['results'],
+  properties: {
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['_id', 'createdAt', 'createdBy', 'expiresAt'],
+        additionalProperties: false,
+        properties: {
+          _id: { type: 'string' },
+          createdAt: { type: ['string', 'null'], format: 'date-time' },
+          createdBy: {
+            type: ['object', 'null'],
+            properties: { _id: { type: ['string', 'null'] }, title: { type: ['string', 'null'] }, username: { type: ['string', 'null'] } },
+          },
+          expiresAt: { type: ['string', 'null'], format: 'date-time' },
+        },
+      },
+    },
+  },
+};
+const revokedLink = { type: 'object', required: ['revoked'], additionalProperties: false, properties: { revoked: { type: 'string' } } };
+const linkIdParameter = { name: 'linkId', in: 'path', required: true, description: 'A preview link\'s id, or `permanent` for the draft\'s own key.', schema: { type: 'string', minLength: 1, maxLength: 100 } };
 const archived = query('archived', { enum: ['1', 'true', '0', 'false', 'any'] }, 'Archived versions: only them (`1`), none (`0`, the default) or both (`any`). Ignored for callers without API access.');
 
 /** The list's own parameters (`src/content/query/list-params.ts`). */
@@ -194,10 +228,23 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
       post: action(
         `share${name}`,
         'Share the draft by a secret link, or stop sharing it',
-        { 200: versionResponse('The draft, with its `cmsShareKey` while shared.', read) },
-        [404],
-        jsonBody({ type: 'object', required: ['share'], properties: { share: { type: 'boolean' } } }),
+        { 200: versionResponse('The draft, with its `cmsShareKey` while shared; a preview link made with a lifetime adds `cmsShareLinkId` and `cmsShareExpiresAt` (its key is shown this once).', read) },
+        [404, 409],
+        jsonBody(shareBody),
       ),
+      get: {
+        ...write,
+        operationId: `shareLinks${name}`,
+        summary: 'The live preview links of the draft (never their keys)',
+        parameters: idParameters,
+        responses: responses({ 200: jsonResponse('The live links, newest first; the draft\'s own never-expiring key last, as `permanent`.', shareLinkList) }, [404], true),
+      },
+    },
+    [`${one}/share/{linkId}`]: {
+      delete: {
+        ...action(`revokeShareLink${name}`, 'Revoke one preview link of the draft', { 200: jsonResponse('The revoked link.', revokedLink) }, [404]),
+        parameters: [...idParameters, linkIdParameter, ifMatchParameter],
+      },
     },
     [`${one}/revert-draft-to-published`]: {
       post: action(`revertDraftToPublished${name}`, 'Throw away the draft\'s changes', { 200: versionResponse('The draft, or `false` when there was nothing to revert.', { anyOf: [read, { const: false }] }) }, [404]),

@@ -6,6 +6,7 @@ import type { IndexPlanStore } from './index-plans.js';
 import type { LoginThrottleStore } from './login-throttle.js';
 import type { LoginStore } from './logins.js';
 import type { SetupCodeStore } from './setup-codes.js';
+import type { ShareLinkStore } from './share-links.js';
 import type { TokenStore } from './tokens.js';
 import type { WebhookOutbox } from './webhooks.js';
 
@@ -21,6 +22,7 @@ export interface StorageSession {
   readonly apiKeys: ApiKeyStore;
   readonly webhooks: WebhookOutbox;
   readonly advisoryLocks: AdvisoryLockStore;
+  readonly shareLinks: ShareLinkStore;
 }
 
 export interface StorageCapabilities {

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { shareLinksMigration } from './migration-share-links.js';
 
 /**
  * How many characters of a slug or a sortified title the b-tree indexes hold: a b-tree entry
@@ -414,6 +415,8 @@ export const migrations: readonly string[] = [
   END;
   $$;
   `,
+  // 18: preview links that expire (migration-share-links.ts).
+  shareLinksMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

@@ -11,6 +11,7 @@ import { createPostgresAttachmentStore, holdAttachments } from './postgres-attac
 import { createPostgresDocumentStore, holdDocuments } from './postgres-document-store.js';
 import { countUpGenerations, postgresGenerations } from './postgres-generations.js';
 import { createPostgresIndexPlanStore } from './postgres-index-plan-store.js';
+import { createPostgresShareLinkStore } from './postgres-share-link-store.js';
 import { createPostgresSetupCodeStore } from './postgres-setup-code-store.js';
 import { createPostgresAdvisoryLockStore } from './postgres-advisory-lock-store.js';
 import { compileCountQuery } from './postgres-query.js';
@@ -232,6 +233,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     apiKeys: createPostgresApiKeyStore(statements),
     webhooks: createPostgresWebhookOutbox(statements),
     advisoryLocks: createPostgresAdvisoryLockStore(statements),
+    shareLinks: createPostgresShareLinkStore(statements),
   };
 }
 

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { shareLinksMigration } from './migration-share-links.js';
 
 
 /**
@@ -433,6 +434,8 @@ export const migrations: readonly string[] = [
     DELETE FROM version_generations WHERE id = OLD.id;
   END;
   `,
+  // 20: preview links that expire (migration-share-links.ts).
+  shareLinksMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

@@ -9,6 +9,7 @@ import { busyTimeoutMs, openConnection } from './connection.js';
 import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
+import { createSqliteShareLinkStore } from './sqlite-share-link-store.js';
 import { createSqliteSetupCodeStore } from './sqlite-setup-code-store.js';
 import { createSqliteAdvisoryLockStore } from './sqlite-advisory-lock-store.js';
 import { createSqliteIndexPlanStore } from './sqlite-index-plan-store.js';
@@ -194,5 +195,6 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     apiKeys: createSqliteApiKeyStore(statements),
     webhooks: createSqliteWebhookOutbox(statements),
     advisoryLocks: createSqliteAdvisoryLockStore(statements),
+    shareLinks: createSqliteShareLinkStore(statements),
   };
 }

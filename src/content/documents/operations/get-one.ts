@@ -9,7 +9,7 @@ import { findSharedDraft, shareRequestOf } from '../draft-sharing.js';
 import type { SanitizedPieceType } from '../../types/piece-type.js';
 import { AnswerSources } from '../../generation-keys.js';
 
-type GetOneDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'presenter' | 'areas'>;
+type GetOneDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'shareLinks' | 'presenter' | 'areas'>;
 
 /**
  * GET /api/v1/<type>/:_id: one version; `archived=any|1` reaches archived documents for callers
