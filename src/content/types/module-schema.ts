@@ -35,6 +35,9 @@ export const pieceTypeOptionsSchema = Type.Object(
     editRole: Type.Optional(roleSchema),
     publishRole: Type.Optional(roleSchema),
     autopublish: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
+    fallbackFields: Type.Optional(
+      Type.Union([Type.Boolean(), Type.Array(Type.String({ minLength: 1 }))], { errorMessage: 'must be true, false or a list of field names' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -34,6 +34,11 @@ export interface PieceTypeOptions {
   readonly publishRole: Role;
   /** Drafts of this type are published on every save (images and files). */
   readonly autopublish: boolean;
+  /**
+   * Top-level fields a published read fills from the locale fallback chain when empty here
+   * (`fallbackFields: true`: every field but `slug`, `visibility` and `archived`); empty: none.
+   */
+  readonly fallbackFields: readonly string[];
 }
 
 export interface SanitizedPieceType {

@@ -92,6 +92,7 @@ const listParameters = [
   query('page', { type: 'integer', minimum: 1 }, 'Page number, from 1.'),
   query('perPage', { type: 'integer', minimum: 1 }, 'Page size; default the type\'s `perPage`, larger than 100 is capped at 100.'),
   query('search', { type: 'string' }, 'Full-text search; `"quoted phrases"` must appear, `-word` must not.'),
+  query('fallback', { enum: ['true', '1', 'false', '0'] }, '`true`: a document without a version in the asked locale shows its first version along the locale\'s fallback chain, marked `_fallbackLocale` (one version per document).'),
   query('autocomplete', { type: 'string' }, 'Every word matches the beginning of a word of the title or text fields, or every word is a whole word of any text (rich text included).'),
   query('project', { type: 'object', additionalProperties: { enum: ['1', '0', 'true', 'false'] } }, '`project[title]=1` keeps those properties (plus `_id`, `type`, `metaType`); `project[body]=0` removes them.', { ...deepObject, example: { title: '1' } }),
   query('_ids[]', { type: 'array', items: { type: 'string' } }, 'Only these documents (bare `cmsDocId`s or full `_id`s), in this order.', { style: 'form', explode: true }),

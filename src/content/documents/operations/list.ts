@@ -9,6 +9,7 @@ import { toTextSearch } from '../../query/text-search.js';
 import type { ListQueries } from '../../query/list-query.js';
 import { pieceTypeOf, requestVersion } from '../caller.js';
 import { requestedShape } from '../requested-shape.js';
+import { fillFallbackFields, localeChainOf, markFallbackFields, markFallbackLocale } from '../locale-fallback.js';
 
 export const maxPerPage = 100;
 
@@ -38,7 +39,8 @@ export async function list(
   const publicOnly = !fullAccess && deps.indexer.searchedTexts(type) === 'public';
   const base: DocumentQuery = {
     type: type.name,
-    locale,
+    // One version per document, the first along the chain (locale-fallback.ts), in the same query.
+    ...(params.fallback && locale !== null ? { localeChain: localeChainOf(deps.config, locale) } : { locale }),
     mode,
     archived: readableArchived(principal, type, params.archived),
     visibility: visibleValues(principal),
@@ -52,7 +54,12 @@ export async function list(
     store.count(filtered),
     store.find({ ...filtered, ...orderOf(queries, type, params, fullAccess), skip: (params.page - 1) * perPage, limit: perPage }),
   ]);
+  const filled = mode === 'published' ? await fillFallbackFields(deps, type, docs, base) : new Map<string, string[]>();
   const presented = await deps.presenter.present(docs, { type, principal });
+  presented.forEach((output, index) => {
+    if (locale !== null) markFallbackLocale(output, docs[index]!, locale);
+    markFallbackFields(output, filled.get(docs[index]!._id));
+  });
   const results = presented.map((output) => requestedShape(deps.areas, output, params));
   const result: ListResult = { pages: Math.ceil(total / perPage), currentPage: params.page, results };
   const choiceArgs = { offered, query: base, conditions, store, ctx: filterContext };
