@@ -185,6 +185,9 @@ describe('locale fallback: lists with fallback=true, one version per document, p
     const picked = await t.request('GET', '/api/v1/article?cmsLocale=es&fallback=true&category=pick&sort[title]=1', { key: null });
     assert.equal(picked.status, 200, picked.text);
     assert.deepEqual(picked.body.results.map((doc: { title: string; _fallbackLocale?: string }) => [doc.title, doc._fallbackLocale]), [['A', 'en'], ['F', 'en']]);
+    // `project` keeps the mark whatever it names.
+    const projected = await t.request('GET', '/api/v1/article?cmsLocale=es&fallback=true&category=pick&project[title]=1&sort[title]=1', { key: null });
+    assert.deepEqual(projected.body.results.map((doc: { _fallbackLocale?: string }) => doc._fallbackLocale), ['en', 'en']);
     // A bad value is a 400.
     assert.equal((await t.request('GET', '/api/v1/article?fallback=maybe', { key: null })).status, 400);
   });

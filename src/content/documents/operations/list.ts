@@ -56,11 +56,13 @@ export async function list(
   ]);
   const filled = mode === 'published' ? await fillFallbackFields(deps, type, docs, base) : new Map<string, string[]>();
   const presented = await deps.presenter.present(docs, { type, principal });
-  presented.forEach((output, index) => {
-    if (locale !== null) markFallbackLocale(output, docs[index]!, locale);
-    markFallbackFields(output, filled.get(docs[index]!._id));
+  // Marked after `project`, which keeps them whatever it names.
+  const results = presented.map((output, index) => {
+    const shaped = requestedShape(deps.areas, output, params);
+    if (locale !== null) markFallbackLocale(shaped, docs[index]!, locale);
+    markFallbackFields(shaped, filled.get(docs[index]!._id));
+    return shaped;
   });
-  const results = presented.map((output) => requestedShape(deps.areas, output, params));
   const result: ListResult = { pages: Math.ceil(total / perPage), currentPage: params.page, results };
   const choiceArgs = { offered, query: base, conditions, store, ctx: filterContext };
   const choices = await queries.choices({ ...choiceArgs, names: params.choices, withCounts: false });
