@@ -159,6 +159,20 @@ describe('preview links: POST :_id/share with expiresIn, GET :_id/share, DELETE 
     assert.equal((await t.request('GET', `/api/v1/article/${draftId.replace(':draft', ':published')}/share`)).status, 404);
   });
 
+  it('deleting a draft takes its links with it: the same draft made again opens with none of them', async () => {
+    const created = await t.request('POST', '/api/v1/article', { body: { title: 'Deleted Locale' } });
+    const docId = created.body.cmsDocId as string;
+    const localize = () => t.request('POST', `/api/v1/article/${docId}:en:draft/localize`, { body: { toLocale: 'es' } });
+    assert.equal((await localize()).status, 200);
+    const esDraft = `${docId}:es:draft`;
+    const link = await share(esDraft, { share: true, expiresIn: 600 });
+    assert.equal((await sharedRead(esDraft, link.body.cmsShareKey)).status, 200);
+    assert.equal((await t.request('DELETE', `/api/v1/article/${esDraft}`)).status, 200);
+    assert.equal((await localize()).status, 200);
+    assert.equal((await sharedRead(esDraft, link.body.cmsShareKey)).status, 404);
+    assert.deepEqual((await t.request('GET', `/api/v1/article/${esDraft}/share`)).body, { results: [] });
+  });
+
   it('an archived draft reads nothing through its links', async () => {
     const draftId = await draftOf('Archived');
     const link = await share(draftId, { share: true, expiresIn: 60 });
