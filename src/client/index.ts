@@ -18,6 +18,7 @@ export {
   type Projected,
   type ReadShape,
   type ReadableType,
+  type ShareLink,
   type UploadedAttachment,
   type VersionOptions,
   type WriteOptions,
