@@ -52,39 +52,47 @@ export function isEmptyValue(value: unknown): boolean {
 }
 
 /**
- * Fills the empty `fallbackFields` of published versions (in place, before they are presented)
- * from their document's versions along the chain after their own locale: one query for all of
- * them, whatever their number. Answers, by version `_id`, the fields filled. `access` is the
- * `archived` and `visibility` of the caller's read: a fallback never shows what the caller
- * could not read.
+ * Fills the empty `fallbackFields` of published versions, before they are presented, from their
+ * document's versions along the chain after their own locale: one query for all of them,
+ * whatever their number. Answers the versions in order (a filled one as a copy: what the store
+ * answered is never changed) and, by version `_id`, the fields filled. `access` is the
+ * `archived` and `visibility` of the caller's read: a fallback never shows what the caller could
+ * not read.
  */
 export async function fillFallbackFields(
   deps: { config: AppConfig; store: DocumentStore },
   type: SanitizedPieceType,
   docs: readonly StoredDocument[],
   access: Pick<DocumentQuery, 'archived' | 'visibility'>,
-): Promise<Map<string, string[]>> {
+): Promise<{ docs: StoredDocument[]; filled: Map<string, string[]> }> {
   const filled = new Map<string, string[]>();
   const fields = type.options.fallbackFields;
   const wanting = docs.filter((doc) => fields.some((name) => isEmptyValue(doc[name])));
-  if (fields.length === 0 || wanting.length === 0) return filled;
+  if (fields.length === 0 || wanting.length === 0) return unfilled(docs);
   const docIds = [...new Set(wanting.map((doc) => doc.cmsDocId as string))];
   const others = await deps.store.find({ type: type.name, docIds, mode: 'published', archived: access.archived, visibility: access.visibility, reverseIds: false });
   const versions = new Map(others.map((doc) => [doc._id, doc]));
-  for (const doc of wanting) {
-    const sources = localeChainOf(deps.config, localeOf(doc)!).slice(1).map((locale) => versions.get(composeId(doc.cmsDocId as string, locale, 'published')));
-    const names = fields.filter((name) => isEmptyValue(doc[name]) && fillFrom(doc, name, sources));
-    if (names.length > 0) filled.set(doc._id, names);
-  }
-  return filled;
+  const sourcesOf = (doc: StoredDocument) =>
+    localeChainOf(deps.config, localeOf(doc)!).slice(1).map((locale) => versions.get(composeId(doc.cmsDocId as string, locale, 'published')));
+  const answered = docs.map((doc) => {
+    const sources = sourcesOf(doc);
+    const values = fields.filter((name) => isEmptyValue(doc[name])).map((name) => [name, firstValue(name, sources)] as const);
+    const found = values.filter(([, value]) => value !== undefined);
+    if (found.length === 0) return doc;
+    filled.set(doc._id, found.map(([name]) => name));
+    return { ...doc, ...Object.fromEntries(found.map(([name, value]) => [name, structuredClone(value)])) };
+  });
+  return { docs: answered, filled };
 }
 
-/** Copies the first non-empty value of `name` among `sources` into `doc`; whether one was found. */
-function fillFrom(doc: StoredDocument, name: string, sources: readonly (StoredDocument | undefined)[]): boolean {
-  const source = sources.find((version) => version !== undefined && !isEmptyValue(version[name]));
-  if (!source) return false;
-  doc[name] = structuredClone(source[name]);
-  return true;
+/** What `fillFallbackFields` answers for a read that fills nothing (drafts). */
+export function unfilled(docs: readonly StoredDocument[]): { docs: StoredDocument[]; filled: Map<string, string[]> } {
+  return { docs: [...docs], filled: new Map() };
+}
+
+/** The first non-empty value of `name` among `sources`, or undefined. */
+function firstValue(name: string, sources: readonly (StoredDocument | undefined)[]): unknown {
+  return sources.find((version) => version !== undefined && !isEmptyValue(version[name]))?.[name];
 }
 
 /** Lists the filled fields a presented version shows (never one its projection hides). */

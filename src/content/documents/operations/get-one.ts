@@ -8,7 +8,7 @@ import { requestedShape } from '../requested-shape.js';
 import { findSharedDraft, shareRequestOf } from '../draft-sharing.js';
 import type { SanitizedPieceType } from '../../types/piece-type.js';
 import { AnswerSources } from '../../generation-keys.js';
-import { chainIds, fillFallbackFields, firstInChain, localeChainOf, localeOf, markFallbackFields, markFallbackLocale } from '../locale-fallback.js';
+import { chainIds, fillFallbackFields, firstInChain, localeChainOf, localeOf, markFallbackFields, markFallbackLocale, unfilled } from '../locale-fallback.js';
 
 type GetOneDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'shareLinks' | 'presenter' | 'areas'>;
 
@@ -34,12 +34,13 @@ export async function getOne(
   }
   const sources = new AnswerSources();
   const found = await findVersion(deps, caller, type, rawId, query, sources);
-  const filled = found.target.mode === 'published' ? await fillFallbackFields(deps, type, [found.doc], found.access) : new Map<string, string[]>();
-  const { document, validator } = await deps.presenter.presentOne(found.doc, type, principal, sources);
-  if (found.target.locale !== null) markFallbackLocale(document, found.doc, found.target.locale);
-  markFallbackFields(document, filled.get(found.doc._id));
+  const fill = found.target.mode === 'published' ? await fillFallbackFields(deps, type, [found.doc], found.access) : unfilled([found.doc]);
+  const [doc = found.doc] = fill.docs;
+  const { document, validator } = await deps.presenter.presentOne(doc, type, principal, sources);
+  if (found.target.locale !== null) markFallbackLocale(document, doc, found.target.locale);
+  markFallbackFields(document, fill.filled.get(doc._id));
   // Filled fields come from the document's other versions: the answer depends on every one of them.
-  if (filled.size > 0) chainIds(found.target.docId, localeChainOf(deps.config, localeOf(found.doc)!), 'published').forEach((id) => sources.versions.add(id));
+  if (fill.filled.size > 0) chainIds(found.target.docId, localeChainOf(deps.config, localeOf(found.doc)!), 'published').forEach((id) => sources.versions.add(id));
   return { document: requestedShape(deps.areas, document, { render: renderingOf(query) }), validator, sources };
 }
 

@@ -9,7 +9,7 @@ import { toTextSearch } from '../../query/text-search.js';
 import type { ListQueries } from '../../query/list-query.js';
 import { pieceTypeOf, requestVersion } from '../caller.js';
 import { requestedShape } from '../requested-shape.js';
-import { fillFallbackFields, localeChainOf, markFallbackFields, markFallbackLocale } from '../locale-fallback.js';
+import { fillFallbackFields, localeChainOf, markFallbackFields, markFallbackLocale, unfilled } from '../locale-fallback.js';
 
 export const maxPerPage = 100;
 
@@ -54,13 +54,13 @@ export async function list(
     store.count(filtered),
     store.find({ ...filtered, ...orderOf(queries, type, params, fullAccess), skip: (params.page - 1) * perPage, limit: perPage }),
   ]);
-  const filled = mode === 'published' ? await fillFallbackFields(deps, type, docs, base) : new Map<string, string[]>();
-  const presented = await deps.presenter.present(docs, { type, principal });
+  const { docs: shown, filled } = mode === 'published' ? await fillFallbackFields(deps, type, docs, base) : unfilled(docs);
+  const presented = await deps.presenter.present(shown, { type, principal });
   // Marked after `project`, which keeps them whatever it names.
   const results = presented.map((output, index) => {
     const shaped = requestedShape(deps.areas, output, params);
-    if (locale !== null) markFallbackLocale(shaped, docs[index]!, locale);
-    markFallbackFields(shaped, filled.get(docs[index]!._id));
+    if (locale !== null) markFallbackLocale(shaped, shown[index]!, locale);
+    markFallbackFields(shaped, filled.get(shown[index]!._id));
     return shaped;
   });
   const result: ListResult = { pages: Math.ceil(total / perPage), currentPage: params.page, results };
