@@ -66,6 +66,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get schedules() {
       return current().schedules;
     },
+    get shareLinks() {
+      return current().shareLinks;
+    },
     get tokens() {
       return current().tokens;
     },

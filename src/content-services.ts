@@ -87,6 +87,7 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     fieldTypes,
     store: storage.documents,
     history: storage.history,
+    shareLinks: storage.shareLinks,
     transactions,
     versions,
     imageRecrop: new ImageRecrop({ config, registry: fieldTypes, storage, transactions, versions, crops: deps.attachments, onFailure: deps.onFollowUpFailure }),

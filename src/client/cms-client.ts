@@ -108,6 +108,16 @@ export interface ListQuery<D, P extends keyof D = never> extends GetOptions {
   readonly choices?: readonly (keyof D & string)[];
   /** Adds `counts`: as `choices`, each with its count. */
   readonly counts?: readonly (keyof D & string)[];
+  /** A document missing in the locale shows its first version along the locale's fallback chain, marked `_fallbackLocale`. */
+  readonly fallback?: boolean;
+}
+
+/** A live preview link of a draft, as `shareLinks` lists it (never its key). */
+export interface ShareLink {
+  readonly _id: string;
+  readonly createdAt: string | null;
+  readonly createdBy: { readonly _id: string | null; readonly title: string | null; readonly username: string | null } | null;
+  readonly expiresAt: string | null;
 }
 
 export interface ListAnswer<R> {
@@ -197,6 +207,7 @@ function listParameters(query: ListQuery<Record<string, unknown>, string>): Reco
     _ids: query.ids,
     choices: query.choices?.join(','),
     counts: query.counts?.join(','),
+    fallback: query.fallback === undefined ? undefined : String(query.fallback),
   };
 }
 
@@ -259,8 +270,24 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
    * Shares the draft by a secret link: answers the draft with its `cmsShareKey`, which `get`
    * with `share` then reads whoever asks. `id` is the draft's full `_id` (`<cmsDocId>:<locale>:draft`).
    */
-  share<K extends keyof T & string>(type: K, id: string, options: Pick<WriteOptions, 'ifUnchanged'> = {}): Promise<Shape<T, K, 'read'> & { cmsShareKey?: string }> {
-    return this.#request('POST', `${typePath(type)}/${segment(id)}/share`, { share: true }, this.#ifMatch(options));
+  share<K extends keyof T & string>(
+    type: K,
+    id: string,
+    options: Pick<WriteOptions, 'ifUnchanged'> & { readonly expiresIn?: number } = {},
+  ): Promise<Shape<T, K, 'read'> & { cmsShareKey?: string; cmsShareLinkId?: string; cmsShareExpiresAt?: string }> {
+    // With `expiresIn` (seconds): a preview link of its own that expires, revoked by `revokeShareLink`.
+    const body = options.expiresIn === undefined ? { share: true } : { share: true, expiresIn: options.expiresIn };
+    return this.#request('POST', `${typePath(type)}/${segment(id)}/share`, body, this.#ifMatch(options));
+  }
+
+  /** The live preview links of the draft, newest first (the draft's own key last, as `permanent`). */
+  shareLinks(type: keyof T & string, id: string): Promise<{ results: ShareLink[] }> {
+    return this.#request('GET', `${typePath(type)}/${segment(id)}/share`);
+  }
+
+  /** Revokes one preview link of the draft (`permanent`: the draft's own key). */
+  revokeShareLink(type: keyof T & string, id: string, linkId: string): Promise<{ revoked: string }> {
+    return this.#request('DELETE', `${typePath(type)}/${segment(id)}/share/${segment(linkId)}`);
   }
 
   /** Stops sharing the draft: its link reads nothing from now on. Answers the draft. */

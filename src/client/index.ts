@@ -20,6 +20,7 @@ export {
   type ReadableType,
   type ScheduledAction,
   type ScheduledShape,
+  type ShareLink,
   type UploadedAttachment,
   type VersionOptions,
   type WriteOptions,

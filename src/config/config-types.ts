@@ -8,6 +8,8 @@ export interface LocaleConfig {
   readonly label: string;
   /** URL prefix of the locale's pages; the default locale has none unless configured. */
   readonly prefix: string;
+  /** The locales a read of published content falls back to, in order (`fallback`, its `fallback`…); empty: none. */
+  readonly fallbacks: readonly string[];
 }
 
 /**

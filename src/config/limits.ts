@@ -64,6 +64,11 @@ export const limitDefinitions = {
   historyMaxEntries: { env: 'CMS_LIMIT_HISTORY_MAX_ENTRIES', default: 100, min: 0, max: 100_000, unit: 'entries', about: 'history entries kept per document and locale, unless its type sets `history.maxEntries` (0: no history)' },
   historyMaxAgeDays: { env: 'CMS_LIMIT_HISTORY_MAX_AGE_DAYS', default: 365, min: 1, max: 36_500, unit: 'days', about: 'history entries older than this are removed at the document\'s next change, unless its type sets `history.maxAgeDays`' },
   historyMergeSeconds: { env: 'CMS_LIMIT_HISTORY_MERGE_SECONDS', default: 60, min: 0, max: 86_400, unit: 's', about: 'saves of one draft by one user within this long of the entry\'s first save update that entry instead of adding one (0: every save adds one)' },
+  // Preview links (`POST :_id/share` with `expiresIn`): a link without a lifetime uses the default;
+  // 0 keeps the original's key, held by the draft until it is unshared (never expires).
+  shareLinkLifetime: { env: 'CMS_LIMIT_SHARE_LINK_LIFETIME', default: 0, min: 0, max: 315_360_000, unit: 's', about: 'lifetime of a preview link made without `expiresIn` (0: the original\'s key, which never expires)' },
+  shareLinkMaxLifetime: { env: 'CMS_LIMIT_SHARE_LINK_MAX_LIFETIME', default: 2_592_000, min: 1, max: 315_360_000, unit: 's', about: 'longest `expiresIn` of a preview link (and ceiling of shareLinkLifetime)' },
+  shareLinksPerDraft: { env: 'CMS_LIMIT_SHARE_LINKS_PER_DRAFT', default: 50, min: 1, max: 10_000, unit: 'links', about: 'live preview links one draft may have at once' },
   // Uploads: a caller (one API key or one user) gets a byte budget per minute and a few uploads
   // at a time; four full-size (50 MB) files a minute, more than any editor sends by hand.
   uploadBytesPerMinute: { env: 'CMS_LIMIT_UPLOAD_BYTES_PER_MINUTE', default: 200 * 1024 * 1024, min: 1024, max: 1024 ** 4, unit: 'bytes', about: 'bytes one caller may upload per minute' },

@@ -39,10 +39,11 @@ export const topLevelSchema = Type.Object(
             prefix: Type.Optional(
               Type.String({ pattern: '^(/[^/\\s?#]+)*$', errorMessage: 'must be "" or start with "/" and not end with "/"' }),
             ),
+            fallback: Type.Optional(Type.String({ minLength: 1, errorMessage: 'must be the name of another locale' })),
           },
           { additionalProperties: false },
         ),
-        { errorMessage: 'must be an object mapping locale names to { label, prefix }' },
+        { errorMessage: 'must be an object mapping locale names to { label, prefix, fallback }' },
       ),
     ),
     defaultLocale: Type.Optional(Type.String({ errorMessage: 'must be a string' })),
@@ -105,9 +106,25 @@ function sanitizeLocales(raw: RawConfig): { locales: Map<string, LocaleConfig>; 
       throw new ConfigError(joinPath('locales', `${name}.prefix`), `"${prefix}" is already the prefix of "${owner}"`);
     }
     prefixOwners.set(prefix, name);
-    locales.set(name, { label: locale.label ?? name, prefix });
+    locales.set(name, { label: locale.label ?? name, prefix, fallbacks: fallbackChain(configured, name) });
   }
   return { locales, defaultLocale };
+}
+
+/**
+ * The locales a locale falls back to, in order (`es-mx` → `es` → `en`: `['es', 'en']`), resolved
+ * once at start. A fallback that names no locale, or a chain that comes back to a locale it
+ * passed, stops the start.
+ */
+function fallbackChain(configured: NonNullable<RawConfig['locales']>, name: string): string[] {
+  const chain: string[] = [];
+  for (let next = configured[name]!.fallback; next !== undefined; next = configured[next]!.fallback) {
+    const path = joinPath('locales', `${chain.at(-1) ?? name}.fallback`);
+    if (!Object.hasOwn(configured, next)) throw new ConfigError(path, `"${next}" is not one of the locales (${Object.keys(configured).join(', ')})`);
+    if (next === name || chain.includes(next)) throw new ConfigError(path, `the fallbacks go round in a circle: ${[name, ...chain, next].join(' → ')}`);
+    chain.push(next);
+  }
+  return chain;
 }
 
 const apiKeyEntrySchema = Type.Object({ role: roleSchema }, { additionalProperties: false });

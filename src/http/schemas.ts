@@ -39,5 +39,7 @@ export const historyQuery = Type.Object({
   page: Type.Optional(Type.String({ maxLength: 20 })),
   perPage: Type.Optional(Type.String({ maxLength: 20 })),
 });
+/** `…/:_id/share/:linkId`: a draft and one of its preview links. */
+export const shareLinkParams = Type.Object({ _id: idParams.properties._id, linkId: Type.String({ minLength: 1, maxLength: 100 }) });
 
 export const objectBody = Type.Object({}, { additionalProperties: true });

@@ -36,6 +36,13 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       any: () => read.setupCodes.any(),
       take: (digest) => transaction((tx) => tx.setupCodes.take(digest)),
     },
+    shareLinks: {
+      insert: (link) => transaction((tx) => tx.shareLinks.insert(link)),
+      findByDigest: (digest) => read.shareLinks.findByDigest(digest),
+      listLive: (versionId, now) => read.shareLinks.listLive(versionId, now),
+      remove: (versionId, id) => transaction((tx) => tx.shareLinks.remove(versionId, id)),
+      removeAll: (versionId, expiredAt) => transaction((tx) => tx.shareLinks.removeAll(versionId, expiredAt)),
+    },
     indexPlans: {
       digestOf: (type) => read.indexPlans.digestOf(type),
       record: (type, digest) => transaction((tx) => tx.indexPlans.record(type, digest)),

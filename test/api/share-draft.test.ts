@@ -312,4 +312,16 @@ describe('the typed client shares, reads by key and unshares', () => {
     assert.equal(unshared.cmsShareKey, undefined);
     await assert.rejects(anonymous.get('article', draft._id, { shareKey: shared.cmsShareKey }), (error: unknown) => error instanceof CmsError && error.status === 404);
   });
+
+  it('makes a preview link that expires, lists it and revokes it', async () => {
+    const admin = createCmsClient<Types>({ baseUrl, apiKey: keys.admin });
+    const anonymous = createCmsClient<Types>({ baseUrl });
+    const draft = await admin.insert('article', { title: 'Client Link' }, { mode: 'draft' });
+    const link = await admin.share('article', draft._id, { expiresIn: 60 });
+    assert.equal(typeof link.cmsShareLinkId, 'string');
+    assert.equal((await anonymous.get('article', draft._id, { shareKey: link.cmsShareKey })).title, 'Client Link');
+    assert.deepEqual((await admin.shareLinks('article', draft._id)).results.map((each) => [each._id, each.expiresAt]), [[link.cmsShareLinkId, link.cmsShareExpiresAt]]);
+    assert.deepEqual(await admin.revokeShareLink('article', draft._id, link.cmsShareLinkId!), { revoked: link.cmsShareLinkId });
+    await assert.rejects(anonymous.get('article', draft._id, { shareKey: link.cmsShareKey }), (error: unknown) => error instanceof CmsError && error.status === 404);
+  });
 });

@@ -303,6 +303,7 @@ describeOnPostgres('postgres migrations', () => {
         DROP TABLE document_history;
         DROP TABLE schedules;
         DROP TABLE audit_records;
+        DROP TABLE share_links;
         ${migrations[14]};
         DELETE FROM schema_migrations WHERE version > 15`);
 

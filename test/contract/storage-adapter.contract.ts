@@ -8,6 +8,7 @@ import { describeLoginThrottleContract } from './login-throttle.contract.js';
 import { describeExportContract } from './export-reads.contract.js';
 import { describeApiKeyContract } from './api-key-store.contract.js';
 import { describeAdvisoryLockContract } from './advisory-lock-store.contract.js';
+import { describeLocaleChainContract, describeShareLinkContract } from './preview-and-fallback.contract.js';
 import { describeWebhookOutboxContract } from './webhook-outbox.contract.js';
 import { describeAuditContract } from './audit-store.contract.js';
 import { describeReverseIdsContract } from './reverse-ids.contract.js';
@@ -459,6 +460,8 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     describeExportContract(() => adapter);
     describeApiKeyContract(() => adapter);
     describeAdvisoryLockContract(() => adapter);
+    describeShareLinkContract(() => adapter);
+    describeLocaleChainContract(() => adapter);
     describeWebhookOutboxContract(() => adapter);
     describeAuditContract(() => adapter);
     describeReverseIdsContract(() => adapter);

@@ -51,8 +51,8 @@ test('the bundled demo configuration loads with the defaults of the environment'
     assert.match(config.configSource, /^the bundled demo/);
     assert.equal(config.defaultLocale, 'en');
     assert.deepEqual([...config.locales], [
-      ['en', { label: 'English', prefix: '' }],
-      ['es', { label: 'Español', prefix: '/es' }],
+      ['en', { label: 'English', prefix: '', fallbacks: [] }],
+      ['es', { label: 'Español', prefix: '/es', fallbacks: [] }],
     ]);
     assert.deepEqual(config.apiKeys.get('dev-admin-key-change-me'), { role: 'admin' });
     assert.deepEqual([...config.pieceTypes.keys()], ['@cms/user', '@cms/image', '@cms/file', 'article', 'event', 'note']);
@@ -116,7 +116,7 @@ test('the built-in piece types exist with their own fields and options', async (
   ]);
   assert.deepEqual(file.options.sort, { updatedAt: -1 });
   assert.equal(file.options.editRole, 'editor');
-  assert.deepEqual([...config.locales], [['en', { label: 'English', prefix: '' }]]);
+  assert.deepEqual([...config.locales], [['en', { label: 'English', prefix: '', fallbacks: [] }]]);
 });
 
 test('a module named @cms/image adds fields and options to the built-in type', async () => {

@@ -152,3 +152,25 @@ export function scheduleBadge(draft: Pick<PieceDocument, 'scheduledPublish' | 's
 export function versionId(docId: string, locale: string, mode: Mode): string {
   return `${docId}:${locale}:${mode}`;
 }
+
+/** A live preview link of a draft, as `GET …/:_id/share` lists it (never its key). */
+export interface ShareLink {
+  readonly _id: string;
+  readonly createdAt: string | null;
+  readonly createdBy: { readonly title?: string | null } | null;
+  readonly expiresAt: string | null;
+}
+
+/** The live preview links of a draft (`draftId`: its full `_id`). */
+export function listShareLinks(type: string, draftId: string) {
+  return request<{ results: ShareLink[] }>(path(type, draftId, 'share'));
+}
+
+/** Makes a preview link of the draft that expires after `expiresIn` seconds; its key is in this answer only. */
+export function createShareLink(type: string, draftId: string, expiresIn: number) {
+  return request<PieceDocument>(path(type, draftId, 'share'), { method: 'POST', body: { share: true, expiresIn } });
+}
+
+export function revokeShareLink(type: string, draftId: string, linkId: string) {
+  return request<{ revoked: string }>(`${path(type, draftId, 'share')}/${encodeURIComponent(linkId)}`, { method: 'DELETE' });
+}

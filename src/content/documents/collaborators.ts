@@ -1,5 +1,5 @@
 import type { AppConfig } from '../app-config.js';
-import type { DocumentStore, HistoryStore } from '../../storage/storage-adapter.js';
+import type { DocumentStore, HistoryStore, ShareLinkStore } from '../../storage/storage-adapter.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { Choice } from '../fields/field-type.js';
 import type { DocumentIndexer } from '../indexing/document-indexer.js';
@@ -24,6 +24,8 @@ export interface DocumentCollaborators {
   readonly store: DocumentStore;
   /** History reads outside a transaction; its writes follow the changes (HistoryRecorder). */
   readonly history: HistoryStore;
+  /** Preview links, read outside a transaction (a shared read, the editor's list). */
+  readonly shareLinks: ShareLinkStore;
   readonly transactions: TransactionRunner;
   readonly versions: VersionWriter;
   readonly conversion: Conversion;

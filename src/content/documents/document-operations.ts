@@ -17,6 +17,9 @@ import { localize } from './operations/localize.js';
 import { share } from './operations/share.js';
 import { schedule } from './operations/schedule.js';
 import { ScheduleRunner } from './schedule-runner.js';
+import { shareLinks } from './operations/share-links.js';
+import { revokeShareLink } from './operations/revoke-share-link.js';
+import type { LinkOutput } from './preview-links.js';
 import { locales } from './operations/locales.js';
 import { readableTypeNames } from './operations/readable-type-names.js';
 import { history, type HistoryListResult } from './operations/history.js';
@@ -47,6 +50,8 @@ export interface DocumentOperations {
   schedule(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
   /** Runs the schedules due now, on a timer of the server's (`schedule-runner.ts`); answers how many it claimed. */
   runDueSchedules(): Promise<number>;
+  shareLinks(caller: Caller, typeName: string, rawId: string): Promise<{ results: LinkOutput[] }>;
+  revokeShareLink(caller: Caller, typeName: string, rawId: string, linkId: string): Promise<{ revoked: string }>;
   locales(caller: Caller, typeName: string, rawId: string): Promise<{ results: { _id: string; cmsLocale: string }[] }>;
   history(caller: Caller, typeName: string, rawId: string, query: Query): Promise<HistoryListResult>;
   historyEntry(caller: Caller, typeName: string, rawId: string, entryId: string): Promise<DocumentOutput>;
@@ -74,6 +79,8 @@ export function documentOperations(c: DocumentCollaborators): DocumentOperations
     share: (caller, type, id, body) => share(c, caller, type, id, body),
     schedule: (caller, type, id, body) => schedule(c, caller, type, id, body),
     runDueSchedules: () => schedules.runDue(),
+    shareLinks: (caller, type, id) => shareLinks(c, caller, type, id),
+    revokeShareLink: (caller, type, id, linkId) => revokeShareLink(c, caller, type, id, linkId),
     locales: (caller, type, id) => locales(c, caller, type, id),
     history: (caller, type, id, query) => history(c, caller, type, id, query),
     historyEntry: (caller, type, id, entryId) => historyEntry(c, caller, type, id, entryId),

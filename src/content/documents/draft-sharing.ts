@@ -2,7 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppConfig } from '../app-config.js';
 import type { Caller } from './caller.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
-import type { DocumentStore, StoredDocument } from '../../storage/storage-adapter.js';
+import type { DocumentStore, ShareLinkStore, StoredDocument } from '../../storage/storage-adapter.js';
+import { linkOpens } from './preview-links.js';
 import { InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
 import { canReadType, visibleValues } from '../access/permissions.js';
 import { composeId, parseDocumentId } from '../../core/ids.js';
@@ -86,7 +87,7 @@ export function setShareKey(type: SanitizedPieceType, draft: StoredDocument, sha
  * and holding that key. Any failure is the same 404.
  */
 export async function findSharedDraft(
-  deps: { config: AppConfig; store: DocumentStore },
+  deps: { config: AppConfig; store: DocumentStore; shareLinks: ShareLinkStore },
   caller: Caller,
   type: SanitizedPieceType,
   rawId: string,
@@ -97,7 +98,9 @@ export async function findSharedDraft(
   const sameVersion = draft !== null && rawId === share.id && asksNoOther(caller, draft);
   if (!sameVersion || !canReadType(principal, type) || share.key === '') throw new NotFoundError();
   const [doc] = await deps.store.find({ ids: [draft.id], type: type.name, archived: false, visibility: visibleValues(principal), limit: 1 });
-  if (!doc || !sameKey(doc[shareKeyProperty], share.key)) throw new NotFoundError();
+  if (!doc) throw new NotFoundError();
+  // The draft's own key, else a preview link of this draft that has not expired (preview-links.ts).
+  if (!sameKey(doc[shareKeyProperty], share.key) && !(await linkOpens(deps.shareLinks, doc._id, share.key, new Date()))) throw new NotFoundError();
   return doc;
 }
 

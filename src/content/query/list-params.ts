@@ -19,6 +19,8 @@ export interface ListParams {
   /** Undefined: archived and live alike (`archived=any`). */
   readonly archived: boolean | undefined;
   readonly count: boolean;
+  /** `fallback=true`: a document missing in the asked locale shows its version along the locale's fallback chain. */
+  readonly fallback: boolean;
   /** `_ids[]`: these documents only, in this order (`cmsDocId`s). */
   readonly ids?: readonly string[];
   /** Inclusion (`true`) or exclusion (`false`) projection. */
@@ -39,7 +41,7 @@ export interface ListParams {
 const generic = new Set([
   ...['page', 'perPage', 'cmsMode', 'cmsLocale', 'apikey', 'apiKey', 'search', 'autocomplete', 'archived'],
   ...['count', '_ids', 'project', 'sort', 'choices', 'counts', 'renderAreas', 'render-areas', 'skip', 'limit', 'scheduled'],
-  ...['withPublished', 'viewContext', 'attachments', 'dynamicChoices', 'aposMode', 'aposLocale'],
+  ...['fallback', 'withPublished', 'viewContext', 'attachments', 'dynamicChoices', 'aposMode', 'aposLocale'],
 ]);
 
 const maxIds = 1000;
@@ -51,6 +53,7 @@ export function parseListParams(query: Readonly<Record<string, unknown>>): ListP
     perPage: positiveInteger(query.perPage, 'perPage'),
     archived: parseArchived(query.archived),
     count: query.count === undefined ? false : flag(query.count, 'count'),
+    fallback: query.fallback === undefined ? false : flag(query.fallback, 'fallback'),
     ids: parseIds(query._ids),
     project: parseProject(query.project),
     sort: parseSort(query.sort),

@@ -44,6 +44,9 @@ export const pieceTypeOptionsSchema = Type.Object(
         { additionalProperties: false, errorMessage: 'must be an object { maxEntries?, maxAgeDays? }' },
       ),
     ),
+    fallbackFields: Type.Optional(
+      Type.Union([Type.Boolean(), Type.Array(Type.String({ minLength: 1 }))], { errorMessage: 'must be true, false or a list of field names' }),
+    ),
   },
   { additionalProperties: false },
 );

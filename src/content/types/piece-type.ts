@@ -36,6 +36,11 @@ export interface PieceTypeOptions {
   readonly autopublish: boolean;
   /** The type's own history retention; null: the global `limits.historyMaxEntries` / `historyMaxAgeDays`. */
   readonly history: { readonly maxEntries: number | null; readonly maxAgeDays: number | null };
+  /**
+   * Top-level fields a published read fills from the locale fallback chain when empty here
+   * (`fallbackFields: true`: every field but `slug`, `visibility` and `archived`); empty: none.
+   */
+  readonly fallbackFields: readonly string[];
 }
 
 export interface SanitizedPieceType {

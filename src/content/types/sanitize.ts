@@ -95,7 +95,8 @@ function sanitizePieceType(name: string, entry: unknown, ctx: FieldSchemaContext
   const options = pieceTypeOptions(name, module.options ?? {}, path);
   const definitions = mergeFieldDefinitions(name, module, path);
   const fields = sanitizeFields(definitions, joinPath(path, 'fields.add'), ctx);
-  return { name, options, fields, fieldsByName: new Map(fields.map((field) => [field.name, field])) };
+  const fallbackFields = fallbackFieldsOf(module.options?.fallbackFields, fields, joinPath(path, 'options.fallbackFields'));
+  return { name, options: { ...options, fallbackFields }, fields, fieldsByName: new Map(fields.map((field) => [field.name, field])) };
 }
 
 function checkModuleEntry(name: string, entry: unknown, path: string): ModuleEntry {
@@ -127,11 +128,26 @@ function pieceTypeOptions(name: string, configured: Record<string, unknown>, pat
     publishRole: (merged.publishRole as PieceTypeOptions['publishRole'] | undefined) ?? 'editor',
     autopublish: (merged.autopublish as boolean | undefined) ?? false,
     history: historyRetention(merged.history as { maxEntries?: number; maxAgeDays?: number } | undefined),
+    fallbackFields: [],
   };
 }
 
 function historyRetention(configured: { maxEntries?: number; maxAgeDays?: number } | undefined): PieceTypeOptions['history'] {
   return { maxEntries: configured?.maxEntries ?? null, maxAgeDays: configured?.maxAgeDays ?? null };
+}
+
+/** Fields a locale's own slug, visibility and archived state decide: never filled from another locale. */
+const ownFields = new Set(['slug', 'visibility', 'archived']);
+
+/** `options.fallbackFields` as field names: `true` every field but `ownFields`; a name no field has stops the start. */
+function fallbackFieldsOf(configured: unknown, fields: readonly SanitizedField[], path: string): string[] {
+  if (configured === undefined || configured === false) return [];
+  if (configured === true) return fields.map((field) => field.name).filter((name) => !ownFields.has(name));
+  const names = configured as string[];
+  for (const name of names) {
+    if (!fields.some((field) => field.name === name) || ownFields.has(name)) throw new ConfigError(path, `"${name}" is no field that may fall back`);
+  }
+  return [...new Set(names)];
 }
 
 /** Base (or built-in) fields first, then the module's additions; redefinitions keep their place. */

@@ -67,9 +67,13 @@ const documentProperties: Record<string, JsonSchema> = {
   cmsShareKey: { type: 'string', description: 'A shared draft\'s key (`POST …/share`): shown only to callers who may edit the draft' },
   scheduledPublish: schedule('publish'),
   scheduledUnpublish: schedule('unpublish'),
+  cmsShareLinkId: { type: 'string', description: 'Only in the answer of `POST …/share` that made a preview link that expires: the link\'s id (`DELETE …/share/{linkId}` revokes it)' },
+  cmsShareExpiresAt: { ...dateTime, description: 'Only in the answer of `POST …/share` that made a preview link: when its `cmsShareKey` stops reading the draft' },
   cmsWasArchived: { ...boolean, description: 'true while archived (its slug, and a user\'s username and email, carry `deduplicate-<cmsDocId>-`); false once restored' },
   _url: string,
   _parentUrl: string,
+  _fallbackLocale: { type: 'string', description: 'On a published read: the version stands in for the asked locale, which has none; this is its own locale along the fallback chain. Its `_id` names it: writes go there' },
+  _fallbackFields: { type: 'array', items: string, description: 'On a published read: the fields (`fallbackFields` of the type) that were empty in this version and are filled from the locale fallback chain' },
   _create: boolean,
   _edit: boolean,
   _publish: boolean,
@@ -98,6 +102,8 @@ const alwaysShown = ['_id', 'type', 'metaType'];
 function isProjected(projection: Readonly<Record<string, unknown>>, key: string): boolean {
   // A public projection also shows `cacheInvalidatedAt` (`publicOutput` in present.ts).
   if (alwaysShown.includes(key) || key === '_fields' || key === 'cacheInvalidatedAt') return true;
+  // Marks of a locale fallback (locale-fallback.ts), added after the projection.
+  if (key === '_fallbackLocale' || key === '_fallbackFields') return true;
   return projectionGoverns(projection, key) || ((key === '_parentUrl' || key === 'slug') && Boolean(projection._url));
 }
 

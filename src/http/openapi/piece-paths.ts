@@ -51,6 +51,40 @@ const shareParameters = [
   query('cmsShareId', { type: 'string', maxLength: 200 }, 'With `cmsShareKey`: the full `_id` of a shared draft, the same as the path\'s; the draft is read whoever asks, and answered `Cache-Control: private, no-store`.'),
   query('cmsShareKey', { type: 'string', maxLength: 200 }, 'The draft\'s `cmsShareKey`, as `POST …/share` answered it; a wrong or withdrawn key is a 404.'),
 ];
+/** `POST …/share`: share or unshare; `expiresIn` makes a preview link that expires. */
+const shareBody = {
+  type: 'object',
+  required: ['share'],
+  properties: {
+    share: { type: 'boolean' },
+    expiresIn: { type: 'integer', minimum: 1, description: 'With `share: true`: a preview link that expires after this many seconds (at most `limits.shareLinkMaxLifetime`). Without it, `limits.shareLinkLifetime` applies (0: the draft\'s own key, which never expires).' },
+  },
+};
+const shareLinkList = {
+  type: 'object',
+  required: ['results'],
+  properties: {
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['_id', 'createdAt', 'createdBy', 'expiresAt'],
+        additionalProperties: false,
+        properties: {
+          _id: { type: 'string' },
+          createdAt: { type: ['string', 'null'], format: 'date-time' },
+          createdBy: {
+            type: ['object', 'null'],
+            properties: { _id: { type: ['string', 'null'] }, title: { type: ['string', 'null'] }, username: { type: ['string', 'null'] } },
+          },
+          expiresAt: { type: ['string', 'null'], format: 'date-time' },
+        },
+      },
+    },
+  },
+};
+const revokedLink = { type: 'object', required: ['revoked'], additionalProperties: false, properties: { revoked: { type: 'string' } } };
+const linkIdParameter = { name: 'linkId', in: 'path', required: true, description: 'A preview link\'s id, or `permanent` for the draft\'s own key.', schema: { type: 'string', minLength: 1, maxLength: 100 } };
 const archived = query('archived', { enum: ['1', 'true', '0', 'false', 'any'] }, 'Archived versions: only them (`1`), none (`0`, the default) or both (`any`). Ignored for callers without API access.');
 
 /** The list's own parameters (`src/content/query/list-params.ts`). */
@@ -58,6 +92,7 @@ const listParameters = [
   query('page', { type: 'integer', minimum: 1 }, 'Page number, from 1.'),
   query('perPage', { type: 'integer', minimum: 1 }, 'Page size; default the type\'s `perPage`, larger than 100 is capped at 100.'),
   query('search', { type: 'string' }, 'Full-text search; `"quoted phrases"` must appear, `-word` must not.'),
+  query('fallback', { enum: ['true', '1', 'false', '0'] }, '`true`: a document without a version in the asked locale shows its first version along the locale\'s fallback chain, marked `_fallbackLocale` (one version per document).'),
   query('autocomplete', { type: 'string' }, 'Every word matches the beginning of a word of the title or text fields, or every word is a whole word of any text (rich text included).'),
   query('project', { type: 'object', additionalProperties: { enum: ['1', '0', 'true', 'false'] } }, '`project[title]=1` keeps those properties (plus `_id`, `type`, `metaType`); `project[body]=0` removes them.', { ...deepObject, example: { title: '1' } }),
   query('_ids[]', { type: 'array', items: { type: 'string' } }, 'Only these documents (bare `cmsDocId`s or full `_id`s), in this order.', { style: 'form', explode: true }),
@@ -198,10 +233,23 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
       post: action(
         `share${name}`,
         'Share the draft by a secret link, or stop sharing it',
-        { 200: versionResponse('The draft, with its `cmsShareKey` while shared.', read) },
-        [404],
-        jsonBody({ type: 'object', required: ['share'], properties: { share: { type: 'boolean' } } }),
+        { 200: versionResponse('The draft, with its `cmsShareKey` while shared; a preview link made with a lifetime adds `cmsShareLinkId` and `cmsShareExpiresAt` (its key is shown this once).', read) },
+        [404, 409],
+        jsonBody(shareBody),
       ),
+      get: {
+        ...write,
+        operationId: `shareLinks${name}`,
+        summary: 'The live preview links of the draft (never their keys)',
+        parameters: idParameters,
+        responses: responses({ 200: jsonResponse('The live links, newest first; the draft\'s own never-expiring key last, as `permanent`.', shareLinkList) }, [404], true),
+      },
+    },
+    [`${one}/share/{linkId}`]: {
+      delete: {
+        ...action(`revokeShareLink${name}`, 'Revoke one preview link of the draft', { 200: jsonResponse('The revoked link.', revokedLink) }, [404]),
+        parameters: [...idParameters, linkIdParameter, ifMatchParameter],
+      },
     },
     [`${one}/schedule`]: {
       post: action(

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DocumentOperations } from '../../content/documents/document-operations.js';
-import { historyEntryParams, historyQuery, idParams, listQuery, objectBody, readOneQuery, versionQuery } from '../schemas.js';
+import { historyEntryParams, historyQuery, idParams, listQuery, objectBody, readOneQuery, shareLinkParams, versionQuery } from '../schemas.js';
 import { isSharedRead } from '../../content/documents/draft-sharing.js';
 import { idOf, callerOf, writerOf } from '../caller.js';
 import { sendWritten, type CachedAnswers } from '../cached-answers.js';
@@ -72,6 +72,13 @@ export function registerPieceRoutes(
     );
     app.post(`${base}/:_id/schedule`, write, async (request, reply) =>
       sendWritten(reply, await documents.schedule(writerOf(request), type, idOf(request), request.body as Body)),
+    );
+    // The live preview links of a draft, for its editors alone: never kept.
+    app.get(`${base}/:_id/share`, one, async (request, reply) =>
+      reply.header('cache-control', 'private, no-store').send(await documents.shareLinks(callerOf(request), type, idOf(request))),
+    );
+    app.delete(`${base}/:_id/share/:linkId`, { schema: { params: shareLinkParams, querystring: versionQuery } }, async (request, reply) =>
+      reply.send(await documents.revokeShareLink(writerOf(request), type, idOf(request), (request.params as { linkId: string }).linkId)),
     );
     app.post(`${base}/:_id/revert-draft-to-published`, one, async (request, reply) =>
       sendWritten(reply, await documents.revertDraftToPublished(writerOf(request), type, idOf(request))),

@@ -9,6 +9,7 @@ import type { LoginThrottleStore } from './login-throttle.js';
 import type { LoginStore } from './logins.js';
 import type { ScheduleStore } from './schedules.js';
 import type { SetupCodeStore } from './setup-codes.js';
+import type { ShareLinkStore } from './share-links.js';
 import type { TokenStore } from './tokens.js';
 import type { WebhookOutbox } from './webhooks.js';
 
@@ -27,6 +28,7 @@ export interface StorageSession {
   readonly history: HistoryStore;
   readonly schedules: ScheduleStore;
   readonly audit: AuditStore;
+  readonly shareLinks: ShareLinkStore;
 }
 
 export interface StorageCapabilities {

@@ -45,6 +45,12 @@ export interface TextSearch {
 export interface DocumentSelection {
   /** Locale of the versions wanted; `null` selects non-localized documents. Undefined: any. */
   readonly locale?: string | null;
+  /**
+   * Locales tried in order (a fallback chain), in place of `locale`: of each document, only its
+   * version in the first of them it has is selected, among the versions of the same type and
+   * mode that `archived` and `visibility` select (the other conditions apply to that version).
+   */
+  readonly localeChain?: readonly string[];
   /** Mode of the versions wanted; `null` selects non-localized documents. Undefined: any. */
   readonly mode?: Mode | null;
   readonly slug?: string;

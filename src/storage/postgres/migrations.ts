@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { historyMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
 import { auditMigration } from './audit-migration.js';
+import { shareLinksMigration } from './migration-share-links.js';
 
 /**
  * How many characters of a slug or a sortified title the b-tree indexes hold: a b-tree entry
@@ -423,6 +424,8 @@ export const migrations: readonly string[] = [
   schedulesMigration,
   // 20: the audit trail (audit-migration.ts).
   auditMigration,
+  // 21: preview links that expire (migration-share-links.ts).
+  shareLinksMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

@@ -11,6 +11,7 @@ import { createPostgresAttachmentStore, holdAttachments } from './postgres-attac
 import { createPostgresDocumentStore, holdDocuments } from './postgres-document-store.js';
 import { countUpGenerations, postgresGenerations } from './postgres-generations.js';
 import { createPostgresIndexPlanStore } from './postgres-index-plan-store.js';
+import { createPostgresShareLinkStore } from './postgres-share-link-store.js';
 import { createPostgresSetupCodeStore } from './postgres-setup-code-store.js';
 import { createPostgresHistoryStore } from './postgres-history-store.js';
 import { createPostgresAdvisoryLockStore } from './postgres-advisory-lock-store.js';
@@ -238,6 +239,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     history: createPostgresHistoryStore(statements),
     schedules: createPostgresScheduleStore(statements),
     audit: createPostgresAuditStore(statements),
+    shareLinks: createPostgresShareLinkStore(statements),
   };
 }
 

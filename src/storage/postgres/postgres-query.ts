@@ -131,6 +131,7 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
   const filters: string[] = [];
   if (query.type !== null) filters.push(`documents.type = ${params.add(query.type, 'text')}`);
   if (query.locale !== undefined) filters.push(`documents.locale = ${params.add(query.locale ?? '', 'text')}`);
+  if (query.localeChain !== undefined) filters.push(compileLocaleChain(query, query.localeChain, params));
   if (query.mode !== undefined) filters.push(`documents.mode = ${params.add(query.mode ?? '', 'text')}`);
   if (query.ids !== undefined && joinedList !== 'id') {
     filters.push(`documents.id = ANY (${params.add([...query.ids], 'text[]')})`);
@@ -150,6 +151,21 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
       AND s.locale = documents.locale AND s.status = ANY (${params.add(statuses, 'text[]')}))`);
   }
   return filters;
+}
+
+/**
+ * `localeChain`: a version in one of the chain's locales, when its document has none of the same
+ * type and mode in an earlier one that the query's `archived` and `visibility` would select too
+ * (found through the doc_id index: one lookup per candidate, never a query per result).
+ */
+function compileLocaleChain(query: DocumentQuery, chain: readonly string[], params: Params): string {
+  const list = params.add([...chain], 'text[]');
+  const same = ['earlier.doc_id = documents.doc_id', 'earlier.type = documents.type', 'earlier.mode = documents.mode'];
+  if (query.archived !== undefined) same.push(`earlier.archived = ${params.add(query.archived, 'boolean')}`);
+  if (query.visibility !== undefined) same.push(`earlier.visibility = ANY (${params.add([...query.visibility], 'text[]')})`);
+  return `documents.locale = ANY (${list})
+    AND NOT EXISTS (SELECT 1 FROM documents AS earlier WHERE ${same.join(' AND ')}
+      AND earlier.locale = ANY (${list}) AND array_position(${list}, earlier.locale) < array_position(${list}, documents.locale))`;
 }
 
 /** The conditions on index values and the search. */

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { historyMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
+import { shareLinksMigration } from './migration-share-links.js';
 
 import { auditMigration } from './audit-migration.js';
 
@@ -442,6 +443,8 @@ export const migrations: readonly string[] = [
   schedulesMigration,
   // 22: the audit trail (audit-migration.ts).
   auditMigration,
+  // 23: preview links that expire (migration-share-links.ts).
+  shareLinksMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

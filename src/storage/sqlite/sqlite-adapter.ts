@@ -9,6 +9,7 @@ import { busyTimeoutMs, openConnection } from './connection.js';
 import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
+import { createSqliteShareLinkStore } from './sqlite-share-link-store.js';
 import { createSqliteSetupCodeStore } from './sqlite-setup-code-store.js';
 import { createSqliteHistoryStore } from './sqlite-history-store.js';
 import { createSqliteAdvisoryLockStore } from './sqlite-advisory-lock-store.js';
@@ -200,5 +201,6 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     history: createSqliteHistoryStore(statements),
     schedules: createSqliteScheduleStore(statements),
     audit: createSqliteAuditStore(statements),
+    shareLinks: createSqliteShareLinkStore(statements),
   };
 }

@@ -82,7 +82,7 @@ export function costGrowsWithSelection(query: DocumentQuery): boolean {
 
 /** Whether a query selects by list partition columns only: no id list, slug, condition or search. */
 function selectsWholePartitions(query: DocumentQuery): boolean {
-  return query.ids === undefined && query.docIds === undefined && query.slug === undefined
+  return query.ids === undefined && query.docIds === undefined && query.slug === undefined && query.localeChain === undefined
     && (query.conditions === undefined || query.conditions.length === 0) && query.search === undefined
     && query.scheduled === undefined;
 }
@@ -219,6 +219,7 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
   const column = (name: string): string => (byIds(query) ? `+documents.${name}` : `documents.${name}`);
   if (query.type !== null) where(`${column('type')} = ?`, query.type);
   if (query.locale !== undefined) where(`${column('locale')} = ?`, query.locale ?? '');
+  if (query.localeChain !== undefined) filters.push(compileLocaleChain(query, query.localeChain));
   if (query.mode !== undefined) where(`${column('mode')} = ?`, query.mode ?? '');
   if (query.ids !== undefined && joinedList !== 'id') {
     where('documents.id IN (SELECT value FROM json_each(?))', jsonList(query.ids));
@@ -238,6 +239,32 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
       AND s.locale = documents.locale AND s.status IN (SELECT value FROM json_each(?)))`, jsonList(statuses));
   }
   return filters;
+}
+
+/**
+ * `localeChain`: a version in one of the chain's locales, when its document has none of the same
+ * type and mode in an earlier one that the query's `archived` and `visibility` would select too
+ * (found through the doc_id index: one lookup per candidate, never a query per result).
+ */
+function compileLocaleChain(query: DocumentQuery, chain: readonly string[]): CompiledQuery {
+  const list = jsonList(chain);
+  const same = ['earlier.doc_id = documents.doc_id', 'earlier.type = documents.type', 'earlier.mode = documents.mode'];
+  const params: unknown[] = [list];
+  if (query.archived !== undefined) {
+    same.push('earlier.archived = ?');
+    params.push(query.archived ? 1 : 0);
+  }
+  if (query.visibility !== undefined) {
+    same.push('earlier.visibility IN (SELECT value FROM json_each(?))');
+    params.push(jsonList(query.visibility));
+  }
+  params.push(list, list);
+  const earlierLocales = 'SELECT value FROM json_each(?) WHERE key < (SELECT key FROM json_each(?) WHERE value = documents.locale)';
+  return {
+    sql: `documents.locale IN (SELECT value FROM json_each(?))
+      AND NOT EXISTS (SELECT 1 FROM documents AS earlier WHERE ${same.join(' AND ')} AND earlier.locale IN (${earlierLocales}))`,
+    params,
+  };
 }
 
 /**

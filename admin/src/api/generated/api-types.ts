@@ -193,10 +193,21 @@ export interface DocumentVersion {
     status: "pending" | "failed";
     reason?: string;
   };
+  /** Only in the answer of `POST …/share` that made a preview link that expires: the link's id (`DELETE …/share/{linkId}` revokes it) */
+  cmsShareLinkId?: string;
+  /**
+   * Only in the answer of `POST …/share` that made a preview link: when its `cmsShareKey` stops reading the draft
+   * @format date-time
+   */
+  cmsShareExpiresAt?: string;
   /** true while archived (its slug, and a user's username and email, carry `deduplicate-<cmsDocId>-`); false once restored */
   cmsWasArchived?: boolean;
   _url?: string;
   _parentUrl?: string;
+  /** On a published read: the version stands in for the asked locale, which has none; this is its own locale along the fallback chain. Its `_id` names it: writes go there */
+  _fallbackLocale?: string;
+  /** On a published read: the fields (`fallbackFields` of the type) that were empty in this version and are filled from the locale fallback chain */
+  _fallbackFields?: string[];
   _create?: boolean;
   _edit?: boolean;
   _publish?: boolean;

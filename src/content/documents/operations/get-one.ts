@@ -8,8 +8,9 @@ import { requestedShape } from '../requested-shape.js';
 import { findSharedDraft, shareRequestOf } from '../draft-sharing.js';
 import type { SanitizedPieceType } from '../../types/piece-type.js';
 import { AnswerSources } from '../../generation-keys.js';
+import { chainIds, fillFallbackFields, firstInChain, localeChainOf, localeOf, markFallbackFields, markFallbackLocale, unfilled } from '../locale-fallback.js';
 
-type GetOneDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'presenter' | 'areas'>;
+type GetOneDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'shareLinks' | 'presenter' | 'areas'>;
 
 /**
  * GET /api/v1/<type>/:_id: one version; `archived=any|1` reaches archived documents for callers
@@ -26,24 +27,45 @@ export async function getOne(
   const { principal } = caller;
   const type = pieceTypeOf(deps.config, typeName);
   const share = shareRequestOf(query);
-  const doc = share ? await findSharedDraft(deps, caller, type, rawId, share) : await findVersion(deps, caller, type, rawId, query);
-  // A shared draft is never kept: nothing to note.
-  const { document, validator, sources } = await deps.presenter.presentOne(doc, type, principal, share ? undefined : new AnswerSources());
-  return { document: requestedShape(deps.areas, document, { render: renderingOf(query) }), validator, ...(sources && { sources }) };
+  if (share) {
+    // A shared draft is never kept: nothing to note.
+    const shared = await deps.presenter.presentOne(await findSharedDraft(deps, caller, type, rawId, share), type, principal);
+    return { ...shared, document: requestedShape(deps.areas, shared.document, { render: renderingOf(query) }) };
+  }
+  const sources = new AnswerSources();
+  const found = await findVersion(deps, caller, type, rawId, query, sources);
+  const fill = found.target.mode === 'published' ? await fillFallbackFields(deps, type, [found.doc], found.access) : unfilled([found.doc]);
+  const [doc = found.doc] = fill.docs;
+  const { document, validator } = await deps.presenter.presentOne(doc, type, principal, sources);
+  if (found.target.locale !== null) markFallbackLocale(document, doc, found.target.locale);
+  markFallbackFields(document, fill.filled.get(doc._id));
+  // Filled fields come from the document's other versions: the answer depends on every one of them.
+  if (fill.filled.size > 0) chainIds(found.target.docId, localeChainOf(deps.config, localeOf(found.doc)!), 'published').forEach((id) => sources.versions.add(id));
+  return { document: requestedShape(deps.areas, document, { render: renderingOf(query) }), validator, sources };
 }
 
-/** The version the id names, as the caller may read it: no draft without draft access, no archived one without API access. */
-async function findVersion(deps: GetOneDeps, caller: Caller, type: SanitizedPieceType, rawId: string, query: Readonly<Record<string, unknown>>) {
+/**
+ * The version the id names, as the caller may read it: no draft without draft access, no
+ * archived one without API access. A published version missing in its locale is looked for
+ * along the locale's fallback chain, in the same query (`locale-fallback.ts`); the answer then
+ * depends on the versions before it in the chain too (`sources`), which a write may create.
+ */
+async function findVersion(
+  deps: GetOneDeps,
+  caller: Caller,
+  type: SanitizedPieceType,
+  rawId: string,
+  query: Readonly<Record<string, unknown>>,
+  sources: AnswerSources,
+) {
   const { principal } = caller;
   const target = resolveTarget(deps.config, type, rawId, caller);
   if (!canReadType(principal, type)) throw new NotFoundError();
-  const [doc] = await deps.store.find({
-    ids: [target.id],
-    type: type.name,
-    archived: readableArchived(principal, type, parseArchived(query.archived)),
-    visibility: visibleValues(principal),
-    limit: 1,
-  });
+  const access = { archived: readableArchived(principal, type, parseArchived(query.archived)), visibility: visibleValues(principal) };
+  const ids = target.mode === 'published' && target.locale !== null ? chainIds(target.docId, localeChainOf(deps.config, target.locale), 'published') : [target.id];
+  const found = await deps.store.find({ ids, type: type.name, ...access, limit: ids.length });
+  const doc = firstInChain(found, ids);
   if (!doc) throw new NotFoundError();
-  return doc;
+  ids.slice(0, ids.indexOf(doc._id)).forEach((id) => sources.versions.add(id));
+  return { doc, target, access };
 }

@@ -9,6 +9,7 @@ import { toTextSearch } from '../../query/text-search.js';
 import type { ListQueries } from '../../query/list-query.js';
 import { pieceTypeOf, requestVersion } from '../caller.js';
 import { requestedShape } from '../requested-shape.js';
+import { fillFallbackFields, localeChainOf, markFallbackFields, markFallbackLocale, unfilled } from '../locale-fallback.js';
 
 export const maxPerPage = 100;
 
@@ -40,7 +41,8 @@ export async function list(
   const publicOnly = !fullAccess && deps.indexer.searchedTexts(type) === 'public';
   const base: DocumentQuery = {
     type: type.name,
-    locale,
+    // One version per document, the first along the chain (locale-fallback.ts), in the same query.
+    ...(params.fallback && locale !== null ? { localeChain: localeChainOf(deps.config, locale) } : { locale }),
     mode,
     archived: readableArchived(principal, type, params.archived),
     visibility: visibleValues(principal),
@@ -55,8 +57,15 @@ export async function list(
     store.count(filtered),
     store.find({ ...filtered, ...orderOf(queries, type, params, fullAccess), skip: (params.page - 1) * perPage, limit: perPage }),
   ]);
-  const presented = await deps.presenter.present(docs, { type, principal });
-  const results = presented.map((output) => requestedShape(deps.areas, output, params));
+  const { docs: shown, filled } = mode === 'published' ? await fillFallbackFields(deps, type, docs, base) : unfilled(docs);
+  const presented = await deps.presenter.present(shown, { type, principal });
+  // Marked after `project`, which keeps them whatever it names.
+  const results = presented.map((output, index) => {
+    const shaped = requestedShape(deps.areas, output, params);
+    if (locale !== null) markFallbackLocale(shaped, shown[index]!, locale);
+    markFallbackFields(shaped, filled.get(shown[index]!._id));
+    return shaped;
+  });
   const result: ListResult = { pages: Math.ceil(total / perPage), currentPage: params.page, results };
   const choiceArgs = { offered, query: base, conditions, store, ctx: filterContext };
   const choices = await queries.choices({ ...choiceArgs, names: params.choices, withCounts: false });

@@ -41,5 +41,7 @@ export async function remove(deps: RemoveDeps, caller: Caller, typeName: string,
       requirePublish(principal, type, `Deleting the published version of ${type.name}`);
     }
     await deps.versions.remove(tx, type, [doc._id, published, previous]);
+    // Its preview links go with it: a draft made again under the same id (a new localize) starts with none.
+    await tx.shareLinks.removeAll(doc._id);
   });
 }
