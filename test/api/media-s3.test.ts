@@ -5,7 +5,8 @@ import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
+import type { StorageAdapter, StorageSession } from '../../src/storage/storage-adapter.js';
+import { withOptionalOptions } from '../../src/storage/transaction-queue.js';
 import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { countAttachments, fetchRaw, listFiles, makeImage, makePdf, md5, pathOf, sizeNames, upload, uploadsDir } from '../helpers/media.js';
 import { startTestBucket, type TestBucket } from '../helpers/s3.js';
@@ -311,18 +312,22 @@ describe('S3 file storage after a failure or a crash', () => {
     t = await startTestApp(testConfig(), bucket.env({ publicUrl: true }), {
       wrapStorage(adapter) {
         store = adapter;
-        const insert = adapter.attachments.insert.bind(adapter.attachments);
-        Object.defineProperty(adapter.attachments, 'insert', {
-          value: async (record: Parameters<typeof insert>[0]) => {
-            keysAtInsert.push(await bucket.keys());
-            if (failNextInsert) {
-              failNextInsert = false;
-              throw new Error('the store went away');
-            }
-            return insert(record);
+        // The record is written in a transaction (with its audit record): its session's insert is watched.
+        const watched = (session: StorageSession): StorageSession => ({
+          ...session,
+          attachments: {
+            ...session.attachments,
+            insert: async (record, uploadedBy) => {
+              keysAtInsert.push(await bucket.keys());
+              if (failNextInsert) {
+                failNextInsert = false;
+                throw new Error('the store went away');
+              }
+              return session.attachments.insert(record, uploadedBy);
+            },
           },
         });
-        return adapter;
+        return { ...adapter, ...watched(adapter), transaction: withOptionalOptions((options, work) => adapter.transaction(options, (tx) => work(watched(tx)))) };
       },
     });
   });

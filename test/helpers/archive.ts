@@ -5,6 +5,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
+import assert from 'node:assert/strict';
 import { newSchemaDatabase } from './postgres.js';
 
 /** Archives of `cms export` taken apart and put together again, and empty stores to import them into. */
@@ -69,3 +70,20 @@ export async function withPart(archive: Buffer, name: string, data: Buffer): Pro
   return packed(entries.map((entry) => (entry.name === name ? { name, data } : entry)));
 }
 
+
+/**
+ * Asserts that `reexported` (the export of a store `original` was imported into) holds the same
+ * records and files but for its audit trail (and the manifest's digest of it): the trail came
+ * back as it was, with the import's own record appended. Answers the records appended.
+ */
+export async function assertSameButTheImport(original: Buffer, reexported: Buffer): Promise<Record<string, any>[]> {
+  const [was, is] = [await entriesOf(original), await entriesOf(reexported)];
+  const apart = (entries: { name: string; data: Buffer }[]) => entries.filter((entry) => entry.name !== 'audit.jsonl' && entry.name !== 'manifest.json');
+  assert.deepEqual(apart(is), apart(was), 'the imported store exports the same records and files');
+  const trailOf = (entries: { name: string; data: Buffer }[]) => entries.find((entry) => entry.name === 'audit.jsonl')?.data.toString() ?? '';
+  const [before, after] = [trailOf(was), trailOf(is)];
+  assert.ok(after.startsWith(before), 'the trail comes back as it was');
+  const added = after.slice(before.length).trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+  assert.deepEqual(added.map((record) => [record.action, record.actor.kind, record.address]), [['import', 'cli', null]]);
+  return added;
+}
