@@ -194,6 +194,14 @@ describe('scheduled publishing: POST :_id/schedule and the scheduler', () => {
     assert.deepEqual(hooks.map((hook) => [hook.payload.event, hook.payload.cmsDocId]), [['publish', docId]]);
     assert.deepEqual(hooks[0]!.payload.by, { kind: 'user', role: 'editor', userId: id });
     assert.match(hooks[0]!.payload.at, isoDate);
+    // The run leaves a history entry and an audit record, as a publish by hand does, by that user.
+    const history = await t.request('GET', `/api/v1/article/${draftId}/history`);
+    assert.equal(history.status, 200, history.text);
+    const entry = history.body.results.find((each: { action: string; cmsMode: string }) => each.action === 'publish' && each.cmsMode === 'published');
+    assert.deepEqual(entry?.updatedBy, { _id: id, title: 'timer Person', username: 'timer' });
+    const trail = await t.request('GET', `/api/v1/@cms/audit?action=document.publish&actor=${id}`);
+    assert.equal(trail.status, 200, trail.text);
+    assert.ok(trail.body.results.some((record: { ids: string[] }) => record.ids.includes(docId)), 'the audit trail names the scheduled publish');
   });
 
   it('unpublishes at the time; publish and unpublish of one draft each run once', async () => {
