@@ -59,6 +59,11 @@ const settings = {
   writerRate: positive('BENCH_WRITER_RATE', process.env.BENCH_WRITER_RATE ?? '10'),
   /** Measurements of a row before it is given up as invalid (a shared machine's contention comes and goes). */
   attempts: positive('BENCH_ATTEMPTS', process.env.BENCH_ATTEMPTS ?? '1'),
+  /**
+   * An unrecorded run of each scenario against each server before its measured one, as long: the
+   * JIT compiles the path and a cache fills, so p99 says what a warm server does (0: none).
+   */
+  warmupSeconds: wholeSeconds('BENCH_WARMUP_SECONDS', process.env.BENCH_WARMUP_SECONDS ?? '2'),
   /** How long the servers rest after start before their RSS is read. */
   idleSeconds: positive('BENCH_IDLE_SECONDS', process.env.BENCH_IDLE_SECONDS ?? '5'),
   only: process.env.BENCH_SCENARIOS?.split(',').map((key) => key.trim()),
@@ -109,9 +114,14 @@ function startServer(env: Record<string, string>, server: ServerSettings, childr
   return startCms({ ...env, ...extra }, children, { nodeArgs: settings.cmsNodeArgs, workers: settings.workers, cpus: settings.serverCpus });
 }
 
-function specFor(base: string, scenario: Scenario): LoadSpec {
+function specFor(base: string, scenario: Scenario, seconds = settings.seconds): LoadSpec {
   const { method, paths, headers, bodyTemplate } = scenario;
-  return { base, method, paths, headers, bodyTemplate, connections: settings.connections, threads: settings.threads, seconds: settings.seconds };
+  return { base, method, paths, headers, bodyTemplate, connections: settings.connections, threads: settings.threads, seconds };
+}
+
+/** A whole number of seconds from a `BENCH_*` variable, 0 included. */
+function wholeSeconds(name: string, raw: string): number {
+  return raw === '0' ? 0 : positive(name, raw);
 }
 
 /** The scenario's first request, sent once; its answer is what the bare server answers. */
@@ -155,6 +165,8 @@ async function startWriter(base: string, ctx: ScenarioContext, dir: string, run:
 
 /** One wrk run against `server`, with the writer beside it when the scenario has one. */
 async function loadRun(server: Server, scenario: Scenario, ctx: ScenarioContext, dir: string, run: string): Promise<{ result: LoadResult; writer?: WriterOutcome }> {
+  const options = { dir, cpus: settings.loadCpus, serverPids: () => withChildren(server.child.pid!), serverCpus: settings.serverCpus, run: `${run}-warmup` };
+  if (settings.warmupSeconds > 0) await runWrk(specFor(server.base, scenario, settings.warmupSeconds), { ...options, ownPidsOnLoadCpus: () => [] });
   const writer = scenario.withWriter ? await startWriter(server.base, ctx, dir, run) : undefined;
   const result = await runWrk(specFor(server.base, scenario), {
     dir,
