@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
+import { startTestApp, testConfig, type TestApp, type TestResponse, signedInUser } from '../helpers/test-app.js';
 import { makeImage, uploaded } from '../helpers/media.js';
 
 /**
@@ -36,16 +36,6 @@ describe('access past the rules', () => {
     t = await startTestApp(accessConfig());
   });
   after(() => t.close());
-
-  /** A user of `role`, logged in: the bearer header that acts as them, and their id. */
-  async function loggedIn(name: string, role: string): Promise<{ headers: Record<string, string>; id: string }> {
-    const password = `${name}-password-123`;
-    const user = await t.request('POST', '/api/v1/@cms/user', { body: { title: `${name} Person`, username: name, password, role } });
-    assert.equal(user.status, 200, user.text);
-    const login = await t.request('POST', '/api/v1/@cms/login/login', { key: null, body: { username: name, password } });
-    assert.equal(login.status, 200, login.text);
-    return { headers: { authorization: `Bearer ${login.body.token}` }, id: user.body._id };
-  }
 
   async function create(type: string, body: Record<string, unknown>): Promise<Record<string, any>> {
     const res = await t.request('POST', `/api/v1/${type}`, { body });
@@ -112,8 +102,8 @@ describe('access past the rules', () => {
     let contributor: { headers: Record<string, string>; id: string };
     let doc: Record<string, any>;
     before(async () => {
-      editor = await loggedIn('eve', 'editor');
-      contributor = await loggedIn('carl', 'contributor');
+      editor = await signedInUser(t, 'eve', 'editor');
+      contributor = await signedInUser(t, 'carl', 'contributor');
       doc = await create('article', { title: 'Front Page' });
     });
 

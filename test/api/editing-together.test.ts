@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, type TestApp, type TestResponse } from '../helpers/test-app.js';
+import { startTestApp, type TestApp, type TestResponse, signedInUser, type SignedInUser } from '../helpers/test-app.js';
 
 /*
  * Editing together (issue 22): `If-Match` on every write to a stored document (412 when the
@@ -10,24 +10,6 @@ import { startTestApp, type TestApp, type TestResponse } from '../helpers/test-a
  */
 
 type Headers = Record<string, string>;
-
-interface Editor {
-  readonly headers: Headers;
-  readonly id: string;
-  readonly username: string;
-  readonly title: string;
-}
-
-/** A user of `role`, logged in with a bearer token. */
-async function loggedIn(t: TestApp, username: string, role: string): Promise<Editor> {
-  const password = `${username}-password-123`;
-  const title = `${username} Person`;
-  const user = await t.request('POST', '/api/v1/@cms/user', { body: { title, username, password, role } });
-  assert.equal(user.status, 200, user.text);
-  const login = await t.request('POST', '/api/v1/@cms/login/login', { key: null, body: { username, password } });
-  assert.equal(login.status, 200, login.text);
-  return { headers: { authorization: `Bearer ${login.body.token}` }, id: user.body._id, username, title };
-}
 
 function ok(res: TestResponse, what: string): TestResponse {
   assert.equal(res.status, 200, `${what}: ${res.text}`);
@@ -221,14 +203,14 @@ describe('If-Match on every write', () => {
 
 describe('advisory locks', () => {
   let t: TestApp;
-  let ann: Editor;
-  let bob: Editor;
-  let carl: Editor;
+  let ann: SignedInUser;
+  let bob: SignedInUser;
+  let carl: SignedInUser;
   before(async () => {
     t = await startTestApp(undefined, { CMS_LIMIT_ADVISORY_LOCK_TIMEOUT: '1' });
-    ann = await loggedIn(t, 'ann', 'editor');
-    bob = await loggedIn(t, 'bob', 'editor');
-    carl = await loggedIn(t, 'carl', 'contributor');
+    ann = await signedInUser(t, 'ann', 'editor');
+    bob = await signedInUser(t, 'bob', 'editor');
+    carl = await signedInUser(t, 'carl', 'contributor');
   });
   after(() => t.close());
 

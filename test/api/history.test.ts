@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isoDate, startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
+import { isoDate, startTestApp, testConfig, type TestApp, type TestResponse, signedInUser } from '../helpers/test-app.js';
 import { createStorage } from '../../src/storage/create-storage.js';
 import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
@@ -16,15 +16,6 @@ type Headers = Record<string, string>;
 function ok(res: TestResponse, what: string): TestResponse {
   assert.equal(res.status, 200, `${what}: ${res.text}`);
   return res;
-}
-
-/** A user of `role`, logged in with a bearer token. */
-async function loggedIn(t: TestApp, username: string, role: string): Promise<{ headers: Headers; id: string; title: string }> {
-  const password = `${username}-password-123`;
-  const title = `${username} Person`;
-  const user = ok(await t.request('POST', '/api/v1/@cms/user', { body: { title, username, password, role } }), 'user');
-  const login = ok(await t.request('POST', '/api/v1/@cms/login/login', { key: null, body: { username, password } }), 'login');
-  return { headers: { authorization: `Bearer ${login.body.token}` }, id: user.body._id, title };
 }
 
 async function published(t: TestApp, title: string, type = 'article'): Promise<string> {
@@ -147,8 +138,8 @@ describe('History: autosaves merged', () => {
   after(() => t.close());
 
   it('merges the saves of one user to one draft within the window into the newest entry, its content the last save', async () => {
-    const ann = await loggedIn(t, 'ann', 'editor');
-    const bob = await loggedIn(t, 'bob', 'editor');
+    const ann = await signedInUser(t, 'ann', 'editor');
+    const bob = await signedInUser(t, 'bob', 'editor');
     const docId = await published(t, 'Autosaved');
     const draft = `/api/v1/article/${docId}:en:draft`;
     for (const title of ['A1', 'A2', 'A3']) ok(await t.request('PATCH', draft, { key: null, headers: ann.headers, body: { title } }), title);
@@ -230,7 +221,7 @@ describe('History: pages, entries, restore', () => {
     const stale = await t.request('POST', `${draft}/history/${insert._id}/restore`, { headers: { 'if-match': etag } });
     assert.equal(stale.status, 412, stale.text);
     assert.equal(stale.body.name, 'changed');
-    const ann = await loggedIn(t, 'ann', 'editor');
+    const ann = await signedInUser(t, 'ann', 'editor');
     ok(await t.request('PATCH', draft, { key: null, headers: ann.headers, body: { _advisoryLock: { tabId: 'ann-tab', lock: true } } }), 'lock');
     const locked = await t.request('POST', `${draft}/history/${insert._id}/restore`, { body: { _advisoryLock: { tabId: 'other-tab', lock: true } } });
     assert.equal(locked.status, 409, locked.text);

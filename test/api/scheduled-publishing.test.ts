@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { apiTestsOnPostgres, isoDate, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { apiTestsOnPostgres, isoDate, startTestApp, testConfig, type TestApp, signedInUser } from '../helpers/test-app.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { sendRequest, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { newSchemaDatabase } from '../helpers/postgres.js';
@@ -58,16 +58,6 @@ describe('scheduled publishing: POST :_id/schedule and the scheduler', () => {
     t.request('POST', `/api/v1/article/${draftId}/schedule`, { body, ...options });
   const read = (id: string) => t.request('GET', `/api/v1/article/${id}`);
   const published = (docId: string) => read(`${docId}:en:published`);
-
-  /** A user of `role`, logged in: the bearer header that acts as them, and their id. */
-  async function loggedIn(name: string, role: string): Promise<{ headers: Record<string, string>; id: string }> {
-    const password = `${name}-password-123`;
-    const user = await t.request('POST', '/api/v1/@cms/user', { body: { title: `${name} Person`, username: name, password, role } });
-    assert.equal(user.status, 200, user.text);
-    const login = await t.request('POST', '/api/v1/@cms/login/login', { key: null, body: { username: name, password } });
-    assert.equal(login.status, 200, login.text);
-    return { headers: { authorization: `Bearer ${login.body.token}` }, id: user.body._id };
-  }
 
   it('refuses what is no schedule (400) and changes nothing', async () => {
     const { draftId } = await draftOf('Refused');
@@ -131,7 +121,7 @@ describe('scheduled publishing: POST :_id/schedule and the scheduler', () => {
 
   it('shows the schedule on the draft, with who scheduled it; a list finds it with scheduled=…; null cancels it', async () => {
     const { docId, draftId } = await draftOf('Later');
-    const { headers } = await loggedIn('scheduler', 'editor');
+    const { headers } = await signedInUser(t, 'scheduler', 'editor');
     const publishAt = '2031-05-01T10:00:00.000Z';
     const unpublishAt = '2031-06-01T10:00:00+02:00';
     const res = await schedule(draftId, { publishAt, unpublishAt }, { key: null, headers });
@@ -175,7 +165,7 @@ describe('scheduled publishing: POST :_id/schedule and the scheduler', () => {
 
   it('publishes what the draft holds at the time, as the one who scheduled it, firing the publish webhook', async () => {
     const { docId, draftId } = await draftOf('Soon', { category: 'first' });
-    const { headers, id } = await loggedIn('timer', 'editor');
+    const { headers, id } = await signedInUser(t, 'timer', 'editor');
     const hooksBefore = receiver.received.length;
     const res = await schedule(draftId, { publishAt: inMs(1_200) }, { key: null, headers });
     assert.equal(res.status, 200, res.text);
@@ -232,7 +222,7 @@ describe('scheduled publishing: POST :_id/schedule and the scheduler', () => {
   it('keeps a refused schedule marked failed with the reason, on the draft and in lists, and does not try it again', async () => {
     // Its user lost the right to publish: the operation refuses (403) at the time.
     const { docId, draftId } = await draftOf('Demoted');
-    const { headers, id } = await loggedIn('demoted', 'editor');
+    const { headers, id } = await signedInUser(t, 'demoted', 'editor');
     assert.equal((await schedule(draftId, { publishAt: inMs(700) }, { key: null, headers })).status, 200);
     assert.equal((await t.request('PATCH', `/api/v1/@cms/user/${id}`, { body: { role: 'contributor' } })).status, 200);
     const failed = await eventually(() => read(draftId), (r) => r.body.scheduledPublish?.status === 'failed');
@@ -259,7 +249,7 @@ describe('scheduled publishing: POST :_id/schedule and the scheduler', () => {
 
   it('fails the schedule of a user who is gone', async () => {
     const { docId, draftId } = await draftOf('Orphan');
-    const { headers, id } = await loggedIn('leaver', 'admin');
+    const { headers, id } = await signedInUser(t, 'leaver', 'admin');
     assert.equal((await schedule(draftId, { publishAt: inMs(800) }, { key: null, headers })).status, 200);
     assert.equal((await t.request('DELETE', `/api/v1/@cms/user/${id}`)).status, 200);
     const failed = await eventually(() => read(draftId), (r) => r.body.scheduledPublish?.status === 'failed');

@@ -183,3 +183,24 @@ function failOnMismatch(mismatches: readonly ResponseMismatch[]): void {
 
 export const isoDate = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const docIdPattern = /^[a-z][a-z0-9]{23}$/;
+
+/** A user made and signed in through the API. */
+export interface SignedInUser {
+  /** The bearer header that acts as them. */
+  readonly headers: Record<string, string>;
+  readonly id: string;
+  readonly username: string;
+  /** `<username> Person`. */
+  readonly title: string;
+}
+
+/** A new user of `role` named `username` (password `<username>-password-123`), signed in with a bearer token. */
+export async function signedInUser(t: TestApp, username: string, role: string): Promise<SignedInUser> {
+  const password = `${username}-password-123`;
+  const title = `${username} Person`;
+  const user = await t.request('POST', '/api/v1/@cms/user', { body: { title, username, password, role } });
+  if (user.status !== 200) throw new Error(`creating ${username} answered ${user.status}: ${user.text}`);
+  const login = await t.request('POST', '/api/v1/@cms/login/login', { key: null, body: { username, password } });
+  if (login.status !== 200) throw new Error(`signing ${username} in answered ${login.status}: ${login.text}`);
+  return { headers: { authorization: `Bearer ${login.body.token}` }, id: user.body._id, username, title };
+}
