@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { loadAppConfig } from '../../src/load-app-config.js';
+import type { AppConfig } from '../../src/content/app-config.js';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import { createStorage } from '../../src/storage/create-storage.js';
 import { ScryptPasswordHasher } from '../../src/auth/passwords.js';
@@ -127,14 +128,25 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-test-'));
   const database = await testDatabase();
-  const loaded = await loadAppConfig({
-    config,
-    env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent', ...database.env, ...env },
-    cwd: dataDir,
-  });
-  // A wrapped store (tests counting queries) is the test's to close: the app closes only its own.
-  const storage = options.wrapStorage?.(await createStorage(loaded.databaseUrl, { attachmentsGenerationKey, writesPerCommit: loaded.limits.writesPerCommit, walCheckpointPages: loaded.limits.walCheckpointPages }));
-  const app = await buildApp(loaded, { storage, passwordHasher: options.passwordHasher, logStream: options.logStream, adminDir: options.adminDir });
+  let storage: StorageAdapter | undefined;
+  let loaded: AppConfig;
+  let app: FastifyInstance;
+  try {
+    loaded = await loadAppConfig({
+      config,
+      env: { CMS_DATA_DIR: dataDir, CMS_LOG_LEVEL: 'silent', ...database.env, ...env },
+      cwd: dataDir,
+    });
+    // A wrapped store (tests counting queries) is the test's to close: the app closes only its own.
+    storage = options.wrapStorage?.(await createStorage(loaded.databaseUrl, { attachmentsGenerationKey, writesPerCommit: loaded.limits.writesPerCommit, walCheckpointPages: loaded.limits.walCheckpointPages }));
+    app = await buildApp(loaded, { storage, passwordHasher: options.passwordHasher, logStream: options.logStream, adminDir: options.adminDir });
+  } catch (error) {
+    // A test that expects the start to fail leaves no schema, database or directory behind.
+    await storage?.close();
+    await database.drop();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   // Every answer is checked against the OpenAPI document; a mismatch fails the request's test.
   const recorder = recordResponses(app, loaded);
   return {
