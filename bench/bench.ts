@@ -4,9 +4,10 @@
  * For each store size: seeds a fresh SQLite store through the insert operation (seed.ts), starts
  * the server as a user does (`node dist/src/main.js`) and a bare Fastify server (bare-server.ts),
  * both pinned to the server's CPU, and reads their idle RSS. Then, for each scenario, wrk (pinned
- * to another CPU, wrk.ts) loads the CMS, then the bare server answering the bytes the CMS
- * answered; each run records wrk's and the server's CPU use, and a row whose bare server did not
- * keep its core busy is invalid (validity.ts). Prints the tables and the issue's targets
+ * to another CPU, wrk.ts) loads the CMS and the bare server answering the bytes the CMS
+ * answered, in pairs alternating which goes first, and the row is the median pair (pairs.ts);
+ * each run records wrk's and the server's CPU use, and a pair whose bare server did not keep its
+ * core busy is invalid (validity.ts). Prints the tables and the issue's targets
  * (report.ts) and writes them as JSON to bench/results/.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -27,6 +28,7 @@ import { allowedCpus, parseCpuList } from './cpu.js';
 import { ensureTaskset, ensureWrk, runWrk, type LoadResult, type LoadSpec } from './wrk.js';
 import { judge, type WriterOutcome } from './validity.js';
 import { markdown, targets, verdict, type Row, type SizeReport } from './report.js';
+import { cmsFirst, pairedFigures, rowDone, type Pair } from './pairs.js';
 import type { WriterSpec } from './writer.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -57,7 +59,9 @@ const settings = {
   threads: positive('BENCH_THREADS', process.env.BENCH_THREADS ?? String(cpuChoice.loadCount)),
   /** The paced editor's PATCHes a second during the "while writing" reads. */
   writerRate: positive('BENCH_WRITER_RATE', process.env.BENCH_WRITER_RATE ?? '10'),
-  /** Measurements of a row before it is given up as invalid (a shared machine's contention comes and goes). */
+  /** Pairs of runs (CMS and bare, alternating which goes first) whose median ratio a row reports (pairs.ts). */
+  rounds: positive('BENCH_ROUNDS', process.env.BENCH_ROUNDS ?? '3'),
+  /** A row measures at most rounds × attempts pairs to get `rounds` valid ones (contention comes and goes). */
   attempts: positive('BENCH_ATTEMPTS', process.env.BENCH_ATTEMPTS ?? '1'),
   /**
    * An unrecorded run of each scenario against each server before its measured one, as long: the
@@ -179,27 +183,40 @@ async function loadRun(server: Server, scenario: Scenario, ctx: ScenarioContext,
   return { result, writer: await writer?.stop() };
 }
 
-async function measure(scenario: Scenario, servers: { cms: Server; bare: Server; floor?: Server }, ctx: ScenarioContext, dir: string): Promise<Row> {
+type Servers = { cms: Server; bare: Server; floor?: Server };
+
+/** One round of a row: the CMS and the bare server, in the round's order (pairs.ts), and the floor. */
+async function measurePair(scenario: Scenario, servers: Servers, ctx: ScenarioContext, dir: string, run: string, round: number): Promise<Pair> {
+  const runCms = () => loadRun(servers.cms, scenario, ctx, dir, `${run}-${round}-cms`);
+  const runBare = () => loadRun(servers.bare, scenario, ctx, dir, `${run}-${round}-bare`);
+  let cms, bare;
+  if (cmsFirst(round)) {
+    cms = await runCms();
+    bare = await runBare();
+  } else {
+    bare = await runBare();
+    cms = await runCms();
+  }
+  const floor = servers.floor && floorScenarios.has(scenario.key) ? (await loadRun(servers.floor, scenario, ctx, dir, `${run}-${round}-floor`)).result : undefined;
+  const writer = cms.writer && bare.writer ? { cms: cms.writer, bare: bare.writer } : undefined;
+  const pair = { cms: cms.result, bare: bare.result, ratio: cms.result.rps / bare.result.rps, writer, floor, validity: judge({ cms: cms.result, bare: bare.result, writer: writer?.cms }) };
+  log(
+    `${scenario.key} (pair ${round + 1}, ${cmsFirst(round) ? 'CMS first' : 'bare first'}): ${Math.round(pair.cms.rps)} req/s, bare ${Math.round(pair.bare.rps)} (${(pair.ratio * 100).toFixed(1)}%); ` +
+      `CPU wrk ${pair.cms.loadCpu.toFixed(0)}%, server ${pair.cms.serverCpu.toFixed(0)}%, bare server ${pair.bare.serverCpu.toFixed(0)}%${pair.validity.valid ? '' : `; INVALID: ${pair.validity.reasons.join('; ')}`}`,
+  );
+  return pair;
+}
+
+/** A scenario's row: pairs until enough are valid (pairs.ts), the bare server answering the CMS's bytes. */
+async function measure(scenario: Scenario, servers: Servers, ctx: ScenarioContext, dir: string): Promise<Row> {
   const run = `${ctx.articleIds.length}-${scenario.key}-${Date.now().toString(36)}`;
   const captured = await capture(servers.cms.base, scenario, run);
-  const cms = await loadRun(servers.cms, scenario, ctx, dir, `${run}-cms`);
   await serve(servers.bare, captured);
-  const bare = await loadRun(servers.bare, scenario, ctx, dir, `${run}-bare`);
-  const floor = servers.floor && floorScenarios.has(scenario.key) ? (await loadRun(servers.floor, scenario, ctx, dir, `${run}-floor`)).result : undefined;
-  const writer = cms.writer && bare.writer ? { cms: cms.writer, bare: bare.writer } : undefined;
+  const pairs: Pair[] = [];
+  while (!rowDone(pairs, settings.rounds, settings.attempts)) pairs.push(await measurePair(scenario, servers, ctx, dir, run, pairs.length));
   const path = scenario.paths[0]!.replace(/\/[0-9a-z]{20,}/g, '/<id>');
-  const row: Row = {
-    scenario: scenario.key,
-    request: `\`${scenario.method} ${path}\` (${scenario.note})`,
-    status: captured.status,
-    cms: cms.result,
-    bare: bare.result,
-    ratio: cms.result.rps / bare.result.rps,
-    writer,
-    floor,
-    validity: judge({ cms: cms.result, bare: bare.result, writer: writer?.cms }),
-  };
-  log(`${row.scenario}: ${Math.round(row.cms.rps)} req/s, bare ${Math.round(row.bare.rps)}; CPU wrk ${row.cms.loadCpu.toFixed(0)}%, server ${row.cms.serverCpu.toFixed(0)}%, bare server ${row.bare.serverCpu.toFixed(0)}%${row.validity.valid ? '' : `; INVALID: ${row.validity.reasons.join('; ')}`}`);
+  const row: Row = { scenario: scenario.key, request: `\`${scenario.method} ${path}\` (${scenario.note})`, status: captured.status, ...pairedFigures(pairs, settings.rounds) };
+  log(`${row.scenario}: ${(row.ratio * 100).toFixed(1)}% of bare, the median of ${row.pairs.filter((pair) => pair.valid).length} valid pairs${row.validity.valid ? '' : `; INVALID: ${row.validity.reasons.join('; ')}`}`);
   return row;
 }
 
@@ -225,13 +242,7 @@ async function runSize(docs: number): Promise<SizeReport & { seedSeconds: number
         await stop(cms.server.child);
         cms = { settings: scenario.server, server: await startServer(env, scenario.server, children) };
       }
-      let row = await measure(scenario, { cms: cms.server, bare, floor }, ctx, dir);
-      for (let attempt = 2; attempt <= settings.attempts && !row.validity.valid; attempt++) {
-        log(`${scenario.key}: invalid, measuring again (attempt ${attempt} of ${settings.attempts})…`);
-        const again: Row = { ...(await measure(scenario, { cms: cms.server, bare, floor }, ctx, dir)), attempts: attempt };
-        // All invalid: the least disturbed one is kept, the bare server's busiest.
-        if (again.validity.valid || again.bare.serverCpu > row.bare.serverCpu) row = again;
-      }
+      const row = await measure(scenario, { cms: cms.server, bare, floor }, ctx, dir);
       rows.push(row);
     }
     return { docs, idleRssMiB: { cms: cmsIdle, bare: bareIdle }, rows, seedSeconds: seeded.seconds };
@@ -261,7 +272,7 @@ async function main(): Promise<void> {
     const size = await runSize(docs);
     const after = { loadAverage: loadavg() };
     const title =
-      `**${docs} articles**, ${settings.connections} connections, ${settings.threads} wrk thread(s), ${settings.seconds} s per run; ` +
+      `**${docs} articles**, ${settings.connections} connections, ${settings.threads} wrk thread(s), ${settings.seconds} s per run, ${settings.rounds} pairs of runs per row (the median shown); ` +
       `servers pinned to CPU ${settings.serverCpus}, wrk ${wrk} to CPU ${settings.loadCpus} (taskset)` +
       `${settings.workers === 1 ? '' : `; CMS_WORKERS=${settings.workers}, all on the server's CPUs`}; ` +
       `${before.cpu} × ${before.cores}, Node ${before.node}, ${before.date.slice(0, 16)} UTC, ` +

@@ -2,25 +2,14 @@
  * What a run prints: the table of valid rows, the rows left out and why, and the issue's targets
  * beside the figures (met, not met, or no valid measurement).
  */
-import type { Validity, WriterOutcome } from './validity.js';
 import type { LoadResult } from './wrk.js';
+import type { PairedFigures } from './pairs.js';
 
-export interface Row {
+/** A scenario's row: the figures of its median pair (pairs.ts), and every pair's ratio. */
+export interface Row extends PairedFigures {
   readonly scenario: string;
   readonly request: string;
   readonly status: number;
-  readonly cms: LoadResult;
-  /** The bare server answering the bytes the CMS answered, under the same load. */
-  readonly bare: LoadResult;
-  /** CMS req/s ÷ bare req/s. */
-  readonly ratio: number;
-  /** The paced writer beside the reads, in each of the two runs. */
-  readonly writer?: { readonly cms: WriterOutcome; readonly bare: WriterOutcome };
-  /** The floor server's run, when measured (BENCH_FLOOR). */
-  readonly floor?: LoadResult;
-  readonly validity: Validity;
-  /** The measurement this row is, when earlier ones were invalid (BENCH_ATTEMPTS). */
-  readonly attempts?: number;
 }
 
 export interface SizeReport {
@@ -108,8 +97,13 @@ export function verdict(target: Target, rows: readonly Row[]): { measured: strin
 }
 
 const header =
-  '| scenario | request | status | req/s | bare req/s | ratio | p50 ms | p99 ms | wrk CPU | server CPU | bare: wrk / server CPU | others on server CPU | errors |\n' +
-  '|---|---|---|---|---|---|---|---|---|---|---|---|---|';
+  '| scenario | request | status | req/s | bare req/s | ratio | ratios of the pairs | p50 ms | p99 ms | bare p99 ms | wrk CPU | server CPU | bare: wrk / server CPU | others on server CPU | errors |\n' +
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|';
+
+/** Every pair's ratio, in the order measured; an invalid pair's in brackets. */
+function pairRatios(row: Row): string {
+  return row.pairs.map((pair) => (pair.valid ? percent(pair.ratio) : `(${percent(pair.ratio)})`)).join(', ');
+}
 
 export function tableRow(row: Row): string {
   const { cms, bare } = row;
@@ -121,8 +115,10 @@ export function tableRow(row: Row): string {
     rate(cms.rps),
     rate(bare.rps),
     percent(row.ratio),
+    pairRatios(row),
     ms(cms.p50),
     ms(cms.p99),
+    ms(bare.p99),
     cpu(cms.loadCpu),
     cpu(cms.serverCpu),
     `${cpu(bare.loadCpu)} / ${cpu(bare.serverCpu)}`,

@@ -5,6 +5,7 @@ import { judge } from '../../bench/validity.js';
 import { cpusBusySeconds, parseCpuList } from '../../bench/cpu.js';
 import { targets, verdict, type Row } from '../../bench/report.js';
 import { draftPaths } from '../../bench/scenarios.js';
+import { cmsFirst, pairedFigures, rowDone, type Pair } from '../../bench/pairs.js';
 
 /** What wrk prints with bench/wrk-requests.lua: its own report, then the `done` hook's line. */
 const wrkOutput = [
@@ -71,7 +72,7 @@ test("a CPU's busy time from /proc/stat counts all but idle and iowait", () => {
 
 test('a target is met only when every row it reads was measured validly and meets it', () => {
   const row = (scenario: string, ratio: number, valid = true): Row => ({
-    scenario, request: '', status: 200, cms: result({}), bare: result({}), ratio, validity: { valid, reasons: valid ? [] : ['x'] },
+    scenario, request: '', status: 200, cms: result({}), bare: result({}), ratio, validity: { valid, reasons: valid ? [] : ['x'] }, pairs: [{ ratio, valid }],
   });
   const list = targets(10).find((target) => target.label.startsWith('cached anonymous list'))!;
   assert.equal(verdict(list, [row('list', 0.7), row('list-page-1', 0.65)]).met, 'met');
@@ -89,4 +90,43 @@ test('the write rows take at most 5,000 drafts, spread evenly over the store, ea
   assert.equal(paths[1], '/api/v1/article/id20:en:draft');
   assert.equal(paths.at(-1), '/api/v1/article/id99980:en:draft');
   assert.deepEqual(draftPaths(['a', 'b']), ['/api/v1/article/a:en:draft', '/api/v1/article/b:en:draft'], 'fewer: all');
+});
+
+const pair = (ratio: number, overrides: { valid?: boolean; bareCpu?: number } = {}): Pair => {
+  const valid = overrides.valid ?? true;
+  return { cms: result({ rps: ratio * 20000 }), bare: result({ serverCpu: overrides.bareCpu ?? 99 }), ratio, validity: { valid, reasons: valid ? [] : [`pair ${ratio} disturbed`] } };
+};
+
+test('the rounds alternate which server goes first: CMS–bare, bare–CMS, CMS–bare', () => {
+  assert.deepEqual([0, 1, 2, 3].map(cmsFirst), [true, false, true, false]);
+});
+
+test('a row reports the pair with the median ratio of its valid pairs, the lower middle one when even', () => {
+  const row = pairedFigures([pair(0.9), pair(0.5), pair(0.7)], 3);
+  assert.equal(row.ratio, 0.7);
+  assert.equal(row.cms.rps, 14000, "the figures are that pair's own");
+  assert.equal(row.validity.valid, true);
+  assert.deepEqual(row.pairs, [{ ratio: 0.9, valid: true }, { ratio: 0.5, valid: true }, { ratio: 0.7, valid: true }], 'in the order measured');
+  assert.equal(pairedFigures([pair(0.9), pair(0.5)], 2).ratio, 0.5);
+  assert.equal(pairedFigures([pair(0.9), pair(0.2, { valid: false }), pair(0.6)], 3).ratio, 0.6, 'invalid pairs take no part');
+});
+
+test('a row with fewer valid pairs than a majority of its rounds is invalid, showing the least disturbed pair', () => {
+  const row = pairedFigures([pair(0.9, { valid: false, bareCpu: 70 }), pair(0.5, { valid: false, bareCpu: 85 }), pair(0.7)], 3);
+  assert.equal(row.validity.valid, false);
+  assert.equal(row.ratio, 0.7, 'the valid one: its bare server was busiest');
+  assert.deepEqual(row.validity.reasons, ['1 of 3 pairs valid, 2 needed']);
+  const none = pairedFigures([pair(0.9, { valid: false, bareCpu: 70 }), pair(0.5, { valid: false, bareCpu: 85 })], 1);
+  assert.equal(none.ratio, 0.5);
+  assert.deepEqual(none.validity.reasons, ['0 of 2 pairs valid, 1 needed', 'pair 0.5 disturbed']);
+  assert.throws(() => pairedFigures([], 3), /at least one pair/);
+});
+
+test('a row measures until it has a valid pair per round, or rounds × attempts pairs in all', () => {
+  assert.equal(rowDone([pair(0.5), pair(0.6)], 3, 2), false);
+  assert.equal(rowDone([pair(0.5), pair(0.6), pair(0.7)], 3, 2), true);
+  const invalid = pair(0.5, { valid: false });
+  assert.equal(rowDone([invalid, pair(0.6), pair(0.7)], 3, 2), false, 'an invalid pair is measured again');
+  assert.equal(rowDone([invalid, invalid, invalid, invalid, invalid, pair(0.7)], 3, 2), true, 'up to 6');
+  assert.equal(rowDone([invalid, invalid, invalid], 3, 1), true);
 });
