@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSkipReason, openPage } from '../helpers/browser.js';
+import { browserSkipReason, openPage, screenshot } from '../helpers/browser.js';
 import { adminTestConfig, signedInAdminSuite } from '../helpers/admin-app.js';
 
 /** The admin's locales with a chain: Spanish falls back to English (issue 25, part 4). */
@@ -30,6 +30,7 @@ describe('admin: preview links that expire, and documents missing in a locale', 
     assert.match(url, /cmsShareKey=/);
     const revoke = page.getByRole('button', { name: /^Revoke preview link: Expires / });
     await revoke.waitFor();
+    await screenshot(page, 'admin-editor-preview-link');
     // The expiry shown is about an hour away.
     const expiresAt = (await site.t.request('GET', `/api/v1/article/${draftId}/share`)).body.results[0].expiresAt as string;
     const lifetime = Date.parse(expiresAt) - Date.now();
@@ -63,9 +64,12 @@ describe('admin: preview links that expire, and documents missing in a locale', 
     const row = (title: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name: title, exact: true }) });
     await row(english.body.title).waitFor();
     assert.match(await row(english.body.title).innerText(), /Missing in es/);
+    assert.equal((await row(english.body.title).locator('td.locale').innerText()).trim(), 'en', 'the locale it is shown from');
     assert.equal(await row(english.body.title).getByRole('checkbox').isDisabled(), true);
     await row('Fallback Ambos').waitFor();
+    assert.equal((await row('Fallback Ambos').locator('td.locale').innerText()).trim(), 'es');
     assert.doesNotMatch(await row('Fallback Ambos').innerText(), /Missing in/);
+    await screenshot(page, 'admin-list-fallback');
     // Opening a missing one offers to localize it, as before.
     await page.getByRole('link', { name: english.body.title, exact: true }).click();
     await page.getByRole('heading', { name: /Not yet in Español/ }).waitFor();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { api, uniqueWord, type FlowContext } from '../flow-support.js';
+import { screenshot } from '../../helpers/browser.js';
 
 /**
  * The audit screen (admin/src/screens/AuditScreen.vue) from a signed-in admin page: it lists the
@@ -16,6 +17,7 @@ export async function auditListsChanges(page: Page, ctx: FlowContext, username: 
   const insertRow = table.getByRole('row').filter({ hasText: doc.cmsDocId });
   await insertRow.first().waitFor();
   assert.match(await insertRow.first().innerText(), /document\.insert[\s\S]*article/);
+  await screenshot(page, 'admin-audit');
 
   // Narrowed to the admin's sign-ins: the page's own sign-in is there, the insert (by a key) is not.
   const filters = page.getByRole('search', { name: 'Filter the audit trail' });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { api, eventually, uniqueWord, type FlowContext } from '../flow-support.js';
+import { screenshot } from '../../helpers/browser.js';
 
 /**
  * Scheduled publishing in the admin (admin/src/editor/SchedulePanel.vue, the list's badge and
@@ -33,6 +34,7 @@ export async function scheduleFromEditorThenPublished(page: Page, ctx: FlowConte
   await page.getByLabel('Publish at', { exact: true }).fill(await localInput(page, 6_000));
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
   await page.getByText(/Publishes/).waitFor();
+  await screenshot(page, 'admin-editor-scheduled');
   assert.ok(await page.getByRole('button', { name: 'Cancel scheduled publish' }).isVisible());
 
   // The list shows it scheduled, under the filter too.
@@ -42,6 +44,7 @@ export async function scheduleFromEditorThenPublished(page: Page, ctx: FlowConte
   await page.getByLabel('Scheduled').selectOption('true');
   await eventually(async () => assert.equal(new URL(page.url()).searchParams.get('f.scheduled'), 'true'));
   await eventually(async () => assert.match(await row(page, title).innerText(), /Scheduled/));
+  await screenshot(page, 'admin-list-scheduled');
   await page.getByLabel('Scheduled').selectOption('');
 
   // At its time the server publishes it: the list, opened again, shows it published.
