@@ -88,6 +88,7 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     store: storage.documents,
     history: storage.history,
     shareLinks: storage.shareLinks,
+    schedules: storage.schedules,
     transactions,
     versions,
     imageRecrop: new ImageRecrop({ config, registry: fieldTypes, storage, transactions, versions, crops: deps.attachments, onFailure: deps.onFollowUpFailure }),

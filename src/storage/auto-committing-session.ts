@@ -112,6 +112,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       put: (schedule, status) => transaction((tx) => tx.schedules.put(schedule, status)),
       remove: (key) => transaction((tx) => tx.schedules.remove(key)),
       claimDue: (args) => transaction((tx) => tx.schedules.claimDue(args)),
+      anyDue: (now) => read.schedules.anyDue(now),
       complete: (key, token) => transaction((tx) => tx.schedules.complete(key, token)),
       fail: (key, token) => transaction((tx) => tx.schedules.fail(key, token)),
     },

@@ -47,6 +47,20 @@ export function describeScheduleStoreContract(adapterOf: () => StorageAdapter): 
       assert.deepEqual(await claim('five', t0 + 10 * lease), []);
     });
 
+    it('tells by a read whether a claim would take anything: due, pending and unleased', async () => {
+      const store = adapterOf().schedules;
+      assert.equal(await store.anyDue(t0), false, 'nothing scheduled');
+      await store.put(schedule('peek', t0 + 1));
+      assert.equal(await store.anyDue(t0), false, 'not due yet');
+      assert.equal(await store.anyDue(t0 + 1), true);
+      assert.equal((await claim('one', t0 + 1)).length, 1);
+      assert.equal(await store.anyDue(t0 + 1), false, 'leased');
+      assert.equal(await store.anyDue(t0 + 1 + lease), true, 'the lease ran out');
+      assert.equal(await store.fail(schedule('peek', 0), 'one'), true);
+      assert.equal(await store.anyDue(t0 + 1 + lease), false, 'failed');
+      assert.equal(await store.remove(schedule('peek', 0)), true);
+    });
+
     it('restores a failed schedule as failed: never claimed', async () => {
       const store = adapterOf().schedules;
       await store.put(schedule('restored', t0 - 1), 'failed');

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../app-config.js';
-import type { DocumentStore, HistoryStore, ShareLinkStore } from '../../storage/storage-adapter.js';
+import type { DocumentStore, HistoryStore, ScheduleStore, ShareLinkStore } from '../../storage/storage-adapter.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { Choice } from '../fields/field-type.js';
 import type { DocumentIndexer } from '../indexing/document-indexer.js';
@@ -26,6 +26,8 @@ export interface DocumentCollaborators {
   readonly history: HistoryStore;
   /** Preview links, read outside a transaction (a shared read, the editor's list). */
   readonly shareLinks: ShareLinkStore;
+  /** The due-time index, peeked outside a transaction before a claim (ScheduleRunner). */
+  readonly schedules: ScheduleStore;
   readonly transactions: TransactionRunner;
   readonly versions: VersionWriter;
   readonly conversion: Conversion;

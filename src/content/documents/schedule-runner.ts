@@ -10,7 +10,7 @@ import { readVersion } from './version-reads.js';
 import { publish } from './operations/publish.js';
 import { unpublish } from './operations/unpublish.js';
 
-type RunnerDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'transactions' | 'versions' | 'values' | 'changes' | 'presenter'>;
+type RunnerDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'schedules' | 'transactions' | 'versions' | 'values' | 'changes' | 'presenter'>;
 
 // Due schedules one look claims at most; more wait for the next look (a moment later).
 const claimLimit = 50;
@@ -36,6 +36,8 @@ export class ScheduleRunner {
    * first such error is thrown once the others ran.
    */
   async runDue(now = Date.now()): Promise<number> {
+    // Most looks find nothing due: a read answers them, and only a due schedule costs a claim.
+    if (!(await this.#deps.schedules.anyDue(now))) return 0;
     const { scheduleLease, scheduleAttempts } = this.#deps.config.limits;
     const token = randomUUID();
     const due = await this.#deps.transactions.run({}, (tx) => tx.schedules.claimDue({ now, leaseMs: scheduleLease, token, limit: claimLimit }));

@@ -47,6 +47,11 @@ export interface ScheduleStore {
    * until `now + leaseMs`, earliest first, counting an attempt each. Atomic across processes.
    */
   claimDue(args: { now: number; leaseMs: number; token: string; limit: number }): Promise<Schedule[]>;
+  /**
+   * Whether a claim at `now` would take anything: a read, so that looking every few seconds
+   * while nothing is due takes no write lock (SQLite) and starts no write transaction.
+   */
+  anyDue(now: number): Promise<boolean>;
   /** Removes the schedule when `token` still holds its claim (the run commits with it); false otherwise. */
   complete(key: ScheduleKey, token: string): Promise<boolean>;
   /** Marks the schedule failed when `token` still holds its claim, ending the claim; false otherwise. */

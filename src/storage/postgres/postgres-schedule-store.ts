@@ -17,6 +17,7 @@ const claimSql = `UPDATE schedules SET lease_until = $2::bigint, lease_token = $
     ORDER BY due_at LIMIT $4::int
     FOR UPDATE SKIP LOCKED)
   RETURNING ${columns}`;
+const anyDueSql = `SELECT 1 FROM schedules WHERE status = 'pending' AND due_at <= $1::bigint AND lease_until <= $1::bigint LIMIT 1`;
 const completeSql = 'DELETE FROM schedules WHERE version_id = $1::text AND action = $2::text AND lease_token = $3::text';
 const failSql = `UPDATE schedules SET status = 'failed', lease_until = 0, lease_token = NULL
   WHERE version_id = $1::text AND action = $2::text AND lease_token = $3::text`;
@@ -37,6 +38,11 @@ export function createPostgresScheduleStore(statements: StatementSource): Schedu
       const { rows } = await statements.prepared<ScheduleRow>(claimSql, [now, now + leaseMs, token, limit]);
       // RETURNING gives no order.
       return rows.map(scheduleOf).sort((a, b) => a.dueAt - b.dueAt);
+    },
+
+    async anyDue(now) {
+      const { rows } = await statements.prepared(anyDueSql, [now]);
+      return rows.length > 0;
     },
 
     async complete({ versionId, action }, token) {

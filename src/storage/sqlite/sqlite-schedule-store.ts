@@ -14,6 +14,7 @@ const claimSql = `UPDATE schedules SET lease_until = @until, lease_token = @toke
     WHERE status = 'pending' AND due_at <= @now AND lease_until <= @now
     ORDER BY due_at LIMIT @limit)
   RETURNING ${columns}`;
+const anyDueSql = `SELECT 1 FROM schedules WHERE status = 'pending' AND due_at <= @now AND lease_until <= @now LIMIT 1`;
 const completeSql = 'DELETE FROM schedules WHERE version_id = @versionId AND action = @action AND lease_token = @token';
 const failSql = `UPDATE schedules SET status = 'failed', lease_until = 0, lease_token = NULL
   WHERE version_id = @versionId AND action = @action AND lease_token = @token`;
@@ -33,6 +34,10 @@ export function createSqliteScheduleStore(statements: StatementSource): Schedule
       const rows = statements.statement(claimSql).all({ now, until: now + leaseMs, token, limit }) as ScheduleRow[];
       // RETURNING gives no order.
       return rows.map(scheduleOf).sort((a, b) => a.dueAt - b.dueAt);
+    },
+
+    async anyDue(now) {
+      return statements.statement(anyDueSql).get({ now }) !== undefined;
     },
 
     async complete({ versionId, action }, token) {
