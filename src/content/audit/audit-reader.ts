@@ -2,7 +2,7 @@ import type { Principal } from '../../core/principal.js';
 import type { AuditQuery, AuditRecord, StorageAdapter } from '../../storage/storage-adapter.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
 import { refusal } from '../../core/refusal.js';
-import { isCalendarDate } from '../fields/date.js';
+import { namesCalendarDate } from '../fields/date.js';
 
 export const defaultAuditPerPage = 50;
 /** As a piece list's cap. */
@@ -76,16 +76,14 @@ function single(raw: unknown, name: string): string | undefined {
   return raw;
 }
 
-/** The time as the records write it (UTC, milliseconds), so that text comparison is time order. */
+/**
+ * The time as the records write it (UTC, milliseconds), so that text comparison is time order.
+ * `Date.parse` rolls 2026-02-30 over into March: the day must exist.
+ */
 function isoTimeOf(value: string, name: string): string {
-  const time = isoTime.test(value) && isCalendarDate(...dateOf(value)) ? Date.parse(value) : NaN;
+  const time = isoTime.test(value) && namesCalendarDate(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(time)) throw new InvalidRequestError(`${name} must be an ISO 8601 time, such as 2026-01-31T12:00:00Z`, { path: name });
   return new Date(time).toISOString();
-}
-
-/** Year, month and day of a time that matched `isoTime`: `Date.parse` rolls 2026-02-30 over into March. */
-function dateOf(value: string): [number, number, number] {
-  return value.slice(0, 10).split('-').map(Number) as [number, number, number];
 }
 
 function positiveInteger(raw: unknown, name: string): number | undefined {
