@@ -234,6 +234,26 @@ describe('Lifecycle routes: hostile input is a 400 in the one error shape', () =
     assert.equal(after.updatedAt, before.updatedAt);
   });
 
+  it('keeps neither the share key nor the schedules in history: an entry read after unsharing shows no key', async () => {
+    const docId = ok(await t.request('POST', '/api/v1/article?cmsMode=draft', { body: { title: 'Keyed' } }), 'insert').body.cmsDocId;
+    const keyed = `/api/v1/article/${docId}:en:draft`;
+    const key = ok(await t.request('POST', `${keyed}/share`, { body: { share: true } }), 'share').body.cmsShareKey;
+    ok(await t.request('POST', `${keyed}/schedule`, { body: { publishAt: '2099-01-01T00:00:00Z' } }), 'schedule');
+    ok(await t.request('PATCH', keyed, { body: { title: 'Keyed, saved while shared' } }), 'save');
+    ok(await t.request('POST', `${keyed}/share`, { body: { share: false } }), 'unshare');
+    const entries = ok(await t.request('GET', `${keyed}/history`), 'history').body.results;
+    assert.deepEqual(entries.map((entry: { action: string }) => entry.action), ['update', 'insert']);
+    for (const entry of entries) {
+      const res = ok(await t.request('GET', `${keyed}/history/${entry._id}`), entry.action);
+      assert.ok(!res.text.includes(key), `${entry.action} shows the key`);
+      assert.equal(res.body.document.cmsShareKey, undefined);
+      assert.equal(res.body.document.scheduledPublish, undefined);
+    }
+    assert.equal(entries.length, 2);
+    // The draft itself still shows its schedule.
+    assert.equal(ok(await t.request('GET', keyed), 'draft').body.scheduledPublish.status, 'pending');
+  });
+
   it('answers a history page far past the end with no entries, on both stores', async () => {
     const res = ok(await t.request('GET', `${draft}/history?page=999999999&perPage=100`), 'far page');
     assert.deepEqual(res.body, { pages: 1, currentPage: 999_999_999, results: [] });
