@@ -173,6 +173,28 @@ describe('Lifecycle routes: a refused caller learns nothing and changes nothing'
     assert.ok(own.body.results.some((item: { action: string }) => item.action === 'insert'), own.text);
   });
 
+  it('checks the role before the type\'s versions or the locale: users\' routes and an unknown cmsLocale are the same 403', async () => {
+    const before = await storeState();
+    const users = [`/api/v1/@cms/user/${contributorUser.id}`, '/api/v1/@cms/user/nosuchuser'].map((base) => lifecycleCalls(base, { entry, link }, false));
+    for (const caller of [{ name: 'contributor', key: 'contributor' }, { name: 'editor', key: 'editor' }] as const) {
+      for (const [index, call] of users[0]!.entries()) {
+        const first = await send(t, call, caller);
+        assertErrorShape(first, 403, 'forbidden', `${caller.name} ${call.path}`);
+        assert.deepEqual((await send(t, users[1]![index]!, caller)).body, first.body, `${caller.name} ${call.name}`);
+      }
+    }
+    const article = lifecycleCalls(`/api/v1/article/${docId}:en:draft`, { entry, link }, false);
+    for (const caller of [{ name: 'anonymous', key: null }, { name: 'guest', key: 'guest' }] as const) {
+      for (const call of article) {
+        const plain = await send(t, call, caller);
+        const unknownLocale = await send(t, { ...call, path: `${call.path}?cmsLocale=zz` }, caller);
+        assertErrorShape(unknownLocale, 403, 'forbidden', `${caller.name} ${call.name} cmsLocale=zz`);
+        assert.deepEqual(unknownLocale.body, plain.body, `${caller.name} ${call.name}`);
+      }
+    }
+    assert.deepEqual(await storeState(), before);
+  });
+
   it('every route answers an editor 404 for another type\'s id, a note through the article routes, and a missing document alike', async () => {
     const before = await storeState();
     const editor: Caller = { name: 'editor', key: 'editor' };
