@@ -90,6 +90,7 @@ describe('Lifecycle routes: a refused caller learns nothing and changes nothing'
     const modules = config.modules as Record<string, { options: Record<string, unknown> }>;
     // A type a contributor may not edit: its documents are as unknown to them as missing ones.
     modules.note!.options.editRole = 'editor';
+    // A page, so that its drafts have preview links too.
     modules.note!.options.pagePath = '/notes';
     t = await startTestApp(config);
     docId = ok(await t.request('POST', '/api/v1/article', { body: { title: 'Guarded' } }), 'article').body.cmsDocId;
