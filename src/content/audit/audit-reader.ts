@@ -2,12 +2,16 @@ import type { Principal } from '../../core/principal.js';
 import type { AuditQuery, AuditRecord, StorageAdapter } from '../../storage/storage-adapter.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
 import { refusal } from '../../core/refusal.js';
+import { namesCalendarDate } from '../fields/date.js';
 
 export const defaultAuditPerPage = 50;
 /** As a piece list's cap. */
 export const maxAuditPerPage = 100;
 const maxFilterLength = 200;
 const filterNames = ['actor', 'type', 'action'] as const;
+const queryNames = [...filterNames, 'since', 'until', 'page', 'perPage'] as const;
+// What a query may name: its own parameters, and the API key a client may send in any query string.
+const knownParameters: ReadonlySet<string> = new Set([...queryNames, 'apikey', 'apiKey']);
 // An ISO 8601 time as `Date.prototype.toISOString` writes it, or a date or a time with an offset:
 // what the records hold (`at`) compares as text only once it is normalized to the former.
 const isoTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
@@ -41,8 +45,17 @@ export class AuditReader {
   }
 }
 
-/** The filters of a query string, each checked: a string of bounded length, times valid ISO 8601. */
+/**
+ * The filters of a query string, each checked: a string of bounded length, times valid ISO 8601
+ * on a day that exists. Any other parameter (`sort`, a misspelt filter) is refused rather than
+ * ignored: a filter that silently does nothing answers the whole trail.
+ */
 function auditQueryOf(query: Readonly<Record<string, unknown>>): AuditQuery {
+  const unknown = Object.keys(query).find((name) => !knownParameters.has(name));
+  if (unknown !== undefined) {
+    const name = unknown.slice(0, maxFilterLength);
+    throw new InvalidRequestError(`Unknown parameter ${JSON.stringify(name)}: the audit trail takes ${queryNames.join(', ')}`, { path: name });
+  }
   const filter: { -readonly [K in keyof AuditQuery]: string } = {};
   for (const name of filterNames) {
     const value = single(query[name], name);
@@ -63,9 +76,12 @@ function single(raw: unknown, name: string): string | undefined {
   return raw;
 }
 
-/** The time as the records write it (UTC, milliseconds), so that text comparison is time order. */
+/**
+ * The time as the records write it (UTC, milliseconds), so that text comparison is time order.
+ * `Date.parse` rolls 2026-02-30 over into March: the day must exist.
+ */
 function isoTimeOf(value: string, name: string): string {
-  const time = isoTime.test(value) ? Date.parse(value) : NaN;
+  const time = isoTime.test(value) && namesCalendarDate(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(time)) throw new InvalidRequestError(`${name} must be an ISO 8601 time, such as 2026-01-31T12:00:00Z`, { path: name });
   return new Date(time).toISOString();
 }

@@ -5,6 +5,8 @@ import type { SanitizedPieceType } from '../types/piece-type.js';
 import { newId, parseDocumentId } from '../../core/ids.js';
 import { pieceTypeOf } from './caller.js';
 import { updatedBy } from './new-version.js';
+import { shareKeyProperty } from './draft-sharing.js';
+import { scheduleProperties } from './schedules.js';
 
 /**
  * The kinds of change a history entry records: a webhook event's name, or a finer one for the
@@ -23,6 +25,17 @@ export type HistoryAction =
   | 'restore-history';
 
 const dayMs = 86_400_000;
+
+/**
+ * What a version keeps in its entries: all but the draft's share key, a secret that would outlive
+ * its unsharing there, and its schedules, which the schedule index holds and an old entry would
+ * show as still pending. Neither is content: a restore never brings them back either.
+ */
+function historyDataOf(doc: StoredDocument): Record<string, unknown> {
+  const data = structuredClone(doc) as Record<string, unknown>;
+  for (const property of [shareKeyProperty, ...Object.values(scheduleProperties)]) delete data[property];
+  return data;
+}
 
 /** The history of a document set in one locale (null for a version that has none: a type without locales). */
 export function historyScopeOf(doc: StoredDocument): HistoryScope | null {
@@ -57,7 +70,7 @@ export class HistoryRecorder {
     if (maxEntries === 0) return;
     const now = Date.now();
     const author = updatedBy(principal);
-    const data = structuredClone(doc) as Record<string, unknown>;
+    const data = historyDataOf(doc);
     const latest = action === 'update' ? await tx.history.latest(scope) : null;
     if (latest && this.#merges(latest, { versionId: doc._id, author, now })) {
       await tx.history.merge(scope, latest._id, { createdAt: Math.max(now, latest.createdAt), updatedBy: author, data });

@@ -4,7 +4,7 @@ import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { Caller, SetTarget } from './caller.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
 import { requireWrite } from '../access/permissions.js';
-import { localizedTarget } from './caller.js';
+import { localizedTarget, pieceTypeOf } from './caller.js';
 
 const entryIdPattern = /^[a-z][a-z0-9]{23}$/;
 
@@ -14,8 +14,9 @@ const entryIdPattern = /^[a-z][a-z0-9]{23}$/;
  * restoring writes the draft. Every lookup is scoped by the type, the document and the locale.
  */
 export function historyTarget(config: AppConfig, caller: Caller, typeName: string, rawId: string): { type: SanitizedPieceType; target: SetTarget; scope: HistoryScope } {
+  // The role before the id or the locale is read: a caller who may not edit learns nothing of them.
+  requireWrite(caller.principal, pieceTypeOf(config, typeName), 'draft');
   const { type, target } = localizedTarget(config, caller, typeName, rawId);
-  requireWrite(caller.principal, type, 'draft');
   return { type, target, scope: { type: type.name, docId: target.docId, locale: target.locale } };
 }
 

@@ -3,6 +3,7 @@ import type { NewSchedule, ScheduleAction, ScheduleStatus, StoredDocument } from
 import { InvalidRequestError } from '../../errors/app-error.js';
 import { isRole } from '../../core/principal.js';
 import { updatedBy } from './new-version.js';
+import { namesCalendarDate } from '../fields/date.js';
 
 /*
  * Scheduled publishing (issue 25, `POST :_id/schedule`). A schedule lives twice, written in one
@@ -68,16 +69,11 @@ export function scheduleRequestOf(body: Readonly<Record<string, unknown>>, now: 
 
 function scheduleTimeOf(value: unknown, path: string, now: number, toleranceMs: number): Date | null {
   if (value === null) return null;
-  const time = typeof value === 'string' && isoDateTime.test(value) && isCalendarDate(value) ? Date.parse(value) : Number.NaN;
+  // `Date.parse` rolls 2030-02-31 over into March: the day must exist in its month.
+  const time = typeof value === 'string' && isoDateTime.test(value) && namesCalendarDate(value) ? Date.parse(value) : Number.NaN;
   if (!Number.isFinite(time)) throw new InvalidRequestError(`${path} must be an ISO 8601 date-time with a zone (2030-01-31T09:00:00Z) or null`, { path });
   if (time < now - toleranceMs) throw new InvalidRequestError(`${path} is in the past`, { path });
   return new Date(time);
-}
-
-/** `Date.parse` rolls 2030-02-31 over into March: the day must exist in its month. */
-function isCalendarDate(value: string): boolean {
-  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
-  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 /**

@@ -10,6 +10,12 @@ export function isCalendarDate(year: number, month: number, day: number): boolea
   return day <= daysInMonth;
 }
 
+/** Whether a date or a time (`YYYY-MM-DD…`, its shape already checked) names a day that exists. */
+export function namesCalendarDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  return isCalendarDate(year, month, day);
+}
+
 /** Null for empty input; throws for anything that is not a string. */
 export function emptyOrText(input: unknown, expected: string): string | null {
   if (input === null) return null;

@@ -3,7 +3,7 @@ import type { DocumentCollaborators, VersionOutput } from '../collaborators.js';
 import type { StorageSession, StoredDocument } from '../../../storage/storage-adapter.js';
 import { NotFoundError } from '../../../errors/app-error.js';
 import { requirePublish } from '../../access/permissions.js';
-import { localizedTarget, versionId, type SetTarget } from '../caller.js';
+import { localizedTarget, pieceTypeOf, versionId, type SetTarget } from '../caller.js';
 import { readVersion } from '../version-reads.js';
 import {
   checkScheduleOrder,
@@ -27,8 +27,10 @@ type ScheduleDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'ver
  */
 export async function schedule(deps: ScheduleDeps, caller: Caller, typeName: string, rawId: string, body: Record<string, unknown>): Promise<VersionOutput> {
   const { principal } = caller;
-  const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
+  // The role before the id or the locale is read, as the other lifecycle routes.
+  const type = pieceTypeOf(deps.config, typeName);
   requirePublish(principal, type, `Scheduling ${type.name}`);
+  const { target } = localizedTarget(deps.config, caller, typeName, rawId);
   const request = scheduleRequestOf(body, Date.now(), deps.config.limits.scheduleTolerance);
   const by = scheduledByOf(principal);
   const draft = await deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
