@@ -25,7 +25,7 @@ import { requireBodyRate } from './http/body-rate.js';
 import { redactUrl } from './http/redact-url.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
 import { CachedAnswers } from './http/cached-answers.js';
-import { parseQueryString } from './http/query-string.js';
+import { lazyQueryString } from './http/query-string.js';
 import { ResponseCache } from './http/response-cache.js';
 import { registerAuthRoutes } from './http/routes/auth.js';
 import { registerSetupRoutes } from './http/routes/setup.js';
@@ -157,8 +157,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     // Who the client is (request.ip: login throttle, logs) comes from X-Forwarded-For only behind trusted proxies.
     trustProxy: trustProxyOption(config.trustProxy),
     routerOptions: {
-      // Bracket syntax (`_ids[]=a`, `sort[title]=1`) without prototype keys, with bounded size; plain pairs cheaply.
-      querystringParser: parseQueryString,
+      // Bracket syntax (`_ids[]=a`, `sort[title]=1`) without prototype keys, with bounded size, parsed when first read.
+      querystringParser: lazyQueryString,
       // Long ids reach the route and get a 400 from its schema instead of the router's bare 414.
       maxParamLength: 2000,
     },

@@ -5,6 +5,8 @@ import { matchesNoneMatch } from './etag.js';
 import { cdnTagsOf } from './cdn-tags.js';
 import type { VersionOutput } from '../content/documents/collaborators.js';
 import { answerOf, canonicalUrl, type Answer, type Encoding, type ResponseCache, type Sources } from './response-cache.js';
+import { mayHaveParameter } from './query-string.js';
+import { apiKeyParams } from './plugins/auth.js';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -12,8 +14,6 @@ const gzipped = promisify(gzip);
 /** Below this many bytes an answer is sent as is: compressing it would save less than it costs. */
 export const minCompressedBytes = 1024;
 
-/** Credentials in the query string: the audience stands for them in a cache key. */
-const credentialParams = ['apikey', 'apiKey'];
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -205,9 +205,10 @@ export class CachedAnswers {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || !this.#cache.enabled) return null;
     const audience = audienceOf(request);
     if (audience === null) return null;
-    const url = canonicalUrl(request.url, credentialParams, this.#maxParams);
+    const url = canonicalUrl(request.url, apiKeyParams, this.#maxParams);
     if (url === null) return null;
-    if (url.omitted === 0 && credentialParams.some((name) => name in (request.query as object))) return null;
+    // Plain credentials are left out of the text; one spelt otherwise (encoded, `apikey[]`) would stay in it.
+    if (mayHaveParameter(url.text, apiKeyParams)) return null;
     return `${audience}\n${url.text}`;
   }
 

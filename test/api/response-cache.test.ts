@@ -89,6 +89,10 @@ describe('response cache: ETag, 304, Cache-Control, compression', () => {
     const encoded = await read(`${url}&%61pikey=${keys.admin}`);
     assert.equal(encoded.text, admin.text, 'a key under an encoded name is still the key');
     assert.equal((await read(`${url}&%61pikey=${keys.admin}`)).read, true, 'but its answer is not kept: the key would be kept with it');
+    // Two keys, or a key as a list, are refused before any cache is asked.
+    for (const query of [`apikey=${keys.admin}&%61pikey=${keys.admin}`, `apikey[]=${keys.admin}`]) {
+      assert.equal((await read(`${url}&${query}`)).status, 403, query);
+    }
     const head = await read(url, {}, 'HEAD');
     assert.deepEqual([head.status, head.etag, head.text, head.read], [200, anonymous.etag, '', false], 'HEAD is answered from the GET\'s entry');
     assert.equal((await read(url, { 'if-none-match': anonymous.etag as string })).status, 304);

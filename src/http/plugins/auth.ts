@@ -7,6 +7,7 @@ import { ForbiddenError, UnauthorizedError } from '../../errors/app-error.js';
 import { isUnsafe, refuseForeignOrigin, refuseMissingCsrfToken } from '../cross-site.js';
 import { clearSessionCookies, sessionIdOf, setSessionCookies } from '../session-cookies.js';
 import type { PublicKeyGuard } from '../public-keys.js';
+import { mayHaveParameter } from '../query-string.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -133,9 +134,13 @@ async function resolveSession(request: FastifyRequest, reply: FastifyReply, sess
   if (renewed) setSessionCookies(reply, renewed, deps.baseUrl);
 }
 
+/** The query parameters an API key may come in. */
+export const apiKeyParams: readonly string[] = ['apikey', 'apiKey'];
+
 /** The one credential a request presents, the first of an API key, a bearer token and the session cookie; none: anonymous. */
 export function credentialsOf(request: FastifyRequest): { apiKey?: string; bearer?: string; session?: string } {
-  const query = (request.query ?? {}) as Record<string, unknown>;
+  // Most requests name no key in their query: the raw text says so, and the query stays unparsed.
+  const query = (mayHaveParameter(request.url, apiKeyParams) ? request.query : {}) as Record<string, unknown>;
   const fromQuery = query.apikey ?? query.apiKey;
   if (typeof fromQuery === 'string') return { apiKey: fromQuery };
   if (fromQuery !== undefined) return { apiKey: '' };
