@@ -57,26 +57,33 @@ export function lazyQueryString(text: string): Record<string, unknown> {
   });
 }
 
-// A parameter name the parser reads without decoding it: its top-level name is the text before
-// its first bracket.
-const plainName = /^[A-Za-z0-9_-]+(?:\[[A-Za-z0-9_-]*\])*$/;
+// A parameter name the parser reads without decoding it, matched where a parameter starts: its
+// top-level name is the text before its first bracket.
+const plainNameAt = /[A-Za-z0-9_-]+(?:\[[A-Za-z0-9_-]*\])*/y;
 
 /**
  * Whether the parsed query of a raw URL may have one of `names` at its top level. False only
  * when every parameter's name is plain (letters, digits, `_`, `-`, then brackets) and none's
  * top-level name is one of `names`: the parser could not give them. Any other spelling (an
- * encoded name, a `+`, a leading bracket) answers true, and the caller reads the parsed query.
+ * encoded name, a `+`, a leading bracket, an empty name) answers true, and the caller reads the
+ * parsed query. Every request asks it: it scans the text in place, slicing nothing.
  */
 export function mayHaveParameter(url: string, names: readonly string[]): boolean {
   const mark = url.indexOf('?');
   if (mark === -1) return false;
-  for (const param of url.slice(mark + 1).split('&')) {
-    if (param.length === 0) continue;
-    const equals = param.indexOf('=');
-    const name = equals === -1 ? param : param.slice(0, equals);
-    if (!plainName.test(name)) return true;
-    const bracket = name.indexOf('[');
-    if (names.includes(bracket === -1 ? name : name.slice(0, bracket))) return true;
+  for (let start = mark + 1; start < url.length; ) {
+    const ampersand = url.indexOf('&', start);
+    const end = ampersand === -1 ? url.length : ampersand;
+    if (end > start) {
+      const equals = url.indexOf('=', start);
+      const nameEnd = equals === -1 || equals > end ? end : equals;
+      plainNameAt.lastIndex = start;
+      if (nameEnd === start || !plainNameAt.test(url) || plainNameAt.lastIndex !== nameEnd) return true;
+      const bracket = url.indexOf('[', start);
+      const topEnd = bracket === -1 || bracket > nameEnd ? nameEnd : bracket;
+      if (names.some((name) => name.length === topEnd - start && url.startsWith(name, start))) return true;
+    }
+    start = end + 1;
   }
   return false;
 }

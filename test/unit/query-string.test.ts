@@ -70,3 +70,27 @@ test('the raw text tells a query that cannot name a parameter; any other spellin
     assert.equal(may(url), true, url);
   }
 });
+
+test('the raw text check agrees with splitting the query and reading each name whole, on random queries', () => {
+  const names = ['apikey', 'apiKey'];
+  const plain = /^[A-Za-z0-9_-]+(?:\[[A-Za-z0-9_-]*\])*$/;
+  const bySplitting = (url: string) => {
+    const mark = url.indexOf('?');
+    if (mark === -1) return false;
+    return url.slice(mark + 1).split('&').some((param) => {
+      if (param.length === 0) return false;
+      const equals = param.indexOf('=');
+      const name = equals === -1 ? param : param.slice(0, equals);
+      if (!plain.test(name)) return true;
+      const bracket = name.indexOf('[');
+      return names.includes(bracket === -1 ? name : name.slice(0, bracket));
+    });
+  };
+  const pieces = ['apikey', 'apiKey', 'api', 'key', 'page', '=', '&', '[', ']', '%61', '+', '1', 'x', '_', '-', '?'];
+  let seed = 7;
+  const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  for (let round = 0; round < 5000; round++) {
+    const url = '/a?' + Array.from({ length: random(8) }, () => pieces[random(pieces.length)]).join('');
+    assert.equal(mayHaveParameter(url, names), bySplitting(url), url);
+  }
+});
