@@ -71,15 +71,19 @@ const plainNameAt = /[A-Za-z0-9_-]+(?:\[[A-Za-z0-9_-]*\])*/y;
 export function mayHaveParameter(url: string, names: readonly string[]): boolean {
   const mark = url.indexOf('?');
   if (mark === -1) return false;
+  // The next `=` and `[` at or after a parameter's start, found again only once passed: a query of
+  // many parameters without them (`a&a&a…`) is scanned once, not once per parameter.
+  let equals = mark;
+  let bracket = mark;
   for (let start = mark + 1; start < url.length; ) {
     const ampersand = url.indexOf('&', start);
     const end = ampersand === -1 ? url.length : ampersand;
     if (end > start) {
-      const equals = url.indexOf('=', start);
+      if (equals !== -1 && equals < start) equals = url.indexOf('=', start);
       const nameEnd = equals === -1 || equals > end ? end : equals;
       plainNameAt.lastIndex = start;
       if (nameEnd === start || !plainNameAt.test(url) || plainNameAt.lastIndex !== nameEnd) return true;
-      const bracket = url.indexOf('[', start);
+      if (bracket !== -1 && bracket < start) bracket = url.indexOf('[', start);
       const topEnd = bracket === -1 || bracket > nameEnd ? nameEnd : bracket;
       if (names.some((name) => name.length === topEnd - start && url.startsWith(name, start))) return true;
     }

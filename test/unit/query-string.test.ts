@@ -94,3 +94,11 @@ test('the raw text check agrees with splitting the query and reading each name w
     assert.equal(mayHaveParameter(url, names), bySplitting(url), url);
   }
 });
+
+test('the raw text check answers long queries of parameters without `=` or brackets', () => {
+  const url = `/a?${'a&'.repeat(8000)}b=1`;
+  assert.equal(mayHaveParameter(url, ['apikey']), false);
+  assert.equal(mayHaveParameter(`${url}&apikey=k`, ['apikey']), true);
+  assert.equal(mayHaveParameter(`/a?${'a[x]&'.repeat(4000)}apikey[]=k`, ['apikey']), true);
+  assert.equal(mayHaveParameter(`/a?${'a=1&'.repeat(4000)}apikey`, ['apikey']), true);
+});
