@@ -7,6 +7,7 @@ import type { VersionOutput } from '../content/documents/collaborators.js';
 import { answerOf, canonicalUrl, type Answer, type Encoding, type ResponseCache, type Sources } from './response-cache.js';
 import { mayHaveParameter } from './query-string.js';
 import { apiKeyParams } from './plugins/auth.js';
+import { memoByUrl } from './memo-by-url.js';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -81,14 +82,19 @@ export interface CachedAnswersDeps {
 export class CachedAnswers {
   readonly #cache: ResponseCache;
   readonly #generations: CachedAnswersDeps['generations'];
-  readonly #maxParams: number;
   readonly #maxTagsLength: number;
+  /** The raw URL's part of a cache key; null: its answer is not kept (`#keyOf`). */
+  readonly #urlKeyOf: (url: string) => string | null;
 
   constructor(deps: CachedAnswersDeps) {
     this.#cache = deps.cache;
     this.#generations = deps.generations;
-    this.#maxParams = deps.maxParams;
     this.#maxTagsLength = deps.maxTagsLength;
+    this.#urlKeyOf = memoByUrl((rawUrl) => {
+      const url = canonicalUrl(rawUrl, apiKeyParams, deps.maxParams);
+      // Plain credentials are left out of the text; one spelt otherwise (encoded, `apikey[]`) would stay in it.
+      return url === null || mayHaveParameter(url.text, apiKeyParams) ? null : url.text;
+    });
   }
 
   /**
@@ -205,11 +211,8 @@ export class CachedAnswers {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || !this.#cache.enabled) return null;
     const audience = audienceOf(request);
     if (audience === null) return null;
-    const url = canonicalUrl(request.url, apiKeyParams, this.#maxParams);
-    if (url === null) return null;
-    // Plain credentials are left out of the text; one spelt otherwise (encoded, `apikey[]`) would stay in it.
-    if (mayHaveParameter(url.text, apiKeyParams)) return null;
-    return `${audience}\n${url.text}`;
+    const url = this.#urlKeyOf(request.url);
+    return url === null ? null : `${audience}\n${url}`;
   }
 
   async #deliver(request: FastifyRequest, reply: FastifyReply, answer: Answer, key: string | undefined): Promise<FastifyReply> {

@@ -8,6 +8,7 @@ import { isUnsafe, refuseForeignOrigin, refuseMissingCsrfToken } from '../cross-
 import { clearSessionCookies, sessionIdOf, setSessionCookies } from '../session-cookies.js';
 import type { PublicKeyGuard } from '../public-keys.js';
 import { mayHaveParameter } from '../query-string.js';
+import { memoByUrl } from '../memo-by-url.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -137,10 +138,13 @@ async function resolveSession(request: FastifyRequest, reply: FastifyReply, sess
 /** The query parameters an API key may come in. */
 export const apiKeyParams: readonly string[] = ['apikey', 'apiKey'];
 
+/** Whether a raw URL's parsed query may hold an API key (`mayHaveParameter`). */
+const mayNameApiKey = memoByUrl((url) => mayHaveParameter(url, apiKeyParams));
+
 /** The one credential a request presents, the first of an API key, a bearer token and the session cookie; none: anonymous. */
 export function credentialsOf(request: FastifyRequest): { apiKey?: string; bearer?: string; session?: string } {
   // Most requests name no key in their query: the raw text says so, and the query stays unparsed.
-  const query = (mayHaveParameter(request.url, apiKeyParams) ? request.query : {}) as Record<string, unknown>;
+  const query = (mayNameApiKey(request.url) ? request.query : {}) as Record<string, unknown>;
   const fromQuery = query.apikey ?? query.apiKey;
   if (typeof fromQuery === 'string') return { apiKey: fromQuery };
   if (fromQuery !== undefined) return { apiKey: '' };
