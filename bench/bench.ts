@@ -53,21 +53,21 @@ function chooseCpus(): { allowed: number[]; server: string; load: string; loadCo
 const cpuChoice = chooseCpus();
 const settings = {
   docs: (process.env.BENCH_DOCS ?? '10000').split(',').map((value) => positive('BENCH_DOCS', value)),
-  seconds: positive('BENCH_SECONDS', process.env.BENCH_SECONDS ?? '10'),
+  seconds: positive('BENCH_SECONDS', process.env.BENCH_SECONDS ?? '4'),
   connections: positive('BENCH_CONNECTIONS', process.env.BENCH_CONNECTIONS ?? '50'),
   /** wrk threads: one per CPU it runs on. */
   threads: positive('BENCH_THREADS', process.env.BENCH_THREADS ?? String(cpuChoice.loadCount)),
   /** The paced editor's PATCHes a second during the "while writing" reads. */
   writerRate: positive('BENCH_WRITER_RATE', process.env.BENCH_WRITER_RATE ?? '10'),
   /** Pairs of runs (CMS and bare, alternating which goes first) whose median ratio a row reports (pairs.ts). */
-  rounds: positive('BENCH_ROUNDS', process.env.BENCH_ROUNDS ?? '3'),
+  rounds: positive('BENCH_ROUNDS', process.env.BENCH_ROUNDS ?? '7'),
   /** A row measures at most rounds × attempts pairs to get `rounds` valid ones (contention comes and goes). */
   attempts: positive('BENCH_ATTEMPTS', process.env.BENCH_ATTEMPTS ?? '1'),
   /**
    * An unrecorded run of each scenario against each server before its measured one, as long: the
    * JIT compiles the path and a cache fills, so p99 says what a warm server does (0: none).
    */
-  warmupSeconds: wholeSeconds('BENCH_WARMUP_SECONDS', process.env.BENCH_WARMUP_SECONDS ?? '2'),
+  warmupSeconds: wholeSeconds('BENCH_WARMUP_SECONDS', process.env.BENCH_WARMUP_SECONDS ?? '1'),
   /** How long the servers rest after start before their RSS is read. */
   idleSeconds: positive('BENCH_IDLE_SECONDS', process.env.BENCH_IDLE_SECONDS ?? '5'),
   only: process.env.BENCH_SCENARIOS?.split(',').map((key) => key.trim()),
