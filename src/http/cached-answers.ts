@@ -83,18 +83,20 @@ export class CachedAnswers {
   readonly #cache: ResponseCache;
   readonly #generations: CachedAnswersDeps['generations'];
   readonly #maxTagsLength: number;
-  /** The raw URL's part of a cache key; null: its answer is not kept (`#keyOf`). */
-  readonly #urlKeyOf: (url: string) => string | null;
+  /** The raw URL's part of a cache key (`text`); null: its answer is not kept (`#keyOf`). */
+  readonly #urlKeyOf: (url: string) => { readonly text: string; readonly omitted: number } | null;
 
   constructor(deps: CachedAnswersDeps) {
     this.#cache = deps.cache;
     this.#generations = deps.generations;
     this.#maxTagsLength = deps.maxTagsLength;
-    this.#urlKeyOf = memoByUrl((rawUrl) => {
+    const urlKeyOf = (rawUrl: string) => {
       const url = canonicalUrl(rawUrl, apiKeyParams, deps.maxParams);
       // Plain credentials are left out of the text; one spelt otherwise (encoded, `apikey[]`) would stay in it.
-      return url === null || mayHaveParameter(url.text, apiKeyParams) ? null : url.text;
-    });
+      return url === null || mayHaveParameter(url.text, apiKeyParams) ? null : url;
+    };
+    // A URL that held a credential, plain or spelt otherwise, is not remembered: the key stays out of memory.
+    this.#urlKeyOf = memoByUrl(urlKeyOf, { remember: (url) => url !== null && url.omitted === 0 });
   }
 
   /**
@@ -212,7 +214,7 @@ export class CachedAnswers {
     const audience = audienceOf(request);
     if (audience === null) return null;
     const url = this.#urlKeyOf(request.url);
-    return url === null ? null : `${audience}\n${url}`;
+    return url === null ? null : `${audience}\n${url.text}`;
   }
 
   async #deliver(request: FastifyRequest, reply: FastifyReply, answer: Answer, key: string | undefined): Promise<FastifyReply> {

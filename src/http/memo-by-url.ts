@@ -4,17 +4,23 @@
  * again costs one map lookup instead of a scan: in the server a scan costs several times what a
  * tight loop measures, its allocations and cold code included. Bounded: at most `entries` URLs
  * of at most `maxLength` characters are held (a longer one is computed each time), and a full
- * memo starts over, so a client sending a new URL each time costs what no memo would.
+ * memo starts over, so a client sending a new URL each time costs what no memo would. Only the
+ * URLs whose value `remember` accepts are held: the callers keep out any URL that may carry a
+ * credential, which is not to stay in memory after its request.
  */
-export function memoByUrl<T>(compute: (url: string) => T, options: { readonly entries?: number; readonly maxLength?: number } = {}): (url: string) => T {
+export function memoByUrl<T>(
+  compute: (url: string) => T,
+  options: { readonly entries?: number; readonly maxLength?: number; readonly remember?: (value: T) => boolean } = {},
+): (url: string) => T {
   const entries = options.entries ?? 1000;
   const maxLength = options.maxLength ?? 1000;
+  const remember = options.remember ?? (() => true);
   const memo = new Map<string, T>();
   return (url) => {
     const known = memo.get(url);
     if (known !== undefined || memo.has(url)) return known as T;
     const value = compute(url);
-    if (url.length <= maxLength) {
+    if (url.length <= maxLength && remember(value)) {
       if (memo.size >= entries) memo.clear();
       memo.set(url, value);
     }

@@ -34,3 +34,12 @@ test('the memo holds at most its entries, and never a URL longer than its bound'
   assert.equal(memo(long), 11);
   assert.equal(computed.get(long), 2, 'a URL over the bound is computed each time');
 });
+
+test('a URL whose value the memo is told not to remember is computed each time and never held', () => {
+  const { memo, computed } = counted((url) => url.includes('apikey'), { remember: (mayHoldKey) => !mayHoldKey });
+  for (let round = 0; round < 3; round++) {
+    assert.equal(memo('/a?apikey=secret'), true);
+    assert.equal(memo('/a?page=1'), false);
+  }
+  assert.deepEqual(Object.fromEntries(computed), { '/a?apikey=secret': 3, '/a?page=1': 1 });
+});

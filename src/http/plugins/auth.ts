@@ -138,8 +138,8 @@ async function resolveSession(request: FastifyRequest, reply: FastifyReply, sess
 /** The query parameters an API key may come in. */
 export const apiKeyParams: readonly string[] = ['apikey', 'apiKey'];
 
-/** Whether a raw URL's parsed query may hold an API key (`mayHaveParameter`). */
-const mayNameApiKey = memoByUrl((url) => mayHaveParameter(url, apiKeyParams));
+/** Whether a raw URL's parsed query may hold an API key (`mayHaveParameter`); only the URLs that cannot are remembered. */
+const mayNameApiKey = memoByUrl((url) => mayHaveParameter(url, apiKeyParams), { remember: (may) => !may });
 
 /** The one credential a request presents, the first of an API key, a bearer token and the session cookie; none: anonymous. */
 export function credentialsOf(request: FastifyRequest): { apiKey?: string; bearer?: string; session?: string } {
