@@ -191,6 +191,25 @@ describe('If-Match on every write', () => {
     assert.equal((await t.request('PATCH', draft, { body: { priority: 1 }, headers: { 'if-match': at.etag } })).status, 412);
   });
 
+  it('matches If-Match against the version the path names on PUT, PATCH and DELETE: another version\'s ETag is a 412', async () => {
+    const { draft, published } = await article('Named target');
+    const draftTag = (await read(draft)).etag;
+    const publishedTag = (await read(published)).etag;
+    for (const [method, path, etag, body] of [
+      ['PATCH', draft, publishedTag, { title: 'Through the published tag' }],
+      ['PUT', draft, publishedTag, { title: 'Through the published tag' }],
+      ['PATCH', published, draftTag, { title: 'Through the draft tag' }],
+      ['DELETE', published, draftTag, undefined],
+    ] as const) {
+      const res = await t.request(method, path, { body, headers: { 'if-match': etag } });
+      assertChanged(res, systemTask);
+    }
+    assert.equal((await read(draft)).body.title, 'Named target', 'nothing written');
+    assert.equal((await read(published)).etag, publishedTag, 'the published version is as it was');
+    // A list of tags matches when one of them names the target.
+    ok(await t.request('PATCH', draft, { body: { title: 'Either tag' }, headers: { 'if-match': `${publishedTag}, ${draftTag}` } }), 'list');
+  });
+
   it('answers a stale If-Match on a users document (a type without locales) with 412', async () => {
     const user = ok(await t.request('POST', '/api/v1/@cms/user', { body: { title: 'Ann', username: 'ann-etag', password: 'ann-password-123', role: 'editor' } }), 'user');
     const path = `/api/v1/@cms/user/${user.body._id}`;
@@ -341,5 +360,19 @@ describe('advisory locks', () => {
     const live = ok(await t.request('GET', draft.replace(':draft', ':published')), 'published').body;
     assert.equal(live.title, 'Published by patch');
     ok(await t.request('PATCH', draft, { key: null, headers: bob.headers, body: lock('bob-tab') }), 'released with the publish');
+  });
+
+  it('never publishes on PUT: a draft read, changed and sent back whole (with its _publish flag, _patches) stays a draft', async () => {
+    const draft = await draftOf('Round trip');
+    const read = ok(await t.request('GET', draft, { key: null, headers: ann.headers }), 'GET').body;
+    assert.equal(read._publish, true, 'the read answer carries the permission flag');
+    const put = ok(
+      await t.request('PUT', draft, { key: null, headers: ann.headers, body: { ...read, title: 'Changed, not published', _patches: [{ title: 'Not applied' }] } }),
+      'PUT of the read answer',
+    );
+    assert.equal(put.body.title, 'Changed, not published', 'a PUT reads no _patches');
+    assert.equal(put.body.modified, true, 'the draft differs from the published version');
+    const live = ok(await t.request('GET', draft.replace(':draft', ':published')), 'published').body;
+    assert.equal(live.title, 'Round trip', 'nothing went live');
   });
 });

@@ -108,13 +108,12 @@ export function restorePieceHistory(type: string, id: string, entryId: string, o
 }
 
 /**
- * Archives or restores a document in one locale: through its published version when it has one
- * (a published-mode PATCH also reaches the draft), else through the draft.
+ * Archives or restores a document in one locale through its draft: the server spreads it to the
+ * published version (with publish permission), and `If-Match` names the draft the caller read.
  */
-export function setArchived(type: string, draft: Pick<PieceDocument, 'cmsDocId' | 'cmsLocale' | 'lastPublishedAt'>, archived: boolean, options: WriteOptions = {}) {
+export function setArchived(type: string, draft: Pick<PieceDocument, 'cmsDocId' | 'cmsLocale'>, archived: boolean, options: WriteOptions = {}) {
   const locale = draft.cmsLocale.split(':')[0]!;
-  const mode: Mode = draft.lastPublishedAt ? 'published' : 'draft';
-  return patchPiece(type, versionId(draft.cmsDocId, locale, mode), { archived }, options);
+  return patchPiece(type, versionId(draft.cmsDocId, locale, 'draft'), { archived }, options);
 }
 
 /** Where a draft stands against its published version, as the list and the editor show it. */

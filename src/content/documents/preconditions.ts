@@ -22,22 +22,27 @@ export function versionValidator(doc: StoredDocument): string {
 }
 
 /**
- * Refuses (412, nothing written) a write whose precondition names no current version of the
- * document set in this locale. Runs in the write's transaction, after its document is held,
- * so no other write can come between the check and the write, in this process or another.
+ * Refuses (412, nothing written) a write whose precondition names no current version it may
+ * act on. A write whose path names one version (PUT, PATCH, DELETE: `version`) must name that
+ * version's current state, as RFC 9110 has it: a draft's PATCH sent with the published
+ * version's ETag is refused. An action on the document set (publish, localize, the reverts…)
+ * accepts any current version of the set in this locale, the one its client read. Runs in the
+ * write's transaction, after its document is held, so no other write can come between the
+ * check and the write, in this process or another.
  */
 export async function requireUnchanged(
   tx: StorageSession,
   type: SanitizedPieceType,
-  set: { readonly docId: string; readonly locale: string | null },
+  set: { readonly docId: string; readonly locale: string | null; readonly version?: string },
   precondition: Precondition | undefined,
 ): Promise<void> {
   if (precondition === undefined || precondition === '*') return;
-  const versions = await tx.documents.find({ type: type.name, docIds: [set.docId], ...(set.locale === null ? {} : { locale: set.locale }) });
+  const inSet = await tx.documents.find({ type: type.name, docIds: [set.docId], ...(set.locale === null ? {} : { locale: set.locale }) });
+  const versions = set.version === undefined ? inSet : inSet.filter((version) => version._id === set.version);
   const current = new Set(versions.map(versionValidator));
   if (precondition.some((validator) => current.has(validator))) return;
-  // The version the client read, as it is now: the one of the mode its validator names.
-  const named = versions.find((version) => precondition.some((validator) => validator[0] === versionValidator(version)[0]));
+  // The version the client read, as it is now: the one named, else the one of the mode its validator names.
+  const named = set.version !== undefined ? versions[0] : versions.find((version) => precondition.some((validator) => validator[0] === versionValidator(version)[0]));
   throw changedError(named ?? null);
 }
 

@@ -26,7 +26,8 @@ export interface TransactionRunnerDeps {
 export interface DocumentWrite {
   readonly caller: Caller;
   readonly type: SanitizedPieceType;
-  readonly set: { readonly docId: string; readonly locale: string | null };
+  /** `version`: the one version the write's path names (PUT, PATCH, DELETE), which `If-Match` must name. */
+  readonly set: { readonly docId: string; readonly locale: string | null; readonly version?: string };
   /** The body's `_advisoryLock` and the version it is for (PUT, PATCH). */
   readonly advisoryLock?: { readonly versionId: string; readonly request: LockRequest | null };
 }

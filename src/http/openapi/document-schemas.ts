@@ -81,15 +81,17 @@ const documentProperties: Record<string, JsonSchema> = {
   _fields: { type: 'object', description: 'On a related document: the fields the relationship keeps for it' },
 };
 
-/** What PUT and PATCH bodies may carry besides fields: the original's control properties. */
-const controlProperties: Record<string, JsonSchema> = {
+/** What PUT and PATCH bodies may carry besides fields: the original's control properties (PATCH alone reads `_publish`). */
+const lockControl: Record<string, JsonSchema> = {
   _advisoryLock: {
     type: 'object',
     description: 'Take or refresh (`lock: true`) or release after the write (`lock: false`) the advisory lock of this tab; `force` takes it over. A body with nothing else saves nothing.',
     required: ['tabId', 'lock'],
     properties: { tabId: { type: 'string', minLength: 1, maxLength: 200 }, lock: boolean, force: boolean },
   },
-  _publish: { ...boolean, description: 'true: publish the draft after the write (drafts of localized types that do not autopublish)' },
+};
+const publishControl: Record<string, JsonSchema> = {
+  _publish: { ...boolean, description: 'true: publish the draft after the patch (drafts of localized types that do not autopublish). A PUT ignores it, as every read answer carries `_publish` as a permission flag' },
 };
 
 /** The component of a document of any type (`DocumentSchemas.components`). */
@@ -205,7 +207,7 @@ export class DocumentSchemas {
       type: 'object',
       description: `A ${type.options.label} as POST and PUT take it. Properties that name no field are ignored.`,
       ...(required.length > 0 && { required: required.map((field) => field.name) }),
-      properties: { ...properties, _newInstance: { ...boolean, description: 'true: store nothing, answer the defaults' }, ...controlProperties },
+      properties: { ...properties, _newInstance: { ...boolean, description: 'true: store nothing, answer the defaults' }, ...lockControl },
     };
   }
 
@@ -221,7 +223,8 @@ export class DocumentSchemas {
         ...this.#fieldProperties(type.fields, 'write'),
         ...operators,
         _patches: { type: 'array', items: { type: 'object' } },
-        ...controlProperties,
+        ...lockControl,
+        ...publishControl,
       },
     };
   }

@@ -10,7 +10,7 @@ type PatchDeps = UpdateDeps & Pick<DocumentCollaborators, 'fieldTypes'>;
 
 /** PATCH /api/v1/<type>/:_id: a partial update; in published mode the same patch also reaches the draft. */
 export function patch(deps: PatchDeps, caller: Caller, typeName: string, rawId: string, body: Record<string, unknown>): Promise<VersionOutput> {
-  const { fields, lock, publish, saves } = controlsOf(body);
+  const { fields, lock, publish, saves } = controlsOf(body, 'patch');
   const operations = parsePatch(fields, deps.config.limits.patchOperations);
   return update(deps, caller, typeName, rawId, { action: 'patch', lock, publish, newValues: saves ? newValues(deps, operations) : null });
 }

@@ -20,7 +20,7 @@ export async function remove(deps: RemoveDeps, caller: Caller, typeName: string,
   const type = pieceTypeOf(deps.config, typeName);
   const target = resolveTarget(deps.config, type, rawId, caller);
   requireWrite(principal, type, target.mode);
-  await deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
+  await deps.transactions.runOnDocument({ caller, type, set: { ...target, version: target.id } }, async (tx) => {
     const doc = await requireVersion(tx, type, target.id);
     // Written first: a refusal below rolls it back with the rest.
     await deps.changes.record(tx, changeOf('delete', doc, caller), null);

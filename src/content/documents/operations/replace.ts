@@ -4,7 +4,7 @@ import { controlsOf, update, type NewValues, type UpdateDeps } from './update.js
 
 /** PUT /api/v1/<type>/:_id: full replacement; every field not in the body is reset, except `archived`. */
 export function replace(deps: UpdateDeps, caller: Caller, typeName: string, rawId: string, body: Record<string, unknown>): Promise<VersionOutput> {
-  const { fields, lock, publish, saves } = controlsOf(body);
+  const { fields, lock, publish, saves } = controlsOf(body, 'replace');
   const newValues: NewValues = async (version) => {
     const values = await deps.conversion.convert({ ...version, input: fields });
     if (!Object.hasOwn(fields, 'archived')) delete values.archived;

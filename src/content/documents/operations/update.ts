@@ -39,12 +39,21 @@ export interface Update {
   readonly publish: boolean;
 }
 
-/** A PUT or PATCH body without its control properties, and what they ask. */
-export function controlsOf(body: Readonly<Record<string, unknown>>): { fields: Record<string, unknown>; lock: LockRequest | null; publish: boolean; saves: boolean } {
+/**
+ * A PUT or PATCH body without its control properties, and what they ask. Both routes honour
+ * `_advisoryLock`; only PATCH reads `_publish` and `_patches` (patch-body.ts; a PUT's conversion
+ * ignores `_patches` as any unknown key), as the original's convertPatchAndRefresh does and its
+ * convertUpdateAndRefresh does not: every read answer carries `_publish: true` as a permission
+ * flag, so a PUT of a draft as it was read must not publish it.
+ */
+export function controlsOf(
+  body: Readonly<Record<string, unknown>>,
+  route: Update['action'],
+): { fields: Record<string, unknown>; lock: LockRequest | null; publish: boolean; saves: boolean } {
   const { _advisoryLock: _lock, _publish: publish, ...fields } = body;
   // As the original: a body that is empty or holds only the lock saves nothing (no `updatedAt` move).
   const saves = Object.keys(body).some((key) => key !== '_advisoryLock');
-  return { fields, lock: lockRequestOf(body), publish: publish === true, saves };
+  return { fields, lock: lockRequestOf(body), publish: route === 'patch' && publish === true, saves };
 }
 
 /**
@@ -61,7 +70,7 @@ export async function update(deps: UpdateDeps, caller: Caller, typeName: string,
   requireWrite(principal, type, target.mode);
   const publishAfter = change.publish && target.mode === 'draft' && !type.options.autopublish;
   if (publishAfter) requirePublish(principal, type);
-  const write = { caller, type, set: target, advisoryLock: { versionId: target.id, request: change.lock } };
+  const write = { caller, type, set: { ...target, version: target.id }, advisoryLock: { versionId: target.id, request: change.lock } };
   let replacement: ImageReplacement | null = null;
   const saved = await deps.transactions.runOnDocument(write, async (tx, passwords) => {
     const { newValues } = change;
