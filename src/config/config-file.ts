@@ -1,6 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { register } from 'node:module';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors/app-error.js';
 import { demoConfig } from './demo-config.js';
 
@@ -33,8 +34,21 @@ const typeScriptNeedsNode =
   'a TypeScript configuration needs Node 22.6 or later started with --experimental-strip-types (23.6 or later: no flag); ' +
   'on this Node, write cms.config.mjs with "// @ts-check" and defineConfig from cms-server/config';
 
+/** This package's package.json, whose `name` and `exports` let a file inside it import `cms-server/…`. */
+const packageJsonUrl = new URL('../../../package.json', import.meta.url);
+let ownPackageResolvable = false;
+
+/** A file outside the package (CMS_CONFIG=/etc/cms/cms.config.mjs) imports `cms-server/config` as one inside it does. */
+function resolveOwnPackageFrom(path: string): void {
+  const fromRoot = relative(fileURLToPath(new URL('.', packageJsonUrl)), resolve(path));
+  if (ownPackageResolvable || (!fromRoot.startsWith('..') && !isAbsolute(fromRoot))) return;
+  ownPackageResolvable = true;
+  register('./own-package-hooks.js', import.meta.url, { data: { packageUrl: packageJsonUrl.href } });
+}
+
 async function importDefault(path: string): Promise<unknown> {
   let loaded: Record<string, unknown>;
+  resolveOwnPackageFrom(path);
   try {
     loaded = await import(pathToFileURL(path).href);
   } catch (error) {

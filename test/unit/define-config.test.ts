@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -146,4 +147,39 @@ test('a cms.config.ts loads where Node strips types, and elsewhere says what to 
       await assert.rejects(load, /site\.ts: a TypeScript configuration needs Node 22\.6 or later .*write cms\.config\.mjs with "\/\/ @ts-check"/);
     }
   });
+});
+
+test('the documented tsc check works as written: a good cms.config.mjs passes, a wrong value fails', async () => {
+  const docs = await readFile(join(root, 'docs', 'reference', 'configuration.md'), 'utf8');
+  const command = /`(npx tsc [^`]*cms\.config\.mjs)`/.exec(docs)?.[1];
+  assert.ok(command, 'configuration.md documents a tsc check of cms.config.mjs');
+  const parsed = ts.parseCommandLine(command.split(/\s+/).slice(2));
+  assert.deepEqual(parsed.errors, [], command);
+  assert.deepEqual(parsed.fileNames, ['cms.config.mjs']);
+  await withPackageDir(async (dir) => {
+    const check = async (min: string) => {
+      const file = join(dir, 'cms.config.mjs');
+      await writeFile(file, `// @ts-check\nimport { defineConfig } from 'cms-server/config';\nexport default defineConfig({ modules: { a: { extend: '@cms/piece-type', fields: { add: { n: { type: 'integer', min: ${min} } } } } } });\n`);
+      // Library declarations are checked where they are made: skipping them changes nothing of this file's errors.
+      const program = ts.createProgram([file], { ...parsed.options, skipLibCheck: true, types: [] });
+      return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    };
+    assert.deepEqual(await check('1'), []);
+    assert.match((await check("'one'")).join('\n'), /not assignable to type 'number'/);
+  });
+});
+
+test('a configuration kept outside the package (CMS_CONFIG=/etc/cms/cms.config.mjs) imports cms-server/config', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'cms-etc-'));
+  try {
+    const file = join(dir, 'cms.config.mjs');
+    await writeFile(
+      file,
+      "import { defineConfig } from 'cms-server/config';\nexport default defineConfig({ modules: { recipe: { extend: '@cms/piece-type', options: { label: 'Recipe' } } } });\n",
+    );
+    const config = await loadAppConfig({ env: { CMS_CONFIG: file, CMS_DATA_DIR: dir, CMS_LOG_LEVEL: 'silent' }, cwd: dir });
+    assert.ok(config.pieceTypes.has('recipe'), 'the type the file defines is served');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
