@@ -6,7 +6,9 @@ export const demoConfig = {
   // No baseUrl: links follow the port and host the server listens on.
   locales: {
     en: { label: 'English' },
-    es: { label: 'Español' },
+    es: { label: 'Español', fallback: 'en' },
+    // A chain to show locale fallback: a published read in es-mx answers es, else en.
+    'es-mx': { label: 'Español (México)', fallback: 'es' },
   },
   defaultLocale: 'en',
   apiKeys: {
