@@ -4,6 +4,7 @@ import type { AttachmentCrop } from '../storage/storage-adapter.js';
 import { lossyQuality, originalQuality } from './image-sizes.js';
 import { jpegLayout } from './jpeg-segments.js';
 import { pngKnownChunks } from './png-chunks.js';
+import { webpKnownChunks } from './webp-chunks.js';
 
 export type ImageFormat = 'jpg' | 'png' | 'gif' | 'webp';
 
@@ -32,9 +33,9 @@ export interface ImageProcessor {
   /**
    * When `source` carries metadata (EXIF with its GPS position, owner and serial numbers, XMP,
    * IPTC, comments, text chunks), writes to `output` the same image without it: oriented upright,
-   * ICC profile kept, every frame kept, lossless formats losslessly. A JPEG or PNG with nothing
-   * else beyond its image (bytes after its end, unknown chunks) is written without them, byte
-   * for byte otherwise. Resolves true when it wrote `output`, false when `source` has nothing to
+   * ICC profile kept, every frame kept, lossless formats losslessly. A JPEG, PNG or WebP with
+   * nothing else beyond its image (bytes after its end, unknown chunks) is written without them,
+   * byte for byte otherwise. Resolves true when it wrote `output`, false when `source` has nothing to
    * remove and may be kept as it is.
    */
   removeMetadata(args: { source: string; format: ImageFormat; output: string }): Promise<boolean>;
@@ -93,22 +94,23 @@ async function hasMetadata(path: string, format: ImageFormat): Promise<boolean> 
 }
 
 /**
- * The bytes of a JPEG or PNG that its format needs: a JPEG up to its end-of-image marker, a
- * PNG's known chunks up to IEND. `unchanged` when that is the whole file (and for the other
- * formats), `reencode` when only decoding and encoding again cleans it: a JPEG metadata segment
- * (comments do not show in sharp's metadata; EXIF carries the orientation to apply), or a file
- * too broken to walk. The file is read whole: it is at most the upload limit, and sharp decodes
- * it into more than that anyway.
+ * The bytes of a JPEG, PNG or WebP that its format needs: a JPEG up to its end-of-image marker,
+ * a PNG's known chunks up to IEND, a WebP's known chunks up to its RIFF's end (its size and
+ * flags rewritten to match). `unchanged` when that is the whole file (and for GIF), `reencode`
+ * when only decoding and encoding again cleans it: a JPEG metadata segment (comments do not
+ * show in sharp's metadata; EXIF carries the orientation to apply), or a file too broken to
+ * walk. The file is read whole: it is at most the upload limit, and sharp decodes it into more
+ * than that anyway.
  */
 async function formatBytes(path: string, format: ImageFormat): Promise<Buffer | 'unchanged' | 'reencode'> {
-  if (format !== 'jpg' && format !== 'png') return 'unchanged';
+  if (format === 'gif') return 'unchanged';
   const bytes = await readFile(path);
   if (format === 'jpg') {
     const layout = jpegLayout(bytes);
     if (!layout || layout.hasMetadata) return 'reencode';
     return layout.end < bytes.length ? bytes.subarray(0, layout.end) : 'unchanged';
   }
-  const known = pngKnownChunks(bytes);
+  const known = format === 'png' ? pngKnownChunks(bytes) : webpKnownChunks(bytes);
   if (!known) return 'reencode';
   return known.dropped ? known.bytes : 'unchanged';
 }
