@@ -160,6 +160,7 @@ describe('attachment upload', () => {
     const svg = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">'
       + '<defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient><style>.c { fill: #c33; stroke: url(#g) }</style></defs>'
       + '<rect id="r" class="c" width="10" height="10" fill="url(#g)" style="fill: url(\'#g\')"/><use xlink:href="#g"/><use href="#r" x="2"/>'
+      + '<circle r="2"><animate attributeName="opacity" values="0;1" dur="2s" repeatCount="indefinite"/><set attributeName="fill" to="blue" begin="click"/></circle>'
       + '<a href="#top">x &amp; y</a></svg>';
     const res = await upload(t, 'logo.svg', svg);
     assert.equal(res.status, 200, res.text);

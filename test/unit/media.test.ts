@@ -89,6 +89,9 @@ describe('SVG check', () => {
     assert.equal(svgProblem(clean), null);
     assert.match(svgProblem(svgOf('<script/>'))!, /svg:script elements|script elements/);
     assert.match(svgProblem(svgOf('<g\tonclick="x"/>'))!, /attribute onclick/);
+    assert.equal(svgProblem(svgOf('<rect><animate attributeName="opacity" values="0;1" dur="1s"/><set attributeName="fill" to="red"/></rect>')), null, 'animations of what is drawn');
+    assert.match(svgProblem(svgOf('<rect><set attributeName=" On\u00a0Click" to="x()"/></rect>'))!, /animate event handlers/);
+    assert.match(svgProblem(svgOf('<a href="#a"><set attributeName="xlink:href" to="javascript:x()"/></a>'))!, /animated links/);
     assert.equal(svgProblem(svgOf('<image href="data:image/png;base64,iVBOR+w0/=="/>')), null, 'an embedded bitmap');
     assert.match(svgProblem(svgOf('<image href="data:image/svg+xml;base64,AAAA"/>'))!, /links outside/);
     assert.match(svgProblem(svgOf("<use xlink:href='other.svg#x'/>"))!, /links outside/);
