@@ -27,7 +27,8 @@ export interface ImageProcessor {
   probe(path: string): Promise<ImageInfo | null>;
   /**
    * Writes every output from `source`: oriented upright, cropped when asked, fit inside its box
-   * without enlarging, encoded in `format`. Resolves when all are written; rejects when any fails.
+   * without enlarging, encoded in `format`. One at a time: resolves when all are written, rejects
+   * at the first that fails (the caller removes those written).
    */
   render(args: { source: string; format: ImageFormat; crop?: AttachmentCrop; outputs: readonly ImageOutput[] }): Promise<void>;
   /**
@@ -132,19 +133,16 @@ export function createSharpImageProcessor(): ImageProcessor {
     },
 
     async render({ source, format, crop, outputs }) {
-      // One decoder set up once; each clone is its own pipeline, run by sharp's thread pool.
       const base = (await open(source, format)).autoOrient();
       if (crop) base.extract({ left: crop.left, top: crop.top, width: crop.width, height: crop.height });
-      // Settled, not raced: when one output fails, the others are finished before the caller cleans up.
-      const results = await Promise.allSettled(
-        outputs.map((output) => {
-          const pipeline = base.clone();
-          if (output.box) pipeline.resize({ ...output.box, fit: 'inside', withoutEnlargement: true });
-          return encode(pipeline, format).toFile(output.path);
-        }),
-      );
-      const failure = results.find((result) => result.status === 'rejected');
-      if (failure) throw failure.reason;
+      // Each clone is a pipeline of its own, run one after the other: a pipeline holds one of
+      // libuv's threads, which file reads and password hashes wait for, while libvips already
+      // spreads its work over several cores. One render thus holds one thread, whatever the sizes.
+      for (const output of outputs) {
+        const pipeline = base.clone();
+        if (output.box) pipeline.resize({ ...output.box, fit: 'inside', withoutEnlargement: true });
+        await encode(pipeline, format).toFile(output.path);
+      }
     },
 
     async removeMetadata({ source, format, output }) {

@@ -20,13 +20,13 @@ const exifFlag = 0x08;
 const xmpFlag = 0x04;
 
 interface Chunk {
-  readonly type: string;
+  readonly fourcc: string;
   /** The chunk with its header and padding. */
   readonly bytes: Buffer;
   readonly data: Buffer;
 }
 
-/** The chunks of `bytes` from `start` to exactly `end`, or null when they do not walk to it. */
+/** The chunks (four-character code, whole chunk, data) of `bytes` from `start` to exactly `end`, or null when they do not walk to it. */
 function chunksBetween(bytes: Buffer, start: number, end: number): Chunk[] | null {
   const chunks: Chunk[] = [];
   let position = start;
@@ -35,16 +35,16 @@ function chunksBetween(bytes: Buffer, start: number, end: number): Chunk[] | nul
     const dataEnd = position + chunkHeaderLength + length;
     const chunkEnd = dataEnd + (length % 2);
     if (chunkEnd > end) return null;
-    const type = bytes.toString('latin1', position, position + 4);
-    chunks.push({ type, bytes: bytes.subarray(position, chunkEnd), data: bytes.subarray(position + chunkHeaderLength, dataEnd) });
+    const fourcc = bytes.toString('latin1', position, position + 4);
+    chunks.push({ fourcc, bytes: bytes.subarray(position, chunkEnd), data: bytes.subarray(position + chunkHeaderLength, dataEnd) });
     position = chunkEnd;
   }
   return position === end ? chunks : null;
 }
 
-function chunkHeader(type: string, length: number): Buffer {
+function chunkHeader(fourcc: string, length: number): Buffer {
   const header = Buffer.alloc(chunkHeaderLength);
-  header.write(type, 0, 'latin1');
+  header.write(fourcc, 0, 'latin1');
   header.writeUInt32LE(length, 4);
   return header;
 }
@@ -54,7 +54,7 @@ function cleanFrame(frame: Chunk): { bytes: Buffer; dropped: boolean } | null {
   if (frame.data.length < frameHeaderLength) return null;
   const inner = chunksBetween(frame.data, frameHeaderLength, frame.data.length);
   if (!inner) return null;
-  const kept = inner.filter((chunk) => keptFrameChunks.has(chunk.type));
+  const kept = inner.filter((chunk) => keptFrameChunks.has(chunk.fourcc));
   if (kept.length === inner.length) return { bytes: frame.bytes, dropped: false };
   const data = Buffer.concat([frame.data.subarray(0, frameHeaderLength), ...kept.map((chunk) => chunk.bytes)]);
   return { bytes: Buffer.concat([chunkHeader('ANMF', data.length), data]), dropped: true };
@@ -72,8 +72,8 @@ function cleanHeader(header: Chunk): { bytes: Buffer; dropped: boolean } | null 
 }
 
 function cleanChunk(chunk: Chunk): { bytes: Buffer; dropped: boolean } | null {
-  if (chunk.type === 'ANMF') return cleanFrame(chunk);
-  if (chunk.type === 'VP8X') return cleanHeader(chunk);
+  if (chunk.fourcc === 'ANMF') return cleanFrame(chunk);
+  if (chunk.fourcc === 'VP8X') return cleanHeader(chunk);
   return { bytes: chunk.bytes, dropped: false };
 }
 
@@ -91,7 +91,7 @@ export function webpKnownChunks(bytes: Buffer): { bytes: Buffer; dropped: boolea
   let dropped = end < bytes.length;
   const parts: Buffer[] = [];
   for (const chunk of chunks) {
-    if (!keptChunks.has(chunk.type)) {
+    if (!keptChunks.has(chunk.fourcc)) {
       dropped = true;
       continue;
     }
