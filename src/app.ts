@@ -39,6 +39,7 @@ import { registerOpenApiRoutes } from './http/routes/openapi.js';
 import { OpenApiAnswers } from './http/openapi/openapi-answers.js';
 import { SchemaDescriber } from './content/schema/describe-schema.js';
 import { scheduleSweeps } from './media/attachment-reclaim.js';
+import type { ImageProcessor } from './media/image-processor.js';
 import { LinkBase } from './config/link-base.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { WebhookAdmin } from './content/webhooks/webhook-admin.js';
@@ -62,6 +63,8 @@ export interface AppOptions {
   readonly logStream?: { write(line: string): void };
   /** The admin's build to serve at `/admin` instead of `dist/admin` (tests use a fake one). */
   readonly adminDir?: string;
+  /** An image processor to use instead of sharp's (tests hold one mid-image, to fill the turns of image processing). */
+  readonly images?: ImageProcessor;
   /**
    * Set in a worker of several (`CMS_WORKERS`): its primary migrated the store, brought the index
    * up to the configuration and made (and logs) the first-run setup code, kept in the store.
@@ -132,6 +135,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   const onFollowUpFailure = (error: unknown, what: string) => log?.error({ err: error }, what);
   const content = await createContentServices(config, storage, {
     passwordHasher: options.passwordHasher,
+    images: options.images,
     links,
     onChangesCommitted: wakeDispatcher,
     onFollowUpFailure,

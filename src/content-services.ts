@@ -25,9 +25,10 @@ import { ScryptPasswordHasher } from './auth/passwords.js';
 import { MediaService } from './media/media-service.js';
 import type { FileStorage } from './media/file-storage.js';
 import { createFileStorage } from './media/create-file-storage.js';
-import { createSharpImageProcessor } from './media/image-processor.js';
+import { createSharpImageProcessor, type ImageProcessor } from './media/image-processor.js';
 import { imageSizes } from './media/image-sizes.js';
 import { UploadBudget } from './media/upload-budget.js';
+import { BoundedPool } from './core/bounded-pool.js';
 import { LinkBase } from './config/link-base.js';
 
 /*
@@ -102,14 +103,29 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
   });
 }
 
-function createMediaService(config: AppConfig, storage: StorageAdapter, store: { files: FileStorage; workDir: string }): MediaService {
+// Image work takes seconds: a second is too soon to come back.
+const imageTurnRetryAfter = 2;
+
+function createMediaService(
+  config: AppConfig,
+  storage: StorageAdapter,
+  store: { files: FileStorage; workDir: string },
+  images: ImageProcessor = createSharpImageProcessor(),
+): MediaService {
+  const { limits } = config;
   return new MediaService({
     storage,
     files: store.files,
-    images: createSharpImageProcessor(),
+    images,
     workDir: store.workDir,
     uploadLimit: config.uploadLimit,
     uploadBudget: new UploadBudget({ bytesPerMinute: config.limits.uploadBytesPerMinute, inFlight: config.limits.uploadsInFlight }),
+    imageTurns: new BoundedPool({
+      concurrency: limits.imageProcessingConcurrency,
+      queueLimit: limits.imageProcessingQueue,
+      retryAfterSeconds: imageTurnRetryAfter,
+      refusal: { message: 'The server is processing as many images as it may; try again shortly.', data: { limit: 'imageProcessingQueue' } },
+    }),
     cropsPerAttachment: config.limits.cropsPerAttachment,
     autocropImages: config.limits.autocropImages,
     mayEditVersions: createVersionEditCheck({ pieceTypes: config.pieceTypes, documents: storage.documents }),
@@ -139,12 +155,14 @@ export async function createContentServices(
     readonly links?: LinkBase;
     readonly onChangesCommitted?: () => void;
     readonly onFollowUpFailure?: FollowUpFailure;
+    /** An image processor to use instead of sharp's (tests hold one mid-image). */
+    readonly images?: ImageProcessor;
   } = {},
 ): Promise<ContentServices> {
   // The server's links follow its listening address once known; the command line's, the configured baseUrl.
   const links = options.links ?? new LinkBase(config.baseUrl);
   const fileStore = await createFileStorage(config, links);
-  const media = createMediaService(config, storage, fileStore);
+  const media = createMediaService(config, storage, fileStore, options.images);
   await media.start();
   const { limits } = config;
   const passwordHasher =

@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { BoundedPool } from './bounded-pool.js';
+import { BoundedPool } from '../core/bounded-pool.js';
 
 export interface ScryptParams {
   readonly N: number;

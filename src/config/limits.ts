@@ -73,6 +73,11 @@ export const limitDefinitions = {
   // at a time; four full-size (50 MB) files a minute, more than any editor sends by hand.
   uploadBytesPerMinute: { env: 'CMS_LIMIT_UPLOAD_BYTES_PER_MINUTE', default: 200 * 1024 * 1024, min: 1024, max: 1024 ** 4, unit: 'bytes', about: 'bytes one caller may upload per minute' },
   uploadsInFlight: { env: 'CMS_LIMIT_UPLOADS_IN_FLIGHT', default: 3, min: 1, max: 100, unit: 'uploads', about: 'uploads one caller may run at once (crops included)' },
+  // Images are processed one operation at a time each (an upload's sizes, its original cleaned, a
+  // crop's files), and each holds one of libuv's threads, which file reads and password hashes use
+  // too (4 unless UV_THREADPOOL_SIZE says otherwise): with passwordHashConcurrency, keep it below that.
+  imageProcessingConcurrency: { env: 'CMS_LIMIT_IMAGE_PROCESSING_CONCURRENCY', default: 1, min: 1, max: 64, unit: 'images', about: 'images processed at once, all callers together (an upload\'s sizes and cleaned original, a crop\'s files); each holds a libuv thread' },
+  imageProcessingQueue: { env: 'CMS_LIMIT_IMAGE_PROCESSING_QUEUE', default: 8, min: 0, max: 10_000, unit: 'images', about: 'images waiting for their turn before more uploads and crops of images are refused with 503' },
   // Crops: each writes the cropped image and its six sizes, kept as long as the attachment; an
   // image shown in a few places needs a few. Crops also count against the caller's upload budget.
   cropsPerAttachment: { env: 'CMS_LIMIT_CROPS_PER_ATTACHMENT', default: 10, min: 0, max: 1_000, unit: 'crops', about: 'crops one attachment may have' },

@@ -4,6 +4,7 @@ import type { AttachmentCrop } from '../storage/storage-adapter.js';
 import { lossyQuality, originalQuality } from './image-sizes.js';
 import { jpegLayout } from './jpeg-segments.js';
 import { pngKnownChunks } from './png-chunks.js';
+import { webpKnownChunks } from './webp-chunks.js';
 
 export type ImageFormat = 'jpg' | 'png' | 'gif' | 'webp';
 
@@ -26,15 +27,16 @@ export interface ImageProcessor {
   probe(path: string): Promise<ImageInfo | null>;
   /**
    * Writes every output from `source`: oriented upright, cropped when asked, fit inside its box
-   * without enlarging, encoded in `format`. Resolves when all are written; rejects when any fails.
+   * without enlarging, encoded in `format`. One at a time: resolves when all are written, rejects
+   * at the first that fails (the caller removes those written).
    */
   render(args: { source: string; format: ImageFormat; crop?: AttachmentCrop; outputs: readonly ImageOutput[] }): Promise<void>;
   /**
    * When `source` carries metadata (EXIF with its GPS position, owner and serial numbers, XMP,
    * IPTC, comments, text chunks), writes to `output` the same image without it: oriented upright,
-   * ICC profile kept, every frame kept, lossless formats losslessly. A JPEG or PNG with nothing
-   * else beyond its image (bytes after its end, unknown chunks) is written without them, byte
-   * for byte otherwise. Resolves true when it wrote `output`, false when `source` has nothing to
+   * ICC profile kept, every frame kept, lossless formats losslessly. A JPEG, PNG or WebP with
+   * nothing else beyond its image (bytes after its end, unknown chunks) is written without them,
+   * byte for byte otherwise. Resolves true when it wrote `output`, false when `source` has nothing to
    * remove and may be kept as it is.
    */
   removeMetadata(args: { source: string; format: ImageFormat; output: string }): Promise<boolean>;
@@ -93,22 +95,23 @@ async function hasMetadata(path: string, format: ImageFormat): Promise<boolean> 
 }
 
 /**
- * The bytes of a JPEG or PNG that its format needs: a JPEG up to its end-of-image marker, a
- * PNG's known chunks up to IEND. `unchanged` when that is the whole file (and for the other
- * formats), `reencode` when only decoding and encoding again cleans it: a JPEG metadata segment
- * (comments do not show in sharp's metadata; EXIF carries the orientation to apply), or a file
- * too broken to walk. The file is read whole: it is at most the upload limit, and sharp decodes
- * it into more than that anyway.
+ * The bytes of a JPEG, PNG or WebP that its format needs: a JPEG up to its end-of-image marker,
+ * a PNG's known chunks up to IEND, a WebP's known chunks up to its RIFF's end (its size and
+ * flags rewritten to match). `unchanged` when that is the whole file (and for GIF), `reencode`
+ * when only decoding and encoding again cleans it: a JPEG metadata segment (comments do not
+ * show in sharp's metadata; EXIF carries the orientation to apply), or a file too broken to
+ * walk. The file is read whole: it is at most the upload limit, and sharp decodes it into more
+ * than that anyway.
  */
 async function formatBytes(path: string, format: ImageFormat): Promise<Buffer | 'unchanged' | 'reencode'> {
-  if (format !== 'jpg' && format !== 'png') return 'unchanged';
+  if (format === 'gif') return 'unchanged';
   const bytes = await readFile(path);
   if (format === 'jpg') {
     const layout = jpegLayout(bytes);
     if (!layout || layout.hasMetadata) return 'reencode';
     return layout.end < bytes.length ? bytes.subarray(0, layout.end) : 'unchanged';
   }
-  const known = pngKnownChunks(bytes);
+  const known = format === 'png' ? pngKnownChunks(bytes) : webpKnownChunks(bytes);
   if (!known) return 'reencode';
   return known.dropped ? known.bytes : 'unchanged';
 }
@@ -130,19 +133,16 @@ export function createSharpImageProcessor(): ImageProcessor {
     },
 
     async render({ source, format, crop, outputs }) {
-      // One decoder set up once; each clone is its own pipeline, run by sharp's thread pool.
       const base = (await open(source, format)).autoOrient();
       if (crop) base.extract({ left: crop.left, top: crop.top, width: crop.width, height: crop.height });
-      // Settled, not raced: when one output fails, the others are finished before the caller cleans up.
-      const results = await Promise.allSettled(
-        outputs.map((output) => {
-          const pipeline = base.clone();
-          if (output.box) pipeline.resize({ ...output.box, fit: 'inside', withoutEnlargement: true });
-          return encode(pipeline, format).toFile(output.path);
-        }),
-      );
-      const failure = results.find((result) => result.status === 'rejected');
-      if (failure) throw failure.reason;
+      // Each clone is a pipeline of its own, run one after the other: a pipeline holds one of
+      // libuv's threads, which file reads and password hashes wait for, while libvips already
+      // spreads its work over several cores. One render thus holds one thread, whatever the sizes.
+      for (const output of outputs) {
+        const pipeline = base.clone();
+        if (output.box) pipeline.resize({ ...output.box, fit: 'inside', withoutEnlargement: true });
+        await encode(pipeline, format).toFile(output.path);
+      }
     },
 
     async removeMetadata({ source, format, output }) {

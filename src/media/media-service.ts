@@ -22,6 +22,7 @@ import { contentMatches, sniffLength } from './sniff.js';
 import { pdfFileProblem } from './pdf-check.js';
 import { svgFileProblem } from './svg-check-thread.js';
 import type { UploadBudget, UploadLease } from './upload-budget.js';
+import type { BoundedPool } from '../core/bounded-pool.js';
 import { WorkFiles, prepareWorkDir, totalLength } from './work-files.js';
 import { AttachmentReclaimer, type SweepReport } from './attachment-reclaim.js';
 import { audit, type AuditedBy, type RequestOrigin } from '../core/audit.js';
@@ -53,6 +54,11 @@ export interface MediaServiceDeps {
   readonly uploadLimit: number;
   /** Per-caller upload rate and concurrency; crops are charged to it too. */
   readonly uploadBudget: UploadBudget;
+  /**
+   * The server-wide turns of image processing, all callers together: an upload's image work (read,
+   * sized, cleaned) or a crop's takes one, and more wait in a bounded queue (past it, 503).
+   */
+  readonly imageTurns: BoundedPool;
   /** Most crops one attachment may have. */
   readonly cropsPerAttachment: number;
   /** Most images one autocrop request may name. */
@@ -178,14 +184,20 @@ export class MediaService {
       return [original];
     }
     if (!isSizedImage(record)) return [original];
-    await this.#measure(record, received.path);
+    return this.#deps.imageTurns.run(() => this.#processImage(record, original, work));
+  }
+
+  /** Measures the received image, renders its sizes and cleans its original: one turn of image processing. */
+  async #processImage(record: AttachmentRecord, original: Placement, work: WorkFiles): Promise<Placement[]> {
+    const received = original.path;
+    await this.#measure(record, received);
     const format = record.extension as ImageFormat;
     const sizes = sizeRenderings(record, work);
     const cleaned = work.path('cleaned');
     try {
       // The sizes come from the upload itself: re-encoding the cleaned original first would cost quality.
-      await this.#deps.images.render({ source: received.path, format, outputs: sizes });
-      if (!(await this.#deps.images.removeMetadata({ source: received.path, format, output: cleaned }))) return [original, ...sizes];
+      await this.#deps.images.render({ source: received, format, outputs: sizes });
+      if (!(await this.#deps.images.removeMetadata({ source: received, format, output: cleaned }))) return [original, ...sizes];
     } catch (error) {
       // The probe read the header only: broken image data shows when it is decoded.
       throw new AppError('invalid', 'The image could not be decoded', {}, { cause: error });
@@ -353,7 +365,9 @@ export class MediaService {
       await pipeline(this.#deps.files.createReadStream(fileKey(record)), createWriteStream(source));
       const renderings: Rendering[] = [{ key: fileKey(record, { crop }), path: work.path('cropped') }, ...sizeRenderings(record, work, crop)];
       // The source was decoded at upload: a failure here is the server's, not the client's.
-      await this.#deps.images.render({ source, format: record.extension as ImageFormat, crop, outputs: renderings });
+      const render = () => this.#deps.images.render({ source, format: record.extension as ImageFormat, crop, outputs: renderings });
+      // The crops an image's replaced file keeps follow a committed write: they wait, never refused.
+      await this.#deps.imageTurns.run(render, { refusable: callerId !== recropCallerId });
       // What the files really take, beyond the estimate; past the budget, none of them is stored.
       lease.take(Math.max(0, (await totalLength(renderings.map((rendering) => rendering.path))) - estimate));
       // A concurrent request that stored the same crop owns the same files: they stay.

@@ -127,12 +127,31 @@ function checkHref(value: string): void {
   if (!link.startsWith('#') && !embeddedBitmap.test(link)) refuse('SVG files with links outside the image are not accepted');
 }
 
+/**
+ * What an animation's `attributeName` names, read the widest way: without any whitespace or
+ * control character, in lower case, and without a prefix (`xlink:href` names `href`).
+ */
+function animatedName(value: string): string {
+  const name = value.replace(/[\s\u0000-\u001f]/g, '').toLowerCase();
+  return name.slice(name.lastIndexOf(':') + 1);
+}
+
+/**
+ * `<animate>`, `<set>` and the other animations may change any attribute of their target: one
+ * that sets an event handler (`on*`) would run its value as script, one that changes a link
+ * could point it anywhere (`javascript:` included).
+ */
+function checkAnimatedName(value: string): void {
+  const name = animatedName(value);
+  if (name.startsWith('on')) refuse('SVG files that animate event handlers are not accepted');
+  if (name.endsWith('href')) refuse('SVG files with animated links are not accepted');
+}
+
 function checkSvgAttribute(attribute: SaxesAttributeNS): void {
   const name = attribute.local.toLowerCase();
   if (!svgAttributes.has(name)) refuse(`SVG files with the attribute ${quoted(attribute.name)} are not accepted`);
   if (name === 'href') return checkHref(attribute.value);
-  // An animation that changes a link could point it anywhere.
-  if (name === 'attributename' && /href$/i.test(attribute.value.trim())) refuse('SVG files with animated links are not accepted');
+  if (name === 'attributename') checkAnimatedName(attribute.value);
   checkCss(attribute.value);
 }
 

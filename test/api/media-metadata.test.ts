@@ -50,6 +50,33 @@ function withPngChunk(png: Buffer, name: string, data: Buffer): Buffer {
   return Buffer.concat([png.subarray(0, afterHeader), length, type, data, crc, png.subarray(afterHeader)]);
 }
 
+/** A RIFF chunk: type, size, data, and the padding byte after data of odd length. */
+function riffChunk(type: string, data: Buffer): Buffer {
+  const header = Buffer.alloc(8);
+  header.write(type, 0, 'latin1');
+  header.writeUInt32LE(data.length, 4);
+  return Buffer.concat([header, data, Buffer.alloc(data.length % 2)]);
+}
+
+/** The chunks of a WebP (or of an animation frame's data from `start`), as type and data. */
+function webpChunks(bytes: Buffer, start = 12): { type: string; data: Buffer }[] {
+  const chunks: { type: string; data: Buffer }[] = [];
+  for (let position = start; position + 8 <= bytes.length; ) {
+    const length = bytes.readUInt32LE(position + 4);
+    chunks.push({ type: bytes.toString('latin1', position, position + 4), data: bytes.subarray(position + 8, position + 8 + length) });
+    position += 8 + length + (length % 2);
+  }
+  return chunks;
+}
+
+/** A WebP of these chunks, its RIFF size written to match. */
+function webpOf(chunks: readonly { type: string; data: Buffer }[]): Buffer {
+  const body = Buffer.concat([Buffer.from('WEBP'), ...chunks.map((chunk) => riffChunk(chunk.type, chunk.data))]);
+  const header = Buffer.from('RIFF....');
+  header.writeUInt32LE(body.length, 4);
+  return Buffer.concat([header, body]);
+}
+
 // A page a browser would run, were the file ever taken for HTML.
 const page = Buffer.from('<html><script>alert(document.cookie)</script></html>');
 
@@ -136,6 +163,31 @@ describe('metadata of uploaded originals', () => {
     const after = await uploadClean('trailing.png', Buffer.concat([png, page]));
     assertNoPage(after.stored, 'the bytes after IEND');
     assert.deepEqual(after.stored, png);
+  });
+
+  it('drops unknown chunks of a WebP and what follows its RIFF, keeping the image byte for byte', async () => {
+    const webp = await makeImage('webp', 30, 20);
+    const withChunk = webpOf([...webpChunks(webp), { type: 'scRp', data: page }]);
+    const { stored } = await uploadClean('private.webp', Buffer.concat([withChunk, page]));
+    assertNoPage(stored, 'an unknown chunk or the bytes after the RIFF');
+    assert.deepEqual(stored, webp);
+  });
+
+  it('drops unknown chunks of an animated WebP, inside its frames too, and an XMP chunk its header does not announce', async () => {
+    const frames = await Promise.all(['#f00', '#0f0', '#00f'].map((color) => makeImage('png', 40, 20, color)));
+    const animated = await sharp(frames, { join: { animated: true } }).webp({ loop: 0 }).toBuffer();
+    const chunks = webpChunks(animated);
+    assert.deepEqual(chunks.map((chunk) => chunk.type), ['VP8X', 'ANIM', 'ANMF', 'ANMF', 'ANMF']);
+    // Unknown chunks after the header and inside the first frame; XMP sharp does not see (no VP8X flag), but a reader would.
+    const [header, animation, first, ...rest] = chunks;
+    const frameWithChunk = { type: 'ANMF', data: Buffer.concat([first!.data, riffChunk('scRp', page)]) };
+    const xmpChunk = { type: 'XMP ', data: Buffer.from(xmp) };
+    const crafted = webpOf([header!, { type: 'scRp', data: page }, animation!, frameWithChunk, ...rest, xmpChunk]);
+    assert.equal((await sharp(crafted, { animated: true }).metadata()).xmp, undefined, 'sharp does not see this XMP');
+    const { stored } = await uploadClean('crafted.webp', crafted);
+    assertNoPage(stored, 'the animated WebP');
+    assert.deepEqual(stored, animated);
+    assert.equal((await sharp(stored, { animated: true }).metadata()).pages, 3);
   });
 
   it('stores an image without metadata byte for byte', async () => {

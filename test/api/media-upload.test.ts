@@ -1,8 +1,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import sharp from 'sharp';
-import { docIdPattern, isoDate, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { createSharpImageProcessor, type ImageProcessor } from '../../src/media/image-processor.js';
+import { docIdPattern, isoDate, startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
 import {
   countAttachments,
   fetchRaw,
@@ -160,6 +162,7 @@ describe('attachment upload', () => {
     const svg = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">'
       + '<defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient><style>.c { fill: #c33; stroke: url(#g) }</style></defs>'
       + '<rect id="r" class="c" width="10" height="10" fill="url(#g)" style="fill: url(\'#g\')"/><use xlink:href="#g"/><use href="#r" x="2"/>'
+      + '<circle r="2"><animate attributeName="opacity" values="0;1" dur="2s" repeatCount="indefinite"/><set attributeName="fill" to="blue" begin="click"/></circle>'
       + '<a href="#top">x &amp; y</a></svg>';
     const res = await upload(t, 'logo.svg', svg);
     assert.equal(res.status, 200, res.text);
@@ -311,5 +314,121 @@ describe('the upload limit', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+/**
+ * sharp's image processor, counting the calls in flight; the probe after `holdNextProbe` waits
+ * until released, holding its upload inside its turn of image processing.
+ */
+function observedImageProcessor() {
+  const real = createSharpImageProcessor();
+  let hold: { entered(): void; released: Promise<void> } | null = null;
+  let inFlight = 0;
+  let most = 0;
+  async function counted<T>(work: () => Promise<T>): Promise<T> {
+    most = Math.max(most, ++inFlight);
+    try {
+      return await work();
+    } finally {
+      inFlight -= 1;
+    }
+  }
+  const images: ImageProcessor = {
+    probe: (path) =>
+      counted(async () => {
+        const held = hold;
+        hold = null;
+        if (held) {
+          held.entered();
+          await held.released;
+        }
+        return real.probe(path);
+      }),
+    render: (args) => counted(() => real.render(args)),
+    removeMetadata: (args) => counted(() => real.removeMetadata(args)),
+  };
+  return {
+    images,
+    mostInFlight: () => most,
+    holdNextProbe() {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const entered = new Promise<void>((resolve) => (hold = { entered: resolve, released }));
+      return { entered, release };
+    },
+  };
+}
+
+/** Runs `work`, reading at each change of sharp's queue how many of its pipelines are queued or running in this process. */
+async function mostSharpPipelines(work: () => Promise<unknown>): Promise<number> {
+  let most = 0;
+  const onChange = () => {
+    const { queue, process } = sharp.counters();
+    most = Math.max(most, queue + process);
+  };
+  sharp.queue.on('change', onChange);
+  try {
+    await work();
+  } finally {
+    sharp.queue.off('change', onChange);
+  }
+  return most;
+}
+
+describe('the turns of image processing, all callers together', () => {
+  let t: TestApp;
+  let observed: ReturnType<typeof observedImageProcessor>;
+  before(async () => {
+    observed = observedImageProcessor();
+    const limits = { CMS_LIMIT_IMAGE_PROCESSING_CONCURRENCY: '1', CMS_LIMIT_IMAGE_PROCESSING_QUEUE: '1' };
+    t = await startTestApp(testConfig(), limits, { images: observed.images });
+  });
+  after(() => t.close());
+
+  it('runs one sharp pipeline at a time for large images of two callers at once', async () => {
+    // Larger than every size box: each of the six sizes is a resize.
+    const [wide, tall] = await Promise.all([makeImage('png', 2400, 1800, '#a33'), makeImage('jpeg', 1800, 2400, '#3a3')]);
+    let answers: TestResponse[] = [];
+    const most = await mostSharpPipelines(async () => {
+      answers = await Promise.all([upload(t, 'wide.png', wide, { key: 'editor' }), upload(t, 'tall.jpg', tall, { key: 'contributor' })]);
+    });
+    assert.deepEqual(answers.map((res) => res.status), [200, 200], answers.map((res) => res.text).join('\n'));
+    assert.deepEqual(answers.map((res) => [res.body.width, res.body.height]), [[2400, 1800], [1800, 2400]]);
+    assert.equal(most, 1, 'sharp pipelines queued or running at once');
+    assert.equal(observed.mostInFlight(), 1, 'image operations at once');
+  });
+
+  it('refuses an upload past the queue with 503 while a file and /health are served', async () => {
+    const png = await makeImage('png', 40, 30);
+    const stored = (await upload(t, 'served.png', png)).body;
+    const attachmentsBefore = await countAttachments(t);
+    const hold = observed.holdNextProbe();
+    const first = upload(t, 'first.png', png);
+    await hold.entered;
+    // The turn is taken: of the next two, one waits in the queue of one and the other is refused.
+    const next = [upload(t, 'second.png', png), upload(t, 'third.png', png)];
+    const refused = await Promise.race(next);
+    assert.equal(refused.status, 503, refused.text);
+    assert.deepEqual(refused.body, {
+      name: 'unavailable',
+      message: 'The server is processing as many images as it may; try again shortly.',
+      data: { limit: 'imageProcessingQueue', retryAfter: 2 },
+    });
+    assert.equal(refused.headers['retry-after'], '2');
+
+    // Everything else is answered while the turn is held and the queue full.
+    const served = await fetchRaw(t, pathOf(stored._url));
+    assert.equal(served.status, 200);
+    assert.deepEqual(served.bytes, png);
+    const health = await fetchRaw(t, '/health');
+    assert.equal(health.status, 200);
+
+    hold.release();
+    const answers = await Promise.all([first, ...next]);
+    assert.deepEqual(answers.map((res) => res.status).sort(), [200, 200, 503]);
+    assert.equal(observed.mostInFlight(), 1);
+    assert.equal(await countAttachments(t), attachmentsBefore + 2);
+    assert.deepEqual(await listFiles(join(uploadsDir(t), '.tmp')), [], 'no work file is left');
   });
 });

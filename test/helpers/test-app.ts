@@ -124,6 +124,7 @@ export async function startTestApp(
     passwordHasher?: AppOptions['passwordHasher'];
     logStream?: { write(line: string): void };
     adminDir?: string;
+    images?: AppOptions['images'];
   } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cms-test-'));
@@ -139,7 +140,7 @@ export async function startTestApp(
     });
     // A wrapped store (tests counting queries) is the test's to close: the app closes only its own.
     storage = options.wrapStorage?.(await createStorage(loaded.databaseUrl, { attachmentsGenerationKey, writesPerCommit: loaded.limits.writesPerCommit, walCheckpointPages: loaded.limits.walCheckpointPages }));
-    app = await buildApp(loaded, { storage, passwordHasher: options.passwordHasher, logStream: options.logStream, adminDir: options.adminDir });
+    app = await buildApp(loaded, { storage, passwordHasher: options.passwordHasher, logStream: options.logStream, adminDir: options.adminDir, images: options.images });
   } catch (error) {
     // A test that expects the start to fail leaves no schema, database or directory behind.
     await storage?.close();

@@ -8,6 +8,7 @@ import { attachmentName, attachmentTitle, fileKey, splitFilename } from '../../s
 import { classifyExtension } from '../../src/media/file-groups.js';
 import { contentMatches } from '../../src/media/sniff.js';
 import { svgProblem } from '../../src/media/svg-check.js';
+import { webpKnownChunks } from '../../src/media/webp-chunks.js';
 import { assertInside, parseCropRequest } from '../../src/media/crop-request.js';
 import { createLocalFileStorage } from '../../src/media/local-file-storage.js';
 import { attachmentOutput } from '../../src/media/attachment-output.js';
@@ -88,6 +89,9 @@ describe('SVG check', () => {
     assert.equal(svgProblem(clean), null);
     assert.match(svgProblem(svgOf('<script/>'))!, /svg:script elements|script elements/);
     assert.match(svgProblem(svgOf('<g\tonclick="x"/>'))!, /attribute onclick/);
+    assert.equal(svgProblem(svgOf('<rect><animate attributeName="opacity" values="0;1" dur="1s"/><set attributeName="fill" to="red"/></rect>')), null, 'animations of what is drawn');
+    assert.match(svgProblem(svgOf('<rect><set attributeName=" On\u00a0Click" to="x()"/></rect>'))!, /animate event handlers/);
+    assert.match(svgProblem(svgOf('<a href="#a"><set attributeName="xlink:href" to="javascript:x()"/></a>'))!, /animated links/);
     assert.equal(svgProblem(svgOf('<image href="data:image/png;base64,iVBOR+w0/=="/>')), null, 'an embedded bitmap');
     assert.match(svgProblem(svgOf('<image href="data:image/svg+xml;base64,AAAA"/>'))!, /links outside/);
     assert.match(svgProblem(svgOf("<use xlink:href='other.svg#x'/>"))!, /links outside/);
@@ -155,6 +159,53 @@ describe('SVG check', () => {
     const started = Date.now();
     assert.match(svgProblem(`<svg xmlns="http://www.w3.org/2000/svg">${'<a '.repeat(300_000)}`)!, /not well-formed/);
     assert.ok(Date.now() - started < 2000);
+  });
+});
+
+/** A RIFF chunk: type, size, data and the padding byte after data of odd length. */
+function riffChunk(type: string, data: Buffer | string): Buffer {
+  const bytes = Buffer.from(data);
+  const header = Buffer.alloc(8);
+  header.write(type, 0, 'latin1');
+  header.writeUInt32LE(bytes.length, 4);
+  return Buffer.concat([header, bytes, Buffer.alloc(bytes.length % 2)]);
+}
+
+function riff(...chunks: Buffer[]): Buffer {
+  const header = Buffer.from('RIFF....WEBP');
+  header.writeUInt32LE(4 + chunks.reduce((sum, chunk) => sum + chunk.length, 0), 4);
+  return Buffer.concat([header, ...chunks]);
+}
+
+/** A VP8X header with these flags and a 1×1 canvas. */
+const vp8x = (flags: number) => riffChunk('VP8X', Buffer.from([flags, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+const frameHeader = Buffer.alloc(16, 1);
+
+describe('WebP chunks', () => {
+  it('keeps image, profile and animation chunks, drops EXIF, XMP and unknown ones, and rewrites the sizes and flags', () => {
+    const iccp = riffChunk('ICCP', 'profile');
+    const anim = riffChunk('ANIM', Buffer.alloc(6));
+    const image = riffChunk('VP8L', 'pixels!');
+    const frame = (...inner: Buffer[]) => riffChunk('ANMF', Buffer.concat([frameHeader, ...inner]));
+    // ICC, EXIF, XMP and animation announced.
+    const crafted = riff(vp8x(0x2e), iccp, anim, frame(image, riffChunk('abcd', 'odd')), riffChunk('EXIF', 'GPS'), riffChunk('XMP ', 'jane'), riffChunk('zzzz', ''));
+    const cleaned = webpKnownChunks(Buffer.concat([crafted, Buffer.from('trailing')]));
+    assert.deepEqual(cleaned, { bytes: riff(vp8x(0x22), iccp, anim, frame(image)), dropped: true });
+  });
+
+  it('answers a file with nothing to drop unchanged and one it cannot walk as null', () => {
+    const plain = riff(riffChunk('VP8 ', 'lossy'));
+    assert.deepEqual(webpKnownChunks(plain), { bytes: plain, dropped: false });
+    const animated = riff(vp8x(0x02), riffChunk('ANIM', Buffer.alloc(6)), riffChunk('ANMF', Buffer.concat([frameHeader, riffChunk('VP8 ', 'x')])));
+    assert.deepEqual(webpKnownChunks(animated), { bytes: animated, dropped: false });
+    const tooLong = Buffer.from(plain);
+    tooLong.writeUInt32LE(plain.length, 4);
+    assert.equal(webpKnownChunks(tooLong), null, 'a RIFF size past the end of the file');
+    const chunkPastEnd = Buffer.from(plain);
+    chunkPastEnd.writeUInt32LE(100, 16);
+    assert.equal(webpKnownChunks(chunkPastEnd), null, 'a chunk past the end of the RIFF');
+    assert.equal(webpKnownChunks(riff(vp8x(0), riffChunk('ANMF', 'short'))), null, 'a frame shorter than its header');
+    assert.equal(webpKnownChunks(Buffer.from('RIFF')), null);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BoundedPool } from '../../src/auth/bounded-pool.js';
+import { BoundedPool } from '../../src/core/bounded-pool.js';
 import { ScryptPasswordHasher, hashPassword } from '../../src/auth/passwords.js';
 import { RetryLaterError } from '../../src/errors/app-error.js';
 
@@ -50,6 +50,27 @@ describe('bounded pool', () => {
     }), /boom/);
     assert.equal(pool.running, 0);
     assert.equal(await pool.run(async () => 'ok'), 'ok');
+  });
+});
+
+describe('bounded pool: named refusals and work that may not be refused', () => {
+  it('says what is busy, and queues work that may not be refused past the limit', async () => {
+    const refusal = { message: 'Too many images at once.', data: { limit: 'imageProcessingQueue' } };
+    const pool = new BoundedPool({ concurrency: 1, queueLimit: 0, retryAfterSeconds: 2, refusal });
+    const running = gate();
+    const first = pool.run(running.task);
+    const error = await pool.run(async () => 'refused').catch((caught: unknown) => caught);
+    assert.ok(error instanceof RetryLaterError);
+    assert.deepEqual([error.code, error.message, error.data], ['unavailable', 'Too many images at once.', { limit: 'imageProcessingQueue', retryAfter: 2 }]);
+    const waiting = gate();
+    const second = pool.run(waiting.task, { refusable: false });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(waiting.started(), false, 'it waits for the place');
+    running.open();
+    waiting.open();
+    await Promise.all([first, second]);
+    assert.equal(waiting.started(), true);
+    assert.equal(pool.running, 0);
   });
 });
 

@@ -128,7 +128,7 @@ export function fixedPaths(): Record<string, Record<string, Operation>> {
           required: true,
           content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } } } } },
         },
-        responses: responses({ 200: jsonResponse('The new attachment; `docIds` is empty.', ref('Attachment')) }, [429], true),
+        responses: responses({ 200: jsonResponse('The new attachment; `docIds` is empty.', ref('Attachment')) }, [429, 503], true),
       },
     },
     '/api/v1/@cms/attachment/crop': {
@@ -140,7 +140,7 @@ export function fixedPaths(): Record<string, Record<string, Operation>> {
         requestBody: jsonBody({ type: 'object', required: ['_id', 'crop'], properties: { _id: string, crop: ref('Crop'), annotate: { type: 'boolean' } } }),
         responses: responses(
           { 200: jsonResponse('`true`, or with `annotate: true` the attachment annotated with the crop.', { anyOf: [{ const: true }, ref('Attachment')] }) },
-          [404, 429],
+          [404, 429, 503],
           true,
         ),
       },
@@ -183,7 +183,7 @@ export function fixedPaths(): Record<string, Record<string, Operation>> {
               },
             }),
           },
-          [429],
+          [429, 503],
           true,
         ),
       },

@@ -1,5 +1,13 @@
 import { RetryLaterError } from '../errors/app-error.js';
 
+export interface BoundedPoolOptions {
+  readonly concurrency: number;
+  readonly queueLimit: number;
+  readonly retryAfterSeconds: number;
+  /** What the refusal says, and its `data` (the limit it names); a general "busy" by default. */
+  readonly refusal?: { readonly message: string; readonly data?: Readonly<Record<string, unknown>> };
+}
+
 /**
  * Runs at most `concurrency` tasks at once; up to `queueLimit` more wait their turn in call
  * order, and a task beyond those is refused at once with 503 (`unavailable`) and Retry-After:
@@ -9,13 +17,15 @@ export class BoundedPool {
   readonly #concurrency: number;
   readonly #queueLimit: number;
   readonly #retryAfter: number;
+  readonly #refusal: NonNullable<BoundedPoolOptions['refusal']>;
   readonly #waiting: (() => void)[] = [];
   #running = 0;
 
-  constructor(options: { concurrency: number; queueLimit: number; retryAfterSeconds: number }) {
+  constructor(options: BoundedPoolOptions) {
     this.#concurrency = options.concurrency;
     this.#queueLimit = options.queueLimit;
     this.#retryAfter = options.retryAfterSeconds;
+    this.#refusal = options.refusal ?? { message: 'The server is busy; try again shortly.' };
   }
 
   /** Tasks running now. */
@@ -23,8 +33,12 @@ export class BoundedPool {
     return this.#running;
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    await this.#turn();
+  /**
+   * Runs `task` in its turn. `refusable: false` waits however many wait already: for the server's
+   * own work that follows a write already committed, which has no client to answer 503.
+   */
+  async run<T>(task: () => Promise<T>, options: { refusable?: boolean } = {}): Promise<T> {
+    await this.#turn(options.refusable ?? true);
     try {
       return await task();
     } finally {
@@ -35,13 +49,14 @@ export class BoundedPool {
     }
   }
 
-  #turn(): Promise<void> {
+  #turn(refusable: boolean): Promise<void> {
     if (this.#running < this.#concurrency) {
       this.#running++;
       return Promise.resolve();
     }
-    if (this.#waiting.length >= this.#queueLimit) {
-      return Promise.reject(new RetryLaterError('unavailable', 'The server is busy; try again shortly.', this.#retryAfter));
+    if (refusable && this.#waiting.length >= this.#queueLimit) {
+      const { message, data } = this.#refusal;
+      return Promise.reject(new RetryLaterError('unavailable', message, this.#retryAfter, { ...data }));
     }
     return new Promise((resolve) => this.#waiting.push(resolve));
   }
