@@ -52,7 +52,8 @@ test('the bundled demo configuration loads with the defaults of the environment'
     assert.equal(config.defaultLocale, 'en');
     assert.deepEqual([...config.locales], [
       ['en', { label: 'English', prefix: '', fallbacks: [] }],
-      ['es', { label: 'Español', prefix: '/es', fallbacks: [] }],
+      ['es', { label: 'Español', prefix: '/es', fallbacks: ['en'] }],
+      ['es-mx', { label: 'Español (México)', prefix: '/es-mx', fallbacks: ['es', 'en'] }],
     ]);
     assert.deepEqual(config.apiKeys.get('dev-admin-key-change-me'), { role: 'admin' });
     assert.deepEqual([...config.pieceTypes.keys()], ['@cms/user', '@cms/image', '@cms/file', 'article', 'event', 'note']);
