@@ -40,13 +40,18 @@ export class MediaInUse {
     this.#reverse = deps.reverse;
   }
 
+  /** Whether taking versions of `type` away may be refused: an image or file, without `force`. */
+  guards(type: SanitizedPieceType, caller: Caller): boolean {
+    return !caller.force && mediaTypeNames.has(type.name);
+  }
+
   /**
    * In the transaction of a delete or an archive that takes `published` (the piece's published
    * version as stored; null: there is none, or it is archived already) away: refuses it while
    * live published documents show it, unless `caller.force`.
    */
   async refuseIfShown(session: StorageSession, type: SanitizedPieceType, caller: Caller, published: StoredDocument | null, action: 'delete' | 'archive'): Promise<void> {
-    if (caller.force || !published || !mediaTypeNames.has(type.name)) return;
+    if (!published || !this.guards(type, caller)) return;
     const ids = reverseIdsOf(published).filter((id) => id !== published.cmsDocId);
     if (ids.length === 0) return;
     const locale = String(published.cmsLocale ?? '').split(':')[0]!;
