@@ -6,6 +6,7 @@ import { documentOperations, type DocumentOperations } from './content/documents
 import { SchemaValueReader } from './content/documents/schema-value-reader.js';
 import { DocumentIndexer } from './content/indexing/document-indexer.js';
 import { ReverseBookkeeping } from './content/documents/reverse-bookkeeping.js';
+import { MediaInUse } from './content/documents/media-in-use.js';
 import { AttachmentAnnotator, AttachmentRefs, type AttachmentFileKeeper, type AttachmentPresenter } from './content/documents/attachment-refs.js';
 import { DocumentPresenter } from './content/documents/present.js';
 import { ChangeRecorder } from './content/documents/change-recorder.js';
@@ -82,7 +83,8 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     advisoryLockTimeout: config.limits.advisoryLockTimeout,
     onChangesCommitted: deps.onChangesCommitted,
   });
-  const versions = new VersionWriter({ config, indexer, refs, usage, reverse: new ReverseBookkeeping({ config, registry: fieldTypes }), history });
+  const reverse = new ReverseBookkeeping({ config, registry: fieldTypes });
+  const versions = new VersionWriter({ config, indexer, refs, usage, reverse, history });
   return documentOperations({
     config,
     fieldTypes,
@@ -93,6 +95,7 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     transactions,
     versions,
     imageRecrop: new ImageRecrop({ config, registry: fieldTypes, storage, transactions, versions, crops: deps.attachments, onFailure: deps.onFollowUpFailure }),
+    inUse: new MediaInUse({ config, reverse }),
     conversion: new Conversion({ config, fieldTypes }),
     values,
     presenter,

@@ -86,6 +86,9 @@ export const limitDefinitions = {
   // Replacing an image's file re-crops the relationships of every document that shows it, in one
   // transaction after the image's: a write per version of those documents, a crop per distinct box.
   imageRecropDocuments: { env: 'CMS_LIMIT_IMAGE_RECROP_DOCUMENTS', default: 200, min: 0, max: 100_000, unit: 'documents', about: 'documents relating to an image whose crops one replacement of its file brings up to date; more: the replacement is refused' },
+  // Deleting or archiving a media piece that published documents show is refused (409) naming them:
+  // that many at most, read in one query per type that can show it; the others are counted.
+  inUseListed: { env: 'CMS_LIMIT_IN_USE_LISTED', default: 20, min: 1, max: 1_000, unit: 'documents', about: 'published documents a refusal to delete or archive a media piece in use names (the rest are counted)' },
   // GET answers of the piece routes, kept as bytes for anonymous callers and API keys until a write
   // commits; 0 entries turns the cache off.
   // Searches and sorts on a stored property read every document they select: at 100,000 that is

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import type { Caller } from '../content/documents/caller.js';
 import type { RequestOrigin } from '../core/audit.js';
-import type { versionQuery } from './schemas.js';
+import type { versionQuery, writeQuery } from './schemas.js';
 import { ifMatchPrecondition } from './etag.js';
 
 /** The caller and the version (`cmsLocale`, `cmsMode`) a request asks for. */
@@ -16,9 +16,10 @@ export function originOf(request: FastifyRequest): RequestOrigin {
   return { address: request.ip, requestId: request.id };
 }
 
-/** The caller of a write, with its `If-Match` precondition. */
+/** The caller of a write, with its `If-Match` precondition and whether it says `force=true` (writeQuery). */
 export function writerOf(request: FastifyRequest): Caller {
-  return { ...callerOf(request), unchangedSince: ifMatchPrecondition(request.headers['if-match']) };
+  const force = (request.query as Static<typeof writeQuery>).force === 'true';
+  return { ...callerOf(request), unchangedSince: ifMatchPrecondition(request.headers['if-match']), force };
 }
 
 /** The `:_id` path segment. */

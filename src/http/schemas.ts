@@ -15,6 +15,15 @@ const versionParams = {
 /** One version of a document; further (filter) parameters are left for the list builders. */
 export const versionQuery = Type.Object(versionParams);
 
+/**
+ * PUT, PATCH and DELETE of one version: `force=true` deletes or archives a media piece that
+ * published documents show (else 409); any other value is refused (400).
+ */
+export const writeQuery = Type.Object({
+  ...versionParams,
+  force: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+});
+
 /** GET one: a version, or the shared draft `cmsShareId` and `cmsShareKey` name (`draft-sharing.ts`). */
 export const readOneQuery = Type.Object({
   ...versionParams,

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { StorageAdapter, StorageSession, WebhookOutbox } from '../../src/storage/storage-adapter.js';
 import { isoDate, keys, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { signatureIsValid, startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { makeImage, uploaded } from '../helpers/media.js';
 import { withOptionalOptions } from '../../src/storage/transaction-queue.js';
 
 /**
@@ -279,7 +280,7 @@ describe('webhooks', () => {
     const changes = await startReceiver();
     const t = await startTestApp(
       configWith([
-        { name: 'cdn', url: receiver.url, secret, types: ['article'], events: ['cache.purge'] },
+        { name: 'cdn', url: receiver.url, secret, types: ['article', '@cms/image'], events: ['cache.purge'] },
         { name: 'changes', url: changes.url, secret, types: ['article'] },
       ]),
       fastEnv,
@@ -289,20 +290,27 @@ describe('webhooks', () => {
       assert.equal((await t.request('PATCH', `/api/v1/article/${docId}:en:draft`, { body: { title: 'Draft only' } })).status, 200);
       assert.equal((await t.request('POST', `/api/v1/article/${docId}:en:draft/publish`)).status, 200);
       assert.equal((await t.request('POST', '/api/v1/note', { body: { title: 'Not an article' } })).status, 200);
-      const hooks = await receiver.waitFor(3);
-      await assertNothingMore(t, receiver, 3);
+      // An image's draft save publishes it (autopublish): its published answers are purged too.
+      const attachment = await uploaded(t, 'purged.png', await makeImage('png', 8, 8));
+      const imageId: string = (await t.request('POST', '/api/v1/@cms/image', { body: { title: 'Purged image', attachment } })).body.cmsDocId;
+      assert.equal((await t.request('PATCH', `/api/v1/@cms/image/${imageId}:en:draft`, { body: { alt: 'Now described' } })).status, 200);
+      const hooks = await receiver.waitFor(5);
+      await assertNothingMore(t, receiver, 5);
       const all = ['article:draft', 'article:published', `doc:${docId}`];
+      const tagsOf = (id: string) => hooks.filter((hook) => hook.payload.cmsDocId === id).map((hook) => [hook.payload.event, hook.payload.cause, hook.payload.tags]);
       assert.deepEqual(
-        hooks.map((hook) => [hook.payload.event, hook.payload.cause, hook.payload.tags]),
+        tagsOf(docId),
         [['cache.purge', 'insert', all], ['cache.purge', 'update', ['article:draft']], ['cache.purge', 'publish', all]],
         'a draft save names only the drafts: no shared answer shows them',
       );
+      const image = ['@cms/image:draft', '@cms/image:published', `doc:${imageId}`];
+      assert.deepEqual(tagsOf(imageId), [['cache.purge', 'insert', image], ['cache.purge', 'update', image]], 'a draft save of an autopublishing type names its published tags');
       for (const hook of hooks) {
         assert.ok(signatureIsValid(hook, secret));
         assert.equal(hook.headers['cms-webhook-event'], 'cache.purge');
         assert.equal(hook.payload.surrogateKey, hook.payload.tags.join(' '));
         assert.equal(hook.payload.cacheTag, hook.payload.tags.join(','));
-        assert.equal(hook.payload.cmsDocId, docId);
+        assert.ok([docId, imageId].includes(hook.payload.cmsDocId));
       }
       await changes.waitFor(3);
       assert.ok(changes.received.every((hook) => hook.payload.event !== 'cache.purge'), 'an endpoint with the default events gets no purge');

@@ -47,6 +47,7 @@ function widgetConfig(): Record<string, unknown> {
         { publicApiProjection: { title: 1, body: 1 }, perPage: 100 },
       ),
       plain: piece({ body: area(['@cms/rich-text']) }, { perPage: 100 }),
+      ledger: piece({ body: area(['@cms/image']) }, { viewRole: 'admin' }),
     },
   };
 }
@@ -186,6 +187,92 @@ describe('the @cms/image widget', () => {
     return t.request('POST', '/api/v1/page', { body: { title: 'With Image', body: { items: [widget] } } });
   }
 
+  async function newImage(title: string): Promise<Record<string, any>> {
+    const res = await t.request('POST', '/api/v1/@cms/image', { body: { title, attachment: { _id: image.attachment._id } } });
+    assert.equal(res.status, 200, res.text);
+    return res.body;
+  }
+
+  /** Rich text showing `imageDocId` inline, as the admin's image tool writes it. */
+  const inlineImage = (imageDocId: string) => ({
+    items: [{ type: '@cms/rich-text', content: `<p>Look:</p><figure><img src="/api/v1/@cms/image/${imageDocId}/src" alt="" /></figure>` }],
+  });
+
+  /** Published documents of three types showing `shown`: a page's widget, a plain's rich text, a ledger editors may not read. */
+  async function showEverywhere(shown: Record<string, any>) {
+    const page = (await pageWith({ type: '@cms/image', _image: [shown._id] })).body;
+    const plain = (await t.request('POST', '/api/v1/plain', { body: { title: 'Inline', body: inlineImage(shown.cmsDocId) } })).body;
+    const ledger = await t.request('POST', '/api/v1/ledger', { body: { title: 'Secret ledger', body: { items: [{ type: '@cms/image', _image: [shown._id] }] } } });
+    assert.equal(ledger.status, 200, ledger.text);
+    return { page, plain, ledger: ledger.body };
+  }
+
+  it('names the documents showing an image in a widget or inline in rich text among its relatedReverseIds', async () => {
+    const shown = await newImage('Shown');
+    const { page, plain } = await showEverywhere(shown);
+    assert.deepEqual(plain.body.items[0].imageIds, [shown.cmsDocId]);
+    const reverse = async () => (await t.request('GET', `/api/v1/@cms/image/${shown._id}`)).body.relatedReverseIds.sort();
+    const all = await reverse();
+    assert.equal(all.length, 3);
+    assert.ok(all.includes(page.cmsDocId) && all.includes(plain.cmsDocId), 'the widget and the inline image');
+    const dropped = await t.request('PATCH', `/api/v1/plain/${plain._id}`, { body: { body: { items: [{ type: '@cms/rich-text', content: '<p>No image</p>' }] } } });
+    assert.equal(dropped.status, 200, dropped.text);
+    assert.ok(!(await reverse()).includes(plain.cmsDocId), 'the rich text no longer shows it');
+  });
+
+  it('refuses to delete or archive an image published documents show, naming those the caller may read, unless force=true', async () => {
+    const shown = await newImage('Busy');
+    const { page, plain } = await showEverywhere(shown);
+    const draftOnly = await t.request('POST', '/api/v1/page?cmsMode=draft', { body: { title: 'Draft only', body: { items: [{ type: '@cms/image', _image: [shown._id] }] } } });
+    assert.equal(draftOnly.status, 200, draftOnly.text);
+    const readable = [
+      { _id: page._id, type: 'page', title: 'With Image' },
+      { _id: plain._id, type: 'plain', title: 'Inline' },
+    ];
+    const attempts: ['DELETE' | 'PATCH', string, unknown][] = [
+      ['DELETE', `/api/v1/@cms/image/${shown._id}`, undefined],
+      ['DELETE', `/api/v1/@cms/image/${shown.cmsDocId}:en:draft`, undefined],
+      ['PATCH', `/api/v1/@cms/image/${shown._id}`, { archived: true }],
+      ['PATCH', `/api/v1/@cms/image/${shown._id}?force=false`, { archived: true }],
+    ];
+    for (const [method, url, body] of attempts) {
+      const res = await t.request(method, url, { key: 'editor', body });
+      assert.equal(res.status, 409, `${method} ${url}: ${res.text}`);
+      assert.equal(res.body.name, 'conflict');
+      const documents = [...res.body.data.documents].sort((a, b) => a.type.localeCompare(b.type));
+      assert.deepEqual({ ...res.body.data, documents }, { documents: readable, others: 1 }, 'the ledger is counted, never named');
+      assert.ok(!res.body.message.includes('Secret ledger'), res.body.message);
+      assert.match(res.body.message, /shown by 3 published documents .*1 other\): send force=true/);
+    }
+    const admin = await t.request('DELETE', `/api/v1/@cms/image/${shown._id}`);
+    assert.equal(admin.status, 409);
+    assert.deepEqual(admin.body.data.documents.map((doc: { type: string }) => doc.type).sort(), ['ledger', 'page', 'plain']);
+    assert.equal(admin.body.data.others, 0);
+    const odd = await t.request('DELETE', `/api/v1/@cms/image/${shown._id}?force=yes`, { key: 'editor' });
+    assert.equal(odd.status, 400, odd.text);
+    assert.equal(odd.body.name, 'invalid');
+    const still = await t.request('GET', `/api/v1/@cms/image/${shown._id}`, { key: null });
+    assert.equal(still.status, 200, 'nothing was archived or deleted');
+
+    const archived = await t.request('PATCH', `/api/v1/@cms/image/${shown._id}?force=true`, { key: 'editor', body: { archived: true } });
+    assert.equal(archived.status, 200, archived.text);
+    const restored = await t.request('PATCH', `/api/v1/@cms/image/${shown._id}`, { key: 'editor', body: { archived: false } });
+    assert.equal(restored.status, 200, `restoring is never refused: ${restored.text}`);
+    const deleted = await t.request('DELETE', `/api/v1/@cms/image/${shown.cmsDocId}:en:draft?force=true`, { key: 'editor' });
+    assert.equal(deleted.status, 200, deleted.text);
+    assert.equal((await t.request('GET', `/api/v1/@cms/image/${shown._id}`, { key: null })).status, 404);
+  });
+
+  it('deletes an image only drafts and archived documents show without asking', async () => {
+    const shown = await newImage('Quiet');
+    const draft = await t.request('POST', '/api/v1/page?cmsMode=draft', { body: { title: 'Draft', body: { items: [{ type: '@cms/image', _image: [shown._id] }] } } });
+    assert.equal(draft.status, 200, draft.text);
+    const archivedPage = (await pageWith({ type: '@cms/image', _image: [shown._id] })).body;
+    assert.equal((await t.request('PATCH', `/api/v1/page/${archivedPage._id}`, { body: { archived: true } })).status, 200);
+    const res = await t.request('DELETE', `/api/v1/@cms/image/${shown._id}`, { key: 'editor' });
+    assert.equal(res.status, 200, res.text);
+  });
+
   it('stores the image id, shows the image with its URLs, to anonymous callers too', async () => {
     const res = await pageWith({ type: '@cms/image', _image: [image._id], caption: 'Red & <b>bold</b>' });
     assert.equal(res.status, 200, res.text);
@@ -226,7 +313,7 @@ describe('the @cms/image widget', () => {
     const two = await pageWith({ type: '@cms/image', _image: [image._id, image._id] });
     assert.equal(two.status, 200, 'repeats fold into one');
 
-    assert.equal((await t.request('PATCH', `/api/v1/@cms/image/${image._id}`, { body: { archived: true } })).status, 200);
+    assert.equal((await t.request('PATCH', `/api/v1/@cms/image/${image._id}?force=true`, { body: { archived: true } })).status, 200);
     const after = await t.request('GET', `/api/v1/page/${kept.body._id}?renderAreas=inline`);
     assert.deepEqual(after.body.body.items[0]._image, []);
     assert.equal(after.body.body.items[0]._rendered, '');

@@ -10,6 +10,7 @@ describe('admin: the media library and the users screen', { skip: browserSkipRea
   it('uploads two images at once, edits alt text and credit, and crops one', () => media.uploadEditAndCropImages(suite.page, suite.ctx));
   it('searches images with one request per search', () => media.searchImages(suite.page, suite.ctx));
   it('archives and deletes images', () => media.archiveAndDeleteImages(suite.page, suite.ctx));
+  it('lists where an image is used, and names the published documents before deleting it', () => media.deleteImageInUse(suite.page, suite.ctx));
   it('has no serious accessibility violation in the library, at 1280 and at 360 px wide', async () => {
     const { page } = suite;
     await page.goto('/admin/media');

@@ -20,6 +20,16 @@ function scopeQuery(scope: Scope, extra: Query = {}): Query {
  */
 export type WriteOptions = Pick<RequestOptions, 'ifMatch' | 'keepalive'>;
 
+/**
+ * A delete or a patch that may archive: `force` deletes or archives an image or file although
+ * published documents show it (the server refuses it otherwise: 409 with `data.documents`).
+ */
+export type RemovalOptions = WriteOptions & { readonly force?: boolean };
+
+function withForce({ force, ...options }: RemovalOptions): RequestOptions {
+  return force ? { ...options, query: { force: 'true' } } : options;
+}
+
 function path(type: string, id?: string, action?: string): string {
   return `/${type}${id ? `/${encodeURIComponent(id)}` : ''}${action ? `/${action}` : ''}`;
 }
@@ -46,12 +56,12 @@ export function replacePiece(type: string, id: string, body: Record<string, unkn
   return request<PieceDocument>(path(type, id), { method: 'PUT', body, ...options });
 }
 
-export function patchPiece(type: string, id: string, body: Record<string, unknown>, options: WriteOptions = {}) {
-  return request<PieceDocument>(path(type, id), { method: 'PATCH', body, ...options });
+export function patchPiece(type: string, id: string, body: Record<string, unknown>, options: RemovalOptions = {}) {
+  return request<PieceDocument>(path(type, id), { method: 'PATCH', body, ...withForce(options) });
 }
 
-export function deletePiece(type: string, id: string, options: WriteOptions = {}) {
-  return request<void>(path(type, id), { method: 'DELETE', ...options });
+export function deletePiece(type: string, id: string, options: RemovalOptions = {}) {
+  return request<void>(path(type, id), { method: 'DELETE', ...withForce(options) });
 }
 
 export function publishPiece(type: string, id: string, options: WriteOptions = {}) {
@@ -111,7 +121,7 @@ export function restorePieceHistory(type: string, id: string, entryId: string, o
  * Archives or restores a document in one locale through its draft: the server spreads it to the
  * published version (with publish permission), and `If-Match` names the draft the caller read.
  */
-export function setArchived(type: string, draft: Pick<PieceDocument, 'cmsDocId' | 'cmsLocale'>, archived: boolean, options: WriteOptions = {}) {
+export function setArchived(type: string, draft: Pick<PieceDocument, 'cmsDocId' | 'cmsLocale'>, archived: boolean, options: RemovalOptions = {}) {
   const locale = draft.cmsLocale.split(':')[0]!;
   return patchPiece(type, versionId(draft.cmsDocId, locale, 'draft'), { archived }, options);
 }

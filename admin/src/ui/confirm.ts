@@ -4,6 +4,8 @@ import { shallowRef } from 'vue';
 export interface Question {
   readonly title: string;
   readonly message: string;
+  /** Listed under the message (the documents a deletion would affect). */
+  readonly items: readonly string[];
   readonly confirmLabel: string;
   readonly danger: boolean;
   readonly answer: (confirmed: boolean) => void;
@@ -11,12 +13,13 @@ export interface Question {
 
 export const currentQuestion = shallowRef<Question | undefined>();
 
-export function confirmAction(options: { title: string; message: string; confirmLabel?: string; danger?: boolean }): Promise<boolean> {
+export function confirmAction(options: { title: string; message: string; items?: readonly string[]; confirmLabel?: string; danger?: boolean }): Promise<boolean> {
   currentQuestion.value?.answer(false);
   return new Promise((resolve) => {
     currentQuestion.value = {
       title: options.title,
       message: options.message,
+      items: options.items ?? [],
       confirmLabel: options.confirmLabel ?? 'Confirm',
       danger: options.danger ?? false,
       answer: (confirmed) => {

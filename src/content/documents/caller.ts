@@ -15,6 +15,11 @@ export interface Caller {
   readonly mode?: 'draft' | 'published';
   /** A write's `If-Match`: refused (412) unless a version it names is still current. */
   readonly unchangedSince?: Precondition;
+  /**
+   * `force=true`: delete or archive a media piece although published documents show it
+   * (`MediaInUse`); without it that is refused (409).
+   */
+  readonly force?: boolean;
   /** Where the request came from (the audit trail's address and request id); none from the command line. */
   readonly origin?: RequestOrigin;
 }

@@ -95,10 +95,12 @@ export function changeOf(event: ChangeEventName, doc: StoredDocument, by: Audite
  * writes the version it names (a draft save: `article:draft`, which no shared answer carries);
  * the other events write every mode of the document (a publish, the draft's `modified` too).
  * A change to a published version (or a type without modes) also names `doc:<cmsDocId>`.
+ * A draft's update of an autopublishing type (`@cms/image`, `@cms/file`) published it too: it
+ * names both modes, as the other events do.
  */
-export function purgeTagsOf(change: Change): string[] {
+export function purgeTagsOf(change: Change, autopublish: boolean): string[] {
   if (change.mode === null) return [cdnTagOf(modeGenerationKey(change.type, null)), documentCdnTag(change.docId)];
-  const modes = change.event === 'update' ? [change.mode] : ['draft', 'published'];
+  const modes = change.event === 'update' && !autopublish ? [change.mode] : ['draft', 'published'];
   const tags = modes.map((mode) => cdnTagOf(modeGenerationKey(change.type, mode as Mode)));
   return modes.includes('published') ? [...tags, documentCdnTag(change.docId)] : tags;
 }

@@ -61,7 +61,8 @@ export class ChangeRecorder {
     if (endpoints.length === 0) return;
     let purged = this.#purged.get(session);
     if (!purged) this.#purged.set(session, (purged = new Set()));
-    const tags = purgeTagsOf(change).filter((tag) => !purged.has(tag));
+    const { autopublish } = pieceTypeOf(this.#config, change.type).options;
+    const tags = purgeTagsOf(change, autopublish).filter((tag) => !purged.has(tag));
     if (tags.length === 0) return;
     for (const tag of tags) purged.add(tag);
     await session.webhooks.enqueue(purgeDeliveriesOf(change, endpoints, tags), Date.now());

@@ -12,6 +12,7 @@ import type { SchemaValueReader } from './schema-value-reader.js';
 import type { TransactionRunner } from './transaction-runner.js';
 import type { VersionWriter } from './version-writer.js';
 import type { ImageRecrop } from './image-recrop.js';
+import type { MediaInUse } from './media-in-use.js';
 
 /**
  * What the document operations work with, built once by the composition root (`app.ts`). Each
@@ -39,6 +40,8 @@ export interface DocumentCollaborators {
   readonly areas: AreaRenderer;
   /** Replacing an image's file brings the crops of the relationships showing it up to date. */
   readonly imageRecrop: ImageRecrop;
+  /** Deleting or archiving an image or file that published documents show is refused unless forced. */
+  readonly inUse: MediaInUse;
 }
 
 /** A version as a response shows it. */

@@ -4,12 +4,13 @@ import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { StorageSession, StoredDocument, TypeQuery } from '../../storage/storage-adapter.js';
 import type { Mode } from '../../core/ids.js';
 import { versionId } from './caller.js';
-import { relatedIds, relationshipField, relationshipTarget } from '../fields/relationship.js';
-import { schemasHold, walkFieldDefinitions, walkFields } from '../fields/walk-fields.js';
+import { relatedIds, relationshipTarget } from '../fields/relationship.js';
+import { walkFieldDefinitions, walkFields } from '../fields/walk-fields.js';
 
 /**
  * The bookkeeping a document's relationships leave on the documents they name (original:
- * `relatedReverseIds`, `cacheInvalidatedAt`). When a version is written with relationships, each
+ * `relatedReverseIds`, `cacheInvalidatedAt`). When a version is written with relationships (or
+ * rich text showing image pieces inline, `FieldType.inlineReferences`: the original's `imageIds`), each
  * related document's version in the same locale and mode (or its only version, for a type that
  * is not localized) gets the writer's `cmsDocId` in `relatedReverseIds`, and its
  * `cacheInvalidatedAt` set to the writer's `updatedAt`; a relationship an update drops, or the
@@ -46,31 +47,45 @@ export class ReverseBookkeeping {
     this.#deps = { registry: deps.registry, widgetTypes: deps.config.widgetTypes };
   }
 
-  /** Whether versions of `type` can relate to anything (top level, arrays, objects, widgets). */
+  /** Whether versions of `type` can relate to anything (top level, arrays, objects, widgets, rich text's inline images). */
   relates(type: SanitizedPieceType): boolean {
     let relates = this.#relates.get(type);
     if (relates === undefined) {
-      relates = schemasHold([type.fields], this.#deps.widgetTypes, relationshipField.name);
+      relates = this.#targetsOf(type).size > 0;
       this.#relates.set(type, relates);
     }
     return relates;
   }
 
+  /** The types the versions of `type` may relate to, at any depth. */
+  #targetsOf(type: SanitizedPieceType): Set<string> {
+    const targets = new Set<string>();
+    walkFieldDefinitions([type.fields], this.#deps.widgetTypes, (field) => {
+      const fieldType = this.#deps.registry.get(field.type);
+      if (fieldType?.relates === 'forward') targets.add(relationshipTarget(field.name, field.options.withType));
+      for (const target of fieldType?.inlineReferenceTypes?.(field) ?? []) targets.add(target);
+    });
+    return targets;
+  }
+
   /** Whether versions of `type` relate to anything or anything relates to them: their writes keep bookkeeping. */
   keepsBooks(type: SanitizedPieceType): boolean {
-    return this.relates(type) || this.#relatingTo(type.name).length > 0;
+    return this.relates(type) || this.relatingTo(type.name).length > 0;
   }
 
   /** The `cmsDocId`s a version relates to, per related type, at any depth. */
   related(type: SanitizedPieceType, doc: Readonly<Record<string, unknown>> | null): RelatedByType {
     const found: RelatedByType = new Map();
     if (!doc || !this.relates(type)) return found;
+    const add = (target: string, ids: Iterable<string>) => {
+      const all = found.get(target) ?? new Set<string>();
+      for (const id of ids) all.add(id);
+      found.set(target, all);
+    };
     walkFields({ fields: type.fields, values: doc as Record<string, unknown> }, this.#deps, (field, container) => {
-      if (this.#deps.registry.get(field.type)?.relates !== 'forward') return;
-      const target = relationshipTarget(field.name, field.options.withType);
-      const ids = found.get(target) ?? new Set<string>();
-      for (const id of relatedIds(container, field)) ids.add(id);
-      found.set(target, ids);
+      const fieldType = this.#deps.registry.get(field.type);
+      if (fieldType?.relates === 'forward') add(relationshipTarget(field.name, field.options.withType), relatedIds(container, field));
+      for (const [target, ids] of fieldType?.inlineReferences?.(container[field.name]) ?? []) add(target, ids);
     });
     return found;
   }
@@ -107,7 +122,7 @@ export class ReverseBookkeeping {
     const ids = reverseIdsOf(doc).filter((id) => id !== doc.cmsDocId);
     if (ids.length === 0) return;
     await session.documents.hold(ids);
-    for (const relating of this.#relatingTo(type.name)) {
+    for (const relating of this.relatingTo(type.name)) {
       const place = placeFor(relating, doc);
       if (!place) continue;
       for (const version of await session.documents.find({ type: relating.name, docIds: ids, ...place })) {
@@ -117,15 +132,12 @@ export class ReverseBookkeeping {
     }
   }
 
-  #relatingTo(typeName: string): readonly SanitizedPieceType[] {
+  /** The types whose versions may relate to documents of `typeName`, at any depth. */
+  relatingTo(typeName: string): readonly SanitizedPieceType[] {
     if (!this.#relatingTypes) {
       const relating = new Map<string, SanitizedPieceType[]>();
       for (const type of this.#config.pieceTypes.values()) {
-        const targets = new Set<string>();
-        walkFieldDefinitions([type.fields], this.#deps.widgetTypes, (field) => {
-          if (this.#deps.registry.get(field.type)?.relates === 'forward') targets.add(relationshipTarget(field.name, field.options.withType));
-        });
-        for (const target of targets) relating.set(target, [...(relating.get(target) ?? []), type]);
+        for (const target of this.#targetsOf(type)) relating.set(target, [...(relating.get(target) ?? []), type]);
       }
       this.#relatingTypes = relating;
     }

@@ -5,6 +5,7 @@ import type { FieldError } from '../../errors/app-error.js';
 import { PayloadTooLargeError } from '../../errors/app-error.js';
 import { FieldFailure } from './field-type.js';
 import { isValidId } from '../../core/text.js';
+import { imageTypeName } from '../types/builtin-types.js';
 import { checkCount, takeId } from './array.js';
 import { checkAreaOptions, allowedWidgetTypes, richTextOptionsOf } from './area-options.js';
 import { LoopSlices, offLoopCharacters, sanitizeInThread } from './rich-text-threads.js';
@@ -221,6 +222,17 @@ function widgets(area: unknown, widgetTypes: WidgetTypes): SchemaValues[] {
   });
 }
 
+/** The image pieces the area's own rich-text widgets show inline (`imageIds`), once each. */
+function inlineImages(area: unknown): ReadonlyMap<string, readonly string[]> {
+  if (!isPlainObject(area) || !Array.isArray(area.items)) return new Map();
+  const ids = new Set<string>();
+  for (const widget of area.items) {
+    if (!isPlainObject(widget) || widget.type !== richTextWidgetType || !Array.isArray(widget.imageIds)) continue;
+    for (const id of widget.imageIds) if (isValidId(id)) ids.add(id);
+  }
+  return ids.size === 0 ? new Map() : new Map([[imageTypeName, [...ids]]]);
+}
+
 export const areaField: FieldType = {
   name: 'area',
   definitionKeys: ['options'],
@@ -231,6 +243,8 @@ export const areaField: FieldType = {
   searchTexts: (value): SearchText[] => richTexts(value).map((text) => ({ text, weight: 'low' })),
   nested: (value, _field, widgetTypes) => widgets(value, widgetTypes),
   widgetTypesIn: (field, all) => [...(allowedWidgetTypes(field.options) ?? all)],
+  inlineReferences: inlineImages,
+  inlineReferenceTypes: (field) => ((allowedWidgetTypes(field.options)?.has(richTextWidgetType) ?? true) ? [imageTypeName] : []),
   renderHtml: (values, field, ctx) => ctx.renderArea(values[field.name]),
   valueSchemas(field, ctx) {
     const items = { type: 'array', items: { oneOf: ctx.areaWidgets(field) } };

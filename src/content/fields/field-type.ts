@@ -231,6 +231,14 @@ export interface FieldType {
   readonly secret?: boolean;
   /** Shows documents of another piece type: by the ids it stores (`forward`), or by theirs naming this one (`reverse`). */
   readonly relates?: 'forward' | 'reverse';
+  /**
+   * The documents a stored value names outside any relationship field, by piece type: rich
+   * text's inline images (`imageIds`). Only the value's own level: what `nested` yields is walked
+   * on its own. They are kept in the named documents' `relatedReverseIds` as relationships are.
+   */
+  inlineReferences?(value: unknown): ReadonlyMap<string, readonly string[]>;
+  /** The piece types `inlineReferences` may name for this definition (an area that allows rich text: images). */
+  inlineReferenceTypes?(field: SanitizedField): readonly string[];
   /** The widget types the field's value holds (an area's, `all` when it names none); undefined: it holds no widgets. */
   widgetTypesIn?(field: SanitizedField, all: readonly string[]): readonly string[];
   /** HTML of the field's value in a widget without a renderer of its own; default: its scalar text, escaped. */

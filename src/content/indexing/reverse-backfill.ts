@@ -11,7 +11,8 @@ const batchSize = 200;
  * `:`), so no type's plan is mistaken for it.
  */
 export const reverseBackfillKey = ':relatedReverseIds';
-const reverseBackfillVersion = '1';
+// 2: rich text's inline images count as relating to them (FieldType.inlineReferences).
+const reverseBackfillVersion = '2';
 
 /**
  * Once per store: gives the documents related to by versions stored before the bookkeeping was

@@ -15,7 +15,8 @@ export const errorResponses: Readonly<Record<number, { name: string; description
   404: { name: 'NotFound', description: 'No such document, or a type or version the caller may not read (`notfound`).' },
   409: {
     name: 'Conflict',
-    description: 'The request conflicts with what is stored (`conflict`), or another tab holds the advisory lock the body asks for (`locked`).',
+    description:
+      'The request conflicts with what is stored (`conflict`; deleting or archiving a media piece that published documents show: `data.documents`, `data.others`), or another tab holds the advisory lock the body asks for (`locked`).',
   },
   412: {
     name: 'Changed',
@@ -47,6 +48,12 @@ export const errorSchema: JsonSchema = {
         me: { const: true, description: '409 `locked`: another tab of the same user holds the lock' },
         username: { type: ['string', 'null'], description: '409 `locked`: the user who holds the lock' },
         title: { type: 'string', description: '409 `locked`: the name of the user who holds the lock' },
+        documents: {
+          type: 'array',
+          items: { type: 'object', required: ['_id', 'type', 'title'], properties: { _id: { type: 'string' }, type: { type: 'string' }, title: { type: 'string' } } },
+          description: '409 `conflict`: the published documents showing the media piece that the caller may read (at most `limits.inUseListed`); send `force=true` to go ahead',
+        },
+        others: { type: 'integer', description: '409 `conflict`: how many more published documents show it (the caller may not read them, or past the limit)' },
         updatedAt: { type: ['string', 'null'], description: '412: when the version was last changed (null: it is gone)' },
         updatedBy: { description: '412: who last changed it (`_id`, `title`, `username`)' },
       },

@@ -24,6 +24,18 @@ const versionParameters = [
   { $ref: '#/components/parameters/cmsLocale' },
 ];
 
+/** PUT, PATCH and DELETE (`writeQuery`): taking a media piece away from the published documents that show it. */
+const forceParameter = query(
+  'force',
+  { enum: ['true', 'false'] },
+  '`true`: delete or archive an `@cms/image` or `@cms/file` that published documents show. Without it that is refused with 409, `data.documents` naming those the caller may read and `data.others` counting the rest.',
+);
+
+/** A write to a stored version that `force` applies to. */
+function forced(operation: Operation): Operation {
+  return { ...operation, parameters: [...(operation.parameters as unknown[]), forceParameter] };
+}
+
 export const sharedParameters = {
   cmsMode: query('cmsMode', { enum: ['draft', 'published'] }, 'The mode of the version; drafts need draft access. Overrides the mode in the id.'),
   cmsLocale: query(
@@ -223,9 +235,9 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
         parameters: [...idParameters, archived, renderAreas, ...shareParameters],
         responses: responses({ 200: jsonResponse(`The ${type.options.label} version.`, answer), ...notModified }, [404], false),
       },
-      put: action(`replace${name}`, `Replace a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Input`))),
-      patch: action(`patch${name}`, `Patch a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Patch`))),
-      delete: action(`delete${name}`, `Delete a ${type.options.label} version for good`, { 200: { description: 'Deleted; the body is empty.' } }, [404]),
+      put: forced(action(`replace${name}`, `Replace a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Input`)))),
+      patch: forced(action(`patch${name}`, `Patch a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Patch`)))),
+      delete: forced(action(`delete${name}`, `Delete a ${type.options.label} version for good`, { 200: { description: 'Deleted; the body is empty.' } }, [404, 409])),
     },
     [`${one}/publish`]: { post: action(`publish${name}`, 'Publish the draft', { 200: versionResponse('The published version.', read) }, [404, 409]) },
     [`${one}/unpublish`]: { post: action(`unpublish${name}`, 'Remove the published version', { 200: versionResponse('The draft.', read) }, [404]) },

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DocumentOperations } from '../../content/documents/document-operations.js';
-import { historyEntryParams, historyQuery, idParams, listQuery, objectBody, readOneQuery, shareLinkParams, versionQuery } from '../schemas.js';
+import { historyEntryParams, historyQuery, idParams, listQuery, objectBody, readOneQuery, shareLinkParams, versionQuery, writeQuery } from '../schemas.js';
 import { isSharedRead } from '../../content/documents/draft-sharing.js';
 import { idOf, callerOf, writerOf } from '../caller.js';
 import { sendWritten, type CachedAnswers } from '../cached-answers.js';
@@ -28,6 +28,8 @@ export function registerPieceRoutes(
     const base = `/api/v1/${type}`;
     const one = { schema: { params: idParams, querystring: versionQuery } };
     const write = { schema: { params: idParams, querystring: versionQuery, body: objectBody } };
+    // A change to a stored version: `force` takes a media piece away from the documents showing it.
+    const change = { schema: { params: idParams, querystring: writeQuery, body: objectBody } };
     // The answers of these GET routes may be kept (CachedAnswers), each valid while the generation of these keys holds.
     const dependencies = documents.answerDependencies(type);
     const cached = { answerDependsOn: (url: string) => dependencies.of(url) };
@@ -49,13 +51,13 @@ export function registerPieceRoutes(
       if (isSharedRead(query)) return answers.sendPrivate(request, reply, read);
       return answers.sendVersion(request, reply, read);
     });
-    app.put(`${base}/:_id`, write, async (request, reply) =>
+    app.put(`${base}/:_id`, change, async (request, reply) =>
       sendWritten(reply, await documents.replace(writerOf(request), type, idOf(request), request.body as Body)),
     );
-    app.patch(`${base}/:_id`, write, async (request, reply) =>
+    app.patch(`${base}/:_id`, change, async (request, reply) =>
       sendWritten(reply, await documents.patch(writerOf(request), type, idOf(request), request.body as Body)),
     );
-    app.delete(`${base}/:_id`, one, async (request, reply) => {
+    app.delete(`${base}/:_id`, { schema: { params: idParams, querystring: writeQuery } }, async (request, reply) => {
       await documents.remove(writerOf(request), type, idOf(request));
       return reply.code(200).send();
     });

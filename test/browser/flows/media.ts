@@ -140,3 +140,42 @@ export async function archiveAndDeleteImages(page: Page, ctx: FlowContext): Prom
   const gone = await fetch(`${ctx.baseUrl}/api/v1/@cms/image/${made[1]!.cmsDocId}?cmsLocale=en&cmsMode=draft&archived=any`, { headers: { Authorization: `ApiKey ${ctx.apiKey}` } });
   assert.equal(gone.status, 404);
 }
+
+/**
+ * An image two published articles show, one through an image widget in its body, the other
+ * inline in its rich text: "Used in" lists both; deleting it is refused by the server, and the
+ * dialog that follows names both; "Delete anyway" deletes it.
+ */
+export async function deleteImageInUse(page: Page, ctx: FlowContext): Promise<void> {
+  const word = uniqueWord('flowused');
+  const upload = new FormData();
+  upload.append('file', new Blob([new Uint8Array(await png(80, 60, '#0f766e'))], { type: 'image/png' }), `${word}.png`);
+  const response = await fetch(`${ctx.baseUrl}/api/v1/@cms/attachment/upload`, { method: 'POST', headers: { Authorization: `ApiKey ${ctx.apiKey}` }, body: upload });
+  const attachment = (await response.json()) as { _id: string };
+  const image = await api<ImagePiece>(ctx, '/@cms/image?cmsLocale=en', { method: 'POST', body: { title: `${word} busy`, attachment: { _id: attachment._id } } });
+  const inline = `<p>Inline</p><figure><img src="/api/v1/@cms/image/${image.cmsDocId}/src" alt="" /></figure>`;
+  const bodies = {
+    widget: { items: [{ type: '@cms/image', _image: [image._id] }] },
+    inline: { items: [{ type: '@cms/rich-text', content: inline }] },
+  };
+  for (const [name, body] of Object.entries(bodies)) {
+    await api(ctx, '/article?cmsLocale=en&cmsMode=published', { method: 'POST', body: { title: `${word} ${name}`, body } });
+  }
+  await page.goto(`${ctx.baseUrl}/admin/media`);
+  await page.getByRole('searchbox', { name: 'Search images' }).fill(word);
+  await page.getByRole('button', { name: `${word} busy` }).click();
+
+  const usedIn = page.getByRole('region', { name: 'Used in' });
+  for (const name of Object.keys(bodies)) await usedIn.getByRole('link', { name: `${word} ${name}` }).waitFor();
+
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+  const inUse = page.getByRole('dialog', { name: `“${word} busy” is in use` });
+  await inUse.waitFor();
+  const listed = await inUse.getByRole('listitem').allTextContents();
+  assert.deepEqual(listed.sort(), [`${word} inline (Article)`, `${word} widget (Article)`]);
+  await inUse.getByRole('button', { name: 'Delete anyway' }).click();
+  await page.getByRole('button', { name: `${word} busy` }).waitFor({ state: 'detached' });
+  const gone = await fetch(`${ctx.baseUrl}/api/v1/@cms/image/${image.cmsDocId}?cmsLocale=en&cmsMode=draft&archived=any`, { headers: { Authorization: `ApiKey ${ctx.apiKey}` } });
+  assert.equal(gone.status, 404);
+}

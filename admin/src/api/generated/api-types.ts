@@ -243,6 +243,14 @@ export interface Error {
     username?: string | null;
     /** 409 `locked`: the name of the user who holds the lock */
     title?: string;
+    /** 409 `conflict`: the published documents showing the media piece that the caller may read (at most `limits.inUseListed`); send `force=true` to go ahead */
+    documents?: {
+      _id: string;
+      type: string;
+      title: string;
+    }[];
+    /** 409 `conflict`: how many more published documents show it (the caller may not read them, or past the limit) */
+    others?: number;
     /** 412: when the version was last changed (null: it is gone) */
     updatedAt?: string | null;
     /** 412: who last changed it (`_id`, `title`, `username`) */

@@ -1,4 +1,6 @@
-import type { Caller } from '../caller.js';
+import type { Caller, Target } from '../caller.js';
+import type { StorageSession, StoredDocument } from '../../../storage/storage-adapter.js';
+import type { SanitizedPieceType } from '../../types/piece-type.js';
 import type { DocumentCollaborators } from '../collaborators.js';
 import { canPublish, requirePublish, requireWrite } from '../../access/permissions.js';
 import { changeOf } from '../change-events.js';
@@ -7,7 +9,7 @@ import { readVersion, requireVersion } from '../version-reads.js';
 import { removeLogin } from '../user-logins.js';
 import { markUnpublished } from '../publishing-steps.js';
 
-type RemoveDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'changes'>;
+type RemoveDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'changes' | 'inUse'>;
 
 /**
  * DELETE /api/v1/<type>/:_id: permanent, cascading as the original's `deleteOtherModes`: a draft
@@ -22,6 +24,7 @@ export async function remove(deps: RemoveDeps, caller: Caller, typeName: string,
   requireWrite(principal, type, target.mode);
   await deps.transactions.runOnDocument({ caller, type, set: { ...target, version: target.id } }, async (tx) => {
     const doc = await requireVersion(tx, type, target.id);
+    if (target.mode !== null && deps.inUse.guards(type, caller)) await refuseIfShown(deps, tx, { type, caller, target, doc });
     // Written first: a refusal below rolls it back with the rest.
     await deps.changes.record(tx, changeOf('delete', doc, caller), null);
     if (target.mode === null) {
@@ -44,4 +47,15 @@ export async function remove(deps: RemoveDeps, caller: Caller, typeName: string,
     // Its preview links go with it: a draft made again under the same id (a new localize) starts with none.
     await tx.shareLinks.removeAll(doc._id);
   });
+}
+
+/** Both ways take the published version away: refused while published documents show a media piece (MediaInUse). */
+async function refuseIfShown(
+  deps: Pick<RemoveDeps, 'inUse'>,
+  tx: StorageSession,
+  args: { type: SanitizedPieceType; caller: Caller; target: Target; doc: StoredDocument },
+): Promise<void> {
+  const { type, caller, target, doc } = args;
+  const published = target.mode === 'published' ? doc : await readVersion(tx, type, versionId(target, 'published'));
+  await deps.inUse.refuseIfShown(tx, type, caller, published && !published.archived ? published : null, 'delete');
 }

@@ -17,7 +17,7 @@ import type { ImageReplacement } from '../image-recrop.js';
 
 export type UpdateDeps = Pick<
   DocumentCollaborators,
-  'config' | 'transactions' | 'conversion' | 'versions' | 'values' | 'changes' | 'presenter' | 'imageRecrop'
+  'config' | 'transactions' | 'conversion' | 'versions' | 'values' | 'changes' | 'presenter' | 'imageRecrop' | 'inUse'
 >;
 
 /** One version about to change: as stored (`existing`), and what converting its new values needs. */
@@ -125,6 +125,9 @@ async function save(
   const replacement = deps.imageRecrop.replacement(type, attachmentBefore, [...new Set([version, draft ?? version, published ?? version])]);
   if (replacement) args.replaced(replacement);
   if (version.archived !== archivedBefore) {
+    // Archiving takes the published version away from the documents showing it (MediaInUse).
+    const live = published && (published === version || !published.archived) ? published : null;
+    if (version.archived) await deps.inUse.refuseIfShown(tx, type, caller, live, 'archive');
     await spreadArchived(deps, tx, { type, target, archived: version.archived, done: changed, now, principal });
   }
   // One event for the request: archiving or restoring says so, any other change is an update.
