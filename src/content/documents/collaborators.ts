@@ -1,4 +1,5 @@
 import type { AppConfig } from '../app-config.js';
+import type { Role } from '../../core/principal.js';
 import type { DocumentStore, HistoryStore, ScheduleStore, ShareLinkStore } from '../../storage/storage-adapter.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { Choice } from '../fields/field-type.js';
@@ -28,6 +29,8 @@ export interface DocumentCollaborators {
   readonly shareLinks: ShareLinkStore;
   /** The due-time index, peeked outside a transaction before a claim (ScheduleRunner). */
   readonly schedules: ScheduleStore;
+  /** The roles of the API keys now, for the schedules they set (ScheduleRunner). */
+  readonly apiKeys: ApiKeyRoles;
   readonly transactions: TransactionRunner;
   readonly versions: VersionWriter;
   readonly conversion: Conversion;
@@ -39,6 +42,11 @@ export interface DocumentCollaborators {
   readonly areas: AreaRenderer;
   /** Replacing an image's file brings the crops of the relationships showing it up to date. */
   readonly imageRecrop: ImageRecrop;
+}
+
+/** The role an API key has now, by its caller id (`Caller.keyId`); null: it is revoked or no longer configured. */
+export interface ApiKeyRoles {
+  roleOf(keyId: string): Promise<Role | null>;
 }
 
 /** A version as a response shows it. */
