@@ -146,7 +146,7 @@ function scheduledRunOf(schedule: Schedule): ScheduledRun {
 
 /** The refusal in words an editor can act on. */
 function reasonOf(error: AppError, schedule: Schedule, principal: Principal): string {
-  const who = principal.kind === 'apiKey' ? 'The API key that scheduled it' : (principal.username ?? principal.title);
+  const who = principal.kind === 'apiKey' ? 'The API key that scheduled it' : (principal.username ?? principal.title ?? 'The user who scheduled it');
   if (error instanceof ForbiddenError) return `${who} may no longer ${schedule.action} ${schedule.type}`;
   if (error instanceof NotFoundError) {
     return schedule.action === 'unpublish' ? 'The document was not published at the time' : 'The document no longer exists';
