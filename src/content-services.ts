@@ -23,6 +23,9 @@ import { builtInWidgetRenderers } from './content/rendering/widget-renderers.js'
 import { createVersionEditCheck } from './content/access/version-edits.js';
 import type { PasswordVerifier } from './auth/token-service.js';
 import { ScryptPasswordHasher } from './auth/passwords.js';
+import { ApiKeys } from './auth/api-keys.js';
+import { StoredApiKeys } from './auth/stored-api-keys.js';
+import { KeyRoles } from './auth/key-roles.js';
 import { MediaService } from './media/media-service.js';
 import type { FileStorage } from './media/file-storage.js';
 import { createFileStorage } from './media/create-file-storage.js';
@@ -92,6 +95,7 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     history: storage.history,
     shareLinks: storage.shareLinks,
     schedules: storage.schedules,
+    apiKeys: new KeyRoles(new ApiKeys(config.apiKeys), new StoredApiKeys(storage)),
     transactions,
     versions,
     imageRecrop: new ImageRecrop({ config, registry: fieldTypes, storage, transactions, versions, crops: deps.attachments, onFailure: deps.onFollowUpFailure }),

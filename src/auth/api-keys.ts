@@ -12,10 +12,18 @@ export interface KeyCaller {
   readonly callerId: string;
 }
 
+const callerIdPrefix = 'key:';
+
 /** The caller of a key with this role and SHA-256 digest (hex). */
 export function keyCaller(role: Role, digestHex: string): KeyCaller {
   const principal: Principal = { kind: 'apiKey', role, userId: null, title: 'System Task', username: null };
-  return { principal, callerId: `key:${digestHex}` };
+  return { principal, callerId: `${callerIdPrefix}${digestHex}` };
+}
+
+/** The SHA-256 digest (hex) a key's caller id names; null for any other text. */
+export function digestOfCallerId(callerId: string): string | null {
+  const digest = callerId.startsWith(callerIdPrefix) ? callerId.slice(callerIdPrefix.length) : '';
+  return /^[0-9a-f]{64}$/.test(digest) ? digest : null;
 }
 
 /**
@@ -38,5 +46,10 @@ export class ApiKeys {
       if (timingSafeEqual(entry.digest, presented)) role = entry.role;
     }
     return role === null ? null : keyCaller(role, presented.toString('hex'));
+  }
+
+  /** The role of the configured key with this SHA-256 digest (hex); null when none has it. */
+  roleOfDigest(digestHex: string): Role | null {
+    return this.#entries.find((entry) => entry.digest.toString('hex') === digestHex)?.role ?? null;
   }
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isRole, roles } from '../core/principal.js';
+import { isRole, roles, type Role } from '../core/principal.js';
 import { newId } from '../core/ids.js';
 import { InvalidRequestError, NotFoundError } from '../errors/app-error.js';
 import type { StorageAdapter, StoredApiKey } from '../storage/storage-adapter.js';
@@ -103,6 +103,12 @@ export class StoredApiKeys {
     if (!stored || !isRole(stored.role)) return null;
     this.#recordUse(stored);
     return keyCaller(stored.role, digest);
+  }
+
+  /** The role of the stored key with this SHA-256 digest (hex) now; null when none has it (revoked). */
+  async roleOfDigest(digest: string): Promise<Role | null> {
+    const stored = await this.#storage.apiKeys.findByDigest(digest);
+    return stored && isRole(stored.role) ? stored.role : null;
   }
 
   /**

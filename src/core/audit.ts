@@ -51,10 +51,19 @@ export interface RequestOrigin {
   readonly requestId: string | null;
 }
 
+/** A change a schedule made (the scheduler acting as who set it): when it was due, and who set it. */
+export interface ScheduledRun {
+  /** ISO time the schedule was due. */
+  readonly at: string;
+  readonly by: { readonly kind: 'user' | 'apiKey'; readonly _id: string | null; readonly username: string | null; readonly title: string };
+}
+
 /** Who acts, and from where: a document operation's `Caller` is one. */
 export interface AuditedBy {
   readonly principal: Principal;
   readonly origin?: RequestOrigin;
+  /** Set when a schedule made the change: its record says so (`detail.schedule`). */
+  readonly schedule?: ScheduledRun;
 }
 
 /** What happened: the action, and what it was done to. */
@@ -89,7 +98,7 @@ export function auditRecord(by: AuditedBy, entry: AuditEntry): AuditRecord {
     action: entry.action,
     type: entry.type ?? null,
     ids: entry.ids ?? [],
-    detail: entry.detail ?? null,
+    detail: by.schedule ? { ...entry.detail, schedule: by.schedule } : (entry.detail ?? null),
   };
 }
 

@@ -115,6 +115,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       anyDue: (now) => read.schedules.anyDue(now),
       complete: (key, token) => transaction((tx) => tx.schedules.complete(key, token)),
       fail: (key, token) => transaction((tx) => tx.schedules.fail(key, token)),
+      setUnreviewedChange: (key, change) => transaction((tx) => tx.schedules.setUnreviewedChange(key, change)),
     },
   };
 }

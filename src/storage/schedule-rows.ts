@@ -1,7 +1,7 @@
 import type { Schedule, ScheduleAction, ScheduleStatus } from './storage-adapter.js';
 
 /** What both adapters keep of a schedule: the columns of `schedules` they read. */
-export const scheduleColumns = 'version_id, action, type, doc_id, locale, due_at, scheduled_by, status, attempts';
+export const scheduleColumns = 'version_id, action, type, doc_id, locale, due_at, scheduled_by, status, attempts, unreviewed_change';
 
 export interface ScheduleRow {
   version_id: string;
@@ -13,6 +13,7 @@ export interface ScheduleRow {
   scheduled_by: string;
   status: ScheduleStatus;
   attempts: number | string;
+  unreviewed_change: string | null;
 }
 
 /** A row as the interface names it (PostgreSQL gives bigints as strings). */
@@ -27,5 +28,6 @@ export function scheduleOf(row: ScheduleRow): Schedule {
     by: row.scheduled_by,
     status: row.status,
     attempts: Number(row.attempts),
+    unreviewedChange: row.unreviewed_change,
   };
 }

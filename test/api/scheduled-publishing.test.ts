@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { apiTestsOnPostgres, isoDate, startTestApp, testConfig, type TestApp, signedInUser } from '../helpers/test-app.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { sendRequest, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { runCli } from '../helpers/cli-store.js';
 import { newSchemaDatabase } from '../helpers/postgres.js';
 
 /*
@@ -159,6 +160,23 @@ describe('scheduled publishing: POST :_id/schedule and the scheduler', () => {
     assert.equal(cancelled.body.scheduledPublish, undefined);
     assert.equal(cancelled.body.scheduledUnpublish.status, 'pending');
     assert.equal((await schedule(draftId, { unpublishAt: null })).body.scheduledUnpublish, undefined);
+    // Each request that changed a schedule has its audit record, by who sent it; a cancel of nothing has none.
+    assert.equal((await schedule(draftId, { publishAt: null, unpublishAt: null })).status, 200);
+    const trail = async (action: string) => {
+      const answer = await t.request('GET', `/api/v1/@cms/audit?action=${action}&type=article`);
+      assert.equal(answer.status, 200, answer.text);
+      return answer.body.results
+        .filter((record: { ids: string[] }) => record.ids.includes(docId))
+        .map(({ ids, detail, actor }: any) => ({ ids, detail, actor: actor.username ?? actor.kind }));
+    };
+    const ids = [docId, draftId];
+    assert.deepEqual(await trail('document.schedule'), [
+      { ids, detail: { locale: 'en', mode: 'draft', publishAt, unpublishAt: '2031-06-01T08:00:00.000Z' }, actor: 'scheduler' },
+    ]);
+    assert.deepEqual(await trail('document.unschedule'), [
+      { ids, detail: { locale: 'en', mode: 'draft', unpublishAt: null }, actor: 'apiKey' },
+      { ids, detail: { locale: 'en', mode: 'draft', publishAt: null }, actor: 'apiKey' },
+    ]);
     assert.equal((await t.request('GET', '/api/v1/article?cmsMode=draft&scheduled=true')).body.results.length, 0);
     assert.equal((await published(docId)).status, 404, 'nothing was published');
   });
@@ -189,9 +207,18 @@ describe('scheduled publishing: POST :_id/schedule and the scheduler', () => {
     assert.equal(history.status, 200, history.text);
     const entry = history.body.results.find((each: { action: string; cmsMode: string }) => each.action === 'publish' && each.cmsMode === 'published');
     assert.deepEqual(entry?.updatedBy, { _id: id, title: 'timer Person', username: 'timer' });
+    // Its record says that a schedule ran it, when it was due and who set it.
     const trail = await t.request('GET', `/api/v1/@cms/audit?action=document.publish&actor=${id}`);
     assert.equal(trail.status, 200, trail.text);
-    assert.ok(trail.body.results.some((record: { ids: string[] }) => record.ids.includes(docId)), 'the audit trail names the scheduled publish');
+    const run = trail.body.results.find((record: { ids: string[] }) => record.ids.includes(docId));
+    assert.deepEqual(run?.detail, {
+      locale: 'en',
+      mode: 'published',
+      schedule: { at: res.body.scheduledPublish.at, by: { kind: 'user', _id: id, username: 'timer', title: 'timer Person' } },
+    });
+    assert.deepEqual([run.address, run.requestId], [null, null], 'no request made it');
+    const set = await t.request('GET', `/api/v1/@cms/audit?action=document.schedule&actor=${id}`);
+    assert.deepEqual(set.body.results.map((record: any) => [record.ids, record.detail]), [[[docId, draftId], { locale: 'en', mode: 'draft', publishAt: res.body.scheduledPublish.at }]]);
   });
 
   it('unpublishes at the time; publish and unpublish of one draft each run once', async () => {
@@ -247,6 +274,51 @@ describe('scheduled publishing: POST :_id/schedule and the scheduler', () => {
     assert.equal((await schedule(draftId, { publishAt: null })).body.scheduledPublish, undefined);
   });
 
+  it('deleting a draft takes its schedules: a localize that makes it again has none, and the old time passes without a publish', async () => {
+    const { docId, draftId } = await draftOf('Gone in Spanish');
+    const esDraft = `${docId}:es:draft`;
+    const localize = () => t.request('POST', `/api/v1/article/${draftId}/localize`, { body: { toLocale: 'es' } });
+    assert.equal((await localize()).status, 200);
+    const oldTime = inMs(900);
+    assert.equal((await schedule(esDraft, { publishAt: oldTime })).status, 200);
+    assert.equal((await t.request('DELETE', `/api/v1/article/${esDraft}`)).status, 200);
+    const again = await localize();
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body._id, esDraft);
+    assert.equal(again.body.scheduledPublish, undefined);
+    const listed = await t.request('GET', '/api/v1/article?cmsMode=draft&cmsLocale=es&scheduled=any');
+    assert.ok(!listed.body.results.some((doc: { _id: string }) => doc._id === esDraft), 'no schedule of it left');
+    // One due just after the old time runs after it would have (earliest first): once it ran, the old one never will.
+    const later = await draftOf('Due just after');
+    assert.equal((await schedule(later.draftId, { publishAt: new Date(Date.parse(oldTime) + 100).toISOString() })).status, 200);
+    await eventually(() => published(later.docId), (r) => r.status === 200);
+    assert.equal((await read(`${docId}:es:published`)).status, 404);
+  });
+
+  it('fails a publish when someone who may not publish changed the draft since; a publisher changing it after them keeps it', async () => {
+    const unreviewed = await draftOf('Unreviewed', { category: 'approved' });
+    const reviewed = await draftOf('Reviewed again', { category: 'approved' });
+    const at = inMs(1_200);
+    for (const { draftId } of [unreviewed, reviewed]) assert.equal((await schedule(draftId, { publishAt: at }, { key: 'editor' })).status, 200);
+    const patch = (draftId: string, category: string, key: 'contributor' | 'editor') => t.request('PATCH', `/api/v1/article/${draftId}`, { body: { category }, key });
+    const changed = await patch(unreviewed.draftId, 'not approved', 'contributor');
+    assert.equal(changed.status, 200, changed.text);
+    assert.equal(changed.body.scheduledPublish.status, 'pending');
+    assert.equal((await patch(reviewed.draftId, 'not approved', 'contributor')).status, 200);
+    assert.equal((await patch(reviewed.draftId, 'approved again', 'editor')).status, 200);
+    const failed = await eventually(() => read(unreviewed.draftId), (r) => r.body.scheduledPublish?.status === 'failed');
+    assert.equal(
+      failed.body.scheduledPublish.reason,
+      `An API key (contributor) changed the draft at ${changed.body.updatedAt}, after it was scheduled, and may not publish article: review it and schedule it again`,
+    );
+    assert.equal((await published(unreviewed.docId)).status, 404);
+    const live = await eventually(() => published(reviewed.docId), (r) => r.status === 200);
+    assert.equal(live.body.category, 'approved again');
+    // Scheduling it again is a publisher's review: it runs.
+    assert.equal((await schedule(unreviewed.draftId, { publishAt: inMs(300) }, { key: 'editor' })).body.scheduledPublish.status, 'pending');
+    assert.equal((await eventually(() => published(unreviewed.docId), (r) => r.status === 200)).body.category, 'not approved');
+  });
+
   it('fails the schedule of a user who is gone', async () => {
     const { docId, draftId } = await draftOf('Orphan');
     const { headers, id } = await signedInUser(t, 'leaver', 'admin');
@@ -259,11 +331,11 @@ describe('scheduled publishing: POST :_id/schedule and the scheduler', () => {
 });
 
 /** The configuration file the server processes read: a fast scheduler, webhooks to `receiverUrl`. */
-function processConfig(receiverUrl: string, adminKey: string) {
+function processConfig(receiverUrl: string, adminKey: string, otherKeys: Record<string, { role: string }> = {}) {
   return {
     baseUrl: 'http://127.0.0.1',
     locales: { en: { label: 'English' } },
-    apiKeys: { [adminKey]: { role: 'admin' } },
+    apiKeys: { [adminKey]: { role: 'admin' }, ...otherKeys },
     webhooks: [{ url: receiverUrl, secret, types: ['article'], events: ['publish'] }],
     limits: { schedulerInterval: 20, webhookPollInterval: 50 },
     modules: { article: { extend: '@cms/piece-type', options: { label: 'Article' }, fields: { add: { hits: { type: 'integer' } } } } },
@@ -273,8 +345,12 @@ function processConfig(receiverUrl: string, adminKey: string) {
 describe('scheduled publishing across server processes on one store', () => {
   const adminKey = 'schedule-admin-key-0123456789';
   const admin = { authorization: `ApiKey ${adminKey}` };
+  // Keys the configuration holds at first, and loses or lowers later.
+  const removedKey = 'schedule-removed-key-0123456789';
+  const loweredKey = 'schedule-lowered-key-0123456789';
   let receiver: WebhookReceiver;
   let configDir: string;
+  let configPath: string;
   let env: Record<string, string>;
   let dropStore: () => Promise<void>;
   const running: ServerProcess[] = [];
@@ -282,8 +358,9 @@ describe('scheduled publishing across server processes on one store', () => {
   before(async () => {
     receiver = await startReceiver();
     configDir = await mkdtemp(join(tmpdir(), 'cms-schedule-'));
-    const configPath = join(configDir, 'cms.config.json');
-    await writeFile(configPath, JSON.stringify(processConfig(receiver.url, adminKey)));
+    configPath = join(configDir, 'cms.config.json');
+    const editors = { [removedKey]: { role: 'editor' }, [loweredKey]: { role: 'editor' } };
+    await writeFile(configPath, JSON.stringify(processConfig(receiver.url, adminKey, editors)));
     if (apiTestsOnPostgres) {
       const database = await newSchemaDatabase();
       env = { CMS_CONFIG: configPath, CMS_DATABASE_URL: database.url };
@@ -338,18 +415,40 @@ describe('scheduled publishing across server processes on one store', () => {
     running.length = 0;
   });
 
-  it('a schedule whose time passed while no process ran runs at the next start', async () => {
-    const a = await start();
+  it('a schedule whose time passed while no process ran runs at the next start, as its API key is then', async () => {
+    // A stored key (cms apikey create) and two configured ones schedule a publish each.
+    const [created, a] = await Promise.all([runCli(['apikey', 'create', '--role', 'editor'], { env }), start()]);
+    assert.equal(created.code, 0, created.stderr);
+    const storedKey = created.stdout.trimEnd();
+    const storedKeyId = /API key ([a-z0-9]{24})/.exec(created.stderr)![1]!;
     const doc = await ok(a, 'POST', '/api/v1/article?cmsMode=draft', { title: 'While away' });
-    await ok(a, 'POST', `/api/v1/article/${doc.cmsDocId}:en:draft/schedule`, { publishAt: inMs(1_500) });
+    const keyed: Record<string, { key: string; docId?: string }> = { removed: { key: removedKey }, lowered: { key: loweredKey }, revoked: { key: storedKey } };
+    for (const [name, each] of Object.entries(keyed)) each.docId = (await ok(a, 'POST', '/api/v1/article?cmsMode=draft', { title: `By the ${name} key` })).cmsDocId;
+    const at = inMs(1_500);
+    await ok(a, 'POST', `/api/v1/article/${doc.cmsDocId}:en:draft/schedule`, { publishAt: at });
+    for (const { key, docId } of Object.values(keyed)) {
+      const res = await sendRequest(a.port, 'POST', `/api/v1/article/${docId}:en:draft/schedule`, { publishAt: at }, { authorization: `ApiKey ${key}` });
+      assert.equal(res.status, 200, res.text);
+    }
     await a.stop();
     running.length = 0;
-    await sleep(2_000);
+    // Meanwhile one key leaves the configuration, another is lowered to a role that may not publish, the stored one is revoked.
+    await writeFile(configPath, JSON.stringify(processConfig(receiver.url, adminKey, { [loweredKey]: { role: 'contributor' } })));
+    assert.equal((await runCli(['apikey', 'revoke', storedKeyId], { env })).code, 0);
+    await sleep(Math.max(0, Date.parse(at) - Date.now() + 200));
     const b = await start();
     const live = await eventually(() => sendRequest(b.port, 'GET', `/api/v1/article/${doc.cmsDocId}:en:published`, undefined, admin), (r) => r.status === 200);
     assert.equal(live.body.title, 'While away');
     await eventually(async () => publishHooksOf(doc.cmsDocId).length, (count) => count === 1);
     const draft = await ok(b, 'GET', `/api/v1/article/${doc.cmsDocId}:en:draft`);
     assert.equal(draft.scheduledPublish, undefined);
+    const reasons: Record<string, string> = {};
+    for (const [name, { docId }] of Object.entries(keyed)) {
+      const failed = await eventually(() => ok(b, 'GET', `/api/v1/article/${docId}:en:draft`), (body) => body.scheduledPublish?.status === 'failed');
+      reasons[name] = failed.scheduledPublish.reason;
+      assert.equal((await sendRequest(b.port, 'GET', `/api/v1/article/${docId}:en:published`, undefined, admin)).status, 404, `${name}: not published`);
+    }
+    const gone = 'The API key that scheduled it was revoked or is no longer configured';
+    assert.deepEqual(reasons, { removed: gone, lowered: 'The API key that scheduled it may no longer publish article', revoked: gone });
   });
 });

@@ -27,16 +27,16 @@ export function describeScheduleStoreContract(adapterOf: () => StorageAdapter): 
         ['late', 'publish', 1, 'pending'],
         ['early', 'unpublish', 1, 'pending'],
       ]);
-      assert.deepEqual(first[0], { ...schedule('early', t0 - 20), status: 'pending', attempts: 1 });
+      assert.deepEqual(first[0], { ...schedule('early', t0 - 20), status: 'pending', attempts: 1, unreviewedChange: null });
       assert.deepEqual(await claim('two'), [], 'leased to the first claimer');
       // Once the lease ran out, another claimer takes them, counting another attempt.
       const again = await claim('two', t0 + lease);
       assert.deepEqual(again.map((s) => [s.docId, s.attempts]), [['early', 2], ['late', 2], ['early', 2], ['future', 1]]);
       // The first claim no longer holds: its run commits nothing.
-      assert.equal(await store.complete(schedule('early', 0), 'one'), false);
-      assert.equal(await store.complete(schedule('early', 0), 'two'), true);
+      assert.equal(await store.complete(schedule('early', 0), 'one'), null);
+      assert.deepEqual(await store.complete(schedule('early', 0), 'two'), { ...schedule('early', t0 - 20), status: 'pending', attempts: 2, unreviewedChange: null });
       assert.equal(await store.fail(schedule('late', 0), 'two'), true);
-      assert.equal(await store.complete(schedule('late', 0), 'two'), false, 'a failed schedule is no longer claimed');
+      assert.equal(await store.complete(schedule('late', 0), 'two'), null, 'a failed schedule is no longer claimed');
       // A failed schedule is never claimed again; putting it again makes it pending, unclaimed.
       assert.deepEqual((await claim('three', t0 + 3 * lease)).map((s) => s.docId), ['early', 'future']);
       await store.put(schedule('late', t0 + 5));
@@ -68,6 +68,28 @@ export function describeScheduleStoreContract(adapterOf: () => StorageAdapter): 
       await store.put(schedule('restored', t0 - 1));
       assert.deepEqual((await claim('two')).map((s) => [s.docId, s.status]), [['restored', 'pending']]);
       assert.equal(await store.remove(schedule('restored', 0)), true);
+    });
+
+    it('keeps the latest unreviewed change, claimed or not, until it is cleared or the schedule put again', async () => {
+      const store = adapterOf().schedules;
+      const key = schedule('review', t0);
+      assert.equal(await store.setUnreviewedChange(key, '{"n":1}'), false, 'no such schedule');
+      await store.put(key);
+      assert.equal(await store.setUnreviewedChange(key, '{"n":1}'), true);
+      assert.equal(await store.setUnreviewedChange({ ...key, action: 'unpublish' }, '{"n":1}'), false, 'one action only');
+      const [claimed] = await claim('one');
+      assert.equal(claimed?.unreviewedChange, '{"n":1}');
+      // Set while claimed: the run's completion answers it.
+      assert.equal(await store.setUnreviewedChange(key, '{"n":2}'), true);
+      assert.equal((await store.complete(key, 'one'))?.unreviewedChange, '{"n":2}');
+      await store.put(key);
+      await store.setUnreviewedChange(key, '{"n":3}');
+      await store.setUnreviewedChange(key, null);
+      assert.equal((await claim('two'))[0]?.unreviewedChange, null, 'cleared');
+      await store.setUnreviewedChange(key, '{"n":4}');
+      await store.put(key);
+      assert.equal((await claim('three', t0 + lease))[0]?.unreviewedChange, null, 'put again: none');
+      assert.equal(await store.remove(key), true);
     });
 
     it('gives each due schedule to one of several claimers at once', async () => {

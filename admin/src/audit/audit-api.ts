@@ -33,6 +33,8 @@ export const auditActions: readonly string[] = [
   'document.localize',
   'document.share',
   'document.unshare',
+  'document.schedule',
+  'document.unschedule',
   'document.delete',
   'login',
   'login.failed',

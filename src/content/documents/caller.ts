@@ -5,7 +5,7 @@ import { InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
 import { requireDrafts } from '../access/permissions.js';
 import { composeId, isMode, parseDocumentId } from '../../core/ids.js';
 import type { Precondition } from './preconditions.js';
-import type { RequestOrigin } from '../../core/audit.js';
+import type { RequestOrigin, ScheduledRun } from '../../core/audit.js';
 
 /** Who makes a request, and the version it asks for: the cmsLocale/cmsMode it named. */
 export interface Caller {
@@ -22,6 +22,13 @@ export interface Caller {
   readonly force?: boolean;
   /** Where the request came from (the audit trail's address and request id); none from the command line. */
   readonly origin?: RequestOrigin;
+  /**
+   * Which API key asks, when one does: its caller id (`key:<SHA-256 of the key>`, as per-caller
+   * budgets name it), so that a schedule it sets runs only while the key is still accepted.
+   */
+  readonly keyId?: string;
+  /** Set when a schedule makes the change (schedule-runner.ts): the audit record says so. */
+  readonly schedule?: ScheduledRun;
 }
 
 /** One version of one document set: the `_id` and its parts, after every override is applied. */

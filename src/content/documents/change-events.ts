@@ -2,7 +2,7 @@ import { newId, type Mode } from '../../core/ids.js';
 import type { Principal } from '../../core/principal.js';
 import { purgeEventName, type ChangeEventName, type WebhookEndpointConfig, type WebhookEventName } from '../../config/webhooks-config.js';
 import { cdnTagOf, documentCdnTag, modeGenerationKey } from '../generation-keys.js';
-import type { AuditedBy, RequestOrigin } from '../../core/audit.js';
+import type { AuditedBy, RequestOrigin, ScheduledRun } from '../../core/audit.js';
 import type { NewWebhookDelivery, StoredDocument } from '../../storage/storage-adapter.js';
 
 /** The document a change event is about, and what it says of it. */
@@ -17,6 +17,8 @@ export interface Change {
   readonly principal: Principal;
   /** Where the request came from, for the audit trail. */
   readonly origin?: RequestOrigin;
+  /** The schedule that made the change, for the audit trail. */
+  readonly schedule?: ScheduledRun;
   /** The audit action's verb when it says more than the event (`revert`, `localize`, `patch`…). */
   readonly action?: string;
 }
@@ -85,6 +87,7 @@ export function changeOf(event: ChangeEventName, doc: StoredDocument, by: Audite
     mode: doc.cmsMode ?? null,
     principal: by.principal,
     origin: by.origin,
+    schedule: by.schedule,
     action,
   };
 }

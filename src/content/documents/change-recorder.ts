@@ -3,6 +3,7 @@ import type { StorageSession, StoredDocument } from '../../storage/storage-adapt
 import { purgeEventName, type ChangeEventName } from '../../config/webhooks-config.js';
 import type { DocumentPresenter } from './present.js';
 import { pieceTypeOf } from './caller.js';
+import { reviewScheduledPublish } from './schedule-review.js';
 import type { HistoryAction, HistoryRecorder } from './history-recorder.js';
 import { audit, type AuditEntry, type AuditedBy } from '../../core/audit.js';
 import { userTypeName, type Principal } from '../../core/principal.js';
@@ -74,7 +75,8 @@ export class ChangeRecorder {
    * `action`: the history entry's verb, the event's name unless the change is finer than its
    * event (a revert, a localize); `auditAction`: the audit record's, `action` unless it says more
    * (an update made by PATCH or PUT). A change made by the system (a scheduled publish) calls
-   * this as an operation does.
+   * this as an operation does. A change to a draft whose publish is scheduled marks or clears
+   * the schedule's review (`schedule-review.ts`).
    */
   async recorded(
     session: StorageSession,
@@ -86,6 +88,7 @@ export class ChangeRecorder {
   ): Promise<StoredDocument> {
     await this.recordHistory(session, action, doc, by.principal);
     await this.record(session, changeOf(event, doc, by, auditAction === event ? undefined : auditAction), doc);
+    await reviewScheduledPublish(session, { event, doc, type: pieceTypeOf(this.#config, doc.type), principal: by.principal });
     return doc;
   }
 

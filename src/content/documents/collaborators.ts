@@ -1,4 +1,5 @@
 import type { AppConfig } from '../app-config.js';
+import type { Role } from '../../core/principal.js';
 import type { DocumentStore, HistoryStore, ScheduleStore, ShareLinkStore } from '../../storage/storage-adapter.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { Choice } from '../fields/field-type.js';
@@ -29,6 +30,8 @@ export interface DocumentCollaborators {
   readonly shareLinks: ShareLinkStore;
   /** The due-time index, peeked outside a transaction before a claim (ScheduleRunner). */
   readonly schedules: ScheduleStore;
+  /** The roles of the API keys now, for the schedules they set (ScheduleRunner). */
+  readonly apiKeys: ApiKeyRoles;
   readonly transactions: TransactionRunner;
   readonly versions: VersionWriter;
   readonly conversion: Conversion;
@@ -42,6 +45,11 @@ export interface DocumentCollaborators {
   readonly imageRecrop: ImageRecrop;
   /** Deleting or archiving an image or file that published documents show is refused unless forced. */
   readonly inUse: MediaInUse;
+}
+
+/** The role an API key has now, by its caller id (`Caller.keyId`); null: it is revoked or no longer configured. */
+export interface ApiKeyRoles {
+  roleOf(keyId: string): Promise<Role | null>;
 }
 
 /** A version as a response shows it. */

@@ -3,14 +3,16 @@ import type { Principal } from '../../core/principal.js';
 import type { Schedule, StorageSession } from '../../storage/storage-adapter.js';
 import type { DocumentCollaborators } from './collaborators.js';
 import type { ScheduleOutput } from './schedules.js';
-import { AppError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error.js';
+import type { ScheduledRun } from '../../core/audit.js';
+import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error.js';
 import { isRole, userTypeName } from '../../core/principal.js';
 import { parseScheduledBy, scheduleProperties } from './schedules.js';
+import { unreviewedReason } from './schedule-review.js';
 import { readVersion } from './version-reads.js';
 import { publish } from './operations/publish.js';
 import { unpublish } from './operations/unpublish.js';
 
-type RunnerDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'schedules' | 'transactions' | 'versions' | 'values' | 'changes' | 'presenter'>;
+type RunnerDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'schedules' | 'apiKeys' | 'transactions' | 'versions' | 'values' | 'changes' | 'presenter'>;
 
 // Due schedules one look claims at most; more wait for the next look (a moment later).
 const claimLimit = 50;
@@ -18,10 +20,13 @@ const claimLimit = 50;
 /**
  * Runs the due schedules (issue 25) through the publish and unpublish operations, as the one who
  * scheduled them, so a scheduled run does and records what a manual one would (change events,
- * webhooks). Exactly once on any number of processes: a claim leases the row to one process,
- * and the run's own transaction removes the row only while that claim holds it, or rolls back.
- * A refusal (the operation's 4xx: the user is gone or may no longer publish, the document or its
- * published version is gone) marks the schedule failed with the reason, shown on the draft.
+ * webhooks), its audit record saying which schedule ran it (`detail.schedule`). Exactly once on
+ * any number of processes: a claim leases the row to one process, and the run's own transaction
+ * removes the row only while that claim holds it, or rolls back. A refusal (the operation's 4xx:
+ * the user is gone or may no longer publish, the API key is revoked, no longer configured or
+ * may no longer publish, the draft was changed by someone who may not publish it since, the
+ * document or its published version is gone) marks the schedule failed with the reason, shown
+ * on the draft.
  */
 export class ScheduleRunner {
   readonly #deps: RunnerDeps;
@@ -58,8 +63,9 @@ export class ScheduleRunner {
     const principal = await this.#actingPrincipal(schedule);
     if (typeof principal === 'string') return this.#fail(schedule, token, principal);
     const operation = schedule.action === 'publish' ? publish : unpublish;
+    const caller = { principal, schedule: scheduledRunOf(schedule) };
     try {
-      await operation(this.#deps, { principal }, schedule.type, schedule.versionId, (tx) => this.#claimRun(tx, schedule, token));
+      await operation(this.#deps, caller, schedule.type, schedule.versionId, (tx) => this.#claimRun(tx, schedule, token));
     } catch (error) {
       if (error instanceof ClaimLost) return;
       // Anything else (the store failing) is claimed again once the lease ends, up to scheduleAttempts.
@@ -68,9 +74,17 @@ export class ScheduleRunner {
     }
   }
 
-  /** In the run's transaction: removes the schedule from the index and the draft, while the claim holds. */
+  /**
+   * In the run's transaction: removes the schedule from the index and the draft, while the claim
+   * holds; refuses a publish of a draft changed since by someone who may not publish it (the
+   * removal rolls back with the refusal).
+   */
   async #claimRun(tx: StorageSession, schedule: Schedule, token: string): Promise<void> {
-    if (!(await tx.schedules.complete(schedule, token))) throw new ClaimLost();
+    const claimed = await tx.schedules.complete(schedule, token);
+    if (!claimed) throw new ClaimLost();
+    if (schedule.action === 'publish' && claimed.unreviewedChange !== null) {
+      throw new ConflictError(unreviewedReason(claimed.unreviewedChange, schedule.type));
+    }
     const type = this.#deps.config.pieceTypes.get(schedule.type)!;
     const draft = await readVersion(tx, type, schedule.versionId);
     const property = scheduleProperties[schedule.action];
@@ -94,11 +108,17 @@ export class ScheduleRunner {
     });
   }
 
-  /** Who the run acts as: the user who scheduled it as they are now, or the API key's role; a string: why not. */
+  /** Who the run acts as: the user or the API key who scheduled it, with the role they have now; a string: why not. */
   async #actingPrincipal(schedule: Schedule): Promise<Principal | string> {
     const by = parseScheduledBy(schedule.by);
     if (!by) return 'Who scheduled it is not recorded';
-    if (by.kind === 'apiKey') return { kind: 'apiKey', role: by.role, userId: null, title: by.title, username: null };
+    if (by.kind === 'apiKey') {
+      // An import (or a schedule older than this check) does not hold the key: it cannot be asked about.
+      if (by.keyId === null) return 'The API key that scheduled it is not recorded: schedule it again';
+      const role = await this.#deps.apiKeys.roleOf(by.keyId);
+      if (role === null) return 'The API key that scheduled it was revoked or is no longer configured';
+      return { kind: 'apiKey', role, userId: null, title: by.title, username: null };
+    }
     const [user] = by.userId === null ? [] : await this.#deps.store.find({ type: userTypeName, ids: [by.userId], limit: 1 });
     if (!user || user.disabled === true || user.archived === true) return `The user who scheduled it (${by.username ?? by.title}) no longer exists or is disabled`;
     const role = isRole(user.role) ? user.role : 'guest';
@@ -115,9 +135,18 @@ function failedShape(schedule: Schedule): Omit<ScheduleOutput, 'status'> {
   return { at: new Date(schedule.dueAt).toISOString(), by: { _id: by?.userId ?? null, title: by?.title ?? '', username: by?.username ?? null } };
 }
 
+/** What the audit record of a run says of its schedule: when it was due, and who set it. */
+function scheduledRunOf(schedule: Schedule): ScheduledRun {
+  const by = parseScheduledBy(schedule.by);
+  return {
+    at: new Date(schedule.dueAt).toISOString(),
+    by: { kind: by?.kind ?? 'apiKey', _id: by?.userId ?? null, username: by?.username ?? null, title: by?.title ?? '' },
+  };
+}
+
 /** The refusal in words an editor can act on. */
 function reasonOf(error: AppError, schedule: Schedule, principal: Principal): string {
-  const who = principal.username ?? principal.title ?? 'The API key';
+  const who = principal.kind === 'apiKey' ? 'The API key that scheduled it' : (principal.username ?? principal.title ?? 'The user who scheduled it');
   if (error instanceof ForbiddenError) return `${who} may no longer ${schedule.action} ${schedule.type}`;
   if (error instanceof NotFoundError) {
     return schedule.action === 'unpublish' ? 'The document was not published at the time' : 'The document no longer exists';

@@ -1,7 +1,6 @@
-import type { Principal, Role } from '../../core/principal.js';
-import type { NewSchedule, ScheduleAction, ScheduleStatus, StoredDocument } from '../../storage/storage-adapter.js';
+import type { NewSchedule, ScheduleAction, ScheduleStatus, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
+import type { Caller } from './caller.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
-import { isRole } from '../../core/principal.js';
 import { updatedBy } from './new-version.js';
 import { namesCalendarDate } from '../fields/date.js';
 
@@ -33,20 +32,26 @@ export interface ScheduleOutput {
   reason?: string;
 }
 
-/** Who scheduled it, as the index keeps it: enough to act as them at the time. */
+/**
+ * Who scheduled it, as the index keeps it: enough to act as them at the time, with the role they
+ * have then (a user's read again, an API key's asked of the configuration and the store).
+ */
 export interface ScheduledBy {
   readonly kind: 'user' | 'apiKey';
   readonly userId: string | null;
   readonly title: string;
   readonly username: string | null;
-  /** An API key's role (a user's is read again at the time). */
-  readonly role: Role | null;
+  /** An API key's caller id (`Caller.keyId`); null for a user, or a key not recorded (an import). */
+  readonly keyId: string | null;
 }
 
 /** Per action: a time to schedule, null to cancel; an action left out stays as it is. */
 export type ScheduleRequest = Partial<Record<ScheduleAction, Date | null>>;
 
-const bodyKeys: Readonly<Record<string, ScheduleAction>> = { publishAt: 'publish', unpublishAt: 'unpublish' };
+/** The body's name of each action's time (the audit record of a schedule repeats them). */
+export const scheduleTimeKeys = { publish: 'publishAt', unpublish: 'unpublishAt' } as const satisfies Record<ScheduleAction, string>;
+
+const bodyKeys: Readonly<Record<string, ScheduleAction>> = Object.fromEntries(scheduleActions.map((action) => [scheduleTimeKeys[action], action]));
 
 // A date and a time with seconds optional and a zone: what `Date.parse` reads the same everywhere.
 const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -93,10 +98,12 @@ function pendingAt(draft: StoredDocument, action: ScheduleAction): number | null
   return shown?.status === 'pending' ? Date.parse(shown.at) : null;
 }
 
-/** Who a principal is, as the index keeps it. */
-export function scheduledByOf(principal: Principal): ScheduledBy {
+/** Who a caller is, as the index keeps it. */
+export function scheduledByOf(caller: Caller): ScheduledBy {
+  const { principal } = caller;
   const { _id, title, username } = updatedBy(principal);
-  return { kind: principal.kind === 'user' ? 'user' : 'apiKey', userId: _id, title, username, role: principal.kind === 'user' ? null : principal.role };
+  const isUser = principal.kind === 'user';
+  return { kind: isUser ? 'user' : 'apiKey', userId: _id, title, username, keyId: isUser ? null : (caller.keyId ?? null) };
 }
 
 /** The stored `scheduled_by` read back; null when it is not one this server wrote. */
@@ -109,11 +116,16 @@ export function parseScheduledBy(text: string): ScheduledBy | null {
       userId: typeof value.userId === 'string' ? value.userId : null,
       title: String(value.title ?? ''),
       username: typeof value.username === 'string' ? value.username : null,
-      role: isRole(value.role) ? value.role : null,
+      keyId: typeof value.keyId === 'string' ? value.keyId : null,
     };
   } catch {
     return null;
   }
+}
+
+/** Removes every schedule of these drafts, in the transaction that removes them. */
+export async function removeSchedules(tx: StorageSession, draftIds: readonly string[]): Promise<void> {
+  for (const versionId of draftIds) for (const action of scheduleActions) await tx.schedules.remove({ versionId, action });
 }
 
 /** The draft property of a pending schedule at `at`, by `by`. */
@@ -124,7 +136,7 @@ export function pendingSchedule(at: Date, by: ScheduledBy): ScheduleOutput {
 /**
  * The index rows a stored draft's schedules stand for (`cms import`: an archive holds the drafts,
  * not the index). Who scheduled it comes back as the draft shows it: a user by id, read again at
- * the time; an API key without its role, so its schedule fails at the time, with the reason.
+ * the time; an API key without its id, so its schedule fails at the time, with the reason.
  */
 export function scheduleRowsOf(doc: StoredDocument): { schedule: NewSchedule; status: ScheduleStatus }[] {
   if (doc.cmsMode !== 'draft' || doc.cmsLocale === undefined) return [];
@@ -133,7 +145,7 @@ export function scheduleRowsOf(doc: StoredDocument): { schedule: NewSchedule; st
     const dueAt = typeof shown?.at === 'string' ? Date.parse(shown.at) : Number.NaN;
     if (!shown || !Number.isFinite(dueAt) || (shown.status !== 'pending' && shown.status !== 'failed')) return [];
     const userId = typeof shown.by?._id === 'string' ? shown.by._id : null;
-    const by: ScheduledBy = { kind: userId ? 'user' : 'apiKey', userId, title: String(shown.by?.title ?? ''), username: shown.by?.username ?? null, role: null };
+    const by: ScheduledBy = { kind: userId ? 'user' : 'apiKey', userId, title: String(shown.by?.title ?? ''), username: shown.by?.username ?? null, keyId: null };
     const locale = doc.cmsLocale!.split(':')[0]!;
     const schedule: NewSchedule = { versionId: doc._id, action, type: doc.type, docId: doc.cmsDocId, locale, dueAt, by: JSON.stringify(by) };
     return [{ schedule, status: shown.status }];

@@ -11,6 +11,7 @@ import { pieceTypeOf } from './caller.js';
 import { parseDocumentId } from '../../core/ids.js';
 import { later, ReverseBookkeeping } from './reverse-bookkeeping.js';
 import type { HistoryRecorder } from './history-recorder.js';
+import { removeSchedules } from './schedules.js';
 
 /**
  * Every document write goes through `insert`, `update`, `updateBookkeeping` or `remove`, in a
@@ -83,6 +84,8 @@ export class VersionWriter {
     await session.advisoryLocks.removeAll(ids);
     // A draft removed is its document deleted in that locale: its history goes with it.
     if (removed > 0) await this.#history.forgetRemoved(session, type, ids);
+    // And its schedules: a draft made again under the same id (a new localize) starts with none.
+    if (removed > 0) await removeSchedules(session, ids.filter((id) => parseDocumentId(id).mode === 'draft'));
     // Only the usage of versions removed: another type's version under one of these ids keeps its own.
     if (removed > 0) for (const id of ids) this.#usage.note(session, await session.attachments.setUsage(id, [], false));
     return removed;

@@ -26,6 +26,11 @@ export interface Schedule extends NewSchedule {
   readonly status: ScheduleStatus;
   /** How many runs were claimed and did not end (a process stopped, the store failed). */
   readonly attempts: number;
+  /**
+   * The latest change to the draft since it was scheduled by someone the content layer does not
+   * trust to publish it (JSON, as that layer writes it); null: none (`setUnreviewedChange`).
+   */
+  readonly unreviewedChange: string | null;
 }
 
 /**
@@ -36,8 +41,8 @@ export interface Schedule extends NewSchedule {
  */
 export interface ScheduleStore {
   /**
-   * Adds the schedule, or replaces the one of the same key (no attempts, no claim), pending
-   * unless `status` says otherwise (`cms import` restores failed ones as they were).
+   * Adds the schedule, or replaces the one of the same key (no attempts, no claim, no unreviewed
+   * change), pending unless `status` says otherwise (`cms import` restores failed ones as they were).
    */
   put(schedule: NewSchedule, status?: ScheduleStatus): Promise<void>;
   /** Removes a schedule whatever its state; false when there was none. */
@@ -52,8 +57,16 @@ export interface ScheduleStore {
    * while nothing is due takes no write lock (SQLite) and starts no write transaction.
    */
   anyDue(now: number): Promise<boolean>;
-  /** Removes the schedule when `token` still holds its claim (the run commits with it); false otherwise. */
-  complete(key: ScheduleKey, token: string): Promise<boolean>;
+  /**
+   * Removes the schedule when `token` still holds its claim (the run commits with it) and answers
+   * it as it was then; null otherwise.
+   */
+  complete(key: ScheduleKey, token: string): Promise<Schedule | null>;
+  /**
+   * Records the latest unreviewed change to the schedule's draft (null: clears it), whatever the
+   * schedule's state or claim; false when there is no such schedule.
+   */
+  setUnreviewedChange(key: ScheduleKey, change: string | null): Promise<boolean>;
   /** Marks the schedule failed when `token` still holds its claim, ending the claim; false otherwise. */
   fail(key: ScheduleKey, token: string): Promise<boolean>;
 }

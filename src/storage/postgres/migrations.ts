@@ -3,6 +3,7 @@ import { historyMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
 import { auditMigration } from './audit-migration.js';
 import { shareLinksMigration } from './migration-share-links.js';
+import { scheduleReviewMigration } from './migration-schedule-review.js';
 
 /**
  * How many characters of a slug or a sortified title the b-tree indexes hold: a b-tree entry
@@ -426,6 +427,8 @@ export const migrations: readonly string[] = [
   auditMigration,
   // 21: preview links that expire (migration-share-links.ts).
   shareLinksMigration,
+  // 22: a scheduled publish refuses a draft changed by someone who may not publish it (migration-schedule-review.ts).
+  scheduleReviewMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

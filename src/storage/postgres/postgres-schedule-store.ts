@@ -5,7 +5,7 @@ import type { StatementSource } from './statements.js';
 const putSql = `INSERT INTO schedules (version_id, action, type, doc_id, locale, due_at, scheduled_by, status)
   VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::text, $8::text)
   ON CONFLICT (version_id, action) DO UPDATE SET type = EXCLUDED.type, doc_id = EXCLUDED.doc_id, locale = EXCLUDED.locale,
-    due_at = EXCLUDED.due_at, scheduled_by = EXCLUDED.scheduled_by, status = EXCLUDED.status, attempts = 0, lease_until = 0, lease_token = NULL`;
+    due_at = EXCLUDED.due_at, scheduled_by = EXCLUDED.scheduled_by, status = EXCLUDED.status, attempts = 0, lease_until = 0, lease_token = NULL, unreviewed_change = NULL`;
 const removeSql = 'DELETE FROM schedules WHERE version_id = $1::text AND action = $2::text';
 // A row lease in one statement, no session state (a pooler in transaction mode may put each
 // statement on another connection). SKIP LOCKED: processes claiming at once take other rows
@@ -18,9 +18,10 @@ const claimSql = `UPDATE schedules SET lease_until = $2::bigint, lease_token = $
     FOR UPDATE SKIP LOCKED)
   RETURNING ${columns}`;
 const anyDueSql = `SELECT 1 FROM schedules WHERE status = 'pending' AND due_at <= $1::bigint AND lease_until <= $1::bigint LIMIT 1`;
-const completeSql = 'DELETE FROM schedules WHERE version_id = $1::text AND action = $2::text AND lease_token = $3::text';
+const completeSql = `DELETE FROM schedules WHERE version_id = $1::text AND action = $2::text AND lease_token = $3::text RETURNING ${columns}`;
 const failSql = `UPDATE schedules SET status = 'failed', lease_until = 0, lease_token = NULL
   WHERE version_id = $1::text AND action = $2::text AND lease_token = $3::text`;
+const unreviewedSql = 'UPDATE schedules SET unreviewed_change = $3::text WHERE version_id = $1::text AND action = $2::text';
 
 /** The schedules table, read and written through the given statements. */
 export function createPostgresScheduleStore(statements: StatementSource): ScheduleStore {
@@ -46,12 +47,17 @@ export function createPostgresScheduleStore(statements: StatementSource): Schedu
     },
 
     async complete({ versionId, action }, token) {
-      const { rowCount } = await statements.prepared(completeSql, [versionId, action, token]);
-      return rowCount === 1;
+      const { rows } = await statements.prepared<ScheduleRow>(completeSql, [versionId, action, token]);
+      return rows[0] ? scheduleOf(rows[0]) : null;
     },
 
     async fail({ versionId, action }, token) {
       const { rowCount } = await statements.prepared(failSql, [versionId, action, token]);
+      return rowCount === 1;
+    },
+
+    async setUnreviewedChange({ versionId, action }, change) {
+      const { rowCount } = await statements.prepared(unreviewedSql, [versionId, action, change]);
       return rowCount === 1;
     },
   };

@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { historyMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
 import { shareLinksMigration } from './migration-share-links.js';
+import { scheduleReviewMigration } from './migration-schedule-review.js';
 
 import { auditMigration } from './audit-migration.js';
 
@@ -445,6 +446,8 @@ export const migrations: readonly string[] = [
   auditMigration,
   // 23: preview links that expire (migration-share-links.ts).
   shareLinksMigration,
+  // 24: a scheduled publish refuses a draft changed by someone who may not publish it (migration-schedule-review.ts).
+  scheduleReviewMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

@@ -5,7 +5,7 @@ import type { StatementSource } from './statement-cache.js';
 const putSql = `INSERT INTO schedules (version_id, action, type, doc_id, locale, due_at, scheduled_by, status)
   VALUES (@versionId, @action, @type, @docId, @locale, @dueAt, @by, @status)
   ON CONFLICT (version_id, action) DO UPDATE SET type = excluded.type, doc_id = excluded.doc_id, locale = excluded.locale,
-    due_at = excluded.due_at, scheduled_by = excluded.scheduled_by, status = excluded.status, attempts = 0, lease_until = 0, lease_token = NULL`;
+    due_at = excluded.due_at, scheduled_by = excluded.scheduled_by, status = excluded.status, attempts = 0, lease_until = 0, lease_token = NULL, unreviewed_change = NULL`;
 const removeSql = 'DELETE FROM schedules WHERE version_id = @versionId AND action = @action';
 // One UPDATE: SQLite runs it under the file's write lock, so no two processes claim one row.
 const claimSql = `UPDATE schedules SET lease_until = @until, lease_token = @token, attempts = attempts + 1
@@ -15,9 +15,10 @@ const claimSql = `UPDATE schedules SET lease_until = @until, lease_token = @toke
     ORDER BY due_at LIMIT @limit)
   RETURNING ${columns}`;
 const anyDueSql = `SELECT 1 FROM schedules WHERE status = 'pending' AND due_at <= @now AND lease_until <= @now LIMIT 1`;
-const completeSql = 'DELETE FROM schedules WHERE version_id = @versionId AND action = @action AND lease_token = @token';
+const completeSql = `DELETE FROM schedules WHERE version_id = @versionId AND action = @action AND lease_token = @token RETURNING ${columns}`;
 const failSql = `UPDATE schedules SET status = 'failed', lease_until = 0, lease_token = NULL
   WHERE version_id = @versionId AND action = @action AND lease_token = @token`;
+const unreviewedSql = 'UPDATE schedules SET unreviewed_change = @change WHERE version_id = @versionId AND action = @action';
 
 /** The schedules table, read and written through the given connection's statements. */
 export function createSqliteScheduleStore(statements: StatementSource): ScheduleStore {
@@ -41,11 +42,16 @@ export function createSqliteScheduleStore(statements: StatementSource): Schedule
     },
 
     async complete({ versionId, action }, token) {
-      return statements.statement(completeSql).run({ versionId, action, token }).changes === 1;
+      const row = statements.statement(completeSql).get({ versionId, action, token }) as ScheduleRow | undefined;
+      return row ? scheduleOf(row) : null;
     },
 
     async fail({ versionId, action }, token) {
       return statements.statement(failSql).run({ versionId, action, token }).changes === 1;
+    },
+
+    async setUnreviewedChange({ versionId, action }, change) {
+      return statements.statement(unreviewedSql).run({ versionId, action, change }).changes === 1;
     },
   };
 }
