@@ -14,9 +14,9 @@ export interface KeyCaller {
 
 const callerIdPrefix = 'key:';
 
-/** The caller of a key with this role and SHA-256 digest (hex). */
-export function keyCaller(role: Role, digestHex: string): KeyCaller {
-  const principal: Principal = { kind: 'apiKey', role, userId: null, title: 'System Task', username: null };
+/** The caller of a key with this role and SHA-256 digest (hex); `keyId`: a stored key's id. */
+export function keyCaller(role: Role, digestHex: string, keyId?: string): KeyCaller {
+  const principal: Principal = { kind: 'apiKey', role, userId: null, title: 'System Task', username: null, ...(keyId !== undefined && { keyId }) };
   return { principal, callerId: `${callerIdPrefix}${digestHex}` };
 }
 

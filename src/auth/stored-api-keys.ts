@@ -102,7 +102,7 @@ export class StoredApiKeys {
     const stored = await this.#storage.apiKeys.findByDigest(digest);
     if (!stored || !isRole(stored.role)) return null;
     this.#recordUse(stored);
-    return keyCaller(stored.role, digest);
+    return keyCaller(stored.role, digest, stored.id);
   }
 
   /** The role of the stored key with this SHA-256 digest (hex) now; null when none has it (revoked). */

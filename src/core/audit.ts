@@ -11,7 +11,10 @@ import { newId } from './ids.js';
 export interface AuditActor {
   /** `cli`: the command line (`cms import`, `cms apikey`), acting for the operator. */
   readonly kind: 'anonymous' | 'apiKey' | 'user' | 'cli';
-  /** The user's `_id` (users only). */
+  /**
+   * A user's `_id`, or a stored API key's id (`cms apikey list`); null for a configured key
+   * (it has no id: its records tell it by its role alone), the command line and anonymous callers.
+   */
   readonly _id: string | null;
   readonly username: string | null;
   readonly title: string | null;
@@ -84,7 +87,8 @@ export const commandLine: AuditedBy = Object.freeze({
 export function actorOf(by: AuditedBy): AuditActor {
   const { principal } = by;
   const kind = principal === commandLine.principal ? 'cli' : principal.kind;
-  return { kind, _id: principal.userId, username: principal.username, title: principal.title, role: principal.role };
+  const _id = principal.kind === 'apiKey' ? (principal.keyId ?? null) : principal.userId;
+  return { kind, _id, username: principal.username, title: principal.title, role: principal.role };
 }
 
 /** The record of an entry, made now. */

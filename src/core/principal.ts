@@ -16,6 +16,11 @@ export interface Principal {
   readonly userId: string | null;
   readonly title: string | null;
   readonly username: string | null;
+  /**
+   * A stored API key's id (as `cms apikey list` shows it), for the audit trail; absent for a
+   * configured key, which has no id, and for every other caller.
+   */
+  readonly keyId?: string;
 }
 
 export const anonymous: Principal = Object.freeze({

@@ -8,9 +8,13 @@ import { answerOf, canonicalUrl, type Answer, type Encoding, type ResponseCache,
 import { mayHaveParameter } from './query-string.js';
 import { apiKeyParams } from './plugins/auth.js';
 import { memoByUrl } from './memo-by-url.js';
+import { shareQueryParams } from '../content/documents/draft-sharing.js';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
+
+/** The query parameters of a URL whose answer is never kept: a credential, or a shared read's. */
+const unkeyedParams: readonly string[] = [...apiKeyParams, ...shareQueryParams];
 
 /** Below this many bytes an answer is sent as is: compressing it would save less than it costs. */
 export const minCompressedBytes = 1024;
@@ -92,8 +96,9 @@ export class CachedAnswers {
     this.#maxTagsLength = deps.maxTagsLength;
     const urlKeyOf = (rawUrl: string) => {
       const url = canonicalUrl(rawUrl, apiKeyParams, deps.maxParams);
-      // Plain credentials are left out of the text; one spelt otherwise (encoded, `apikey[]`) would stay in it.
-      return url === null || mayHaveParameter(url.text, apiKeyParams) ? null : url;
+      // Plain credentials are left out of the text; one spelt otherwise (encoded, `apikey[]`) would
+      // stay in it, as would a shared read's key (its answer is never kept anyway).
+      return url === null || mayHaveParameter(url.text, unkeyedParams) ? null : url;
     };
     // A URL that held a credential, plain or spelt otherwise, is not remembered: the key stays out of memory.
     this.#urlKeyOf = memoByUrl(urlKeyOf, { remember: (url) => url !== null && url.omitted === 0 });

@@ -8,8 +8,8 @@ import { ifMatchPrecondition } from './etag.js';
 /** The caller and the version (`cmsLocale`, `cmsMode`) a request asks for. */
 export function callerOf(request: FastifyRequest): Caller {
   const query = request.query as Static<typeof versionQuery>;
-  const keyId = request.principal.kind === 'apiKey' ? (request.callerId ?? undefined) : undefined;
-  return { principal: request.principal, locale: query.cmsLocale, mode: query.cmsMode, origin: originOf(request), keyId };
+  const keyCallerId = request.principal.kind === 'apiKey' ? (request.callerId ?? undefined) : undefined;
+  return { principal: request.principal, locale: query.cmsLocale, mode: query.cmsMode, origin: originOf(request), keyCallerId };
 }
 
 /** Where a request came from, for the audit trail: the client's address and the request's id. */

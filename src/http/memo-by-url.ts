@@ -5,12 +5,12 @@
  * tight loop measures, its allocations and cold code included. Bounded: at most `entries` URLs
  * of at most `maxLength` characters are held (a longer one is computed each time), and a full
  * memo starts over, so a client sending a new URL each time costs what no memo would. Only the
- * URLs whose value `remember` accepts are held: the callers keep out any URL that may carry a
- * credential, which is not to stay in memory after its request.
+ * URLs whose value (and text) `remember` accepts are held: the callers keep out any URL that may
+ * carry a credential or a share key, which is not to stay in memory after its request.
  */
 export function memoByUrl<T>(
   compute: (url: string) => T,
-  options: { readonly entries?: number; readonly maxLength?: number; readonly remember?: (value: T) => boolean } = {},
+  options: { readonly entries?: number; readonly maxLength?: number; readonly remember?: (value: T, url: string) => boolean } = {},
 ): (url: string) => T {
   const entries = options.entries ?? 1000;
   const maxLength = options.maxLength ?? 1000;
@@ -20,7 +20,7 @@ export function memoByUrl<T>(
     const known = memo.get(url);
     if (known !== undefined || memo.has(url)) return known as T;
     const value = compute(url);
-    if (url.length <= maxLength && remember(value)) {
+    if (url.length <= maxLength && remember(value, url)) {
       if (memo.size >= entries) memo.clear();
       memo.set(url, value);
     }

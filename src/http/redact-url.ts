@@ -1,9 +1,10 @@
 /**
  * Query parameters whose decoded name mentions a credential: `apikey`/`apiKey` (what the auth
  * hook reads) and every other spelling (`api_key`, `API-KEY`, `api%6Bey`, `apikey[]`), bearer
- * style `access_token`, anything named like a token, secret or password.
+ * style `access_token`, a shared read's `cmsShareKey` (it opens a draft to whoever holds it),
+ * anything named like a token, secret or password.
  */
-const credentialName = /apikey|token|secret|passw/;
+const credentialName = /apikey|sharekey|token|secret|passw/;
 
 /**
  * The URL as it may be logged: the value of every credential parameter replaced. Names are

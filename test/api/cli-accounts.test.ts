@@ -196,6 +196,12 @@ function describeCliAccounts(database: 'sqlite' | 'postgres', skip: false | stri
       assert.deepEqual((await trail('apikey.revoke')).map((record: any) => record.ids), [[editorId]]);
       const text = JSON.stringify(created);
       for (const key of [editorKey, guestKey]) assert.ok(!text.includes(key.slice(0, 8)), 'no key in the trail');
+      // What a stored key did names the key by its id (configured keys have none: `_id` null), found with ?actor=.
+      const byKey = (await app.request('GET', `/api/v1/@cms/audit?actor=${editorId}`, { key: 'admin' })).body.results;
+      assert.deepEqual(
+        byKey.map((record: any) => [record.action, record.ids[0], record.actor]),
+        [['document.insert', written.body.cmsDocId, { kind: 'apiKey', _id: editorId, username: null, title: 'System Task', role: 'editor' }]],
+      );
     });
 
     it('answers unknown keys, stored-looking or not, with the same 403, and the configured keys still work', async () => {

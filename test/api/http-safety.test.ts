@@ -22,7 +22,7 @@ describe('request logs never hold a credential, however its name is spelled', ()
   it('redacts every spelling, encoding and credential-like name, on every route', async () => {
     const spellings = [
       '%61pikey', 'apiKey', 'APIKEY', 'api_key', 'Api-Key', 'apikey[]', 'apikey%5B0%5D', 'api%256Bey', '%2561%2570%2569key',
-      'access_token', 'token', 'password', 'client%5Fsecret',
+      'access_token', 'token', 'password', 'client%5Fsecret', 'cmsShareKey', 'cmsshare%4Bey',
     ];
     for (const [index, name] of spellings.entries()) {
       const secret = `secret-value-${index}-0123456789`;
@@ -34,6 +34,21 @@ describe('request logs never hold a credential, however its name is spelled', ()
       const log = lines.join('');
       assert.match(log, /incoming request/, 'the requests were logged');
       assert.ok(!log.includes(secret), `${name} reached the log: ${log}`);
+    }
+  });
+
+  it('logs a shared read without its share key, by the draft\'s key or a preview link', async () => {
+    const created = await t.request('POST', '/api/v1/article?cmsMode=draft', { body: { title: 'Shared in the log' } });
+    const draftId: string = created.body._id;
+    const permanent = await t.request('POST', `/api/v1/article/${draftId}/share`, { body: { share: true } });
+    const link = await t.request('POST', `/api/v1/article/${draftId}/share`, { body: { share: true, expiresIn: 600 } });
+    for (const key of [permanent.body.cmsShareKey, link.body.cmsShareKey] as string[]) {
+      lines.length = 0;
+      const read = await t.request('GET', `/api/v1/article/${draftId}?cmsShareId=${draftId}&cmsShareKey=${key}`, { key: null });
+      assert.equal(read.status, 200, read.text);
+      const log = lines.join('');
+      assert.ok(log.includes(`"url":"/api/v1/article/${draftId}?cmsShareId=${draftId}&cmsShareKey=[redacted]"`), log);
+      assert.ok(!log.includes(key), 'the key never reaches the log');
     }
   });
 

@@ -173,11 +173,48 @@ describe('preview links: POST :_id/share with expiresIn, GET :_id/share, DELETE 
     assert.deepEqual((await t.request('GET', `/api/v1/article/${esDraft}/share`)).body, { results: [] });
   });
 
-  it('an archived draft reads nothing through its links', async () => {
+  it('archiving ends the links and the key: the archived draft lists none, and restoring reopens none', async () => {
     const draftId = await draftOf('Archived');
+    const permanent = await share(draftId, { share: true });
     const link = await share(draftId, { share: true, expiresIn: 60 });
-    assert.equal((await t.request('PATCH', `/api/v1/article/${draftId}`, { body: { archived: true } })).status, 200);
+    const revoked = await share(draftId, { share: true, expiresIn: 60 });
+    assert.equal((await t.request('DELETE', `/api/v1/article/${draftId}/share/${revoked.body.cmsShareLinkId}`)).status, 200);
+    const listBefore = await t.request('GET', `/api/v1/article/${draftId}/share`);
+    assert.deepEqual(listBefore.body.results.map((each: { _id: string }) => each._id), [link.body.cmsShareLinkId, 'permanent']);
+
+    const archived = await t.request('PATCH', `/api/v1/article/${draftId}`, { body: { archived: true } });
+    assert.equal(archived.status, 200, archived.text);
+    assert.equal('cmsShareKey' in archived.body, false, 'the archived draft has no key');
+    for (const key of [permanent.body.cmsShareKey, link.body.cmsShareKey]) assert.equal((await sharedRead(draftId, key)).status, 404);
+    // The archived draft is still found: its list answers, empty; its old links are no longer there to revoke.
+    const listArchived = await t.request('GET', `/api/v1/article/${draftId}/share`);
+    assert.equal(listArchived.status, 200, listArchived.text);
+    assert.deepEqual(listArchived.body, { results: [] });
+    const revokeArchived = await t.request('DELETE', `/api/v1/article/${draftId}/share/${link.body.cmsShareLinkId}`);
+    assert.equal(revokeArchived.status, 404);
+    assert.equal(revokeArchived.body.name, 'notfound');
+    assert.equal((await share(draftId, { share: true, expiresIn: 60 })).status, 404, 'an archived draft is not shared again');
+
+    const restored = await t.request('PATCH', `/api/v1/article/${draftId}`, { body: { archived: false } });
+    assert.equal(restored.status, 200, restored.text);
+    assert.equal('cmsShareKey' in restored.body, false);
+    for (const key of [permanent.body.cmsShareKey, link.body.cmsShareKey, revoked.body.cmsShareKey]) {
+      assert.equal((await sharedRead(draftId, key)).status, 404, 'a restore reopens no link, revoked or not');
+    }
+    assert.deepEqual((await t.request('GET', `/api/v1/article/${draftId}/share`)).body, { results: [] });
+    // Shared again after the restore: a new key that works.
+    const again = await share(draftId, { share: true, expiresIn: 60 });
+    assert.equal((await sharedRead(draftId, again.body.cmsShareKey)).status, 200);
+  });
+
+  it('archiving through the published version ends the draft\'s links too', async () => {
+    const draftId = await draftOf('Archived Published');
+    const link = await share(draftId, { share: true, expiresIn: 60 });
+    const publishedId = draftId.replace(':draft', ':published');
+    assert.equal((await t.request('PATCH', `/api/v1/article/${publishedId}`, { body: { archived: true } })).status, 200);
+    assert.equal((await t.request('PATCH', `/api/v1/article/${publishedId}`, { body: { archived: false } })).status, 200);
     assert.equal((await sharedRead(draftId, link.body.cmsShareKey)).status, 404);
+    assert.deepEqual((await t.request('GET', `/api/v1/article/${draftId}/share`)).body, { results: [] });
   });
 });
 

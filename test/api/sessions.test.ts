@@ -238,6 +238,31 @@ describe('signing in with a session cookie', () => {
     assert.equal((await asBrowser(t, second, 'GET', '/api/v1/@cms/login/whoami')).status, 200);
   });
 
+  it('ends every session and bearer token of a user disabled or archived: enabling or restoring the user revives none', async () => {
+    const created = await t.request('POST', '/api/v1/@cms/user', {
+      body: { title: 'cyd', username: 'cyd', password: 'cyd-password-1', role: 'editor', email: 'cyd@example.com' },
+    });
+    assert.equal(created.status, 200, created.text);
+    const userUrl = `/api/v1/@cms/user/${created.body._id}`;
+    for (const [off, on] of [[{ disabled: true }, { disabled: false }], [{ archived: true }, { archived: false }]]) {
+      const session = await signIn(t, 'cyd');
+      const login = await t.request('POST', loginUrl, { key: null, body: { username: 'cyd', password: 'cyd-password-1' } });
+      const bearer = { key: null, headers: { authorization: `Bearer ${login.body.token}` } } as const;
+      assert.equal((await t.request('GET', '/api/v1/@cms/login/whoami', bearer)).status, 200);
+      assert.equal((await asBrowser(t, session, 'GET', '/api/v1/@cms/login/whoami')).status, 200);
+      assert.equal((await t.request('PATCH', userUrl, { body: off })).status, 200, JSON.stringify(off));
+      assert.equal((await t.request('PATCH', userUrl, { body: on })).status, 200, JSON.stringify(on));
+      const refused = await t.request('GET', '/api/v1/@cms/login/whoami', bearer);
+      assert.equal(refused.status, 401, `${JSON.stringify(off)}: the token ended with it`);
+      assert.equal(refused.body.name, 'unauthorized');
+      assert.equal((await asBrowser(t, session, 'GET', '/api/v1/@cms/login/whoami')).status, 404, 'the session ended too');
+      const write = await t.request('POST', '/api/v1/note', { ...bearer, body: { title: 'By an ended token' } });
+      assert.equal(write.status, 401);
+      assert.ok(!(await noteTitles(t)).includes('By an ended token'));
+    }
+    assert.equal((await signIn(t, 'cyd')).csrfToken.length, 43, 'signing in again works');
+  });
+
   it('does not take a session id as a bearer token', async () => {
     const session = await signIn(t);
     const sessionId = session.cookie.split('; ')[0]!.slice('cms.sid='.length);

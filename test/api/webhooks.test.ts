@@ -190,6 +190,25 @@ describe('webhooks', () => {
       assert.deepEqual(payloads.map((payload) => [payload.event, payload.mode]), [['insert', 'draft'], ['update', 'draft'], ['publish', 'published']]);
       assert.equal(payloads[2].document.title, 'Published by patch');
     });
+
+    it('never carries a shared draft\'s key, nor a preview link\'s', async () => {
+      const before = receiver.received.length;
+      const doc = (await t.request('POST', '/api/v1/article?cmsMode=draft', { body: { title: 'Shared draft' } })).body;
+      const draftUrl = `/api/v1/article/${doc._id}`;
+      const shared = await t.request('POST', `${draftUrl}/share`, { body: { share: true } });
+      const link = await t.request('POST', `${draftUrl}/share`, { body: { share: true, expiresIn: 600 } });
+      assert.match(shared.body.cmsShareKey, /^[A-Za-z0-9_-]{43}$/);
+      const patched = await t.request('PATCH', draftUrl, { body: { title: 'Shared draft, changed' } });
+      assert.equal(patched.status, 200, patched.text);
+      assert.equal(patched.body.cmsShareKey, shared.body.cmsShareKey, 'the editor still sees it');
+      await receiver.waitFor(before + 2);
+      await assertNothingMore(t, receiver, before + 2);
+      const [insert, update] = receiver.received.slice(before);
+      assert.deepEqual([insert!.payload.event, update!.payload.event], ['insert', 'update']);
+      assert.equal(update!.payload.document.title, 'Shared draft, changed');
+      assert.equal('cmsShareKey' in update!.payload.document, false);
+      for (const key of [shared.body.cmsShareKey, link.body.cmsShareKey]) assert.ok(!update!.body.includes(key), 'no key in the body');
+    });
   });
 
   describe('retries', () => {

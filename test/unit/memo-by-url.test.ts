@@ -43,3 +43,12 @@ test('a URL whose value the memo is told not to remember is computed each time a
   }
   assert.deepEqual(Object.fromEntries(computed), { '/a?apikey=secret': 3, '/a?page=1': 1 });
 });
+
+test('remember is given the URL too: a URL naming a share key is never held, whatever its value', () => {
+  const { memo, computed } = counted((url) => url.length, { remember: (_, url) => !url.includes('cmsShareKey') });
+  for (let round = 0; round < 3; round++) {
+    memo('/a?cmsShareId=x&cmsShareKey=secret');
+    memo('/a?page=1');
+  }
+  assert.deepEqual(Object.fromEntries(computed), { '/a?cmsShareId=x&cmsShareKey=secret': 3, '/a?page=1': 1 });
+});

@@ -26,7 +26,7 @@ export interface Caller {
    * Which API key asks, when one does: its caller id (`key:<SHA-256 of the key>`, as per-caller
    * budgets name it), so that a schedule it sets runs only while the key is still accepted.
    */
-  readonly keyId?: string;
+  readonly keyCallerId?: string;
   /** Set when a schedule makes the change (schedule-runner.ts): the audit record says so. */
   readonly schedule?: ScheduledRun;
 }

@@ -8,6 +8,7 @@ import type { HistoryAction, HistoryRecorder } from './history-recorder.js';
 import { audit, type AuditEntry, type AuditedBy } from '../../core/audit.js';
 import { userTypeName, type Principal } from '../../core/principal.js';
 import { changeOf, deliveriesOf, purgeDeliveriesOf, purgeTagsOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
+import { shareKeyProperty } from './draft-sharing.js';
 
 /**
  * The audit record of a change: `document.<verb>`, the document set and the version, its locale
@@ -43,7 +44,8 @@ export class ChangeRecorder {
   /**
    * Writes the event of one change for each endpoint told of it; writes nothing at all when
    * none is. `doc` is the version as the change left it (null after a delete); its body is
-   * built now, as an admin API key would read it.
+   * built now, as an admin API key would read it, without the draft's share key: it would open
+   * the draft to every receiver, and sit in the outbox's rows.
    */
   async record(session: StorageSession, change: Change, doc: StoredDocument | null): Promise<void> {
     await audit(session, change, auditEntryOf(change, doc));
@@ -52,6 +54,7 @@ export class ChangeRecorder {
     if (endpoints.length === 0) return;
     const type = pieceTypeOf(this.#config, change.type);
     const document = doc && (await this.#presenter.present([doc], { type, principal: webhookReader, withRelationships: false }))[0]!;
+    if (document) delete document[shareKeyProperty];
     await session.webhooks.enqueue(deliveriesOf(change, endpoints, document), Date.now());
     this.#wrote.add(session);
   }

@@ -47,7 +47,7 @@ export interface DocumentCollaborators {
   readonly inUse: MediaInUse;
 }
 
-/** The role an API key has now, by its caller id (`Caller.keyId`); null: it is revoked or no longer configured. */
+/** The role an API key has now, by its caller id (`Caller.keyCallerId`); null: it is revoked or no longer configured. */
 export interface ApiKeyRoles {
   roleOf(keyId: string): Promise<Role | null>;
 }

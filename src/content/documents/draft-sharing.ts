@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppConfig } from '../app-config.js';
 import type { Caller } from './caller.js';
 import type { SanitizedPieceType } from '../types/piece-type.js';
-import type { DocumentStore, ShareLinkStore, StoredDocument } from '../../storage/storage-adapter.js';
+import type { DocumentStore, ShareLinkStore, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import { linkOpens } from './preview-links.js';
 import { InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
 import { canReadType, visibleValues } from '../access/permissions.js';
@@ -79,6 +79,18 @@ export function setShareKey(type: SanitizedPieceType, draft: StoredDocument, sha
   if (current === undefined) return false;
   delete draft[shareKeyProperty];
   return true;
+}
+
+/**
+ * Ends the sharing of a draft being archived or restored, in that write's transaction: the key
+ * leaves the version about to be written, the preview links leave the store. An archived draft's
+ * links stop at once (its list is then empty) and a restore reopens none, revoked, expired or
+ * not; a draft archived before this rule keeps its links, listed and revocable, until restored.
+ */
+export async function endSharing(tx: Pick<StorageSession, 'shareLinks'>, doc: StoredDocument): Promise<void> {
+  if (doc.cmsMode !== 'draft') return;
+  delete doc[shareKeyProperty];
+  await tx.shareLinks.removeAll(doc._id);
 }
 
 /**

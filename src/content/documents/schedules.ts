@@ -41,7 +41,7 @@ export interface ScheduledBy {
   readonly userId: string | null;
   readonly title: string;
   readonly username: string | null;
-  /** An API key's caller id (`Caller.keyId`); null for a user, or a key not recorded (an import). */
+  /** An API key's caller id (`Caller.keyCallerId`); null for a user, or a key not recorded (an import). */
   readonly keyId: string | null;
 }
 
@@ -103,7 +103,7 @@ export function scheduledByOf(caller: Caller): ScheduledBy {
   const { principal } = caller;
   const { _id, title, username } = updatedBy(principal);
   const isUser = principal.kind === 'user';
-  return { kind: isUser ? 'user' : 'apiKey', userId: _id, title, username, keyId: isUser ? null : (caller.keyId ?? null) };
+  return { kind: isUser ? 'user' : 'apiKey', userId: _id, title, username, keyId: isUser ? null : (caller.keyCallerId ?? null) };
 }
 
 /** The stored `scheduled_by` read back; null when it is not one this server wrote. */

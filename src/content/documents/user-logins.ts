@@ -9,7 +9,10 @@ const noPassword = '';
 /**
  * Users keep their login (username, email, password hash) apart from the user document, so no
  * response can ever carry the hash. The document keeps username and email for display; the
- * password is taken out of it before it is stored.
+ * password is taken out of it before it is stored. A new password, disabling or archiving ends
+ * every bearer token and session of the user in the same transaction: the lookup refuses a
+ * disabled or archived user's tokens anyway, but only removing them keeps re-enabling or
+ * restoring the user from reviving them.
  */
 export async function saveLogin(tx: StorageSession, type: SanitizedPieceType, doc: StoredDocument): Promise<void> {
   if (type.name !== userTypeName) return;
@@ -25,7 +28,8 @@ export async function saveLogin(tx: StorageSession, type: SanitizedPieceType, do
   };
   checkLogin(login);
   await tx.logins.put(login);
-  if (newHash && existing && newHash !== existing.passwordHash) await tx.tokens.removeForUser(doc._id);
+  const passwordChanged = newHash !== undefined && existing !== null && newHash !== existing.passwordHash;
+  if (passwordChanged || doc.disabled === true || doc.archived === true) await tx.tokens.removeForUser(doc._id);
 }
 
 export async function removeLogin(tx: StorageSession, type: SanitizedPieceType, doc: StoredDocument): Promise<void> {

@@ -18,7 +18,7 @@ export const auditComponents: Record<string, JsonSchema> = {
         required: ['kind', '_id', 'username', 'title', 'role'],
         properties: {
           kind: { enum: ['anonymous', 'apiKey', 'user', 'cli'] },
-          _id: nullableString,
+          _id: { ...nullableString, description: "A user's `_id`, or a stored API key's id; null for a configured key, the command line and anonymous callers" },
           username: nullableString,
           title: nullableString,
           role: nullableString,
@@ -48,7 +48,7 @@ export function auditPaths(): Record<string, Record<string, Operation>> {
         description: 'Admins only: every other caller, anonymous ones too, gets 403. Append-only: no route writes it.',
         security: security({ anonymous: false, write: false }),
         parameters: [
-          filter('actor', "A user's `_id` or username"),
+          filter('actor', "A user's `_id` or username, or a stored API key's id"),
           filter('type', 'A piece type'),
           filter('action', 'An action, such as `document.publish` or `login.failed`'),
           time('since', 'Records at or after this ISO 8601 time'),

@@ -9,6 +9,7 @@ import { clearSessionCookies, sessionIdOf, setSessionCookies } from '../session-
 import type { PublicKeyGuard } from '../public-keys.js';
 import { mayHaveParameter } from '../query-string.js';
 import { memoByUrl } from '../memo-by-url.js';
+import { shareQueryParams } from '../../content/documents/draft-sharing.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -138,8 +139,13 @@ async function resolveSession(request: FastifyRequest, reply: FastifyReply, sess
 /** The query parameters an API key may come in. */
 export const apiKeyParams: readonly string[] = ['apikey', 'apiKey'];
 
-/** Whether a raw URL's parsed query may hold an API key (`mayHaveParameter`); only the URLs that cannot are remembered. */
-const mayNameApiKey = memoByUrl((url) => mayHaveParameter(url, apiKeyParams), { remember: (may) => !may });
+/**
+ * Whether a raw URL's parsed query may hold an API key (`mayHaveParameter`); only the URLs that
+ * cannot, and that name no shared read (its key opens a draft to whoever holds it), are remembered.
+ */
+const mayNameApiKey = memoByUrl((url) => mayHaveParameter(url, apiKeyParams), {
+  remember: (may, url) => !may && !mayHaveParameter(url, shareQueryParams),
+});
 
 /** The one credential a request presents, the first of an API key, a bearer token and the session cookie; none: anonymous. */
 export function credentialsOf(request: FastifyRequest): { apiKey?: string; bearer?: string; session?: string } {

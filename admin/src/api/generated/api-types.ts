@@ -51,6 +51,7 @@ export interface AuditRecord {
   at: string;
   actor: {
     kind: "anonymous" | "apiKey" | "user" | "cli";
+    /** A user's `_id`, or a stored API key's id; null for a configured key, the command line and anonymous callers */
     _id: string | null;
     username: string | null;
     title: string | null;

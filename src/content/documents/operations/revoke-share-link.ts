@@ -24,7 +24,8 @@ export async function revokeShareLink(deps: RevokeDeps, caller: Caller, typeName
   if (!target) throw new NotFoundError();
   await deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
     const draft = await readVersion(tx, type, target.id);
-    if (!draft || draft.archived) throw new NotFoundError();
+    // An archived draft's links are revoked as a live draft's (those archived before `endSharing` kept theirs).
+    if (!draft) throw new NotFoundError();
     const revoked = linkId === permanentLinkId ? await revokeDraftKey(deps, tx, type, draft) : await tx.shareLinks.remove(draft._id, linkId);
     if (!revoked) throw new NotFoundError();
     await audit(tx, caller, { action: 'document.revokeShareLink', type: type.name, ids: [target.docId, target.id], detail: { linkId } });

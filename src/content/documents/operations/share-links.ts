@@ -12,14 +12,16 @@ type ShareLinksDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'shareLin
  * GET …/:_id/share: the live preview links of a draft, newest first, the draft's own
  * never-expiring key (`_id: "permanent"`) last when it has one. Never a key: a link's key is
  * shown once, when it is made. Needs edit permission on the draft (404 otherwise, as the share
- * route).
+ * route). An archived draft is listed too: archiving ends its links (`endSharing`), so its
+ * list is empty unless it was archived before that rule.
  */
 export async function shareLinks(deps: ShareLinksDeps, caller: Caller, typeName: string, rawId: string): Promise<{ results: LinkOutput[] }> {
   const type = pieceTypeOf(deps.config, typeName);
   requireWrite(caller.principal, type, type.options.localized ? 'draft' : null);
   const target = sharedDraftOf(deps.config, type, rawId);
   if (!target) throw new NotFoundError();
-  const [draft] = await deps.store.find({ ids: [target.id], type: type.name, archived: false, limit: 1 });
+  // An archived draft too: what it still has is listed, to be revoked.
+  const [draft] = await deps.store.find({ ids: [target.id], type: type.name, limit: 1 });
   if (!draft) throw new NotFoundError();
   const links = (await deps.shareLinks.listLive(draft._id, new Date().toISOString())).map(linkOutput);
   return { results: typeof draft[shareKeyProperty] === 'string' ? [...links, permanentLinkOutput] : links };

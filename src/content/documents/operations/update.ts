@@ -10,6 +10,7 @@ import { pieceTypeOf, resolveTarget, versionId } from '../caller.js';
 import { replayedIds, touch } from '../new-version.js';
 import { readVersion, requireVersion } from '../version-reads.js';
 import { settleNames } from '../archived-names.js';
+import { endSharing } from '../draft-sharing.js';
 import { saveLogin } from '../user-logins.js';
 import { publishDraft } from '../publishing-steps.js';
 import { lockRequestOf, type LockRequest } from '../advisory-locks.js';
@@ -116,6 +117,8 @@ async function save(
   // Each version keeps its own slug: a draft's unpublished slug change stays in the draft.
   // Archiving frees the names (slug, a user's login names), restoring takes them back.
   for (const doc of changed) await settleNames(tx, type, [doc]);
+  // Archiving ends the draft's key and preview links; restoring reopens none (draft-sharing.ts).
+  if (version.archived !== archivedBefore) for (const doc of changed) await endSharing(tx, doc);
   // Known (slugs included) before the versions are saved, so the draft is written once
   // (`archived`, which spreadArchived may change below, is not compared).
   if (draft) draft.modified = deps.values.isModified(type, draft, published);
@@ -153,8 +156,8 @@ async function versionsToChange(tx: StorageSession, type: SanitizedPieceType, ta
 }
 
 /**
- * Archiving any version archives every version of that locale; restoring restores them all.
- * Taking the published version offline (or back) through its draft needs publish permission:
+ * Archiving any version archives every version of that locale; restoring restores them all,
+ * and either ends the draft's sharing. Taking the published version offline (or back) through its draft needs publish permission:
  * the caller's transaction fails with a 403 and nothing changes. Each version changed records
  * who changed it.
  */
@@ -175,6 +178,7 @@ async function spreadArchived(
     sibling.archived = archived;
     touch(sibling, args.now, principal);
     await settleNames(tx, type, [sibling]);
+    await endSharing(tx, sibling);
     await deps.versions.update(tx, sibling);
   }
 }
