@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { historyMigration } from './history-migration.js';
+import { historyMigration, historyPoolsMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
 import { auditMigration } from './audit-migration.js';
 import { shareLinksMigration } from './migration-share-links.js';
@@ -426,6 +426,8 @@ export const migrations: readonly string[] = [
   auditMigration,
   // 21: preview links that expire (migration-share-links.ts).
   shareLinksMigration,
+  // 22: history pruned by pool: the first entry, publishes and each role's changes (history-migration.ts).
+  historyPoolsMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

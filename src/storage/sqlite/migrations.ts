@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { historyMigration } from './history-migration.js';
+import { historyMigration, historyPoolsMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
 import { shareLinksMigration } from './migration-share-links.js';
 
@@ -445,6 +445,8 @@ export const migrations: readonly string[] = [
   auditMigration,
   // 23: preview links that expire (migration-share-links.ts).
   shareLinksMigration,
+  // 24: history pruned by pool: the first entry, publishes and each role's changes (history-migration.ts).
+  historyPoolsMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

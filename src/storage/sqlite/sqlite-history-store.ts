@@ -3,15 +3,16 @@ import type { StatementSource } from './statement-cache.js';
 import { historyEntryColumns, historyEntryOf, historyHeadColumns, historyHeadOf, historyInsertColumns, historyInsertValues, historyOrder, historySummaryColumns, historySummaryOf, type HistoryRow } from '../history-rows.js';
 
 const scope = 'doc_id = ? AND locale = ? AND type = ?';
-const appendSql = `INSERT INTO document_history (${historyInsertColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const appendSql = `INSERT INTO document_history (${historyInsertColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const latestSql = `SELECT ${historyHeadColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT 1`;
 const mergeSql = `UPDATE document_history SET created_at = ?, updated_by = ?, data = ? WHERE id = ? AND ${scope}`;
 const listSql = `SELECT ${historySummaryColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT ? OFFSET ?`;
 const countSql = `SELECT count(*) AS total FROM document_history WHERE ${scope}`;
 const getSql = `SELECT ${historyEntryColumns} FROM document_history WHERE id = ? AND ${scope}`;
-// Both conditions walk the (doc_id, locale, created_at) index: the entries past the newest `keep`, and the old ones.
+// The old entries walk the (doc_id, locale, created_at) index; those of the pool past its newest
+// `keep` the (doc_id, locale, type, pool, created_at) one, skipping `keep` of its entries.
 const pruneSql = `DELETE FROM document_history WHERE ${scope} AND (created_at < ? OR seq IN (
-  SELECT seq FROM document_history WHERE ${scope} ${historyOrder} LIMIT -1 OFFSET ?))`;
+  SELECT seq FROM document_history WHERE ${scope} AND pool = ? ${historyOrder} LIMIT -1 OFFSET ?))`;
 const removeSql = 'DELETE FROM document_history WHERE doc_id = ? AND type = ? AND locale IN (SELECT value FROM json_each(?))';
 
 /** The document_history table, read and written through the given connection's statements. */
@@ -43,7 +44,7 @@ export function createSqliteHistoryStore(statements: StatementSource): HistorySt
     },
 
     async prune(s, rule) {
-      statements.statement(pruneSql).run(...keys(s), rule.before, ...keys(s), rule.keep);
+      statements.statement(pruneSql).run(...keys(s), rule.before, ...keys(s), rule.pool, rule.keep);
     },
 
     async removeDocument(type, docId, locales) {
