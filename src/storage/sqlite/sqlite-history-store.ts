@@ -9,10 +9,12 @@ const mergeSql = `UPDATE document_history SET created_at = ?, updated_by = ?, da
 const listSql = `SELECT ${historySummaryColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT ? OFFSET ?`;
 const countSql = `SELECT count(*) AS total FROM document_history WHERE ${scope}`;
 const getSql = `SELECT ${historyEntryColumns} FROM document_history WHERE id = ? AND ${scope}`;
-// The old entries walk the (doc_id, locale, created_at) index; those of the pool past its newest
-// `keep` the (doc_id, locale, type, pool, created_at) one, skipping `keep` of its entries.
-const pruneSql = `DELETE FROM document_history WHERE ${scope} AND (created_at < ? OR seq IN (
-  SELECT seq FROM document_history WHERE ${scope} AND pool = ? ${historyOrder} LIMIT -1 OFFSET ?))`;
+// Two statements, each a range of an index (one with an OR would read every entry of the scope):
+// the old entries, on (doc_id, locale, created_at); those of the pool past its newest `keep`, on
+// (doc_id, locale, type, pool, created_at), past `keep` of its entries, then by rowid.
+const pruneAgedSql = `DELETE FROM document_history WHERE ${scope} AND created_at < ?`;
+const prunePoolSql = `DELETE FROM document_history WHERE seq IN (
+  SELECT seq FROM document_history WHERE ${scope} AND pool = ? ${historyOrder} LIMIT -1 OFFSET ?)`;
 const removeSql = 'DELETE FROM document_history WHERE doc_id = ? AND type = ? AND locale IN (SELECT value FROM json_each(?))';
 
 /** The document_history table, read and written through the given connection's statements. */
@@ -44,7 +46,8 @@ export function createSqliteHistoryStore(statements: StatementSource): HistorySt
     },
 
     async prune(s, rule) {
-      statements.statement(pruneSql).run(...keys(s), rule.before, ...keys(s), rule.pool, rule.keep);
+      statements.statement(pruneAgedSql).run(...keys(s), rule.before);
+      statements.statement(prunePoolSql).run(...keys(s), rule.pool, rule.keep);
     },
 
     async removeDocument(type, docId, locales) {
