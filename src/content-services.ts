@@ -62,7 +62,7 @@ export interface DocumentOperationsDeps {
 /** The document operations, over their collaborators built here one by one (`content/documents/collaborators.ts`). */
 export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentOperations {
   const { config, storage, fieldTypes } = deps;
-  const values = new SchemaValueReader(fieldTypes);
+  const values = new SchemaValueReader(fieldTypes, config.widgetTypes);
   const indexer = new DocumentIndexer(fieldTypes);
   const refs = new AttachmentRefs({ registry: fieldTypes, widgetTypes: config.widgetTypes });
   const presenter = new DocumentPresenter({
@@ -73,7 +73,7 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     attachments: new AttachmentAnnotator({ refs, store: storage.attachments, presenter: deps.attachments }),
     registry: fieldTypes,
   });
-  const history = new HistoryRecorder({ config });
+  const history = new HistoryRecorder({ config, values });
   const changes = new ChangeRecorder({ config, subscriptions: new ChangeSubscriptions(config.webhooks), presenter, history });
   const usage = new AttachmentUsage();
   const transactions = new TransactionRunner({

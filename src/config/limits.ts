@@ -58,10 +58,13 @@ export const limitDefinitions = {
   patchOperations: { env: 'CMS_LIMIT_PATCH_OPERATIONS', default: 1000, min: 1, max: 100000, unit: 'operations', about: 'keys and operator paths in one PATCH body, `_patches` included' },
   // Editors' advisory locks (the original's `advisoryLockTimeout`): the admin refreshes its lock every few seconds.
   advisoryLockTimeout: { env: 'CMS_LIMIT_ADVISORY_LOCK_TIMEOUT', default: 15, min: 1, max: 86_400, unit: 's', about: 'an advisory lock not refreshed this long is free for another tab to take' },
-  // Document history (issue 25): each document keeps, per locale, at most this many entries, none
-  // older than this many days (a piece type's `history` option sets its own); saves of one version
-  // by one user within the merge window (autosaves) make one entry.
-  historyMaxEntries: { env: 'CMS_LIMIT_HISTORY_MAX_ENTRIES', default: 100, min: 0, max: 100_000, unit: 'entries', about: 'history entries kept per document and locale, unless its type sets `history.maxEntries` (0: no history)' },
+  // Document history (issues 25, 33): each document keeps, per locale, its first entry and, per role
+  // of their authors, at most so many changes and so many publishes, none older than so many days
+  // (a piece type's `history` option sets its own); a save prunes only its own role's share, so
+  // no writer pushes out another role's entries. Saves of one version by one user within the
+  // merge window (autosaves) make one entry.
+  historyMaxEntries: { env: 'CMS_LIMIT_HISTORY_MAX_ENTRIES', default: 100, min: 0, max: 100_000, unit: 'entries', about: 'history entries of changes other than publishes kept per document, locale and role of their authors, unless its type sets `history.maxEntries` (0: no history)' },
+  historyMaxPublishEntries: { env: 'CMS_LIMIT_HISTORY_MAX_PUBLISH_ENTRIES', default: 50, min: 1, max: 100_000, unit: 'entries', about: 'history entries of publishes kept per document, locale and role of their authors, unless its type sets `history.maxPublishEntries`' },
   historyMaxAgeDays: { env: 'CMS_LIMIT_HISTORY_MAX_AGE_DAYS', default: 365, min: 1, max: 36_500, unit: 'days', about: 'history entries older than this are removed at the document\'s next change, unless its type sets `history.maxAgeDays`' },
   historyMergeSeconds: { env: 'CMS_LIMIT_HISTORY_MERGE_SECONDS', default: 60, min: 0, max: 86_400, unit: 's', about: 'saves of one draft by one user within this long of the entry\'s first save update that entry instead of adding one (0: every save adds one)' },
   // Preview links (`POST :_id/share` with `expiresIn`): a link without a lifetime uses the default;

@@ -2,7 +2,7 @@ import type { HistoryAuthor, HistoryEntry, HistoryHead, HistorySummary } from '.
 
 /** The columns of a history list row, as both adapters select them. */
 export const historySummaryColumns = 'id, created_at, updated_by, action, mode';
-export const historyHeadColumns = `${historySummaryColumns}, version_id, started_at`;
+export const historyHeadColumns = `${historySummaryColumns}, version_id, started_at, pool`;
 export const historyEntryColumns = `${historyHeadColumns}, type, doc_id, locale, data`;
 /** The newest first: `seq` orders the entries saved in one millisecond (a save and its publish). */
 export const historyOrder = 'ORDER BY created_at DESC, seq DESC';
@@ -19,6 +19,7 @@ export interface HistoryRow {
   locale?: string;
   version_id?: string;
   started_at?: number | string;
+  pool?: string;
   data?: string | Record<string, unknown>;
 }
 
@@ -31,7 +32,7 @@ export function historySummaryOf(row: HistoryRow): HistorySummary {
 }
 
 export function historyHeadOf(row: HistoryRow): HistoryHead {
-  return { ...historySummaryOf(row), versionId: row.version_id!, startedAt: Number(row.started_at) };
+  return { ...historySummaryOf(row), versionId: row.version_id!, startedAt: Number(row.started_at), pool: row.pool! };
 }
 
 export function historyEntryOf(row: HistoryRow): HistoryEntry {
@@ -39,7 +40,7 @@ export function historyEntryOf(row: HistoryRow): HistoryEntry {
 }
 
 /** The values of an insert, in the order of `historyInsertColumns`. */
-export const historyInsertColumns = 'id, type, doc_id, locale, version_id, mode, action, created_at, started_at, updated_by, data';
+export const historyInsertColumns = 'id, type, doc_id, locale, version_id, mode, action, created_at, started_at, updated_by, data, pool';
 export function historyInsertValues(entry: HistoryEntry): unknown[] {
   return [
     entry._id,
@@ -53,5 +54,6 @@ export function historyInsertValues(entry: HistoryEntry): unknown[] {
     entry.startedAt,
     JSON.stringify(entry.updatedBy),
     JSON.stringify(entry.data),
+    entry.pool,
   ];
 }

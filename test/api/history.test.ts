@@ -114,6 +114,16 @@ describe('History: an entry per saved change', () => {
     }
   });
 
+  it('never merges a save into the entry of another role, though API keys all save as "System Task"', async () => {
+    const docId = await published(t, 'Keyed');
+    const draft = `/api/v1/article/${docId}:en:draft`;
+    ok(await t.request('PATCH', draft, { body: { title: 'By the admin key' } }), 'admin');
+    ok(await t.request('PATCH', draft, { key: 'contributor', body: { title: 'By the contributor key' } }), 'contributor');
+    const [newest, older] = ok(await historyOf(t, `${draft}/history`), 'history').body.results;
+    assert.deepEqual([newest.action, older.action], ['update', 'update']);
+    assert.equal(ok(await historyOf(t, `${draft}/history/${older._id}`), 'entry').body.document.title, 'By the admin key');
+  });
+
   it('records the draft unpublished when its published version is deleted', async () => {
     const docId = await published(t, 'Taken down');
     ok(await t.request('DELETE', `/api/v1/article/${docId}:en:published`), 'delete published');
@@ -163,7 +173,10 @@ describe('History: autosaves merged', () => {
 describe('History: pages, entries, restore', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp(testConfig(), { CMS_LIMIT_HISTORY_MERGE_SECONDS: '0' });
+    const config = testConfig();
+    const modules = config.modules as Record<string, unknown>;
+    modules.locker = { extend: '@cms/piece-type', options: { label: 'Locker' }, fields: { add: { code: { type: 'password' } } } };
+    t = await startTestApp(config, { CMS_LIMIT_HISTORY_MERGE_SECONDS: '0' });
   });
   after(() => t.close());
 
@@ -211,6 +224,48 @@ describe('History: pages, entries, restore', () => {
     // The restore's own entry holds the restored content.
     const newest = ok(await historyOf(t, `${draft}/history`), 'history').body.results[0];
     assert.equal(ok(await historyOf(t, `${draft}/history/${newest._id}`), 'entry').body.document.title, 'Saved 1');
+  });
+
+  it('keeps, on a restore and on a localize with update, each relationship the caller may not read as stored now, as a PATCH does', async () => {
+    const user = async (username: string) => ok(await t.request('POST', '/api/v1/@cms/user', { body: { title: username, username, password: `${username}-password-123` } }), username).body._id as string;
+    const [ann, bob] = [await user('ann-author'), await user('bob-author')];
+    const docId = ok(await t.request('POST', '/api/v1/article', { body: { title: 'Authored 1', _author: [{ _id: ann }] } }), 'insert').body.cmsDocId as string;
+    const draft = `/api/v1/article/${docId}:en:draft`;
+    ok(await t.request('PATCH', draft, { body: { title: 'Authored 2', _author: [{ _id: bob }] } }), 'update');
+    const insert = ok(await historyOf(t, `${draft}/history`), 'history').body.results.at(-1);
+    // A contributor may not read @cms/user: its restore brings the old title back, not the old author.
+    ok(await t.request('POST', `${draft}/history/${insert._id}/restore`, { key: 'contributor' }), 'restore');
+    const restored = ok(await t.request('GET', draft), 'draft').body;
+    assert.deepEqual([restored.title, restored.authorIds], ['Authored 1', [bob]]);
+    ok(await t.request('POST', `${draft}/localize`, { body: { toLocale: 'es' } }), 'localize');
+    const es = `/api/v1/article/${docId}:es:draft`;
+    ok(await t.request('PATCH', es, { body: { title: 'Autor', _author: [{ _id: ann }] } }), 'es author');
+    ok(await t.request('POST', `${draft}/localize`, { key: 'contributor', body: { toLocale: 'es', update: true } }), 'localize again');
+    const localized = ok(await t.request('GET', es), 'es draft').body;
+    assert.deepEqual([localized.title, localized.authorIds], ['Authored 1', [ann]]);
+  });
+
+  it('keeps no password hash in an entry, and a restore, even of an entry that holds one, leaves the hash stored now', async () => {
+    const docId = ok(await t.request('POST', '/api/v1/locker', { body: { title: 'Locked 1', code: 'first-secret-1' } }), 'insert').body.cmsDocId as string;
+    const draft = `/api/v1/locker/${docId}:en:draft`;
+    ok(await t.request('PATCH', draft, { body: { title: 'Locked 2', code: 'second-secret-2' } }), 'update');
+    const entries = ok(await historyOf(t, `/api/v1/locker/${docId}/history`), 'history').body.results;
+    const store = await openStore(t);
+    const storedCode = async () => (await store.documents.find({ type: 'locker', ids: [`${docId}:en:draft`], limit: 1 }))[0]!.code;
+    try {
+      const hash = await storedCode();
+      assert.match(String(hash), /^scrypt/);
+      const scope = { type: 'locker', docId, locale: 'en' };
+      for (const { _id } of entries) assert.equal('code' in (await store.history.get(scope, _id))!.data, false);
+      // An entry as written before entries left hashes out.
+      const first = (await store.history.get(scope, entries.at(-1)._id))!;
+      await store.history.append({ ...first, _id: 'hashedentry0000000000000', createdAt: Date.now(), data: { ...first.data, code: 'an-old-hash' } });
+      ok(await t.request('POST', `${draft}/history/hashedentry0000000000000/restore`), 'restore');
+      assert.equal(ok(await t.request('GET', draft), 'draft').body.title, 'Locked 1');
+      assert.equal(await storedCode(), hash);
+    } finally {
+      await store.close();
+    }
   });
 
   it('refuses a restore whose If-Match names a version changed since (412) or a draft another tab locks (409): nothing written', async () => {
@@ -313,7 +368,7 @@ describe('History: retention', () => {
   before(async () => {
     const config = testConfig();
     const modules = config.modules as Record<string, { options: Record<string, unknown> }>;
-    modules.note!.options.history = { maxEntries: 3, maxAgeDays: 2 };
+    modules.note!.options.history = { maxEntries: 3, maxPublishEntries: 2, maxAgeDays: 2 };
     t = await startTestApp(config, { CMS_LIMIT_HISTORY_MERGE_SECONDS: '0', CMS_LIMIT_HISTORY_MAX_ENTRIES: '4' });
   });
   after(() => t.close());
@@ -322,13 +377,32 @@ describe('History: retention', () => {
     return ok(await historyOf(t, `/api/v1/note/${docId}/history`), 'history').body.results.map((entry: { action: string }) => entry.action);
   }
 
-  it('keeps the type\'s maxEntries newest entries, and the global default for other types', async () => {
+  it('keeps the first entry and the type\'s maxEntries newest changes, and the global default for other types', async () => {
     const note = await published(t, 'Counted', 'note');
     for (const text of ['1', '2', '3', '4']) ok(await t.request('PATCH', `/api/v1/note/${note}:en:draft`, { body: { text } }), text);
-    assert.deepEqual(await noteActions(note), ['update', 'update', 'update']);
+    assert.deepEqual(await noteActions(note), ['update', 'update', 'update', 'insert']);
     const article = await published(t, 'Counted');
     for (const title of ['1', '2', '3', '4', '5']) ok(await t.request('PATCH', `/api/v1/article/${article}:en:draft`, { body: { title } }), title);
-    assert.deepEqual(await actions(t, article), ['update', 'update', 'update', 'update']);
+    assert.deepEqual(await actions(t, article), ['update', 'update', 'update', 'update', 'insert']);
+  });
+
+  it('keeps the first entry, every publish kept and a higher role\'s changes however often a lower role saves; each role\'s share bounded', async () => {
+    const ed = await signedInUser(t, 'ed', 'editor');
+    const cal = await signedInUser(t, 'cal', 'contributor');
+    const note = await published(t, 'Guarded', 'note');
+    const draft = `/api/v1/note/${note}:en:draft`;
+    for (const text of ['ed 1', 'ed 2', 'ed 3']) {
+      ok(await t.request('PATCH', draft, { key: null, headers: ed.headers, body: { text } }), text);
+      ok(await t.request('POST', `${draft}/publish`, { key: null, headers: ed.headers }), `publish ${text}`);
+    }
+    // A contributor saving over and over (merging is off here) pushes out its own oldest changes only.
+    for (let save = 0; save < 8; save++) ok(await t.request('PATCH', draft, { key: null, headers: cal.headers, body: { text: `cal ${save}` } }), `cal ${save}`);
+    const list = ok(await historyOf(t, `${draft}/history?perPage=100`), 'history').body.results;
+    const kept = list.map((entry: { action: string; updatedBy: { username: string | null } }) => `${entry.action} ${entry.updatedBy.username ?? 'key'}`);
+    // maxEntries 3 per role, maxPublishEntries 2 per role (the first publish went), the first entry always.
+    assert.deepEqual(kept, ['update cal', 'update cal', 'update cal', 'publish ed', 'update ed', 'publish ed', 'update ed', 'update ed', 'insert key']);
+    const newest = ok(await historyOf(t, `${draft}/history/${list[0]._id}`), 'newest').body.document;
+    assert.equal(newest.text, 'cal 7');
   });
 
   it('drops the entries older than maxAgeDays at the document\'s next change', async () => {
@@ -339,8 +413,8 @@ describe('History: retention', () => {
       const head = (await store.history.latest(scope))!;
       const latest = { ...(await store.history.get(scope, head._id))! };
       const old = Date.now() - 3 * 86_400_000;
-      await store.history.append({ ...latest, _id: 'oldentry0000000000000000', action: 'update', createdAt: old, startedAt: old });
-      await store.history.append({ ...latest, _id: 'recententry0000000000000', action: 'publish', createdAt: Date.now() - 86_400_000, startedAt: old });
+      await store.history.append({ ...latest, _id: 'oldentry0000000000000000', action: 'update', createdAt: old, startedAt: old, pool: 'change:admin' });
+      await store.history.append({ ...latest, _id: 'recententry0000000000000', action: 'publish', createdAt: Date.now() - 86_400_000, startedAt: old, pool: 'publish:admin' });
     } finally {
       await store.close();
     }

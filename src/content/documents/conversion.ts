@@ -7,6 +7,7 @@ import type { StorageSession } from '../../storage/storage-adapter.js';
 import type { WritePasswords } from '../fields/password-hasher.js';
 import { canReadType } from '../access/permissions.js';
 import { convertSchema, newInstanceValues, throwIfErrors } from '../fields/convert-schema.js';
+import { keepStoredValues } from '../fields/keep-stored-values.js';
 import { newId, type Mode } from '../../core/ids.js';
 import { findReferenced } from './related-refs.js';
 import { recordOf } from './attachment-refs.js';
@@ -66,6 +67,25 @@ export class Conversion {
     return newInstanceValues(type.fields, this.#fieldTypes, newId);
   }
 
+  /**
+   * Stored content copied into a version that exists (a restore from history, a localize with
+   * `update`) keeps, at any depth, the value stored now of each field this caller may not set:
+   * the relationships to types it may not read, as its PATCH keeps them, and password hashes.
+   * `values` is changed in place.
+   */
+  keepStoredValues(args: { type: SanitizedPieceType; principal: Principal; values: Record<string, unknown>; current: Readonly<Record<string, unknown>> }): void {
+    const { type, principal, values, current } = args;
+    keepStoredValues({ fields: type.fields, values, current, canRead: this.#canRead(principal), registry: this.#fieldTypes, widgetTypes: this.#config.widgetTypes });
+  }
+
+  /** Whether the caller may read documents of a type: whether it may judge relationships to them. */
+  #canRead(principal: Principal): (type: string) => boolean {
+    return (typeName) => {
+      const pieceType = this.#config.pieceTypes.get(typeName);
+      return pieceType !== undefined && canReadType(principal, pieceType);
+    };
+  }
+
   #convertContext(args: ConversionTarget, ids: () => string): ConvertContext {
     const { locale, mode, principal, session } = args;
     const ctx: ConvertContext = {
@@ -79,10 +99,7 @@ export class Conversion {
       sanitizedCharacters: { count: 0 },
       relationships: {
         resolve: (type, refs) => this.#resolveRelated(session, type, refs, args),
-        canRead: (type) => {
-          const pieceType = this.#config.pieceTypes.get(type);
-          return pieceType !== undefined && canReadType(principal, pieceType);
-        },
+        canRead: this.#canRead(principal),
       },
       attachments: {
         find: async (id) => {

@@ -9,7 +9,6 @@ import { RelatedLoader } from './related-loader.js';
 import { includeOnly } from '../query/projection.js';
 import type { AttachmentAnnotator } from './attachment-refs.js';
 import { fileTypeName } from '../types/builtin-types.js';
-import { schemasBelow, schemasHold, walkFields } from '../fields/walk-fields.js';
 import type { LinkBase } from '../../config/link-base.js';
 import { versionValidator } from './preconditions.js';
 import { shareKeyProperty } from './draft-sharing.js';
@@ -49,9 +48,6 @@ export class DocumentPresenter {
   readonly #values: SchemaValueReader;
   readonly #related: RelatedLoader;
   readonly #attachments: AttachmentAnnotator;
-  readonly #registry: FieldTypeLookup;
-  /** Per type: whether a password field sits anywhere below the top level (arrays, objects, widgets). */
-  readonly #nestedPasswords = new WeakMap<SanitizedPieceType, boolean>();
 
   constructor(deps: {
     config: AppConfig;
@@ -65,7 +61,6 @@ export class DocumentPresenter {
     this.#links = deps.links;
     this.#values = deps.values;
     this.#attachments = deps.attachments;
-    this.#registry = deps.registry;
     this.#related = new RelatedLoader({
       config: deps.config,
       store: deps.store,
@@ -105,7 +100,7 @@ export class DocumentPresenter {
   }
 
   #shape(doc: StoredDocument, type: SanitizedPieceType, principal: Principal): Output {
-    const output = this.#withoutPasswords(doc, type);
+    const output: Output = this.#values.withoutSecrets(type, doc);
     // Versions stored before the bookkeeping was kept were last invalidated when last updated.
     output.cacheInvalidatedAt ??= doc.updatedAt;
     const mode = doc.cmsMode === 'draft' ? 'draft' : type.options.localized ? 'published' : null;
@@ -121,35 +116,6 @@ export class DocumentPresenter {
     }
     Object.assign(output, this.#urls(doc, type));
     return output;
-  }
-
-  /**
-   * A copy of the document without password hashes. Nested ones (in array items, objects,
-   * widgets) need a deep copy, so that the stored document keeps them; types without any pay
-   * only for a shallow one.
-   */
-  #withoutPasswords(doc: StoredDocument, type: SanitizedPieceType): Output {
-    if (!this.#holdsNestedPassword(type)) {
-      const output: Output = { ...doc };
-      for (const field of this.#values.passwordFields(type)) delete output[field.name];
-      return output;
-    }
-    const output: Output = structuredClone(doc);
-    const deps = { registry: this.#registry, widgetTypes: this.#config.widgetTypes };
-    walkFields({ fields: type.fields, values: output }, deps, (field, container) => {
-      if (this.#registry.get(field.type)?.secret) delete container[field.name];
-    });
-    return output;
-  }
-
-  #holdsNestedPassword(type: SanitizedPieceType): boolean {
-    let holds = this.#nestedPasswords.get(type);
-    if (holds === undefined) {
-      const { widgetTypes } = this.#config;
-      holds = schemasHold(type.fields.flatMap((field) => schemasBelow(field, widgetTypes)), widgetTypes, 'password');
-      this.#nestedPasswords.set(type, holds);
-    }
-    return holds;
   }
 
   #urls(doc: StoredDocument, type: SanitizedPieceType): { _url?: string; _parentUrl?: string } {

@@ -1,8 +1,10 @@
 import type { FieldTypeRegistry } from '../fields/registry.js';
+import type { WidgetTypes } from '../fields/field-type.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
 import type { StoredDocument } from '../../storage/storage-adapter.js';
 import { isDeepStrictEqual } from 'node:util';
 import { liveName } from './archive-prefix.js';
+import { schemasBelow, schemasHold, walkFields } from '../fields/walk-fields.js';
 
 /**
  * Reads a version's schema values through the field registry: which document properties hold
@@ -11,10 +13,14 @@ import { liveName } from './archive-prefix.js';
  */
 export class SchemaValueReader {
   readonly #registry: FieldTypeRegistry;
+  readonly #widgetTypes: WidgetTypes;
   readonly #storageKeys = new Map<string, readonly string[]>();
+  /** Per type: whether a secret field sits anywhere below the top level (arrays, objects, widgets). */
+  readonly #nestedSecrets = new WeakMap<SanitizedPieceType, boolean>();
 
-  constructor(registry: FieldTypeRegistry) {
+  constructor(registry: FieldTypeRegistry, widgetTypes: WidgetTypes) {
     this.#registry = registry;
+    this.#widgetTypes = widgetTypes;
   }
 
   storageKeys(type: SanitizedPieceType): readonly string[] {
@@ -59,6 +65,34 @@ export class SchemaValueReader {
   /** The top-level fields whose stored value never leaves the server (passwords). */
   passwordFields(type: SanitizedPieceType): readonly SanitizedField[] {
     return type.fields.filter((field) => this.#registry.get(field.type)?.secret);
+  }
+
+  /**
+   * A copy of the document without its secrets (password hashes), for an answer or a history
+   * entry. Nested ones (in array items, objects, widgets) need a deep copy, so that the stored
+   * document keeps them; types without any pay only for a shallow one.
+   */
+  withoutSecrets(type: SanitizedPieceType, doc: Readonly<Record<string, unknown>>): Record<string, unknown> {
+    if (!this.#holdsNestedSecret(type)) {
+      const copy = { ...doc };
+      for (const field of this.passwordFields(type)) delete copy[field.name];
+      return copy;
+    }
+    const copy = structuredClone(doc) as Record<string, unknown>;
+    walkFields({ fields: type.fields, values: copy }, { registry: this.#registry, widgetTypes: this.#widgetTypes }, (field, container) => {
+      if (this.#registry.get(field.type)?.secret) delete container[field.name];
+    });
+    return copy;
+  }
+
+  #holdsNestedSecret(type: SanitizedPieceType): boolean {
+    let holds = this.#nestedSecrets.get(type);
+    if (holds === undefined) {
+      const widgetTypes = this.#widgetTypes;
+      holds = schemasHold(type.fields.flatMap((field) => schemasBelow(field, widgetTypes)), widgetTypes, 'password');
+      this.#nestedSecrets.set(type, holds);
+    }
+    return holds;
   }
 
   /** The top-level fields that store ids of related documents (relationships, not reverse ones). */

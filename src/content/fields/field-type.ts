@@ -229,6 +229,13 @@ export interface FieldType {
   valueSchemas(field: SanitizedField, ctx: ValueSchemaContext): FieldProperties;
   /** True when the stored value (a password hash) never leaves the server: answers and renderings leave the field out. */
   readonly secret?: boolean;
+  /**
+   * True when this caller may not set the field's stored value, so a write keeps the one stored
+   * now: `convert` keeps it (a PATCH), and so does a write that copies stored content into a
+   * version (a restore from history, a localize with `update`; see keep-stored-values.ts).
+   * `canRead`: whether the caller may read documents of a type.
+   */
+  keepsStoredValue?(field: SanitizedField, canRead: (type: string) => boolean): boolean;
   /** Shows documents of another piece type: by the ids it stores (`forward`), or by theirs naming this one (`reverse`). */
   readonly relates?: 'forward' | 'reverse';
   /**

@@ -29,6 +29,8 @@ export const passwordField: FieldType = {
   definitionKeys: ['min', 'max'],
   keepsExistingWhenAbsent: true,
   secret: true,
+  // Only a password typed in makes a hash: a copied one (an old entry's) never replaces the stored one.
+  keepsStoredValue: () => true,
   validateDefinition(definition, ctx) {
     checkMinMax(definition, ctx, 'count');
     // A default would be one password shared by every new document.

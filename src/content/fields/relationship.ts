@@ -118,6 +118,11 @@ async function convertRelationFields(
   return fields;
 }
 
+/** A caller who cannot see the related type cannot judge its ids: the relationship stays as it is stored. */
+function hiddenFrom(field: SanitizedField, canRead: (type: string) => boolean): boolean {
+  return !canRead(relationshipTarget(field.name, field.options.withType));
+}
+
 function asValue(value: unknown): RelationshipValue {
   if (Array.isArray(value)) return { ids: value as string[], fields: {} };
   if (isPlainObject(value) && Array.isArray(value.ids)) {
@@ -136,8 +141,7 @@ export const relationshipField: FieldType = {
   isEmpty: (value) => asValue(value).ids.length === 0,
   /** `container`: the stored document, array item or object holding the field, for its `_fields`. */
   async convert(input, field, ctx, existing, container?: Readonly<Record<string, unknown>>): Promise<RelationshipValue | undefined> {
-    // A caller who cannot see the related type cannot judge its ids: the relationship stays as it was.
-    if (!ctx.relationships.canRead(relationshipTarget(field.name, field.options.withType))) {
+    if (hiddenFrom(field, (type) => ctx.relationships.canRead(type))) {
       return existing === undefined ? { ids: [], fields: {} } : undefined;
     }
     const refs = readReferences(input);
@@ -154,6 +158,7 @@ export const relationshipField: FieldType = {
   },
   read: (doc, field) => relatedIds(doc, field),
   relates: 'forward',
+  keepsStoredValue: hiddenFrom,
   renderHtml: (values, field, ctx) => ctx.renderRelated(values[expandedKey(field)]),
   indexValues: (doc, field) => relatedIds(doc, field),
   filters: (field) =>

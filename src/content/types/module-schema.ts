@@ -39,9 +39,10 @@ export const pieceTypeOptionsSchema = Type.Object(
       Type.Object(
         {
           maxEntries: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, errorMessage: 'must be an integer from 0 to 100000' })),
+          maxPublishEntries: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, errorMessage: 'must be an integer from 1 to 100000' })),
           maxAgeDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 36_500, errorMessage: 'must be an integer from 1 to 36500' })),
         },
-        { additionalProperties: false, errorMessage: 'must be an object { maxEntries?, maxAgeDays? }' },
+        { additionalProperties: false, errorMessage: 'must be an object { maxEntries?, maxPublishEntries?, maxAgeDays? }' },
       ),
     ),
     fallbackFields: Type.Optional(

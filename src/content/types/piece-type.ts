@@ -34,8 +34,8 @@ export interface PieceTypeOptions {
   readonly publishRole: Role;
   /** Drafts of this type are published on every save (images and files). */
   readonly autopublish: boolean;
-  /** The type's own history retention; null: the global `limits.historyMaxEntries` / `historyMaxAgeDays`. */
-  readonly history: { readonly maxEntries: number | null; readonly maxAgeDays: number | null };
+  /** The type's own history retention; null: the global `limits.historyMaxEntries` / `historyMaxPublishEntries` / `historyMaxAgeDays`. */
+  readonly history: { readonly maxEntries: number | null; readonly maxPublishEntries: number | null; readonly maxAgeDays: number | null };
   /**
    * Top-level fields a published read fills from the locale fallback chain when empty here
    * (`fallbackFields: true`: every field but `slug`, `visibility` and `archived`); empty: none.

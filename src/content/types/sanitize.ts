@@ -127,13 +127,19 @@ function pieceTypeOptions(name: string, configured: Record<string, unknown>, pat
     editRole: (merged.editRole as PieceTypeOptions['editRole'] | undefined) ?? 'contributor',
     publishRole: (merged.publishRole as PieceTypeOptions['publishRole'] | undefined) ?? 'editor',
     autopublish: (merged.autopublish as boolean | undefined) ?? false,
-    history: historyRetention(merged.history as { maxEntries?: number; maxAgeDays?: number } | undefined),
+    history: historyRetention(merged.history as HistoryOption | undefined),
     fallbackFields: [],
   };
 }
 
-function historyRetention(configured: { maxEntries?: number; maxAgeDays?: number } | undefined): PieceTypeOptions['history'] {
-  return { maxEntries: configured?.maxEntries ?? null, maxAgeDays: configured?.maxAgeDays ?? null };
+type HistoryOption = { maxEntries?: number; maxPublishEntries?: number; maxAgeDays?: number };
+
+function historyRetention(configured: HistoryOption | undefined): PieceTypeOptions['history'] {
+  return {
+    maxEntries: configured?.maxEntries ?? null,
+    maxPublishEntries: configured?.maxPublishEntries ?? null,
+    maxAgeDays: configured?.maxAgeDays ?? null,
+  };
 }
 
 /** Fields a locale's own slug, visibility and archived state decide: never filled from another locale. */

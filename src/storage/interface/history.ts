@@ -22,6 +22,8 @@ export interface HistoryHead extends HistorySummary {
   readonly versionId: string;
   /** Milliseconds since the epoch: the first save merged into the entry (autosave merging counts from it). */
   readonly startedAt: number;
+  /** The share of the history the entry counts against when entries are pruned by count (`prune`'s `pool`). */
+  readonly pool: string;
 }
 
 /** One saved change of a document version in one locale, and the content the version held after it. */
@@ -53,8 +55,12 @@ export interface HistoryStore {
   list(scope: HistoryScope, page: { readonly skip: number; readonly limit: number }): Promise<{ total: number; entries: HistorySummary[] }>;
   /** One entry of the scope, content included; null when the id names none there. */
   get(scope: HistoryScope, id: string): Promise<HistoryEntry | null>;
-  /** Removes the entries of the scope past the `keep` newest, and those saved before `before` (ms). */
-  prune(scope: HistoryScope, rule: { readonly keep: number; readonly before: number }): Promise<void>;
+  /**
+   * Removes the entries of the scope saved before `before` (ms), and those of its `pool` past the
+   * `keep` newest there; entries of other pools stay whatever their number. Indexed: the work is
+   * the entries removed and, at most, the `keep` newest of the pool.
+   */
+  prune(scope: HistoryScope, rule: { readonly before: number; readonly pool: string; readonly keep: number }): Promise<void>;
   /** Removes every entry of the document set in these locales (the document is deleted). */
   removeDocument(type: string, docId: string, locales: readonly string[]): Promise<void>;
 }

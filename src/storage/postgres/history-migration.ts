@@ -21,3 +21,17 @@ export const historyMigration = `
   );
   CREATE INDEX document_history_doc ON document_history (doc_id, locale, created_at, seq);
   `;
+
+/**
+ * History retention by pool (issue 33): each entry counts against one share of its document's
+ * history, and pruning by count removes the oldest of the new entry's share only, so no writer
+ * pushes out the entries of another share. The entries there are already: the oldest of each
+ * document and locale is its first entry, and the others count as an admin's (their author's
+ * role was not kept), publishes apart: no lower role's saves push them out.
+ */
+export const historyPoolsMigration = `
+  ALTER TABLE document_history ADD COLUMN pool text COLLATE "C" NOT NULL DEFAULT 'change:admin';
+  UPDATE document_history SET pool = 'publish:admin' WHERE action = 'publish';
+  UPDATE document_history SET pool = 'first' WHERE seq IN (SELECT min(seq) FROM document_history GROUP BY doc_id, locale, type);
+  CREATE INDEX document_history_pool ON document_history (doc_id, locale, type, pool, created_at, seq);
+  `;

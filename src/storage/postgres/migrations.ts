@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { historyMigration } from './history-migration.js';
+import { historyMigration, historyPoolsMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
 import { auditMigration } from './audit-migration.js';
 import { shareLinksMigration } from './migration-share-links.js';
@@ -429,6 +429,8 @@ export const migrations: readonly string[] = [
   shareLinksMigration,
   // 22: a scheduled publish refuses a draft changed by someone who may not publish it (migration-schedule-review.ts).
   scheduleReviewMigration,
+  // 23: history pruned by pool: the first entry, publishes and each role's changes (history-migration.ts).
+  historyPoolsMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

@@ -4,15 +4,18 @@ import { historyEntryColumns, historyEntryOf, historyHeadColumns, historyHeadOf,
 
 const scope = 'doc_id = $1::text AND locale = $2::text AND type = $3::text';
 const appendSql = `INSERT INTO document_history (${historyInsertColumns})
-  VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::bigint, $9::bigint, $10::json, $11::json)`;
+  VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::bigint, $9::bigint, $10::json, $11::json, $12::text)`;
 const latestSql = `SELECT ${historyHeadColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT 1`;
 const mergeSql = `UPDATE document_history SET created_at = $5::bigint, updated_by = $6::json, data = $7::json WHERE id = $4::text AND ${scope}`;
 const listSql = `SELECT ${historySummaryColumns}, count(*) OVER () AS total FROM document_history WHERE ${scope} ${historyOrder} LIMIT $4::int OFFSET $5::bigint`;
 const countSql = `SELECT count(*)::int AS total FROM document_history WHERE ${scope}`;
 const getSql = `SELECT ${historyEntryColumns} FROM document_history WHERE id = $4::text AND ${scope}`;
-// Both conditions walk the (doc_id, locale, created_at, seq) index: the entries past the newest `keep`, and the old ones.
-const pruneSql = `DELETE FROM document_history WHERE ${scope} AND (created_at < $4::bigint OR seq IN (
-  SELECT seq FROM document_history WHERE ${scope} ${historyOrder} OFFSET $5::int))`;
+// Two statements, each a range of an index (one with an OR would read every entry of the scope):
+// the old entries, on (doc_id, locale, created_at, seq); those of the pool past its newest `keep`,
+// on (doc_id, locale, type, pool, created_at, seq), past `keep` of its entries.
+const pruneAgedSql = `DELETE FROM document_history WHERE ${scope} AND created_at < $4::bigint`;
+const prunePoolSql = `DELETE FROM document_history WHERE seq IN (
+  SELECT seq FROM document_history WHERE ${scope} AND pool = $4::text ${historyOrder} OFFSET $5::int)`;
 const removeSql = 'DELETE FROM document_history WHERE doc_id = $1::text AND type = $2::text AND locale = ANY($3::text[])';
 
 /** The document_history table, read and written through the given statements. */
@@ -45,7 +48,8 @@ export function createPostgresHistoryStore(statements: StatementSource): History
     },
 
     async prune(s, rule) {
-      await statements.prepared(pruneSql, [...keys(s), rule.before, rule.keep]);
+      await statements.prepared(pruneAgedSql, [...keys(s), rule.before]);
+      await statements.prepared(prunePoolSql, [...keys(s), rule.pool, rule.keep]);
     },
 
     async removeDocument(type, docId, locales) {

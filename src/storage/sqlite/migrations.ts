@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { historyMigration } from './history-migration.js';
+import { historyMigration, historyPoolsMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
 import { shareLinksMigration } from './migration-share-links.js';
 import { scheduleReviewMigration } from './migration-schedule-review.js';
@@ -448,6 +448,8 @@ export const migrations: readonly string[] = [
   shareLinksMigration,
   // 24: a scheduled publish refuses a draft changed by someone who may not publish it (migration-schedule-review.ts).
   scheduleReviewMigration,
+  // 25: history pruned by pool: the first entry, publishes and each role's changes (history-migration.ts).
+  historyPoolsMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

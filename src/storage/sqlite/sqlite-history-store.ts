@@ -3,15 +3,18 @@ import type { StatementSource } from './statement-cache.js';
 import { historyEntryColumns, historyEntryOf, historyHeadColumns, historyHeadOf, historyInsertColumns, historyInsertValues, historyOrder, historySummaryColumns, historySummaryOf, type HistoryRow } from '../history-rows.js';
 
 const scope = 'doc_id = ? AND locale = ? AND type = ?';
-const appendSql = `INSERT INTO document_history (${historyInsertColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const appendSql = `INSERT INTO document_history (${historyInsertColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const latestSql = `SELECT ${historyHeadColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT 1`;
 const mergeSql = `UPDATE document_history SET created_at = ?, updated_by = ?, data = ? WHERE id = ? AND ${scope}`;
 const listSql = `SELECT ${historySummaryColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT ? OFFSET ?`;
 const countSql = `SELECT count(*) AS total FROM document_history WHERE ${scope}`;
 const getSql = `SELECT ${historyEntryColumns} FROM document_history WHERE id = ? AND ${scope}`;
-// Both conditions walk the (doc_id, locale, created_at) index: the entries past the newest `keep`, and the old ones.
-const pruneSql = `DELETE FROM document_history WHERE ${scope} AND (created_at < ? OR seq IN (
-  SELECT seq FROM document_history WHERE ${scope} ${historyOrder} LIMIT -1 OFFSET ?))`;
+// Two statements, each a range of an index (one with an OR would read every entry of the scope):
+// the old entries, on (doc_id, locale, created_at); those of the pool past its newest `keep`, on
+// (doc_id, locale, type, pool, created_at), past `keep` of its entries, then by rowid.
+const pruneAgedSql = `DELETE FROM document_history WHERE ${scope} AND created_at < ?`;
+const prunePoolSql = `DELETE FROM document_history WHERE seq IN (
+  SELECT seq FROM document_history WHERE ${scope} AND pool = ? ${historyOrder} LIMIT -1 OFFSET ?)`;
 const removeSql = 'DELETE FROM document_history WHERE doc_id = ? AND type = ? AND locale IN (SELECT value FROM json_each(?))';
 
 /** The document_history table, read and written through the given connection's statements. */
@@ -43,7 +46,8 @@ export function createSqliteHistoryStore(statements: StatementSource): HistorySt
     },
 
     async prune(s, rule) {
-      statements.statement(pruneSql).run(...keys(s), rule.before, ...keys(s), rule.keep);
+      statements.statement(pruneAgedSql).run(...keys(s), rule.before);
+      statements.statement(prunePoolSql).run(...keys(s), rule.pool, rule.keep);
     },
 
     async removeDocument(type, docId, locales) {

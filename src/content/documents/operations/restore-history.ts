@@ -11,11 +11,12 @@ import { lockRequestOf } from '../advisory-locks.js';
 import { historyEntryId, historyTarget } from '../history-target.js';
 import { publishDraft } from '../publishing-steps.js';
 
-type RestoreHistoryDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'values' | 'changes' | 'presenter'>;
+type RestoreHistoryDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'values' | 'conversion' | 'changes' | 'presenter'>;
 
 /**
  * POST …/:_id/history/:entryId/restore: the draft takes the content the entry holds (its schema
- * values; whether it is archived stays as it is), with `If-Match` and the body's `_advisoryLock`
+ * values; whether it is archived stays as it is, and so do the relationships the caller may not
+ * read and password hashes: Conversion.keepStoredValues), with `If-Match` and the body's `_advisoryLock`
  * checked as any write's. The restore is itself an entry (`restore-history`); nothing is
  * published (but for a type that publishes every draft save, images and files). Answers the draft.
  */
@@ -37,7 +38,10 @@ export async function restoreHistory(
     if (!entry) throw new NotFoundError();
     const draft = await requireVersion(tx, type, draftId);
     const published = await readVersion(tx, type, versionId(target, 'published'));
-    Object.assign(draft, deps.values.schemaValues(type, entry.data as StoredDocument));
+    const values = deps.values.schemaValues(type, entry.data as StoredDocument);
+    // What the caller may not set (a relationship it may not read, a password hash) stays as stored now, as a PATCH's.
+    deps.conversion.keepStoredValues({ type, principal, values, current: draft });
+    Object.assign(draft, values);
     touch(draft, new Date().toISOString(), principal);
     await settleNames(tx, type, [draft]);
     draft.modified = deps.values.isModified(type, draft, published);
