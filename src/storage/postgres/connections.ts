@@ -46,7 +46,7 @@ export function unavailableIfDisconnected(error: unknown): unknown {
 /** A connection of the pool, taken by `connect`: give it back with `release` once. */
 export interface Lease {
   readonly client: PoolClient;
-  /** `error`: what the connection met; a connection error closes it instead of pooling it. */
+  /** `error`: what the connection met, which closes it instead of pooling it (it may be in any state). */
   release(error?: unknown): void;
 }
 
@@ -103,7 +103,7 @@ export function connectionsOf(pool: pg.Pool): Connections {
       release(error) {
         client.off('error', noteError);
         noteError(error);
-        client.release(isConnectionError(error) ? (error as Error) : undefined);
+        client.release(error !== undefined);
       },
     };
   }
