@@ -122,6 +122,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
       readThreads: config.limits.readThreads,
       writesPerCommit: config.limits.writesPerCommit,
       walCheckpointPages: config.limits.walCheckpointPages,
+      connectTimeout: config.limits.postgresConnectTimeout,
+      busyTimeout: config.limits.sqliteBusyTimeout,
       attachmentsGenerationKey,
     }));
   // Workers of one primary never race on migrations: it ran them before forking them.

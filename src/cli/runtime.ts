@@ -15,7 +15,12 @@ export function loadCliConfig(io: CliIo): Promise<AppConfig> {
 
 /** Runs `work` on the configured store, migrated first as a server's start would; closes it after. */
 export async function withStore<T>(config: AppConfig, work: (storage: StorageAdapter) => Promise<T>): Promise<T> {
-  const storage = await createStorage(config.databaseUrl, { poolSize: config.databasePoolSize, attachmentsGenerationKey });
+  const storage = await createStorage(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    connectTimeout: config.limits.postgresConnectTimeout,
+    busyTimeout: config.limits.sqliteBusyTimeout,
+    attachmentsGenerationKey,
+  });
   try {
     await storage.migrate();
     return await work(storage);

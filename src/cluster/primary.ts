@@ -41,7 +41,12 @@ export async function runPrimary(config: AppConfig, options: PrimaryOptions): Pr
 
 /** Migrations, the index brought up to the configuration and the setup code, with a connection of the primary's own, closed before forking. */
 async function prepareStore(config: AppConfig, log: Logger): Promise<string | null> {
-  const storage = await createStorage(config.databaseUrl, { poolSize: config.databasePoolSize, attachmentsGenerationKey });
+  const storage = await createStorage(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    connectTimeout: config.limits.postgresConnectTimeout,
+    busyTimeout: config.limits.sqliteBusyTimeout,
+    attachmentsGenerationKey,
+  });
   try {
     await storage.migrate();
     await reindexStaleTypes({ config, storage, fieldTypes: createFieldTypeRegistry() }, loggedProgress(log));

@@ -103,6 +103,10 @@ export const limitDefinitions = {
   responseCacheParams: { env: 'CMS_LIMIT_RESPONSE_CACHE_PARAMS', default: 100, min: 0, max: 400, unit: 'parameters', about: 'query string parameters of a GET whose answer is kept at most (more: the answer is built each time)' },
   // Surrogate-Key / Cache-Tag of shared answers: document tags go first past this, then all (CDN headers stop at 16 KB).
   cdnTagsLength: { env: 'CMS_LIMIT_CDN_TAGS_LENGTH', default: 4000, min: 0, max: 16_000, unit: 'characters', about: 'length of the Surrogate-Key and Cache-Tag headers of anonymous answers at most (longer: type-level tags only, then none; 0: never sent)' },
+  // The store going away (a PostgreSQL restart, a network cut, another process holding SQLite's
+  // write lock): a request waits this long for it, then is refused with 503 and Retry-After.
+  postgresConnectTimeout: { env: 'CMS_LIMIT_POSTGRES_CONNECT_TIMEOUT', default: 5_000, min: 100, max: 600_000, unit: 'ms', about: 'PostgreSQL: a statement waits this long for a connection, new or from the pool, then the request is refused with 503' },
+  sqliteBusyTimeout: { env: 'CMS_LIMIT_SQLITE_BUSY_TIMEOUT', default: 5_000, min: 1, max: 600_000, unit: 'ms', about: 'SQLite: a write waits this long for the write lock another process holds (CMS_WORKERS, the CLI), then the request is refused with 503' },
   // SQLite writes: the writes that queue up while one commit runs are committed together (each
   // still all-or-nothing), since a commit's cost hardly depends on how much it holds.
   writesPerCommit: { env: 'CMS_LIMIT_WRITES_PER_COMMIT', default: 32, min: 1, max: 10_000, unit: 'writes', about: 'SQLite writes committed together at most (1: each write commits alone)' },

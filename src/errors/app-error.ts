@@ -118,6 +118,23 @@ export class RetryLaterError extends AppError {
   }
 }
 
+/**
+ * The store does not answer for now: PostgreSQL restarts or cannot be reached, a connection to it
+ * broke, or SQLite's file stays locked by another process (or cannot be written) past the wait.
+ * Raised by the storage adapters, never for what a client sent. Nothing was written, except with
+ * `data.outcome: 'unknown'`: the connection broke while the commit was on its way, so the write
+ * may or may not be stored (read it back before sending it again).
+ */
+export class StoreUnavailableError extends RetryLaterError {
+  /** Seconds a client waits before it asks again: a PostgreSQL restart takes a few. */
+  static readonly retryAfter = 2;
+
+  constructor(message: string, options: { readonly outcome?: 'unknown'; readonly cause?: unknown } = {}) {
+    super('unavailable', message, StoreUnavailableError.retryAfter, options.outcome ? { outcome: options.outcome } : {});
+    if (options.cause !== undefined) this.cause = options.cause;
+  }
+}
+
 /** A configuration that cannot be served; raised at start, never over HTTP. */
 export class ConfigError extends Error {
   readonly path: string;

@@ -5,6 +5,10 @@ import type { StorageAdapter } from './storage-adapter.js';
 export interface StorageOptions {
   /** Most connections to PostgreSQL at once; the SQLite adapter has its own two. */
   readonly poolSize?: number;
+  /** PostgreSQL: milliseconds a statement waits for a connection (`limits.postgresConnectTimeout`). */
+  readonly connectTimeout?: number;
+  /** SQLite: milliseconds a write waits for another process's write lock (`limits.sqliteBusyTimeout`). */
+  readonly busyTimeout?: number;
   /** SQLite: worker threads for the reads whose cost grows with what they select (0: none). */
   readonly readThreads?: number;
   /** Most SQLite transactions committed together; PostgreSQL commits each alone. */
@@ -27,13 +31,14 @@ export async function createStorage(databaseUrl: string, options: StorageOptions
   if (databaseUrl.startsWith('sqlite:')) {
     const filename = databaseUrl.slice('sqlite:'.length);
     mkdirSync(dirname(filename), { recursive: true });
-    const { readThreads, writesPerCommit, walCheckpointPages, attachmentsGenerationKey } = options;
+    const { readThreads, writesPerCommit, walCheckpointPages, attachmentsGenerationKey, busyTimeout } = options;
     const { createSqliteAdapter } = await import('./sqlite/sqlite-adapter.js');
-    return createSqliteAdapter({ filename, readThreads, writesPerCommit, walCheckpointPages, attachmentsGenerationKey });
+    return createSqliteAdapter({ filename, readThreads, writesPerCommit, walCheckpointPages, attachmentsGenerationKey, busyTimeout });
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const { createPostgresAdapter } = await import('./postgres/postgres-adapter.js');
-    return createPostgresAdapter({ connectionString: databaseUrl, poolSize: options.poolSize, attachmentsGenerationKey: options.attachmentsGenerationKey });
+    const { poolSize, attachmentsGenerationKey, connectTimeout } = options;
+    return createPostgresAdapter({ connectionString: databaseUrl, poolSize, attachmentsGenerationKey, connectTimeout });
   }
   throw new Error(`Unsupported database URL: ${databaseUrl.split(':')[0]}`);
 }

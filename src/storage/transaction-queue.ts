@@ -28,6 +28,8 @@ export function withOptionalOptions(run: <T>(options: TransactionOptions, work: 
  * `limit` at once, the others waiting in call order. A work whose transaction lost a race
  * (`retryable`) runs again from the start, in a new transaction, up to `maxAttempts` times in all,
  * after a short random pause that keeps the losers of one race from meeting again. A transaction
+ * that failed in a way `retryOnce` names (its connection broke before it did anything) runs
+ * again once more, at once: nobody else is in the way, a pause would only delay it. A transaction
  * or a top-level write started from inside another's work is refused: it could wait for a lock
  * that work holds. `idle` settles once every transaction asked for has ended.
  */
@@ -36,8 +38,9 @@ export function limitedTransactions(args: {
   readonly run: RunTransaction;
   readonly retryable: (error: unknown) => boolean;
   readonly maxAttempts: number;
+  readonly retryOnce?: (error: unknown) => boolean;
 }): { transaction: Transaction; idle(): Promise<void> } {
-  const { limit, run, retryable, maxAttempts } = args;
+  const { limit, run, retryable, maxAttempts, retryOnce = () => false } = args;
   const nesting = transactionNesting();
   const waiting: (() => void)[] = [];
   const whenIdle: (() => void)[] = [];
@@ -59,11 +62,16 @@ export function limitedTransactions(args: {
     nesting.refuseNested();
     await acquire();
     try {
+      let retriedOnce = false;
       for (let attempt = 1; ; attempt++) {
         const state = { active: true };
         try {
           return await nesting.run(state, () => run(work, state, options));
         } catch (error) {
+          if (!retriedOnce && retryOnce(error)) {
+            retriedOnce = true;
+            continue;
+          }
           if (attempt >= maxAttempts || !retryable(error)) throw error;
         }
         await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, 50)));

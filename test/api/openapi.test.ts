@@ -203,7 +203,7 @@ describe('the OpenAPI document', () => {
     }
     assert.deepEqual(list.security[0], {}, 'anyone may list a type with a public API');
     assert.notDeepEqual((document.paths['/api/v1/note']!.get as { security: object[] }).security[0], {});
-    assert.deepEqual(Object.keys(list.responses).sort(), ['200', '304', '400', '401', '403', '404', '500']);
+    assert.deepEqual(Object.keys(list.responses).sort(), ['200', '304', '400', '401', '403', '404', '500', '503']);
     assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['ApiKey', 'ApiKeyQuery', 'BearerToken', 'CsrfToken', 'SessionCookie']);
     assert.deepEqual(schemaOf(document, 'Error').required, ['name', 'message', 'data']);
   });

@@ -102,7 +102,11 @@ export const fixedComponents: Record<string, JsonSchema> = {
       csrfToken: { ...string, description: 'Session callers only' },
     },
   },
-  Health: { type: 'object', required: ['status'], properties: { status: { enum: ['ok', 'unavailable'] } } },
+  Health: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { const: 'ok' }, store: { const: 'ok', description: 'The database answers (readiness only)' } },
+  },
 };
 
 const tags = {
@@ -284,12 +288,20 @@ export function fixedPaths(): Record<string, Record<string, Operation>> {
       get: {
         tags: tags.service,
         operationId: 'health',
-        summary: 'Readiness',
+        summary: 'Readiness: whether the database answers',
+        description: 'For a load balancer: 503 with `Retry-After` while the database does not answer (a restart), 200 again once it does.',
         security: [{}],
-        responses: {
-          ...responses({ 200: jsonResponse('The store answers.', ref('Health')) }, [], false),
-          503: jsonResponse('The store does not answer.', ref('Health')),
-        },
+        responses: responses({ 200: jsonResponse('The database answers.', ref('Health')) }, [], false),
+      },
+    },
+    '/health/live': {
+      get: {
+        tags: tags.service,
+        operationId: 'liveness',
+        summary: 'Liveness: whether the process serves',
+        description: 'For a supervisor that restarts processes: 200 whatever the database does, without asking it.',
+        security: [{}],
+        responses: responses({ 200: jsonResponse('The process serves.', ref('Health')) }, [], false),
       },
     },
   };

@@ -26,7 +26,12 @@ export const errorResponses: Readonly<Record<number, { name: string; description
   415: { name: 'Unsupported', description: 'The body is not of a media type this route reads (`unsupported`).' },
   429: { name: 'TooMany', description: 'Too many attempts or uploads; `Retry-After` says when to try again (`toomany`).' },
   500: { name: 'Failed', description: 'An unexpected failure on the server; nothing about it is shown (`error`, "An error occurred.").' },
-  503: { name: 'Unavailable', description: 'The server is busy or not ready; `Retry-After` says when to try again (`unavailable`).' },
+  503: {
+    name: 'Unavailable',
+    description:
+      'The server is busy, or the database does not answer for now (a restart); `Retry-After` says when to try again (`unavailable`). ' +
+      'Nothing was written, unless `data.outcome` is `unknown`: the connection broke during the commit.',
+  },
 };
 
 /** `{ name, message, data }`, the one error shape of every refusal. */
@@ -44,6 +49,7 @@ export const errorSchema: JsonSchema = {
       properties: {
         errors: { type: 'array', items: ref('FieldError'), description: '400: one entry per refused value' },
         retryAfter: { type: 'integer', description: '429, 503: seconds, as in `Retry-After`' },
+        outcome: { const: 'unknown', description: '503: the write may or may not be stored (the database connection broke during its commit)' },
         constraint: { type: 'string', description: '409: what is already taken (`id`, `slug`, `username`, `email`)' },
         me: { const: true, description: '409 `locked`: another tab of the same user holds the lock' },
         username: { type: ['string', 'null'], description: '409 `locked`: the user who holds the lock' },
@@ -118,12 +124,12 @@ export const notModified = { 304: { $ref: '#/components/responses/NotModified' }
 /**
  * The responses of an operation: its successes, then the shared error responses of `statuses`.
  * Every route may answer 400 (a malformed query or id), 401 (a bad bearer token) and 403 (an
- * unknown API key or a failed CSRF check) before it runs, and 500 when something fails
- * unexpectedly. Fastify reads the body of every POST, PUT, PATCH and DELETE (`readsBody`), so
+ * unknown API key or a failed CSRF check) before it runs, 500 when something fails
+ * unexpectedly, and 503 while the database does not answer. Fastify reads the body of every POST, PUT, PATCH and DELETE (`readsBody`), so
  * those add 413 and 415 even where the route takes no body.
  */
 export function responses(success: Record<string | number, unknown>, statuses: readonly number[], readsBody: boolean): Record<string, unknown> {
-  const all = new Set([400, 401, 403, 500, ...(readsBody ? [413, 415] : []), ...statuses]);
+  const all = new Set([400, 401, 403, 500, 503, ...(readsBody ? [413, 415] : []), ...statuses]);
   const result: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(success)) result[status] = response;
   for (const status of [...all].sort()) result[status] = { $ref: `#/components/responses/${errorResponses[status]!.name}` };

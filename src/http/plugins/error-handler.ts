@@ -12,6 +12,8 @@ export function registerErrorHandling(app: FastifyInstance, deps: { readableType
   app.setErrorHandler((error, request, reply) => {
     const { status, body, internal, headers } = mapError(error);
     if (internal) request.log.error({ err: error }, 'unhandled error');
+    // A 503 is no client's doing (the database away, the server too busy): the operator's to see.
+    else if (status === 503) request.log.warn({ err: error }, 'request refused: unavailable');
     else request.log.debug({ err: error }, 'request refused');
     if (headers) void reply.headers(headers);
     void reply.code(status).send(body);

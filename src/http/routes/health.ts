@@ -1,14 +1,23 @@
 import type { FastifyInstance } from 'fastify';
+import { StoreUnavailableError } from '../../errors/app-error.js';
 
 /** What readiness needs of the store: whether it answers (the store adapter is one). */
 export interface Pingable {
   ping(): Promise<boolean>;
 }
 
-/** Readiness: 200 once the store answers, 503 while it does not. No authentication. */
+/**
+ * Readiness, `/health`: 200 while the store answers; while it does not (a database restart),
+ * 503 with Retry-After in the one error shape, so that a load balancer takes the process out
+ * until it answers again. Liveness, `/health/live`: 200 while the process serves, whatever the
+ * store does, for a supervisor that restarts a process (restarting it would not bring a
+ * database back). No authentication.
+ */
 export function registerHealthRoute(app: FastifyInstance, deps: { storage: Pingable }): void {
   app.get('/health', async (_request, reply) => {
     const ready = await deps.storage.ping().catch(() => false);
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable' });
+    if (!ready) throw new StoreUnavailableError('The database does not answer; try again shortly.');
+    return reply.send({ status: 'ok', store: 'ok' });
   });
+  app.get('/health/live', async (_request, reply) => reply.send({ status: 'ok' }));
 }

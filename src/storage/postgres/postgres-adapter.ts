@@ -1,11 +1,12 @@
 import pg from 'pg';
-import type { PoolClient } from 'pg';
+import type { PoolClient, QueryConfig } from 'pg';
 import type { StorageAdapter, StorageSession, TransactionOptions } from '../interface/adapter.js';
 import type { DocumentStore } from '../interface/documents.js';
 import { VersionedCounts } from '../versioned-counts.js';
 import { autoCommittingSession } from '../auto-committing-session.js';
 import { limitedTransactions, withOptionalOptions, type TransactionState } from '../transaction-queue.js';
-import { ConflictError } from '../../errors/app-error.js';
+import { ConflictError, StoreUnavailableError } from '../../errors/app-error.js';
+import { connectionsOf, isConnectionError, unavailableIfDisconnected } from './connections.js';
 import { assertSchemaName, runMigrations } from './migrations.js';
 import { createPostgresAttachmentStore, holdAttachments } from './postgres-attachment-store.js';
 import { createPostgresDocumentStore, holdDocuments } from './postgres-document-store.js';
@@ -22,7 +23,7 @@ import { createPostgresApiKeyStore } from './postgres-api-key-store.js';
 import { createPostgresWebhookOutbox } from './postgres-webhook-outbox.js';
 import { createPostgresScheduleStore } from './postgres-schedule-store.js';
 import { createPostgresAuditStore } from './postgres-audit-store.js';
-import { statementSource, type StatementSource } from './statements.js';
+import { statementSource, type Queryable, type StatementSource } from './statements.js';
 
 export interface PostgresAdapterOptions {
   /**
@@ -45,9 +46,16 @@ export interface PostgresAdapterOptions {
   readonly poolSize?: number;
   /** The generation key that writes to the attachments count up (`StorageAdapter.generation`). */
   readonly attachmentsGenerationKey: string;
+  /**
+   * Milliseconds a statement waits for a connection, new or from the pool, before it fails with
+   * a StoreUnavailableError (503): a server that cannot be reached holds no request longer.
+   * Default `defaultConnectTimeout`.
+   */
+  readonly connectTimeout?: number;
 }
 
 export const defaultPoolSize = 10;
+export const defaultConnectTimeout = 5_000;
 
 // A work runs again at most this many times in all: each rerun follows a race that another
 // writer won, which it does not meet again unless yet another writer wins the next one.
@@ -71,7 +79,7 @@ const maxAttempts = 20;
  * Transactions take at most half the pool's connections, the other half staying for reads.
  */
 export function createPostgresAdapter(options: PostgresAdapterOptions): StorageAdapter {
-  const { schema, poolSize = defaultPoolSize, attachmentsGenerationKey } = options;
+  const { schema, poolSize = defaultPoolSize, attachmentsGenerationKey, connectTimeout = defaultConnectTimeout } = options;
   const { connectionString, transactionPooler } = poolerMode(options.connectionString);
   if (schema !== undefined) assertSchemaName(schema);
   if (!Number.isSafeInteger(poolSize) || poolSize < 2) throw new Error(`Invalid pool size: ${poolSize}`);
@@ -81,35 +89,52 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
     application_name: 'cms-server',
     // A query waits at most this long for a connection, new or from the pool, instead of for
     // ever when the server cannot be reached (ping() then answers false).
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: connectTimeout,
     keepAlive: true,
     // The schema's name is checked above: lowercase letters, digits and "_" only.
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   });
+  const connections = connectionsOf(pool);
   // An idle connection that fails (the server restarted) is dropped by the pool, which opens
   // another when one is needed; without a listener the error would end the process.
-  pool.on('error', () => undefined);
+  pool.on('error', connections.noteError);
   // Set by close(): transactions asked for later are refused.
   let closed = false;
   let closing: Promise<void> | undefined;
 
-  const transactions = limitedTransactions({ limit: Math.floor(poolSize / 2), run: runTransaction, retryable: lostRace, maxAttempts });
+  const transactions = limitedTransactions({
+    limit: Math.floor(poolSize / 2),
+    run: runTransaction,
+    retryable: lostRace,
+    maxAttempts,
+    retryOnce: (error) => brokeBeforeWork.has(error as object),
+  });
   const transaction = withOptionalOptions((options, work) => {
     if (closed) return Promise.reject(new Error('The storage adapter is closed'));
     return transactions.transaction(options, work);
   });
 
   async function runTransaction<T>(work: (tx: StorageSession) => Promise<T>, state: TransactionState, options: TransactionOptions): Promise<T> {
-    const client = await pool.connect();
+    const { client, release } = await connections.connect();
     // Set when the connection may be in any state: it is then closed instead of reused.
-    let broken: Error | undefined;
+    let broken: unknown;
+    // Which step failed, for what the failure tells: before any statement succeeded nothing
+    // was done (BEGIN alone does nothing), while committing the outcome is unknown.
+    let step: 'start' | 'work' | 'commit' = 'start';
+    const counting: Queryable = {
+      async query<R extends pg.QueryResultRow>(config: QueryConfig) {
+        const result = await client.query<R>(config);
+        step = 'work';
+        return result;
+      },
+    };
     try {
       await client.query('BEGIN').catch((error: Error) => {
         broken = error;
         throw error;
       });
       const statements = statementSource(
-        client,
+        counting,
         () => {
           if (!state.active) throw new Error('The transaction of this storage session has ended');
         },
@@ -123,24 +148,31 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
         await holdAttachments(statements, options.lockAttachments ?? []);
         const result = await work(session);
         await countUpGenerations(client, changedKeys);
+        step = 'commit';
         await commit(client);
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch((rollbackError: Error) => {
-          broken = rollbackError;
-        });
+        // A broken connection ends its transaction with it: the server rolls it back.
+        if (isConnectionError(error)) broken = error;
+        else {
+          await client.query('ROLLBACK').catch((rollbackError: Error) => {
+            broken = rollbackError;
+          });
+        }
         throw error;
       }
+    } catch (error) {
+      throw transactionFailure(error, step);
     } finally {
       state.active = false;
-      client.release(broken);
+      release(broken);
     }
   }
 
-  const readStatements = statementSource(pool, undefined, !transactionPooler);
+  const readStatements = statementSource(connections.reads, undefined, !transactionPooler);
   const reads = createSession(readStatements, refuseWrite);
 
-  const generations = postgresGenerations(pool);
+  const generations = postgresGenerations(connections.reads);
   const generation = async (keys: readonly string[]) => (await generations({ keys, versions: [] })).token!;
 
   return {
@@ -156,7 +188,7 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
 
     async ping() {
       try {
-        const { rows } = await pool.query<{ ok: number }>('SELECT 1 AS ok');
+        const { rows } = await connections.reads.query<{ ok: number }>({ text: 'SELECT 1 AS ok' });
         return rows[0]?.ok === 1;
       } catch {
         return false;
@@ -182,6 +214,31 @@ function lostRace(error: unknown): boolean {
   if (error instanceof ConflictError) return error.data.constraint === 'slug';
   const code = (error as { code?: unknown } | null)?.code;
   return code === '40P01' || code === '40001';
+}
+
+// The failures of transactions whose connection broke before they did anything: their work
+// runs again once, at once, on a new connection (`retryOnce` of limitedTransactions).
+const brokeBeforeWork = new WeakSet<object>();
+
+/**
+ * What a failed transaction throws. A broken connection is a StoreUnavailableError, and when it
+ * broke before any statement of the transaction succeeded (BEGIN or the first statement failed:
+ * most often a connection the server had closed while it was idle), the transaction is marked to
+ * run again once. Never when COMMIT was sent: the server may have committed before the
+ * connection broke, and running the work again would then write it twice; the caller is told
+ * the outcome is unknown instead.
+ */
+function transactionFailure(error: unknown, step: 'start' | 'work' | 'commit'): unknown {
+  if (!isConnectionError(error)) return error;
+  if (step === 'commit') {
+    return new StoreUnavailableError('The connection to the database broke during the commit: the write may or may not be stored.', {
+      outcome: 'unknown',
+      cause: error,
+    });
+  }
+  const unavailable = unavailableIfDisconnected(error) as StoreUnavailableError;
+  if (step === 'start') brokeBeforeWork.add(unavailable);
+  return unavailable;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { GenerationRead, GenerationSources } from '../interface/adapter.js';
 import { generationToken } from '../generation-token.js';
+import type { Queryable } from './statements.js';
 
 // One statement, so one snapshot: the position (the sum of every key's counters: the keys are
 // the types, their modes and the attachments', bounded by the configuration, not by the store),
@@ -33,14 +34,14 @@ interface Batch {
  * snapshot: read before and after the values alike, so `positionLast` needs nothing more, and
  * `since` saves nothing worth a second round trip (the values are read anyway).
  */
-export function postgresGenerations(pool: Pick<pg.Pool, 'query'>): (sources: GenerationSources) => Promise<GenerationRead> {
+export function postgresGenerations(reads: Queryable): (sources: GenerationSources) => Promise<GenerationRead> {
   let running: Promise<unknown> | null = null;
   let next: Batch | null = null;
 
   const read = async (batch: Batch): Promise<Map<string, string>> => {
     const keys = [...batch.keys];
     const versions = [...batch.versions];
-    const { rows } = await pool.query<{ position: string; keys: string[]; versions: string[] }>(generationsSql, [keys, versions]);
+    const { rows } = await reads.query<{ position: string; keys: string[]; versions: string[] }>({ text: generationsSql, values: [keys, versions] });
     const row = rows[0]!;
     batch.position = row.position;
     const values = new Map<string, string>();

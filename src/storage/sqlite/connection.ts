@@ -9,10 +9,11 @@ export interface ConnectionOptions {
   readonly memoryMapped?: boolean;
   /** The connection only reads (`PRAGMA query_only`). */
   readonly readOnly?: boolean;
+  /** Milliseconds a statement waits for another connection's lock (another process's write) before failing; default `defaultBusyTimeout`. */
+  readonly busyTimeout?: number;
 }
 
-/** How long a statement waits for another connection's lock (another process's write) before failing. */
-export const busyTimeoutMs = 5000;
+export const defaultBusyTimeout = 5000;
 
 /** A connection to the store's file with the settings every connection of the adapter shares. */
 export function openConnection(options: ConnectionOptions): BetterSqlite3.Database {
@@ -22,7 +23,7 @@ export function openConnection(options: ConnectionOptions): BetterSqlite3.Databa
     connection.pragma('journal_mode = WAL');
     connection.pragma('synchronous = NORMAL');
     connection.pragma('foreign_keys = ON');
-    connection.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    connection.pragma(`busy_timeout = ${Math.trunc(options.busyTimeout ?? defaultBusyTimeout)}`);
     // The default page cache is 2 MiB: a list over a few thousand documents would reread most of
     // its pages from the OS on every request. Memory-mapped reads skip the copy into the cache.
     connection.pragma('cache_size = -65536');

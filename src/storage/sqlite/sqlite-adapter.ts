@@ -1,11 +1,12 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageAdapter, StorageSession } from '../interface/adapter.js';
 import { autoCommittingSession } from '../auto-committing-session.js';
-import { createMutex } from '../transaction-queue.js';
+import { createMutex, withOptionalOptions } from '../transaction-queue.js';
 import { groupedTransactions } from './write-groups.js';
 import { PendingSearchWrites } from './sqlite-document-index.js';
 import { runMigrations } from './migrations.js';
-import { busyTimeoutMs, openConnection } from './connection.js';
+import { defaultBusyTimeout, openConnection } from './connection.js';
+import { unavailableIfTransient } from './translate-error.js';
 import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
@@ -53,6 +54,12 @@ export interface SqliteAdapterOptions {
   readonly walCheckpointPages?: number;
   /** The generation key that writes to the attachments count up (`StorageAdapter.generation`). */
   readonly attachmentsGenerationKey: string;
+  /**
+   * Milliseconds a write waits for the file's write lock that another process holds, and any
+   * statement for another connection's lock, before it fails with a StoreUnavailableError (503).
+   * Default `defaultBusyTimeout`.
+   */
+  readonly busyTimeout?: number;
 }
 
 export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapter {
@@ -65,13 +72,14 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   const pendingSearch = new PendingSearchWrites();
   const generations = new GenerationCounters(readStatements);
 
-  const transaction = groupedTransactions({
+  const busyTimeout = options.busyTimeout ?? defaultBusyTimeout;
+  const grouped = groupedTransactions({
     runExclusive,
     maxGroup: options.writesPerCommit ?? 1,
     connection: {
       async begin() {
         if (!writeConnection.open) throw new Error('The storage adapter is closed');
-        await beginImmediate(writeConnection);
+        await beginImmediate(writeConnection, busyTimeout);
       },
       commit() {
         pendingSearch.flush(writeStatements);
@@ -97,6 +105,12 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
       return createSession(statements, () => countUpGeneration(statements, options.attachmentsGenerationKey), pendingSearch);
     },
   });
+
+  // A write refused because the file is locked or failed for now is a 503, not a 500.
+  const transaction = withOptionalOptions((options, work) =>
+    grouped(options, work).catch((error: unknown) => {
+      throw unavailableIfTransient(error);
+    }));
 
   // Counts outside transactions are kept until the next write to the file; see CountsUntilWrite.
   const readSession = createSession(readStatements, refuseWrite);
@@ -146,8 +160,8 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
  * wait would sleep with this whole process stopped, reads included, so BEGIN does not wait
  * (`busy_timeout` 0 for it) and the wait happens here, on timers.
  */
-async function beginImmediate(connection: BetterSqlite3.Database): Promise<void> {
-  const deadline = Date.now() + busyTimeoutMs;
+async function beginImmediate(connection: BetterSqlite3.Database, busyTimeout: number): Promise<void> {
+  const deadline = Date.now() + busyTimeout;
   for (let pause = 1; ; pause = Math.min(pause * 2, 8)) {
     connection.pragma('busy_timeout = 0');
     try {
@@ -156,7 +170,7 @@ async function beginImmediate(connection: BetterSqlite3.Database): Promise<void>
     } catch (error) {
       if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw error;
     } finally {
-      connection.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      connection.pragma(`busy_timeout = ${Math.trunc(busyTimeout)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, pause));
   }

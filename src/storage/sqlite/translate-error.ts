@@ -1,4 +1,4 @@
-import { ConflictError } from '../../errors/app-error.js';
+import { ConflictError, StoreUnavailableError } from '../../errors/app-error.js';
 
 const conflictsByColumn: ReadonlyMap<string, { constraint: string; message: string }> = new Map([
   ['documents.id', { constraint: 'id', message: 'A document with this _id already exists' }],
@@ -24,6 +24,22 @@ export function translateSqliteError(error: unknown): unknown {
     if (conflict) return new ConflictError(conflict.message, { constraint: conflict.constraint });
   }
   return error;
+}
+
+// The failures that are not the request's but the file's, for now: another process holds the
+// write lock past the busy timeout (SQLITE_BUSY), a table is locked (SQLITE_LOCKED), the disk is
+// full (SQLITE_FULL) or a read or write of the file failed (SQLITE_IOERR_*). Each extended code
+// begins with its primary one.
+const unavailableCodes = ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLITE_IOERR'];
+
+/** `error` as a StoreUnavailableError (503) when the file failed for now, not the request; any other unchanged. */
+export function unavailableIfTransient(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !unavailableCodes.some((transient) => code.startsWith(transient))) return error;
+  const message = code.startsWith('SQLITE_BUSY')
+    ? 'The database file is locked by another process; try again shortly.'
+    : 'The database file cannot be written or read for now; try again shortly.';
+  return new StoreUnavailableError(message, { cause: error });
 }
 
 function isUniqueViolation(error: unknown): error is Error & { code: string } {

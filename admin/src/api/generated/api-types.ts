@@ -236,6 +236,8 @@ export interface Error {
     errors?: FieldError[];
     /** 429, 503: seconds, as in `Retry-After` */
     retryAfter?: number;
+    /** 503: the write may or may not be stored (the database connection broke during its commit) */
+    outcome?: "unknown";
     /** 409: what is already taken (`id`, `slug`, `username`, `email`) */
     constraint?: string;
     /** 409 `locked`: another tab of the same user holds the lock */
