@@ -66,7 +66,7 @@ describe('relationship query fidelity', () => {
   it('answers a relationship projection without slug with its _url and nothing else', async () => {
     const article = await create('article', { title: 'Edited', _editors: [people.Ada!._id] });
     const [editor] = article._editors;
-    assert.deepEqual(keysOf(editor), ['_fields', '_id', '_parentUrl', '_url', 'metaType', 'title', 'type']);
+    assert.deepEqual(keysOf(editor), ['_fields', '_id', '_parentSlug', '_parentUrl', '_url', 'metaType', 'title', 'type']);
     assert.equal(editor._url, 'http://cms.test/people/ada');
   });
 
@@ -93,7 +93,7 @@ describe('relationship query fidelity', () => {
     assert.equal(list.status, 200, list.text);
     const one = list.body.results.find((doc: Doc) => doc.title === 'One');
     assert.deepEqual(one._authors.map((person: Doc) => person.slug), ['bob', 'ada']);
-    assert.deepEqual(keysOf(one._authors[0]), ['_fields', '_id', '_parentUrl', '_url', 'cacheInvalidatedAt', 'metaType', 'slug', 'title', 'type']);
+    assert.deepEqual(keysOf(one._authors[0]), ['_fields', '_id', '_parentSlug', '_parentUrl', '_url', 'cacheInvalidatedAt', 'metaType', 'slug', 'title', 'type']);
     assert.equal(one._authors[0]._url, 'http://cms.test/people/bob');
     assert.equal(one._reviewers, undefined, 'not projected');
   });

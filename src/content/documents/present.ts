@@ -152,13 +152,14 @@ export class DocumentPresenter {
     return holds;
   }
 
-  #urls(doc: StoredDocument, type: SanitizedPieceType): { _url?: string; _parentUrl?: string } {
+  /** The original's piece page: its URL (`_parentUrl`) and its slug (`_parentSlug`, the path without locale prefix). */
+  #urls(doc: StoredDocument, type: SanitizedPieceType): { _url?: string; _parentUrl?: string; _parentSlug?: string } {
     const pagePath = type.options.pagePath;
     if (pagePath === null) return {};
     const locale = doc.cmsLocale?.split(':')[0];
     const prefix = locale ? (this.#config.locales.get(locale)?.prefix ?? '') : '';
     const parentUrl = `${this.#links.url}${prefix}${pagePath}`;
-    return { _url: `${parentUrl}/${doc.slug}`, _parentUrl: parentUrl };
+    return { _url: `${parentUrl}/${doc.slug}`, _parentUrl: parentUrl, _parentSlug: pagePath };
   }
 }
 

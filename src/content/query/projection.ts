@@ -8,16 +8,24 @@ export function projectionGoverns(projection: Readonly<Record<string, unknown>>,
   return Boolean(projection[key] || (key.startsWith('_') && projection[key.slice(1)]));
 }
 
+/** Computed properties a projected property brings along: the piece page's, with `_url`, as the original computes them together. */
+const companions: Readonly<Record<string, readonly string[]>> = { _url: ['_parentUrl', '_parentSlug'] };
+
+/** Whether an inclusion projection keeps `key` of an output: named, always kept, or brought by what is named. */
+export function keptBy(projection: Readonly<Record<string, unknown>>, key: string): boolean {
+  if (alwaysKept.has(key) || projectionGoverns(projection, key)) return true;
+  return Object.entries(companions).some(([named, brought]) => Boolean(projection[named]) && brought.includes(key));
+}
+
 /**
  * Inclusion projection (`{ title: 1 }`): the named properties plus `_id`, `type`, `metaType`;
- * `_url` brings `_parentUrl`.
+ * `_url` brings `_parentUrl` and `_parentSlug`.
  */
 export function includeOnly(output: Output, projection: Readonly<Record<string, unknown>>): Output {
   const kept: Output = {};
   for (const key of Object.keys(output)) {
-    if (alwaysKept.has(key) || projectionGoverns(projection, key)) kept[key] = output[key];
+    if (keptBy(projection, key)) kept[key] = output[key];
   }
-  if (projection._url && output._parentUrl !== undefined) kept._parentUrl = output._parentUrl;
   return kept;
 }
 
