@@ -8,7 +8,7 @@ import { canAccessApi, canPublish, canWrite } from '../access/permissions.js';
 import { RelatedLoader } from './related-loader.js';
 import { includeOnly } from '../query/projection.js';
 import type { AttachmentAnnotator } from './attachment-refs.js';
-import { fileTypeName } from '../types/builtin-types.js';
+import { fileTypeName, imageTypeName } from '../types/builtin-types.js';
 import { schemasBelow, schemasHold, walkFields } from '../fields/walk-fields.js';
 import type { LinkBase } from '../../config/link-base.js';
 import { versionValidator } from './preconditions.js';
@@ -83,6 +83,7 @@ export class DocumentPresenter {
     if (await this.#attachments.annotate(outputs, type, { usage: fullAccess })) options.sources?.keys.add(attachmentsGenerationKey);
     // A file piece's URL is its file's (the original's file module).
     if (type.name === fileTypeName) for (const output of outputs) setFileUrl(output);
+    if (type.name === imageTypeName) for (const output of outputs) setPrevAttachmentId(output);
     if (options.withRelationships !== false) await this.#related.expand(outputs, { type, principal, projection, sources: options.sources });
     return projection ? outputs.map((output) => publicOutput(output, projection)) : outputs;
   }
@@ -166,6 +167,16 @@ export class DocumentPresenter {
 function setFileUrl(output: Output): void {
   const attachment = output.attachment as { _url?: unknown } | null | undefined;
   if (typeof attachment?._url === 'string') output._url = attachment._url;
+}
+
+/**
+ * An image read answers the attachment it holds as `_prevAttachmentId`, as the original's image
+ * query does: its editor sends it back with a new attachment to say which file is replaced.
+ * Here the server compares the stored file itself; the property is read-only.
+ */
+function setPrevAttachmentId(output: Output): void {
+  const attachment = output.attachment as { _id?: unknown } | null | undefined;
+  if (typeof attachment?._id === 'string') output._prevAttachmentId = attachment._id;
 }
 
 /** Areas and widgets carry the id of their document, and `_edit` when the caller may edit it. */

@@ -8,8 +8,11 @@ export function projectionGoverns(projection: Readonly<Record<string, unknown>>,
   return Boolean(projection[key] || (key.startsWith('_') && projection[key.slice(1)]));
 }
 
-/** Computed properties a projected property brings along: the piece page's, with `_url`, as the original computes them together. */
-const companions: Readonly<Record<string, readonly string[]>> = { _url: ['_parentUrl', '_parentSlug'] };
+/**
+ * Computed properties a projected property brings along, as the original computes them from it:
+ * the piece page's with `_url`, an image's `_prevAttachmentId` with its `attachment`.
+ */
+const companions: Readonly<Record<string, readonly string[]>> = { _url: ['_parentUrl', '_parentSlug'], attachment: ['_prevAttachmentId'] };
 
 /** Whether an inclusion projection keeps `key` of an output: named, always kept, or brought by what is named. */
 export function keptBy(projection: Readonly<Record<string, unknown>>, key: string): boolean {

@@ -73,6 +73,7 @@ const documentProperties: Record<string, JsonSchema> = {
   _url: string,
   _parentUrl: string,
   _parentSlug: { type: 'string', description: 'The path of the piece page (`pagePath`), without the locale prefix: the original\'s page slug' },
+  _prevAttachmentId: { type: 'string', description: 'On `@cms/image` documents: the `_id` of the attachment the image holds, as the original answers it (read-only)' },
   _fallbackLocale: { type: 'string', description: 'On a published read: the version stands in for the asked locale, which has none; this is its own locale along the fallback chain. Its `_id` names it: writes go there' },
   _fallbackFields: { type: 'array', items: string, description: 'On a published read: the fields (`fallbackFields` of the type) that were empty in this version and are filled from the locale fallback chain' },
   _create: boolean,
