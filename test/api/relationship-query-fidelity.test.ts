@@ -129,12 +129,14 @@ describe('relationship query fidelity', () => {
     const admin = await t.request('GET', '/api/v1/article?choices=desks');
     assert.deepEqual(admin.body.choices.desks.map((choice: Doc) => choice.label), ['Night desk']);
     // As the original's: each projected filter named has its list; these hold no desk the caller cannot read.
-    const res = await t.request('GET', '/api/v1/article?choices=_desks,desks,_authors&counts=desks', { key: null });
+    const res = await t.request('GET', '/api/v1/article?choices=_desks,desks,_authors,authors&counts=desks', { key: null });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body.choices._desks, []);
     assert.deepEqual(res.body.choices.desks, []);
     assert.deepEqual(res.body.counts, { desks: [] });
+    // People are public: the original's "?choices=author returns the related choices", by slug.
     assert.equal(res.body.choices._authors.length, 3);
+    assert.deepEqual(res.body.choices.authors.map((choice: Doc) => choice.value), ['ada', 'bob', 'cy']);
     // The filter itself still selects nothing it could tell apart: it is ignored.
     const filtered = await t.request('GET', `/api/v1/article?desks=night-desk&count=1`, { key: null });
     assert.equal(filtered.body.count, (await t.request('GET', '/api/v1/article?count=1', { key: null })).body.count);
