@@ -21,8 +21,8 @@ export function keptBy(projection: Readonly<Record<string, unknown>>, key: strin
 }
 
 /**
- * Inclusion projection (`{ title: 1 }`): the named properties plus `_id`, `type`, `metaType`;
- * `_url` brings `_parentUrl` and `_parentSlug`.
+ * Inclusion projection (`{ title: 1 }`): the named properties plus `_id`, `type`, `metaType`,
+ * and what they bring (`companions`).
  */
 export function includeOnly(output: Output, projection: Readonly<Record<string, unknown>>): Output {
   const kept: Output = {};

@@ -14,8 +14,8 @@ type GetOneDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'shareLinks' 
 
 /**
  * GET /api/v1/<type>/:_id: one version; `archived=any|1` reaches archived documents for callers
- * with API access, `project` keeps or removes properties, `renderAreas` renders areas. With `cmsShareId` and `cmsShareKey`, the shared
- * draft they name, whoever asks (`draft-sharing.ts`).
+ * with API access, `project` keeps or removes properties, `renderAreas` renders areas. With
+ * `cmsShareId` and `cmsShareKey`, the shared draft they name, whoever asks (`draft-sharing.ts`).
  */
 export async function getOne(
   deps: GetOneDeps,
