@@ -153,7 +153,8 @@ export interface CropFields {
 /** An image of autocrop's answer: the image piece, its crop fields, and `_crop` when one was made. */
 export interface AutocroppedImage {
   readonly _id: string;
-  readonly _fields: CropFields;
+  /** Always with an aspect ratio; without one, only for images sent with `_fields`. */
+  readonly _fields?: CropFields;
   readonly _crop?: { readonly top: number; readonly left: number; readonly width: number; readonly height: number };
   readonly [key: string]: unknown;
 }
@@ -336,7 +337,7 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
 
   /**
    * The centred crop of `aspectRatio` for each image of a relationship value, its files made
-   * (`POST /api/v1/@cms/image/autocrop`); without a ratio, the images with their crop fields laundered.
+   * (`POST /api/v1/@cms/image/autocrop`); without a ratio, the images as sent, their crop fields (if any) laundered.
    */
   autocrop(
     relationship: readonly { readonly _id: string; readonly _fields?: CropFields }[],

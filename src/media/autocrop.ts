@@ -21,7 +21,7 @@ export interface CropFields {
 }
 
 export interface AutocropRequest {
-  /** The images in the order given, each with the `_fields` it came with. */
+  /** The images in the order given, each with the `_fields` it came with (undefined: none sent). */
   readonly images: readonly { readonly id: string; readonly fields: unknown }[];
   /** `[w, h]`; none: nothing is cropped, the relationship is answered laundered. */
   readonly aspectRatio: readonly [number, number] | null;

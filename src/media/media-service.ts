@@ -265,8 +265,9 @@ export class MediaService {
   }
 
   /**
-   * Autocrop (original 12): each image of a relationship value with its crop `_fields`, laundered,
-   * and for a widget's `aspectRatio` the centred crop of that ratio, its files made as `crop`
+   * Autocrop (original 12): each image of a relationship value with its crop `_fields`, laundered
+   * (without an aspect ratio, only for entries that sent them), and for a widget's `aspectRatio`
+   * the centred crop of that ratio, its files made as `crop`
    * makes them (charged to the caller's upload budget) so that the answer is usable at once.
    * Images the caller cannot read are dropped; files that cannot be cropped (SVG), and crops
    * already of the ratio, are left as they are. Like uploading, it needs the contributor role:
@@ -285,13 +286,15 @@ export class MediaService {
       const record = records.get(((doc.attachment ?? {}) as { _id?: string })._id ?? '');
       const fields: CropFields = record ? launderCropFields(input, record) : {};
       const crop = record && aspectRatio ? autocropFor(record, fields, aspectRatio) : null;
-      return [{ doc, record, fields, crop }];
+      // Without an aspect ratio the original answers the relationship as sent: `_fields` only where they came.
+      const shown = aspectRatio !== null || input !== undefined ? { _fields: fields } : {};
+      return [{ doc, record, shown, crop }];
     });
     this.#assertRoomForCrops(plan.flatMap(({ record, crop }) => (record && crop ? [{ record, crop }] : [])));
     const relationship: Output[] = [];
-    for (const { doc, record, fields, crop } of plan) {
+    for (const { doc, record, shown, crop } of plan) {
       if (!record || !crop) {
-        relationship.push({ ...doc, _fields: fields });
+        relationship.push({ ...doc, ...shown });
         continue;
       }
       await this.#addCropFiles(record, crop, caller.callerId);

@@ -153,7 +153,8 @@ describe('areas through the REST interface', () => {
     });
 
     // The original's templates for a reader (area.html, rich-text widget.html), `apos-` renamed `cms-`.
-    const richHtml = '<div data-rich-text class="cms-rich-text-widget"><p>Hello <b>there</b></p></div>';
+    const areaHtml = (widgets: string) => `<div \n  class="cms-area"\n  >${widgets}</div>`;
+    const richHtml = '\n<div data-rich-text>\n  <p>Hello <b>there</b></p>\n</div>\n';
     const quoteHtml = '<div class="cms-widget cms-widget--quote">'
       + '<div class="cms-widget__field" data-field="text">&lt;i&gt;not html&lt;/i&gt;</div>'
       + '<div class="cms-widget__field" data-field="author">Ada</div></div>';
@@ -166,11 +167,20 @@ describe('areas through the REST interface', () => {
       assert.equal(one.body.body._docId, id);
       assert.equal(
         one.body.body._rendered,
-        `<div class="cms-area">${richHtml}${quoteHtml}</div>`,
+        areaHtml(`${richHtml}${quoteHtml}`),
       );
       const listed = await t.request('GET', `/api/v1/post?_ids[]=${id}&render-areas=1`);
       assert.equal(listed.status, 200, listed.text);
       assert.deepEqual(listed.body.results[0].body, one.body.body);
+    });
+
+    it('renders rich text as the original\'s renderArea test expects it, whitespace included', async () => {
+      const content = '<p>Perhaps its fate that today is the 4th of July, and you will once again be fighting for our freedom, not from tyranny, oppression, or persecution -- but from annihilation.</p><p>We\'re fighting for our right to live, to exist.</p>';
+      const res = await create([{ type: '@cms/rich-text', content }]);
+      assert.equal(res.status, 200, res.text);
+      const one = await t.request('GET', `/api/v1/post/${res.body._id}?renderAreas=true`);
+      const expected = `<div \n  class="cms-area"\n  >\n<div data-rich-text>\n  ${content}\n</div>\n</div>`;
+      assert.equal(one.body.body._rendered, expected);
     });
 
     it('keeps the items and gives each widget its HTML with inline', async () => {

@@ -53,7 +53,7 @@ describe('authentication, roles and the public projection', () => {
     assert.equal(list.status, 200);
     assert.deepEqual(list.body.results.map((d: { title: string }) => d.title), ['Public One']);
     const doc = list.body.results[0];
-    assert.deepEqual(Object.keys(doc).sort(), ['_author', '_id', '_parentUrl', '_url', 'cacheInvalidatedAt', 'category', 'metaType', 'slug', 'title', 'type']);
+    assert.deepEqual(Object.keys(doc).sort(), ['_author', '_id', '_parentSlug', '_parentUrl', '_url', 'cacheInvalidatedAt', 'category', 'metaType', 'slug', 'title', 'type']);
     assert.deepEqual(doc._author, [], 'users are not readable anonymously, so the relationship shows empty');
     const one = await t.request('GET', `/api/v1/article/${published._id}`, { key: null });
     assert.equal(one.status, 200);

@@ -83,7 +83,7 @@ describe('field conversion as the original does it', () => {
       assert.equal(rendered.status, 200, rendered.text);
       assert.equal(
         rendered.body.body._rendered,
-        '<div class="cms-area"><div data-rich-text class="cms-rich-text-widget">Velvet &#34;mole&#34; &amp; co</div></div>',
+        '<div \n  class="cms-area"\n  >\n<div data-rich-text>\n  Velvet &#34;mole&#34; &amp; co\n</div>\n</div>',
       );
       const found = await t.request('GET', '/api/v1/product?search=mole');
       assert.deepEqual(found.body.results.map((doc: { _id: string }) => doc._id), [res.body._id]);

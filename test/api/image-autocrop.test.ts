@@ -109,13 +109,19 @@ describe('image autocrop', () => {
     );
   });
 
-  it('without an aspect ratio answers the images as found, nothing cropped', async () => {
+  it('without an aspect ratio answers the images as found, nothing cropped, _fields only where they were sent', async () => {
     const before = (await storedAttachment(t, portrait.attachment._id))!.crops.length;
-    const res = await autocrop({ relationship: [{ _id: portrait._id }], widgetOptions: {} });
+    // The original's "autocrop should have no effect when there are no widget options": the image piece as read.
+    const res = await autocrop({ relationship: [portrait, { _id: portrait._id, _fields: { top: 1.5, left: 0, width: 10, height: 10 } }], widgetOptions: {} });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.relationship[0]._fields, {});
-    assert.equal(res.body.relationship[0]._crop, undefined);
-    assert.equal((await autocrop({ relationship: [{ _id: portrait._id }] })).status, 200);
+    const [asRead, withFields] = res.body.relationship;
+    assert.equal(asRead.title, 'Portrait');
+    assert.equal('_fields' in asRead, false);
+    assert.equal(asRead._crop, undefined);
+    assert.deepEqual(withFields._fields, { top: 1, left: 0, width: 10, height: 10 });
+    const bare = await autocrop({ relationship: [{ _id: portrait._id }] });
+    assert.equal(bare.status, 200);
+    assert.equal('_fields' in bare.body.relationship[0], false);
     assert.equal((await storedAttachment(t, portrait.attachment._id))!.crops.length, before);
   });
 

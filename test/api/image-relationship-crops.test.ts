@@ -19,6 +19,7 @@ function pagesConfig(): Record<string, unknown> {
         _image: { type: 'relationship', withType: '@cms/image', max: 1 },
         _gallery: { type: 'relationship', withType: '@cms/image', fields: { add: { top: { type: 'integer' }, caption: { type: 'string' } } } },
         body: { type: 'area', options: { widgets: { '@cms/image': {} } } },
+        main: { type: 'area', options: { widgets: { '@cms/image': { aspectRatio: [3, 2] } } } },
       },
     },
   };
@@ -239,6 +240,36 @@ describe('image relationship crops', () => {
       const recomputed = { top: 0, left: 83, width: 133, height: 100 };
       assert.deepEqual(read.body.items[0].imageFields[image.cmsDocId], { ...recomputed, x: null, y: null });
       assert.deepEqual(read.body.items[0]._image[0].attachment._crop, recomputed);
+    });
+
+    it('passes the original\'s test: autocrop for a widget, the piece saved, the file replaced by PUT, a crop of the ratio served', async () => {
+      const landscape = await uploaded(t, 'landscape.jpg', await makeImage('jpeg', 600, 450));
+      const created = await t.request('POST', '/api/v1/@cms/image', { body: { title: 'Test Image Landscape', attachment: landscape } });
+      let image = created.body;
+      assert.equal(image._prevAttachmentId, landscape._id);
+      const crop = await t.request('POST', '/api/v1/@cms/image/autocrop', { body: { relationship: [image], widgetOptions: { aspectRatio: [3, 2] } } });
+      const [related] = crop.body.relationship;
+      const widget = { type: '@cms/image', metaType: 'widget', imageIds: [image.cmsDocId], imageFields: { [image.cmsDocId]: related._fields }, _image: [related] };
+      const page = await newPage({ main: { metaType: 'area', items: [widget] } });
+      const cropFile = (attachment: Record<string, any>, f: Record<string, unknown>) =>
+        pathOf(attachment._urls.original.replace('.jpg', `.${f.top}.${f.left}.${f.width}.${f.height}.jpg`));
+      let fields = page.main.items[0].imageFields[image.cmsDocId];
+      assert.deepEqual(fields, { top: 25, left: 0, width: 600, height: 400, x: null, y: null });
+      assert.equal((await fetchRaw(t, cropFile(landscape, fields))).status, 200);
+      const portrait = await uploaded(t, 'portrait.jpg', await makeImage('jpeg', 450, 600));
+      const replaced = await t.request('PUT', `/api/v1/@cms/image/${image._id}`, { body: { title: 'Test Image Portrait', attachment: portrait } });
+      assert.equal(replaced.status, 200, replaced.text);
+      image = replaced.body;
+      assert.equal(image._prevAttachmentId, portrait._id);
+      fields = (await getPage(page._id)).body.main.items[0].imageFields[image.cmsDocId];
+      // 3:2 no longer fits 450×600: the centred box of that ratio on the new file.
+      assert.deepEqual(fields, { top: 150, left: 0, width: 450, height: 300, x: null, y: null });
+      assert.equal((await fetchRaw(t, cropFile(portrait, fields))).status, 200);
+      // Every reader of an image sees the attachment it holds as _prevAttachmentId, anonymous ones too.
+      const read = await t.request('GET', `/api/v1/@cms/image/${image._id}`, { key: null });
+      assert.equal(read.body._prevAttachmentId, portrait._id);
+      const projected = await t.request('GET', `/api/v1/@cms/image/${image._id}?project[title]=1`);
+      assert.equal('_prevAttachmentId' in projected.body, false);
     });
 
     it('changes nothing when the file stays, and refuses a replacement past imageRecropDocuments', async () => {

@@ -188,7 +188,7 @@ describe('list query surface', () => {
   describe('project, _ids, archived, count, pages', () => {
     it('projects to the named properties plus _id, type and metaType, or excludes them', async () => {
       const res = await list('project[title]=1&project[_url]=1');
-      assert.deepEqual(Object.keys(res.body.results[0]).sort(), ['_id', '_parentUrl', '_url', 'metaType', 'title', 'type']);
+      assert.deepEqual(Object.keys(res.body.results[0]).sort(), ['_id', '_parentSlug', '_parentUrl', '_url', 'metaType', 'title', 'type']);
       const excluded = await list('project[body]=0');
       assert.equal('body' in excluded.body.results[0], false);
       assert.equal('title' in excluded.body.results[0], true);
@@ -322,7 +322,7 @@ describe('list query surface', () => {
     });
   });
 
-  describe('_url and _parentUrl', () => {
+  describe('_url, _parentUrl and _parentSlug', () => {
     it('builds them from baseUrl, the locale prefix and pagePath', async () => {
       const en = await list('title=rain');
       assert.equal(en.body.results[0]._url, 'http://shop.test/products/rain-jacket');
@@ -332,6 +332,8 @@ describe('list query surface', () => {
       assert.equal(localized.status, 200, localized.text);
       assert.equal(localized.body._url, 'http://shop.test/fr/products/rain-jacket');
       assert.equal(localized.body._parentUrl, 'http://shop.test/fr/products');
+      // The original's page slug: the path, without the locale prefix.
+      assert.deepEqual([en.body.results[0]._parentSlug, localized.body._parentSlug], ['/products', '/products']);
     });
   });
 });

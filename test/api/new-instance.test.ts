@@ -41,6 +41,26 @@ describe('POST with _newInstance: the defaults of a new document, nothing saved'
     assert.equal(await stored(), before);
   });
 
+  it('inserts what it answered as the original\'s test does, the page\'s _url, _parentUrl and _parentSlug answered', async () => {
+    const started = await t.request('POST', '/api/v1/article', { body: { _newInstance: true, title: 'Product 01' } });
+    const body = { metaType: 'area', items: [{ metaType: 'widget', type: '@cms/rich-text', content: '<p>Product</p>' }] };
+    const res = await t.request('POST', '/api/v1/article', { body: { ...started.body, body } });
+    assert.equal(res.status, 200, res.text);
+    const inserted = res.body;
+    assert.equal(inserted.slug, 'product-01');
+    assert.equal(inserted._url, 'http://cms.test/articles/product-01');
+    assert.equal(inserted._parentUrl, 'http://cms.test/articles');
+    assert.equal(inserted._parentSlug, '/articles');
+    assert.equal('_previewable' in inserted, false);
+    assert.deepEqual(inserted._author, []);
+    assert.deepEqual(inserted.authorIds, []);
+    const [widget] = inserted.body.items;
+    assert.deepEqual([widget.content, widget.cmsPlaceholder, widget.imageIds, widget.permalinkIds], ['<p>Product</p>', false, [], []]);
+    // Every read shows them, anonymous ones (the public projection shows _url) too.
+    const read = await t.request('GET', `/api/v1/article/${inserted._id}`, { key: null });
+    assert.deepEqual([read.body._url, read.body._parentUrl, read.body._parentSlug], [inserted._url, inserted._parentUrl, '/articles']);
+  });
+
   it('says a type without a page is not previewable', async () => {
     const res = await t.request('POST', '/api/v1/note', { body: { _newInstance: true } });
     assert.equal(res.status, 200, res.text);

@@ -155,9 +155,9 @@ describe('the OpenAPI document', () => {
     assert.equal(schemaOf(document, 'BlogPostPatch').required, undefined);
 
     // The public shape shows only the projection (plus _id, type, metaType, cacheInvalidatedAt and
-    // the locale fallback's marks; _url brings _parentUrl and slug).
+    // the locale fallback's marks; _url brings _parentUrl, _parentSlug and slug).
     const shown = Object.keys(schemaOf(document, 'BlogPostPublic').properties).sort();
-    assert.deepEqual(shown, ['_fallbackFields', '_fallbackLocale', '_fields', '_id', '_parentUrl', '_tags', '_url', 'cacheInvalidatedAt', 'metaType', 'rating', 'slug', 'title', 'type']);
+    assert.deepEqual(shown, ['_fallbackFields', '_fallbackLocale', '_fields', '_id', '_parentSlug', '_parentUrl', '_tags', '_url', 'cacheInvalidatedAt', 'metaType', 'rating', 'slug', 'title', 'type']);
     assert.equal(schemaOf(document, 'BlogPostPublic').properties._tags.items.allOf[0].$ref, '#/components/schemas/TagPublic');
     assert.equal(schemaOf(document, 'Tag').properties._posts.items.$ref, '#/components/schemas/BlogPost');
 

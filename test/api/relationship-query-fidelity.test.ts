@@ -13,7 +13,8 @@ const piece = (fields: Record<string, unknown>, options: Record<string, unknown>
 /**
  * `person` has pages (`_url`) and a public projection that shows `_url` but not `slug`; `article`
  * relates to people twice (`_authors` shown to the public, `_reviewers` not), once through a
- * projection without `slug` (`_editors`), and to `page`s, whose widgets relate to people.
+ * projection without `slug` (`_editors`), to `page`s, whose widgets relate to people, and, in
+ * public, to `desk`s, which anonymous callers may not read.
  */
 function fidelityConfig(): Record<string, unknown> {
   return {
@@ -25,6 +26,7 @@ function fidelityConfig(): Record<string, unknown> {
     },
     modules: {
       person: piece({ bio: { type: 'string' } }, { publicApiProjection: { title: 1, _url: 1 }, pagePath: '/people' }),
+      desk: piece({}),
       page: piece({ body: { type: 'area', options: { widgets: { card: {} } } } }, { publicApiProjection: { title: 1, body: 1 } }),
       article: piece(
         {
@@ -32,8 +34,9 @@ function fidelityConfig(): Record<string, unknown> {
           _reviewers: { type: 'relationship', withType: 'person' },
           _editors: { type: 'relationship', withType: 'person', builders: { project: { title: 1, _url: 1 } } },
           _pages: { type: 'relationship', withType: 'page' },
+          _desks: { type: 'relationship', withType: 'desk' },
         },
-        { publicApiProjection: { title: 1, _authors: 1, _editors: 1, _pages: 1 }, perPage: 100 },
+        { publicApiProjection: { title: 1, _authors: 1, _editors: 1, _pages: 1, _desks: 1 }, perPage: 100 },
       ),
     },
   };
@@ -63,8 +66,26 @@ describe('relationship query fidelity', () => {
   it('answers a relationship projection without slug with its _url and nothing else', async () => {
     const article = await create('article', { title: 'Edited', _editors: [people.Ada!._id] });
     const [editor] = article._editors;
-    assert.deepEqual(keysOf(editor), ['_fields', '_id', '_parentUrl', '_url', 'metaType', 'title', 'type']);
+    assert.deepEqual(keysOf(editor), ['_fields', '_id', '_parentSlug', '_parentUrl', '_url', 'metaType', 'title', 'type']);
     assert.equal(editor._url, 'http://cms.test/people/ada');
+  });
+
+  it('answers GET one as the list: a projection without a relationship or slug shows only what it names', async () => {
+    // The original's "people cannot find things via a relationship with an inadequate projection".
+    const one = (await t.request('GET', '/api/v1/article?title=One')).body.results[0];
+    for (const url of [`/api/v1/article/${one._id}?project[title]=1`, '/api/v1/article?title=One&project[title]=1']) {
+      const res = await t.request('GET', url);
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(keysOf(res.body.results?.[0] ?? res.body), ['_id', 'metaType', 'title', 'type'], url);
+    }
+    const related = await t.request('GET', `/api/v1/article/${one._id}?project[title]=1&project[_authors]=1`);
+    assert.deepEqual(keysOf(related.body), ['_authors', '_id', 'metaType', 'title', 'type']);
+    assert.deepEqual(related.body._authors.map((person: Doc) => person.title), ['bob', 'Ada']);
+    const excluded = await t.request('GET', `/api/v1/article/${one._id}?project[_authors]=0&project[slug]=0`);
+    assert.equal(excluded.body.title, 'One');
+    assert.equal('slug' in excluded.body, false);
+    assert.equal('_authors' in excluded.body, false);
+    assert.equal((await t.request('GET', `/api/v1/article/${one._id}?project=title`)).status, 400);
   });
 
   it('gives anonymous relationship items the slug their _url is made of, as the original', async () => {
@@ -72,7 +93,7 @@ describe('relationship query fidelity', () => {
     assert.equal(list.status, 200, list.text);
     const one = list.body.results.find((doc: Doc) => doc.title === 'One');
     assert.deepEqual(one._authors.map((person: Doc) => person.slug), ['bob', 'ada']);
-    assert.deepEqual(keysOf(one._authors[0]), ['_fields', '_id', '_parentUrl', '_url', 'cacheInvalidatedAt', 'metaType', 'slug', 'title', 'type']);
+    assert.deepEqual(keysOf(one._authors[0]), ['_fields', '_id', '_parentSlug', '_parentUrl', '_url', 'cacheInvalidatedAt', 'metaType', 'slug', 'title', 'type']);
     assert.equal(one._authors[0]._url, 'http://cms.test/people/bob');
     assert.equal(one._reviewers, undefined, 'not projected');
   });
@@ -100,6 +121,37 @@ describe('relationship query fidelity', () => {
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(Object.keys(res.body.choices), ['_authors']);
     assert.deepEqual(res.body.choices._authors.map((choice: Doc) => choice.value), ['Ada', 'bob', 'Cy'].map((title) => people[title]!._id));
+  });
+
+  it('answers anonymous choices of a projected relationship as an array, empty when its type is not theirs to read', async () => {
+    const desk = await create('desk', { title: 'Night desk' });
+    await create('article', { title: 'Desked', _desks: [desk._id] });
+    const admin = await t.request('GET', '/api/v1/article?choices=desks');
+    assert.deepEqual(admin.body.choices.desks.map((choice: Doc) => choice.label), ['Night desk']);
+    // As the original's: each projected filter named has its list; these hold no desk the caller cannot read.
+    const res = await t.request('GET', '/api/v1/article?choices=_desks,desks,_authors,authors&counts=desks', { key: null });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.choices._desks, []);
+    assert.deepEqual(res.body.choices.desks, []);
+    assert.deepEqual(res.body.counts, { desks: [] });
+    // People are public: the original's "?choices=author returns the related choices", by slug.
+    assert.equal(res.body.choices._authors.length, 3);
+    assert.deepEqual(res.body.choices.authors.map((choice: Doc) => choice.value), ['ada', 'bob', 'cy']);
+    // The filter itself still selects nothing it could tell apart: it is ignored.
+    const filtered = await t.request('GET', `/api/v1/article?desks=night-desk&count=1`, { key: null });
+    assert.equal(filtered.body.count, (await t.request('GET', '/api/v1/article?count=1', { key: null })).body.count);
+  });
+
+  it('refuses dynamicChoices with a 400, as the original refuses a method no filter offers: none does here', async () => {
+    for (const key of ['admin', null] as const) {
+      const res = await t.request('GET', '/api/v1/article?dynamicChoices[]=normalMethod()', { key });
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.name, 'invalid');
+      assert.deepEqual(res.body.data, { parameter: 'dynamicChoices' });
+      assert.match(res.body.message, /normalMethod\(\)/);
+    }
+    assert.equal((await t.request('GET', '/api/v1/article?dynamicChoices=title')).status, 400);
+    assert.equal((await t.request('GET', '/api/v1/article?dynamicChoices=')).status, 200);
   });
 
   it('refuses choices that name a server method: this project has no dynamic choices', async () => {

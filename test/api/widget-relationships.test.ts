@@ -123,7 +123,7 @@ describe('relationships inside widgets', () => {
     const res = await t.request('GET', `/api/v1/page/${page._id}`, { key: null });
     assert.equal(res.status, 200, res.text);
     const [card, box] = res.body.body.items;
-    assert.deepEqual(Object.keys(card._person[0]).sort(), ['_fields', '_id', '_parentUrl', '_url', 'cacheInvalidatedAt', 'metaType', 'slug', 'title', 'type']);
+    assert.deepEqual(Object.keys(card._person[0]).sort(), ['_fields', '_id', '_parentSlug', '_parentUrl', '_url', 'cacheInvalidatedAt', 'metaType', 'slug', 'title', 'type']);
     assert.equal(card._person[0].title, 'Ada <Lovelace>');
     assert.deepEqual(card.links[0]._topic, [], 'a type without public API shows nothing');
     assert.deepEqual(box.meta._patron, [], 'loginRequired is hidden from anonymous callers');

@@ -47,6 +47,10 @@ function sampleDoc() {
   };
 }
 
+/** The original's area and rich-text templates for a reader, whitespace included, `apos-` renamed `cms-`. */
+const areaHtml = (widgets: string) => `<div \n  class="cms-area"\n  >${widgets}</div>`;
+const richHtml = (content: string) => `\n<div data-rich-text>\n  ${content}\n</div>\n`;
+
 describe('area rendering', () => {
   it('replaces each outermost area by its HTML, leaving `_` properties alone and the input unchanged', () => {
     const doc = sampleDoc();
@@ -57,7 +61,7 @@ describe('area rendering', () => {
       metaType: 'area',
       _docId: 'd1',
       _edit: true,
-      _rendered: '<div class="cms-area"><div data-rich-text class="cms-rich-text-widget"><p>Hi</p></div></div>',
+      _rendered: areaHtml(richHtml('<p>Hi</p>')),
     });
     assert.match(out.steps[0].note._rendered, /<p>Step<\/p>/);
     assert.equal(out.steps[0].note.items, undefined);
@@ -69,8 +73,8 @@ describe('area rendering', () => {
   it('inline keeps the items and gives every widget its own HTML', () => {
     const out = renderer.renderDocument(sampleDoc(), 'inline') as any;
     assert.equal(out.body._rendered, undefined);
-    assert.deepEqual(out.body.items, [{ ...richText('w1', '<p>Hi</p>'), _rendered: '<div data-rich-text class="cms-rich-text-widget"><p>Hi</p></div>' }]);
-    assert.equal(out.steps[0].note.items[0]._rendered, '<div data-rich-text class="cms-rich-text-widget"><p>Step</p></div>');
+    assert.deepEqual(out.body.items, [{ ...richText('w1', '<p>Hi</p>'), _rendered: richHtml('<p>Hi</p>') }]);
+    assert.equal(out.steps[0].note.items[0]._rendered, richHtml('<p>Step</p>'));
     assert.equal(out._related[0].body.items[0]._rendered, undefined);
   });
 
@@ -92,23 +96,20 @@ describe('area rendering', () => {
     assert.ok(!html.includes('hidden'), 'password fields are never rendered');
     assert.equal(
       html,
-      '<div class="cms-area">'
-        + '<div class="cms-widget cms-widget--quote">'
+      areaHtml('<div class="cms-widget cms-widget--quote">'
         + '<div class="cms-widget__field" data-field="text">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</div>'
         + '<div class="cms-widget__field" data-field="stars">5</div>'
         + '<div class="cms-widget__field" data-field="tags">a&amp;b, c</div>'
         + '<div class="cms-widget__field" data-field="links"><div class="cms-widget__item">'
         + '<div class="cms-widget__field" data-field="label">&lt;b&gt;L&lt;/b&gt;</div></div></div>'
-        + '<div class="cms-widget__field" data-field="body"><div class="cms-area">'
-        + '<div data-rich-text class="cms-rich-text-widget"><p>Inner</p></div>'
-        + '</div></div></div></div>',
+        + `<div class="cms-widget__field" data-field="body">${areaHtml(richHtml('<p>Inner</p>'))}</div></div>`),
     );
   });
 
   it('renders nothing for widgets of unconfigured types', () => {
     const stale = { _id: 'x', metaType: 'widget', type: 'gone', text: 'old' };
     const replaced = renderer.renderDocument({ body: area('a1', [stale]) }, 'replace') as any;
-    assert.equal(replaced.body._rendered, '<div class="cms-area"></div>');
+    assert.equal(replaced.body._rendered, areaHtml(''));
     const inlined = renderer.renderDocument({ body: area('a1', [stale]) }, 'inline') as any;
     assert.equal(inlined.body.items[0]._rendered, '');
   });

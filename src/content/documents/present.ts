@@ -8,7 +8,7 @@ import { canAccessApi, canPublish, canWrite } from '../access/permissions.js';
 import { RelatedLoader } from './related-loader.js';
 import { includeOnly } from '../query/projection.js';
 import type { AttachmentAnnotator } from './attachment-refs.js';
-import { fileTypeName } from '../types/builtin-types.js';
+import { fileTypeName, imageTypeName } from '../types/builtin-types.js';
 import type { LinkBase } from '../../config/link-base.js';
 import { versionValidator } from './preconditions.js';
 import { shareKeyProperty } from './draft-sharing.js';
@@ -78,6 +78,7 @@ export class DocumentPresenter {
     if (await this.#attachments.annotate(outputs, type, { usage: fullAccess })) options.sources?.keys.add(attachmentsGenerationKey);
     // A file piece's URL is its file's (the original's file module).
     if (type.name === fileTypeName) for (const output of outputs) setFileUrl(output);
+    if (type.name === imageTypeName) for (const output of outputs) setPrevAttachmentId(output);
     if (options.withRelationships !== false) await this.#related.expand(outputs, { type, principal, projection, sources: options.sources });
     return projection ? outputs.map((output) => publicOutput(output, projection)) : outputs;
   }
@@ -118,19 +119,30 @@ export class DocumentPresenter {
     return output;
   }
 
-  #urls(doc: StoredDocument, type: SanitizedPieceType): { _url?: string; _parentUrl?: string } {
+  /** The original's piece page: its URL (`_parentUrl`) and its slug (`_parentSlug`, the path without locale prefix). */
+  #urls(doc: StoredDocument, type: SanitizedPieceType): { _url?: string; _parentUrl?: string; _parentSlug?: string } {
     const pagePath = type.options.pagePath;
     if (pagePath === null) return {};
     const locale = doc.cmsLocale?.split(':')[0];
     const prefix = locale ? (this.#config.locales.get(locale)?.prefix ?? '') : '';
     const parentUrl = `${this.#links.url}${prefix}${pagePath}`;
-    return { _url: `${parentUrl}/${doc.slug}`, _parentUrl: parentUrl };
+    return { _url: `${parentUrl}/${doc.slug}`, _parentUrl: parentUrl, _parentSlug: pagePath };
   }
 }
 
 function setFileUrl(output: Output): void {
   const attachment = output.attachment as { _url?: unknown } | null | undefined;
   if (typeof attachment?._url === 'string') output._url = attachment._url;
+}
+
+/**
+ * An image read answers the attachment it holds as `_prevAttachmentId`, as the original's image
+ * query does: its editor sends it back with a new attachment to say which file is replaced.
+ * Here the server compares the stored file itself; the property is read-only.
+ */
+function setPrevAttachmentId(output: Output): void {
+  const attachment = output.attachment as { _id?: unknown } | null | undefined;
+  if (typeof attachment?._id === 'string') output._prevAttachmentId = attachment._id;
 }
 
 /** Areas and widgets carry the id of their document, and `_edit` when the caller may edit it. */

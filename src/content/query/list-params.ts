@@ -48,6 +48,7 @@ const maxIds = 1000;
 const maxSearchLength = 500;
 
 export function parseListParams(query: Readonly<Record<string, unknown>>): ListParams {
+  refuseDynamicChoices(query.dynamicChoices);
   return {
     page: positiveInteger(query.page, 'page') ?? 1,
     perPage: positiveInteger(query.perPage, 'perPage'),
@@ -55,7 +56,7 @@ export function parseListParams(query: Readonly<Record<string, unknown>>): ListP
     count: query.count === undefined ? false : flag(query.count, 'count'),
     fallback: query.fallback === undefined ? false : flag(query.fallback, 'fallback'),
     ids: parseIds(query._ids),
-    project: parseProject(query.project),
+    project: projectionOf(query),
     sort: parseSort(query.sort),
     search: parseSearch(query.search, query.autocomplete),
     choices: nameList(query.choices, 'choices'),
@@ -137,7 +138,9 @@ function parseIds(raw: unknown): string[] | undefined {
   });
 }
 
-function parseProject(raw: unknown): Record<string, boolean> | undefined {
+/** `project[title]=1` (inclusion) or `project[body]=0` (exclusion): on the list and on GET one, as the original's. */
+export function projectionOf(query: Readonly<Record<string, unknown>>): Record<string, boolean> | undefined {
+  const raw = query.project;
   if (raw === undefined) return undefined;
   if (!isPlainObject(raw)) return invalid('project', 'must be an object: project[title]=1');
   const projection: Record<string, boolean> = Object.create(null);
@@ -165,6 +168,16 @@ function parseSearch(search: unknown, autocomplete: unknown): ListParams['search
   const text = single(raw, prefix ? 'autocomplete' : 'search').trim();
   if (text.length > maxSearchLength) invalid(prefix ? 'autocomplete' : 'search', `at most ${maxSearchLength} characters`);
   return text === '' ? undefined : { text, prefix };
+}
+
+/**
+ * The original's `dynamicChoices[]=<filter>` asks for the choices a filter's server method
+ * computes, and is a 400 for a filter without one. Choices here come from the configuration only
+ * (a `choices` naming a method is refused at start), so every name asked for is such a filter.
+ */
+function refuseDynamicChoices(raw: unknown): void {
+  const [name] = nameList(raw, 'dynamicChoices');
+  if (name !== undefined) invalid('dynamicChoices', `no filter computes its choices on the server ("${name}"): choices come from the configuration`);
 }
 
 /** `choices=title,visibility` or `choices[]=title`. */

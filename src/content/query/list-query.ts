@@ -17,6 +17,11 @@ import { relatedVersion } from '../documents/related-loader.js';
 interface OfferedFilter {
   readonly filter: QueryFilter;
   readonly field: SanitizedField;
+  /**
+   * It names documents of a type the caller may not read: it filters nothing (its value is
+   * ignored) and its choices are empty, so that neither tells whether a hidden document is related.
+   */
+  readonly blind: boolean;
 }
 
 /** Field types whose stored value is one scalar, so documents can be ordered by it. */
@@ -50,10 +55,9 @@ export class ListQueries {
   }
 
   /**
-   * The filters a caller may use on a type, by query-string name: the fields the caller sees,
-   * and of those naming other documents (relationships) only those whose type the caller may
-   * read, so that no filter tells whether a hidden document is related. What the caller may
-   * use depends on its role alone, which keys the cache.
+   * The filters a caller may use on a type, by query-string name: the fields the caller sees;
+   * those naming documents of a type the caller may not read (relationships) are `blind`. What
+   * the caller may use depends on its role alone, which keys the cache.
    */
   filtersFor(type: SanitizedPieceType, principal: Principal): ReadonlyMap<string, OfferedFilter> {
     const cacheKey = `${principal.role ?? ''}:${type.name}`;
@@ -64,8 +68,10 @@ export class ListQueries {
         type.fields
           .filter((field) => field.name !== 'archived' && (fullAccess || this.#shows(type, field)))
           .flatMap((field) => (this.#registry.get(field.type)?.filters?.(field) ?? []).map((filter) => ({ filter, field })))
-          .filter(({ filter }) => filter.targetType === undefined || this.#canRead(principal, filter.targetType))
-          .map((entry) => [entry.filter.name, entry]),
+          .map(({ filter, field }) => {
+            const blind = filter.targetType !== undefined && !this.#canRead(principal, filter.targetType);
+            return [filter.name, { filter, field, blind }] as const;
+          }),
       );
       this.#offered.set(cacheKey, offered);
     }
@@ -87,7 +93,7 @@ export class ListQueries {
     const errors: FieldError[] = [];
     for (const [name, value] of raw) {
       const entry = offered.get(name);
-      if (!entry) continue;
+      if (!entry || entry.blind) continue;
       try {
         const operation = await entry.filter.parse(value, ctx);
         if (Array.isArray(operation)) conditions.set(name, operation);
@@ -113,7 +119,8 @@ export class ListQueries {
 
   /**
    * `choices`/`counts`: for each named filter, the values of its field among the documents the
-   * query matches with that filter itself switched off (the others still apply).
+   * query matches with that filter itself switched off (the others still apply); as the
+   * original's, a list for every filter named that the caller may use, empty ones included.
    */
   async choices(args: {
     names: readonly string[];
@@ -128,6 +135,10 @@ export class ListQueries {
     for (const name of args.names) {
       const entry = args.offered.get(name);
       if (!entry) continue;
+      if (entry.blind) {
+        result[name] = [];
+        continue;
+      }
       const others = [...args.conditions].filter(([other]) => other !== name).flatMap(([, conditions]) => conditions);
       const values = await args.store.distinctValues({ ...args.query, conditions: others }, entry.filter.key);
       const choices = await entry.filter.choices(values, args.ctx);

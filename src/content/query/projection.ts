@@ -9,15 +9,26 @@ export function projectionGoverns(projection: Readonly<Record<string, unknown>>,
 }
 
 /**
- * Inclusion projection (`{ title: 1 }`): the named properties plus `_id`, `type`, `metaType`;
- * `_url` brings `_parentUrl`.
+ * Computed properties a projected property brings along, as the original computes them from it:
+ * the piece page's with `_url`, an image's `_prevAttachmentId` with its `attachment`.
+ */
+const companions: Readonly<Record<string, readonly string[]>> = { _url: ['_parentUrl', '_parentSlug'], attachment: ['_prevAttachmentId'] };
+
+/** Whether an inclusion projection keeps `key` of an output: named, always kept, or brought by what is named. */
+export function keptBy(projection: Readonly<Record<string, unknown>>, key: string): boolean {
+  if (alwaysKept.has(key) || projectionGoverns(projection, key)) return true;
+  return Object.entries(companions).some(([named, brought]) => Boolean(projection[named]) && brought.includes(key));
+}
+
+/**
+ * Inclusion projection (`{ title: 1 }`): the named properties plus `_id`, `type`, `metaType`,
+ * and what they bring (`companions`).
  */
 export function includeOnly(output: Output, projection: Readonly<Record<string, unknown>>): Output {
   const kept: Output = {};
   for (const key of Object.keys(output)) {
-    if (alwaysKept.has(key) || projectionGoverns(projection, key)) kept[key] = output[key];
+    if (keptBy(projection, key)) kept[key] = output[key];
   }
-  if (projection._url && output._parentUrl !== undefined) kept._parentUrl = output._parentUrl;
   return kept;
 }
 

@@ -16,8 +16,11 @@ type Widget = Readonly<Record<string, unknown>>;
  * `render-areas`, in the structure of its templates for a reader who is not editing (`apos-`
  * classes renamed `cms-`):
  *
- *   area       <div class="cms-area">…each widget's HTML, one after another…</div>
- *   rich text  <div data-rich-text class="cms-rich-text-widget">…stored (sanitized) content…</div>
+ *   area       <div \n  class="cms-area"\n  >…each widget's HTML, one after another…</div>
+ *   rich text  \n<div data-rich-text>\n  …stored (sanitized) content…\n</div>\n
+ *
+ * with the line breaks and indents the original's templates leave (its leading blank lines, left
+ * by template comments, trimmed), as its own `renderArea` test expects them.
  *
  * Any other configured type renders its fields, escaped (`genericWidgetRenderer`), or its own
  * renderer's HTML (images). Widgets of unconfigured types render nothing. In `inline` mode a
@@ -51,7 +54,7 @@ export class AreaRenderer {
   /** The HTML of one area (its widgets in order); '' for anything that is not an area. */
   renderArea(area: unknown): string {
     const widgets = this.#widgetsOf(area).map((widget) => this.#renderWidget(widget) ?? '');
-    return isPlainObject(area) ? `<div class="cms-area">${widgets.join('')}</div>` : '';
+    return isPlainObject(area) ? `<div \n  class="cms-area"\n  >${widgets.join('')}</div>` : '';
   }
 
   #walk(value: unknown, mode: RenderMode): unknown {

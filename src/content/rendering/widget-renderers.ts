@@ -16,11 +16,13 @@ export interface WidgetRenderContext {
 export type WidgetRenderer = (widget: Readonly<Record<string, unknown>>, ctx: WidgetRenderContext) => string;
 
 /**
- * The original's rich-text widget template: the content in one `data-rich-text` div. Rich text
- * was sanitized by the area's rules when it was stored, so it is written as it is.
+ * The original's rich-text widget template as it renders (its `className` option unset, the
+ * default): the content in one `data-rich-text` div, with the template's line breaks and indent,
+ * so that an area renders to the original's markup character for character. Rich text was
+ * sanitized by the area's rules when it was stored, so it is written as it is.
  */
 export const richTextRenderer: WidgetRenderer = (widget) =>
-  `<div data-rich-text class="cms-rich-text-widget">${typeof widget.content === 'string' ? widget.content : ''}</div>`;
+  `\n<div data-rich-text>\n  ${typeof widget.content === 'string' ? widget.content : ''}\n</div>\n`;
 
 function scalarText(value: unknown): string | null {
   if (typeof value === 'string') return value;

@@ -27,7 +27,7 @@ const prototypeKeys = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty'
 /** Properties of every document the service writes itself. */
 export const documentReservedNames: ReadonlySet<string> = new Set([
   ...prototypeKeys,
-  ...['_id', '_url', '_parentUrl', '_edit', '_publish', '_docId', '_fields'],
+  ...['_id', '_url', '_parentUrl', '_parentSlug', '_prevAttachmentId', '_edit', '_publish', '_docId', '_fields'],
   ...['cmsDocId', 'cmsLocale', 'cmsMode', 'type', 'metaType', 'createdAt', 'updatedAt', 'updatedBy'],
   ...['lastPublishedAt', 'lastPublishedBy', 'modified', 'cacheInvalidatedAt', 'titleSortified'],
   ...['highSearchText', 'highSearchWords', 'lowSearchText', 'searchSummary', 'historicUrls'],

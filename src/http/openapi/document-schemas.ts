@@ -4,7 +4,7 @@ import type { FieldTypeLookup } from '../../content/fields/convert-schema.js';
 import type { FieldProperties, JsonSchema, SchemaShape, ValueSchemaContext } from '../../content/fields/value-schema.js';
 import { allowedWidgetTypes } from '../../content/fields/area-options.js';
 import { richTextWidgetType } from '../../content/fields/rich-text.js';
-import { projectionGoverns } from '../../content/query/projection.js';
+import { keptBy } from '../../content/query/projection.js';
 import { basePieceFields, permanentFieldNames } from '../../content/types/builtin-types.js';
 import { documentReservedNames, sanitizeFields } from '../../content/types/sanitize-fields.js';
 import { ref, shapeSuffix, uniqueNames, type DocumentShape } from './component-names.js';
@@ -72,6 +72,8 @@ const documentProperties: Record<string, JsonSchema> = {
   cmsWasArchived: { ...boolean, description: 'true while archived (its slug, and a user\'s username and email, carry `deduplicate-<cmsDocId>-`); false once restored' },
   _url: string,
   _parentUrl: string,
+  _parentSlug: { type: 'string', description: 'The path of the piece page (`pagePath`), without the locale prefix: the original\'s page slug' },
+  _prevAttachmentId: { type: 'string', description: 'On `@cms/image` documents: the `_id` of the attachment the image holds, as the original answers it (read-only)' },
   _fallbackLocale: { type: 'string', description: 'On a published read: the version stands in for the asked locale, which has none; this is its own locale along the fallback chain. Its `_id` names it: writes go there' },
   _fallbackFields: { type: 'array', items: string, description: 'On a published read: the fields (`fallbackFields` of the type) that were empty in this version and are filled from the locale fallback chain' },
   _create: boolean,
@@ -97,16 +99,16 @@ const publishControl: Record<string, JsonSchema> = {
 /** The component of a document of any type (`DocumentSchemas.components`). */
 export const anyDocumentComponent = 'DocumentVersion';
 
-/** Always kept by a projection (`src/content/query/projection.ts`). */
+/** Always kept by a projection (`src/content/query/projection.ts`): every answer has them. */
 const alwaysShown = ['_id', 'type', 'metaType'];
 
-/** What a projection keeps, and a related document's `_fields` added after it. */
+/** What a projection keeps (`src/content/query/projection.ts`), and a related document's `_fields` added after it. */
 function isProjected(projection: Readonly<Record<string, unknown>>, key: string): boolean {
-  // A public projection also shows `cacheInvalidatedAt` (`publicOutput` in present.ts).
-  if (alwaysShown.includes(key) || key === '_fields' || key === 'cacheInvalidatedAt') return true;
+  // A public projection also shows `cacheInvalidatedAt`, and with `_url` its `slug` (`publicOutput` in present.ts).
+  if (key === '_fields' || key === 'cacheInvalidatedAt' || (key === 'slug' && Boolean(projection._url))) return true;
   // Marks of a locale fallback (locale-fallback.ts), added after the projection.
   if (key === '_fallbackLocale' || key === '_fallbackFields') return true;
-  return projectionGoverns(projection, key) || ((key === '_parentUrl' || key === 'slug') && Boolean(projection._url));
+  return keptBy(projection, key);
 }
 
 /** PATCH operators (interface 4.2, README "PATCH"): each maps paths to values. */

@@ -180,8 +180,8 @@ export function fixedPaths(): Record<string, Record<string, Operation>> {
                   type: 'array',
                   items: {
                     type: 'object',
-                    required: ['_id', '_fields'],
-                    properties: { _id: string, _fields: ref('CropFields'), _crop: ref('Crop'), attachment: { anyOf: [ref('Attachment'), { type: 'null' }] } },
+                    required: ['_id'],
+                    properties: { _id: string, _fields: { ...ref('CropFields'), description: 'Always with an aspect ratio; without one, only where the image was sent with `_fields`' }, _crop: ref('Crop'), attachment: { anyOf: [ref('Attachment'), { type: 'null' }] } },
                   },
                 },
               },

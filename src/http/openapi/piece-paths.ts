@@ -97,6 +97,7 @@ const shareLinkList = {
 };
 const revokedLink = { type: 'object', required: ['revoked'], additionalProperties: false, properties: { revoked: { type: 'string' } } };
 const linkIdParameter = { name: 'linkId', in: 'path', required: true, description: 'A preview link\'s id, or `permanent` for the draft\'s own key.', schema: { type: 'string', minLength: 1, maxLength: 100 } };
+const project = query('project', { type: 'object', additionalProperties: { enum: ['1', '0', 'true', 'false'] } }, '`project[title]=1` keeps those properties (plus `_id`, `type`, `metaType`); `project[body]=0` removes them.', { ...deepObject, example: { title: '1' } });
 const archived = query('archived', { enum: ['1', 'true', '0', 'false', 'any'] }, 'Archived versions: only them (`1`), none (`0`, the default) or both (`any`). Ignored for callers without API access.');
 
 /** The list's own parameters (`src/content/query/list-params.ts`). */
@@ -106,7 +107,7 @@ const listParameters = [
   query('search', { type: 'string' }, 'Full-text search; `"quoted phrases"` must appear, `-word` must not.'),
   query('fallback', { enum: ['true', '1', 'false', '0'] }, '`true`: a document without a version in the asked locale shows its first version along the locale\'s fallback chain, marked `_fallbackLocale` (one version per document).'),
   query('autocomplete', { type: 'string' }, 'Every word matches the beginning of a word of the title or text fields, or every word is a whole word of any text (rich text included).'),
-  query('project', { type: 'object', additionalProperties: { enum: ['1', '0', 'true', 'false'] } }, '`project[title]=1` keeps those properties (plus `_id`, `type`, `metaType`); `project[body]=0` removes them.', { ...deepObject, example: { title: '1' } }),
+  project,
   query('_ids[]', { type: 'array', items: { type: 'string' } }, 'Only these documents (bare `cmsDocId`s or full `_id`s), in this order.', { style: 'form', explode: true }),
   archived,
   query('count', { enum: ['1', 'true', '0', 'false'] }, '`1` answers only `{ "count" }`, filters applied.'),
@@ -232,7 +233,7 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
         operationId: `get${name}`,
         summary: `Get one ${type.options.label} version`,
         security: security({ anonymous, write: false }),
-        parameters: [...idParameters, archived, renderAreas, ...shareParameters],
+        parameters: [...idParameters, archived, project, renderAreas, ...shareParameters],
         responses: responses({ 200: jsonResponse(`The ${type.options.label} version.`, answer), ...notModified }, [404], false),
       },
       put: forced(action(`replace${name}`, `Replace a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Input`)))),

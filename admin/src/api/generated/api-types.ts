@@ -205,6 +205,10 @@ export interface DocumentVersion {
   cmsWasArchived?: boolean;
   _url?: string;
   _parentUrl?: string;
+  /** The path of the piece page (`pagePath`), without the locale prefix: the original's page slug */
+  _parentSlug?: string;
+  /** On `@cms/image` documents: the `_id` of the attachment the image holds, as the original answers it (read-only) */
+  _prevAttachmentId?: string;
   /** On a published read: the version stands in for the asked locale, which has none; this is its own locale along the fallback chain. Its `_id` names it: writes go there */
   _fallbackLocale?: string;
   /** On a published read: the fields (`fallbackFields` of the type) that were empty in this version and are filled from the locale fallback chain */

@@ -2,7 +2,7 @@ import type { Caller } from '../caller.js';
 import type { DocumentCollaborators, VersionOutput } from '../collaborators.js';
 import { NotFoundError } from '../../../errors/app-error.js';
 import { canReadType, readableArchived, visibleValues } from '../../access/permissions.js';
-import { parseArchived, renderingOf } from '../../query/list-params.js';
+import { parseArchived, projectionOf, renderingOf } from '../../query/list-params.js';
 import { pieceTypeOf, resolveTarget } from '../caller.js';
 import { requestedShape } from '../requested-shape.js';
 import { findSharedDraft, shareRequestOf } from '../draft-sharing.js';
@@ -14,8 +14,8 @@ type GetOneDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'shareLinks' 
 
 /**
  * GET /api/v1/<type>/:_id: one version; `archived=any|1` reaches archived documents for callers
- * with API access, `renderAreas` renders areas. With `cmsShareId` and `cmsShareKey`, the shared
- * draft they name, whoever asks (`draft-sharing.ts`).
+ * with API access, `project` keeps or removes properties, `renderAreas` renders areas. With
+ * `cmsShareId` and `cmsShareKey`, the shared draft they name, whoever asks (`draft-sharing.ts`).
  */
 export async function getOne(
   deps: GetOneDeps,
@@ -26,22 +26,30 @@ export async function getOne(
 ): Promise<VersionOutput> {
   const { principal } = caller;
   const type = pieceTypeOf(deps.config, typeName);
+  const shape = shapeOf(query);
   const share = shareRequestOf(query);
   if (share) {
     // A shared draft is never kept: nothing to note.
     const shared = await deps.presenter.presentOne(await findSharedDraft(deps, caller, type, rawId, share), type, principal);
-    return { ...shared, document: requestedShape(deps.areas, shared.document, { render: renderingOf(query) }) };
+    return { ...shared, document: requestedShape(deps.areas, shared.document, shape) };
   }
   const sources = new AnswerSources();
   const found = await findVersion(deps, caller, type, rawId, query, sources);
   const fill = found.target.mode === 'published' ? await fillFallbackFields(deps, type, [found.doc], found.access) : unfilled([found.doc]);
   const [doc = found.doc] = fill.docs;
-  const { document, validator } = await deps.presenter.presentOne(doc, type, principal, sources);
+  const presented = await deps.presenter.presentOne(doc, type, principal, sources);
+  // Marked after `project`, which keeps them whatever it names, as on the list.
+  const document = requestedShape(deps.areas, presented.document, shape);
   if (found.target.locale !== null) markFallbackLocale(document, doc, found.target.locale);
   markFallbackFields(document, fill.filled.get(doc._id));
   // Filled fields come from the document's other versions: the answer depends on every one of them.
   if (fill.filled.size > 0) chainIds(found.target.docId, localeChainOf(deps.config, localeOf(found.doc)!), 'published').forEach((id) => sources.versions.add(id));
-  return { document: requestedShape(deps.areas, document, { render: renderingOf(query) }), validator, sources };
+  return { document, validator: presented.validator, sources };
+}
+
+/** `project` and `renderAreas`, as the list reads them: the original's GET one takes the list's parameters. */
+function shapeOf(query: Readonly<Record<string, unknown>>) {
+  return { project: projectionOf(query), render: renderingOf(query) };
 }
 
 /**
