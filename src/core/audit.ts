@@ -7,6 +7,21 @@ import { newId } from './ids.js';
  * transaction of its change (the store keeps them: storage/interface/audit.ts).
  */
 
+/**
+ * Every action the audit trail records, spelt once: the writers are typed by it, the OpenAPI
+ * document lists it (and so the admin's generated types), and the reference names each one.
+ */
+export const documentAuditVerbs = [
+  'insert', 'patch', 'replace', 'publish', 'unpublish', 'revert', 'revertPublished', 'archive', 'restore',
+  'restoreHistory', 'localize', 'share', 'unshare', 'revokeShareLink', 'schedule', 'unschedule', 'delete',
+] as const;
+export type DocumentAuditVerb = (typeof documentAuditVerbs)[number];
+export const auditActions = [
+  ...documentAuditVerbs.map((verb) => `document.${verb}` as const),
+  'login', 'login.failed', 'logout', 'apikey.create', 'apikey.revoke', 'attachment.upload', 'webhook.retry', 'import',
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
 /** Who did something, as an audit record keeps it: names and ids, never a credential. */
 export interface AuditActor {
   /** `cli`: the command line (`cms import`, `cms apikey`), acting for the operator. */
@@ -72,7 +87,7 @@ export interface AuditedBy {
 /** What happened: the action, and what it was done to. */
 export interface AuditEntry {
   /** `<subject>.<verb>`: `document.publish`, `login.failed`, `apikey.revoke`… */
-  readonly action: string;
+  readonly action: AuditAction;
   readonly type?: string | null;
   readonly ids?: readonly string[];
   readonly detail?: Readonly<Record<string, unknown>> | null;

@@ -2,7 +2,7 @@ import { newId, type Mode } from '../../core/ids.js';
 import type { Principal } from '../../core/principal.js';
 import { purgeEventName, type ChangeEventName, type WebhookEndpointConfig, type WebhookEventName } from '../../config/webhooks-config.js';
 import { cdnTagOf, documentCdnTag, modeGenerationKey } from '../generation-keys.js';
-import type { AuditedBy, RequestOrigin, ScheduledRun } from '../../core/audit.js';
+import type { AuditedBy, DocumentAuditVerb, RequestOrigin, ScheduledRun } from '../../core/audit.js';
 import type { NewWebhookDelivery, StoredDocument } from '../../storage/storage-adapter.js';
 
 /** The document a change event is about, and what it says of it. */
@@ -20,7 +20,8 @@ export interface Change {
   /** The schedule that made the change, for the audit trail. */
   readonly schedule?: ScheduledRun;
   /** The audit action's verb when it says more than the event (`revert`, `localize`, `patch`…). */
-  readonly action?: string;
+  /** The audit action's verb: the event's own, or one that says more (`revert`, `localize`, `replace`…). */
+  readonly action: DocumentAuditVerb;
 }
 
 /** How webhooks read documents: as an admin API key reads them (secrets removed, nothing projected away). */
@@ -76,8 +77,19 @@ export function deliveriesOf(change: Change, endpoints: readonly string[], docum
   return endpoints.map((endpoint) => ({ eventId, endpoint, docId: change.docId, event: change.event, type: change.type, payload }));
 }
 
+/** The audit verb of a change that names none finer than its event: an update is a PATCH unless PUT says `replace`. */
+const eventAuditVerbs: Readonly<Record<ChangeEventName, DocumentAuditVerb>> = {
+  insert: 'insert',
+  update: 'patch',
+  publish: 'publish',
+  unpublish: 'unpublish',
+  archive: 'archive',
+  restore: 'restore',
+  delete: 'delete',
+};
+
 /** The target of a change made to a stored version. */
-export function changeOf(event: ChangeEventName, doc: StoredDocument, by: AuditedBy, action?: string): Change {
+export function changeOf(event: ChangeEventName, doc: StoredDocument, by: AuditedBy, action: DocumentAuditVerb = eventAuditVerbs[event]): Change {
   return {
     event,
     type: doc.type,

@@ -5,10 +5,24 @@ import type { DocumentPresenter } from './present.js';
 import { pieceTypeOf } from './caller.js';
 import { reviewScheduledPublish } from './schedule-review.js';
 import type { HistoryAction, HistoryRecorder } from './history-recorder.js';
-import { audit, type AuditEntry, type AuditedBy } from '../../core/audit.js';
+import { audit, type AuditEntry, type AuditedBy, type DocumentAuditVerb } from '../../core/audit.js';
 import { userTypeName, type Principal } from '../../core/principal.js';
 import { changeOf, deliveriesOf, purgeDeliveriesOf, purgeTagsOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
 import { shareKeyProperty } from './draft-sharing.js';
+
+/** The audit verb of each history action: one spelling per action, the audit trail's own. */
+const historyAuditVerbs: Readonly<Record<HistoryAction, DocumentAuditVerb>> = {
+  insert: 'insert',
+  update: 'patch',
+  publish: 'publish',
+  unpublish: 'unpublish',
+  archive: 'archive',
+  restore: 'restore',
+  'revert-draft-to-published': 'revert',
+  'revert-published-to-previous': 'revertPublished',
+  localize: 'localize',
+  'restore-history': 'restoreHistory',
+};
 
 /**
  * The audit record of a change: `document.<verb>`, the document set and the version, its locale
@@ -18,7 +32,7 @@ function auditEntryOf(change: Change, doc: StoredDocument | null): AuditEntry {
   const ids = change.id === change.docId ? [change.docId] : [change.docId, change.id];
   const detail: Record<string, unknown> = { locale: change.locale, mode: change.mode };
   if (change.type === userTypeName && doc) detail.role = doc.role ?? null;
-  return { action: `document.${change.action ?? change.event}`, type: change.type, ids, detail };
+  return { action: `document.${change.action}`, type: change.type, ids, detail };
 }
 
 /**
@@ -87,10 +101,10 @@ export class ChangeRecorder {
     doc: StoredDocument,
     by: AuditedBy,
     action: HistoryAction = event,
-    auditAction: string = action,
+    auditAction?: DocumentAuditVerb,
   ): Promise<StoredDocument> {
     await this.recordHistory(session, action, doc, by.principal);
-    await this.record(session, changeOf(event, doc, by, auditAction === event ? undefined : auditAction), doc);
+    await this.record(session, changeOf(event, doc, by, auditAction ?? historyAuditVerbs[action]), doc);
     await reviewScheduledPublish(session, { event, doc, type: pieceTypeOf(this.#config, doc.type), principal: by.principal });
     return doc;
   }

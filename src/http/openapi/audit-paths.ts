@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../../content/fields/value-schema.js';
 import { ref } from './component-names.js';
+import { auditActions } from '../../core/audit.js';
 import { jsonResponse, responses, security, type Operation } from './operations.js';
 
 const nullableString = { type: ['string', 'null'] };
@@ -26,7 +27,7 @@ export const auditComponents: Record<string, JsonSchema> = {
       },
       address: { ...nullableString, description: "The client's address; null from the command line" },
       requestId: { ...nullableString, description: "The HTTP request's id, as in the server's log" },
-      action: { type: 'string', description: '`document.<verb>`, `login`, `login.failed`, `logout`, `apikey.create`, `apikey.revoke`, `attachment.upload`, `webhook.retry`, `import`' },
+      action: { type: 'string', description: `One of ${auditActions.map((action) => `\`${action}\``).join(', ')}` },
       type: { ...nullableString, description: 'The piece type of a document action' },
       ids: { type: 'array', items: { type: 'string' }, description: 'The cmsDocId and version _id of a document action; a user, key, attachment or delivery id' },
       detail: { type: ['object', 'null'] },
