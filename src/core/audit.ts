@@ -18,7 +18,7 @@ export const documentAuditVerbs = [
 export type DocumentAuditVerb = (typeof documentAuditVerbs)[number];
 export const auditActions = [
   ...documentAuditVerbs.map((verb) => `document.${verb}` as const),
-  'login', 'login.failed', 'logout', 'apikey.create', 'apikey.revoke', 'attachment.upload', 'webhook.retry', 'import',
+  'login', 'login.failed', 'logout', 'apikey.create', 'apikey.revoke', 'attachment.upload', 'webhook.retry',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -42,6 +42,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       listLive: (versionId, now) => read.shareLinks.listLive(versionId, now),
       remove: (versionId, id) => transaction((tx) => tx.shareLinks.remove(versionId, id)),
       removeAll: (versionId, expiredAt) => transaction((tx) => tx.shareLinks.removeAll(versionId, expiredAt)),
+      linksAfter: (afterId, limit) => read.shareLinks.linksAfter(afterId, limit),
     },
     indexPlans: {
       digestOf: (type) => read.indexPlans.digestOf(type),
@@ -91,6 +92,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       get: (scope, id) => read.history.get(scope, id),
       prune: (scope, rule) => transaction((tx) => tx.history.prune(scope, rule)),
       removeDocument: (type, docId, locales) => transaction((tx) => tx.history.removeDocument(type, docId, locales)),
+      entriesAfter: (afterSeq, limit) => read.history.entriesAfter(afterSeq, limit),
     },
     audit: {
       append: (records) => transaction((tx) => tx.audit.append(records)),
@@ -116,6 +118,8 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       complete: (key, token) => transaction((tx) => tx.schedules.complete(key, token)),
       fail: (key, token) => transaction((tx) => tx.schedules.fail(key, token)),
       setUnreviewedChange: (key, change) => transaction((tx) => tx.schedules.setUnreviewedChange(key, change)),
+      schedulesAfter: (after, limit) => read.schedules.schedulesAfter(after, limit),
+      restore: (schedule) => transaction((tx) => tx.schedules.restore(schedule)),
     },
   };
 }

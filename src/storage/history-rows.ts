@@ -39,6 +39,11 @@ export function historyEntryOf(row: HistoryRow): HistoryEntry {
   return { ...historyHeadOf(row), type: row.type!, docId: row.doc_id!, locale: row.locale!, data: parsed(row.data!) };
 }
 
+/** An entry with its `seq`, as the export pages read them. */
+export function sequencedHistoryEntryOf(row: HistoryRow & { seq: number | string }): { seq: number; entry: HistoryEntry } {
+  return { seq: Number(row.seq), entry: historyEntryOf(row) };
+}
+
 /** The values of an insert, in the order of `historyInsertColumns`. */
 export const historyInsertColumns = 'id, type, doc_id, locale, version_id, mode, action, created_at, started_at, updated_by, data, pool';
 export function historyInsertValues(entry: HistoryEntry): unknown[] {

@@ -8,7 +8,7 @@ import { postgresUrl } from '../helpers/postgres.js';
 import { listFiles, makeImage, upload, uploadsDir } from '../helpers/media.js';
 import { runCli } from '../helpers/cli-store.js';
 import { createStorage } from '../../src/storage/create-storage.js';
-import { assertSameButTheImport, entriesOf, postgresTarget, sqliteTarget, withPart, type Target } from '../helpers/archive.js';
+import { entriesOf, postgresTarget, sqliteTarget, withPart, type Target } from '../helpers/archive.js';
 import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
 
 /**
@@ -126,7 +126,7 @@ describe('what the API stores, cms import takes back', () => {
     const again = join(work, 'again.tar.gz');
     const exported = await cms(['export', again, '--quiet'], target.env);
     assert.equal(exported.code, 0, exported.stderr);
-    await assertSameButTheImport(original, await readFile(again));
+    assert.ok(original.equals(await readFile(again)), 'the imported store exports the same bytes');
   }
 
   it('round-trips export, import, export byte for byte with every value at its limit, on SQLite and PostgreSQL', async () => {

@@ -9,7 +9,7 @@ import tar from 'tar-stream';
 import { keys, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { fetchRaw, listFiles, makeImage, makePdf, pathOf, uploaded } from '../helpers/media.js';
 import { postgresUrl } from '../helpers/postgres.js';
-import { assertSameButTheImport as assertReexported, entriesOf, packed, postgresTarget, sqliteTarget, withPart, type Target } from '../helpers/archive.js';
+import { entriesOf, packed, postgresTarget, sqliteTarget, withPart, type Target } from '../helpers/archive.js';
 import { runCli } from '../helpers/cli-store.js';
 import { startTestBucket } from '../helpers/s3.js';
 import { createStorage } from '../../src/storage/create-storage.js';
@@ -33,6 +33,7 @@ describe('cms export and cms import', () => {
   const answers = new Map<string, { status: number; body: unknown }>();
   const fileUrls: string[] = [];
   let hiddenFiles: string[] = [];
+  let shareKey = '';
 
   const cms = (args: string[], env: Record<string, string>) => runCli(args, { env: { CMS_CONFIG: configPath, CMS_LOG_LEVEL: 'silent', ...env } });
 
@@ -53,7 +54,8 @@ describe('cms export and cms import', () => {
     work = await mkdtemp(join(tmpdir(), 'cms-transfer-'));
     configPath = join(work, 'cms.config.json');
     await writeFile(configPath, JSON.stringify(transferConfig()));
-    source = await startTestApp(transferConfig());
+    // A scheduler that looks often: a schedule due now fails within the setup.
+    source = await startTestApp(transferConfig(), { CMS_LIMIT_SCHEDULER_INTERVAL: '100' });
     const ok = async (method: 'POST' | 'PATCH', url: string, body: unknown = {}) => {
       const response = await source.request(method, url, { body });
       assert.equal(response.status, 200, `${method} ${url}: ${response.text}`);
@@ -71,7 +73,21 @@ describe('cms export and cms import', () => {
     await ok('POST', `/api/v1/article/${second._id}/publish`);
     // Scheduled publishing: the drafts show their schedules, and the copy's index finds them.
     await ok('POST', `/api/v1/article/${second.cmsDocId}:en:draft/schedule`, { unpublishAt: '2040-01-01T00:00:00.000Z' });
-    await ok('POST', '/api/v1/article?cmsLocale=es&cmsMode=draft', { title: 'Noticias del puerto', category: 'tech' });
+    const noticias = await ok('POST', '/api/v1/article?cmsLocale=es&cmsMode=draft', { title: 'Noticias del puerto', category: 'tech' });
+    // A pending publish that a contributor's change marks unreviewed, and an unpublish of what was never published, which fails.
+    await ok('POST', `/api/v1/article/${second.cmsDocId}:en:draft/schedule`, { publishAt: '2039-01-01T00:00:00.000Z' });
+    const edited = await source.request('PATCH', `/api/v1/article/${second.cmsDocId}:en:draft`, { key: 'contributor', body: { title: 'Second story, edited' } });
+    assert.equal(edited.status, 200, edited.text);
+    await ok('POST', `/api/v1/article/${noticias._id}/schedule`, { unpublishAt: new Date().toISOString() });
+    for (let failed = false; !failed; ) {
+      failed = (await source.request('GET', `/api/v1/article/${noticias._id}`)).body.scheduledUnpublish?.status === 'failed';
+      if (!failed) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // A preview link: the store keeps its key's digest only.
+    const firstDraft = `${first.cmsDocId}:en:draft`;
+    shareKey = (await ok('POST', `/api/v1/article/${firstDraft}/share`, { share: true, expiresIn: 3600 })).cmsShareKey;
+    const history = (await source.request('GET', `/api/v1/article/${firstDraft}/history`)).body.results as { _id: string }[];
+    assert.ok(history.length >= 2, 'the draft has history');
     const gone = await ok('POST', '/api/v1/article', { title: 'Old story' });
     await ok('PATCH', `/api/v1/article/${gone._id}`, { archived: true });
     await ok('POST', '/api/v1/note', { title: 'A note', text: 'private' });
@@ -104,6 +120,12 @@ describe('cms export and cms import', () => {
       '/api/v1/@cms/user',
       '/api/v1/gallery',
       '/api/v1/article?cmsMode=draft&scheduled=pending',
+      '/api/v1/article?cmsLocale=es&cmsMode=draft&scheduled=failed',
+      `/api/v1/article/${firstDraft}/history`,
+      `/api/v1/article/${firstDraft}/history/${history.at(-1)!._id}`,
+      `/api/v1/article/${firstDraft}/share`,
+      `/api/v1/article/${firstDraft}?cmsShareId=${firstDraft}&cmsShareKey=${shareKey} as anonymous`,
+      '/api/v1/@cms/audit?perPage=100',
     ]) {
       answers.set(url, { status: 0, body: null });
     }
@@ -134,7 +156,21 @@ describe('cms export and cms import', () => {
   it('writes a gzipped tar of the records, every file and a manifest, the same bytes each time', async () => {
     const entries = await entriesOf(archive);
     const names = entries.map((entry) => entry.name);
-    assert.deepEqual(names.slice(0, 4), ['documents.jsonl', 'users.jsonl', 'attachments.jsonl', 'audit.jsonl']);
+    assert.deepEqual(names.slice(0, 7), ['documents.jsonl', 'users.jsonl', 'attachments.jsonl', 'audit.jsonl', 'history.jsonl', 'share-links.jsonl', 'schedules.jsonl']);
+    const lines = (name: string) => entries.find((entry) => entry.name === name)!.data.toString().trim().split('\n').map((line) => JSON.parse(line));
+    assert.ok(lines('history.jsonl').length >= 4);
+    // The link's digest, never its key.
+    const [link] = lines('share-links.jsonl');
+    assert.equal(link.digest, createHash('sha256').update(shareKey).digest('base64url'));
+    assert.ok(!archive.includes(shareKey) && !entries.some((entry) => entry.data.includes(shareKey)));
+    // Schedules as kept: who (an API key, by its id), the contributor's unreviewed change, the failed one.
+    const schedules = lines('schedules.jsonl');
+    assert.deepEqual(schedules.map((row) => [row.action, row.status, row.by.kind, row.unreviewedChange?.role ?? null]).sort(), [
+      ['publish', 'pending', 'apiKey', 'contributor'],
+      ['unpublish', 'failed', 'apiKey', null],
+      ['unpublish', 'pending', 'apiKey', null],
+    ]);
+    assert.ok(schedules.every((row) => typeof row.by.keyId === 'string'));
     // The audit trail, oldest first, and no secret in it.
     const auditText = entries[3]!.data.toString();
     const trail = auditText.trim().split('\n').map((line) => JSON.parse(line));
@@ -148,7 +184,7 @@ describe('cms export and cms import', () => {
     for (const hidden of hiddenFiles) assert.ok(files.includes(`files/${hidden}`), hidden);
     const manifest = JSON.parse(entries.at(-1)!.data.toString());
     assert.equal(manifest.format, 'cms-archive');
-    assert.equal(manifest.version, 1);
+    assert.equal(manifest.version, 2);
     assert.equal(manifest.files.count, files.length);
     const documents = entries[0]!.data.toString();
     assert.equal(manifest.parts[0].sha256, createHash('sha256').update(documents).digest('hex'));
@@ -165,19 +201,6 @@ describe('cms export and cms import', () => {
     assert.ok(archive.equals(await readFile(join(work, 'again.tar.gz'))), 'the same store exports to the same bytes');
   });
 
-  /**
-   * The imported store exports the same bytes but for its audit trail (and the manifest's digest
-   * of it): the records came back as they were, and the import itself was appended to them.
-   */
-  async function assertSameButTheImport(reexported: Buffer): Promise<void> {
-    const added = await assertReexported(archive, reexported);
-    const was = await entriesOf(archive);
-    const manifest = JSON.parse(was.at(-1)!.data.toString());
-    assert.equal(added[0]!.detail.documents, manifest.parts[0].lines);
-    const trail = was.find((entry) => entry.name === 'audit.jsonl')!.data.toString();
-    assert.equal(added[0]!.detail.audit, trail.trim().split('\n').length);
-  }
-
   async function importAndCompare(target: Target): Promise<void> {
     const imported = await cms(['import', join(work, 'source.tar.gz')], target.env);
     assert.equal(imported.code, 0, imported.stderr);
@@ -186,7 +209,7 @@ describe('cms export and cms import', () => {
     assert.match(imported.stderr, /^documents: \d+\/\d+ in [\d.]+ s$/m);
     const reexported = await cms(['export', join(work, 'reexported.tar.gz'), '-q'], target.env);
     assert.equal(reexported.code, 0, reexported.stderr);
-    await assertSameButTheImport(await readFile(join(work, 'reexported.tar.gz')));
+    assert.ok(archive.equals(await readFile(join(work, 'reexported.tar.gz'))), 'the imported store exports the same bytes');
 
     const copy = await startTestApp(transferConfig(), target.env);
     try {
@@ -250,7 +273,7 @@ describe('cms export and cms import', () => {
       assert.deepEqual(await listFiles(join(target.dataDir, 'uploads')), [], 'no file stays behind in the work directory');
       const reexported = await cms(['export', join(work, 'from-bucket.tar.gz'), '--quiet'], env);
       assert.equal(reexported.code, 0, reexported.stderr);
-      await assertSameButTheImport(await readFile(join(work, 'from-bucket.tar.gz')));
+      assert.ok(archive.equals(await readFile(join(work, 'from-bucket.tar.gz'))), 'the imported store exports the same bytes');
     } finally {
       await target.remove();
       await bucket.close();
@@ -283,13 +306,15 @@ describe('cms export and cms import', () => {
     }
   }
 
-  it('imports an archive made before the audit trail (no audit.jsonl): only the import is recorded', async () => {
-    const entries = (await entriesOf(archive)).filter((entry) => entry.name !== 'audit.jsonl');
+  it('imports an archive of version 1 (no audit trail, history, links or schedules): the drafts show their schedules again', async () => {
+    const added = ['audit.jsonl', 'history.jsonl', 'share-links.jsonl', 'schedules.jsonl'];
+    const entries = (await entriesOf(archive)).filter((entry) => !added.includes(entry.name));
     const manifestEntry = entries.at(-1)!;
     const manifest = JSON.parse(manifestEntry.data.toString());
-    manifest.parts = manifest.parts.filter((part: { name: string }) => part.name !== 'audit.jsonl');
+    manifest.version = 1;
+    manifest.parts = manifest.parts.filter((part: { name: string }) => !added.includes(part.name));
     manifestEntry.data = Buffer.from(JSON.stringify(manifest));
-    const path = join(work, 'before-audit.tar.gz');
+    const path = join(work, 'version-1.tar.gz');
     await writeFile(path, await packed(entries));
     const target = await sqliteTarget();
     try {
@@ -299,14 +324,28 @@ describe('cms export and cms import', () => {
       try {
         const trail = await copy.request('GET', '/api/v1/@cms/audit');
         assert.equal(trail.status, 200, trail.text);
-        assert.deepEqual(trail.body.results.map((record: { action: string }) => record.action), ['import']);
-        assert.equal(trail.body.results[0].detail.audit, undefined);
+        assert.deepEqual(trail.body.results, [], 'nothing is added to the trail');
+        for (const url of ['/api/v1/article?cmsMode=draft&scheduled=pending', '/api/v1/article?cmsLocale=es&cmsMode=draft&scheduled=failed']) {
+          assert.deepEqual((await copy.request('GET', url)).body, answers.get(url)!.body, url);
+        }
       } finally {
         await copy.close();
       }
     } finally {
       await target.remove();
     }
+  });
+
+  it('refuses a history entry, preview link or schedule that is malformed or names a draft the archive lacks', async () => {
+    const lines = async (name: string) => (await entriesOf(archive)).find((entry) => entry.name === name)!.data.toString().trim().split('\n').map((line) => JSON.parse(line));
+    const part = (records: unknown[]) => Buffer.from(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    const [schedule] = await lines('schedules.jsonl');
+    const elsewhere = { ...schedule, docId: 'nosuchdoc', versionId: `nosuchdoc:${schedule.locale}:draft` };
+    await assertRefused(await withPart(archive, 'schedules.jsonl', part([elsewhere])), /^cms import: line 1 of schedules\.jsonl: names the draft "nosuchdoc:\w+:draft" of type "article", which the archive does not hold/);
+    const [link] = await lines('share-links.jsonl');
+    await assertRefused(await withPart(archive, 'share-links.jsonl', part([{ ...link, digest: 'the-key-in-clear' }])), /^cms import: line 1 of share-links\.jsonl: \/digest: /);
+    const history = await lines('history.jsonl');
+    await assertRefused(await withPart(archive, 'history.jsonl', part([{ ...history[0], cmsMode: 'draft', versionId: 'x:en:draft' }])), /^cms import: line 1 of history\.jsonl: the versionId "x:en:draft" does not match/);
   });
 
   it('refuses an archive whose records do not match their checksum', async () => {
@@ -341,8 +380,8 @@ describe('cms export and cms import', () => {
   it('refuses another format version, and a document of a type the configuration lacks', async () => {
     const entries = await entriesOf(archive);
     const manifestEntry = entries.at(-1)!;
-    manifestEntry.data = Buffer.from(JSON.stringify({ ...JSON.parse(manifestEntry.data.toString()), version: 2 }));
-    await assertRefused(await packed(entries), /^cms import: the archive has format version 2; this cms reads version 1\n/);
+    manifestEntry.data = Buffer.from(JSON.stringify({ ...JSON.parse(manifestEntry.data.toString()), version: 3 }));
+    await assertRefused(await packed(entries), /^cms import: the archive has format version 3; this cms reads versions 1 and 2\n/);
     const documents = (await entriesOf(archive))[0]!.data.toString().replaceAll('"type":"note"', '"type":"memo"');
     await assertRefused(await withPart(archive, 'documents.jsonl', Buffer.from(documents)), /the type "memo" is not in this configuration/);
   });

@@ -69,21 +69,3 @@ export async function withPart(archive: Buffer, name: string, data: Buffer): Pro
   manifestEntry.data = Buffer.from(JSON.stringify(manifest));
   return packed(entries.map((entry) => (entry.name === name ? { name, data } : entry)));
 }
-
-
-/**
- * Asserts that `reexported` (the export of a store `original` was imported into) holds the same
- * records and files but for its audit trail (and the manifest's digest of it): the trail came
- * back as it was, with the import's own record appended. Answers the records appended.
- */
-export async function assertSameButTheImport(original: Buffer, reexported: Buffer): Promise<Record<string, any>[]> {
-  const [was, is] = [await entriesOf(original), await entriesOf(reexported)];
-  const apart = (entries: { name: string; data: Buffer }[]) => entries.filter((entry) => entry.name !== 'audit.jsonl' && entry.name !== 'manifest.json');
-  assert.deepEqual(apart(is), apart(was), 'the imported store exports the same records and files');
-  const trailOf = (entries: { name: string; data: Buffer }[]) => entries.find((entry) => entry.name === 'audit.jsonl')?.data.toString() ?? '';
-  const [before, after] = [trailOf(was), trailOf(is)];
-  assert.ok(after.startsWith(before), 'the trail comes back as it was');
-  const added = after.slice(before.length).trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
-  assert.deepEqual(added.map((record) => [record.action, record.actor.kind, record.address]), [['import', 'cli', null]]);
-  return added;
-}

@@ -45,7 +45,6 @@ export const auditActions: readonly string[] = [
   'apikey.revoke',
   'attachment.upload',
   'webhook.retry',
-  'import',
 ];
 
 /** GET /api/v1/@cms/audit: one page, newest first. */

@@ -10,17 +10,30 @@ import { loginSchema, storedBounds, storedDocumentSchema } from '../../content/s
  * - `documents.jsonl`: every document version, one JSON object a line, by `_id`;
  * - `users.jsonl`: every user's login data (the password hash, never a password), by `userId`;
  * - `attachments.jsonl`: every attachment record with the versions holding it, `readable` and its uploader when known, by `_id`;
- * - `audit.jsonl`: the audit trail, oldest first (absent from archives made before it; optional);
+ * - `audit.jsonl`: the audit trail, in the order appended (absent from archives made before it);
+ * - `history.jsonl`: every history entry with its content, in the order appended (version 2);
+ * - `share-links.jsonl`: every preview link, its key's digest only (never a key), by `id` (version 2);
+ * - `schedules.jsonl`: every pending or failed schedule, by draft `_id` then action (version 2);
  * - `files/<key>`: every file of every attachment, readable or not, by key;
  * - `manifest.json`: last, since it holds the SHA-256 of everything before it.
  */
 export const archiveFormat = 'cms-archive';
-export const archiveVersion = 1;
+/** Version 2 added history, preview links and schedules; an archive of version 1 imports with what it has. */
+export const archiveVersion = 2;
+export const readableVersions: readonly number[] = [1, 2];
 
-export const partNames = ['documents.jsonl', 'users.jsonl', 'attachments.jsonl', 'audit.jsonl'] as const;
+export const partNames = ['documents.jsonl', 'users.jsonl', 'attachments.jsonl', 'audit.jsonl', 'history.jsonl', 'share-links.jsonl', 'schedules.jsonl'] as const;
 export type PartName = (typeof partNames)[number];
 /** Parts an archive may lack (one made before they existed): the next entry then comes in their place. */
-export const optionalPartNames: readonly PartName[] = ['audit.jsonl'];
+export const optionalPartNames: readonly PartName[] = ['audit.jsonl', 'history.jsonl', 'share-links.jsonl', 'schedules.jsonl'];
+/** The parts an archive of each version holds: all of them (but version 1's optional audit trail). */
+export function requiredParts(version: number): readonly PartName[] {
+  return version === 1 ? ['documents.jsonl', 'users.jsonl', 'attachments.jsonl'] : partNames;
+}
+/** The parts an archive of each version may hold. */
+export function allowedParts(version: number): readonly PartName[] {
+  return version === 1 ? ['documents.jsonl', 'users.jsonl', 'attachments.jsonl', 'audit.jsonl'] : partNames;
+}
 export const filePrefix = 'files/';
 export const manifestName = 'manifest.json';
 /** A manifest is a few hundred bytes: anything much larger is not one. */
@@ -115,6 +128,70 @@ export const auditLineSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Who made a change, as a version's `updatedBy` names them (history, preview links, schedules). */
+const author = Type.Object({ _id: shortText, title: Type.String({ maxLength: 1000 }), username: shortText }, { additionalProperties: false });
+const epochMs = Type.Integer({ minimum: 0, maximum: 8.64e15 });
+const modeName = Type.Union(['draft', 'published', 'previous'].map((mode) => Type.Literal(mode)));
+
+/** A history entry (storage/interface/history.ts), its content as the version held it. */
+export const historyLineSchema = Type.Object(
+  {
+    _id: id,
+    createdAt: epochMs,
+    updatedBy: author,
+    action: Type.String({ minLength: 1, maxLength: 200 }),
+    cmsMode: modeName,
+    versionId: id,
+    startedAt: epochMs,
+    // The share it counts against when entries are pruned (history-recorder.ts: first, publish:<role>, change:<role>).
+    pool: Type.String({ minLength: 1, maxLength: 100 }),
+    type: Type.String({ minLength: 1, maxLength: storedBounds.typeNameLength }),
+    docId: id,
+    locale: Type.String({ minLength: 1, maxLength: storedBounds.idLength }),
+    data: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+export type HistoryLine = Static<typeof historyLineSchema>;
+
+/** A preview link (storage/interface/share-links.ts): the SHA-256 of its key, base64url, never the key. */
+export const shareLinkLineSchema = Type.Object(
+  {
+    id,
+    versionId: id,
+    digest: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }),
+    createdAt: isoDate,
+    createdBy: author,
+    expiresAt: Type.Union([isoDate, Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type ShareLinkLine = Static<typeof shareLinkLineSchema>;
+
+/** A schedule as the store keeps it (storage/interface/schedules.ts), its claim aside: an import leaves it unclaimed. */
+export const scheduleLineSchema = Type.Object(
+  {
+    versionId: id,
+    action: Type.Union([Type.Literal('publish'), Type.Literal('unpublish')]),
+    type: Type.String({ minLength: 1, maxLength: storedBounds.typeNameLength }),
+    docId: id,
+    locale: Type.String({ minLength: 1, maxLength: storedBounds.idLength }),
+    dueAt: epochMs,
+    by: Type.Object(
+      { kind: Type.Union([Type.Literal('user'), Type.Literal('apiKey')]), userId: shortText, title: Type.String({ maxLength: 1000 }), username: shortText, keyId: shortText },
+      { additionalProperties: false },
+    ),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('failed')]),
+    attempts: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+    unreviewedChange: Type.Union([
+      Type.Object({ by: author, role: shortText, at: isoDate }, { additionalProperties: false }),
+      Type.Null(),
+    ]),
+  },
+  { additionalProperties: false },
+);
+export type ScheduleLine = Static<typeof scheduleLineSchema>;
 
 /** Each schema compiled once, with the first mismatch as a message. */
 export function compiledCheck<T extends TSchema>(schema: T): (value: unknown) => string | null {

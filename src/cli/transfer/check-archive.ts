@@ -10,7 +10,7 @@ import { attachmentIdOfKey } from '../../media/naming.js';
 import { ArchiveError, archiveEntries, linesOf, type ArchiveEntry } from './archive-reader.js';
 import {
   archiveFormat,
-  archiveVersion,
+  allowedParts,
   attachmentLineSchema,
   compiledCheck,
   documentLineSchema,
@@ -22,8 +22,16 @@ import {
   partNames,
   optionalPartNames,
   auditLineSchema,
+  historyLineSchema,
+  readableVersions,
+  requiredParts,
+  scheduleLineSchema,
+  shareLinkLineSchema,
   userLineSchema,
   type AttachmentLine,
+  type HistoryLine,
+  type ScheduleLine,
+  type ShareLinkLine,
   type Manifest,
   type ManifestPart,
   type PartName,
@@ -33,6 +41,9 @@ const checkDocument = compiledCheck(documentLineSchema);
 const checkUser = compiledCheck(userLineSchema);
 const checkAttachment = compiledCheck(attachmentLineSchema);
 const checkAudit = compiledCheck(auditLineSchema);
+const checkHistory = compiledCheck(historyLineSchema);
+const checkShareLink = compiledCheck(shareLinkLineSchema);
+const checkSchedule = compiledCheck(scheduleLineSchema);
 
 /** The part an entry may be after `read` parts: the next, or past an optional one it is not (an older archive lacks it). */
 function expectedPart(read: number, name: string): PartName | undefined {
@@ -101,9 +112,12 @@ class ArchiveCheck {
     const problem = checkManifest(this.#manifest);
     const found = this.#manifest as Partial<Manifest>;
     if (found.format !== archiveFormat) throw new ArchiveError(`${manifestName} does not describe a ${archiveFormat} archive`);
-    if (found.version !== archiveVersion) throw new ArchiveError(`the archive has format version ${String(found.version)}; this cms reads version ${archiveVersion}`);
+    if (!readableVersions.includes(found.version as number)) {
+      throw new ArchiveError(`the archive has format version ${String(found.version)}; this cms reads versions ${readableVersions.join(' and ')}`);
+    }
     if (problem) throw new ArchiveError(`${manifestName} is malformed: ${problem}`);
     const manifest = this.#manifest as Manifest;
+    this.#checkPartsOfVersion(manifest);
     for (const [index, part] of this.#parts.entries()) {
       const listed = manifest.parts[index];
       if (!listed || listed.name !== part.name || listed.sha256 !== part.sha256 || listed.bytes !== part.bytes || listed.lines !== part.lines) {
@@ -116,6 +130,16 @@ class ArchiveCheck {
     }
     if (this.#recordProblem) throw new ArchiveError(this.#recordProblem);
     return { manifest, unreadable: this.#unreadable };
+  }
+
+  /** The parts read are those the manifest lists, and those its version holds. */
+  #checkPartsOfVersion(manifest: Manifest): void {
+    const read = this.#parts.map((part) => part.name);
+    if (manifest.parts.length !== read.length) throw new ArchiveError(`${manifestName} lists other parts than the archive holds: the archive was damaged or altered`);
+    const missing = requiredParts(manifest.version).find((name) => !read.includes(name));
+    if (missing) throw new ArchiveError(`the archive (format version ${manifest.version}) lacks ${missing}`);
+    const extra = read.find((name) => !allowedParts(manifest.version).includes(name));
+    if (extra) throw new ArchiveError(`the archive (format version ${manifest.version}) may not hold ${extra}`);
   }
 
   async #readPart(name: PartName, entry: ArchiveEntry): Promise<ManifestPart> {
@@ -145,6 +169,13 @@ class ArchiveCheck {
     if (name === 'users.jsonl') return (record) => checkUser(record) ?? inOrder((record as { userId: string }).userId);
     // In the order appended (by time, not by id): a repeated id is refused by the store, in the import's transaction.
     if (name === 'audit.jsonl') return (record) => checkAudit(record);
+    // In the order appended too (seq); a repeated id is refused by the store likewise.
+    if (name === 'history.jsonl') return (record) => checkHistory(record) ?? historyProblem(record as HistoryLine);
+    if (name === 'share-links.jsonl') return (record) => checkShareLink(record) ?? shareLinkProblem(record as ShareLinkLine) ?? inOrder((record as ShareLinkLine).id);
+    if (name === 'schedules.jsonl') {
+      // By draft id, then action: '\0' sorts before any character an id holds.
+      return (record) => checkSchedule(record) ?? scheduleProblem(record as ScheduleLine) ?? inOrder(`${(record as ScheduleLine).versionId}\0${(record as ScheduleLine).action}`);
+    }
     return (record) => checkAttachment(record) ?? this.#attachmentProblem(record as AttachmentLine) ?? inOrder((record as AttachmentLine)._id);
   }
 
@@ -187,6 +218,23 @@ class ArchiveCheck {
     this.#files.count++;
     this.#files.bytes += entry.size;
   }
+}
+
+/*
+ * What a record says of the document it belongs to must agree with itself; that the archive
+ * holds that document is asked of the store in the import's transaction, once the documents are
+ * in (records come in their own orders: a set of every document id would grow with the store).
+ */
+function historyProblem(entry: HistoryLine): string | null {
+  return entry.versionId === `${entry.docId}:${entry.locale}:${entry.cmsMode}` ? null : `the versionId ${JSON.stringify(entry.versionId)} does not match its docId, locale and cmsMode`;
+}
+
+function shareLinkProblem(link: ShareLinkLine): string | null {
+  return link.versionId.endsWith(':draft') ? null : `the preview link ${link.id} names ${JSON.stringify(link.versionId)}, which is not a draft`;
+}
+
+function scheduleProblem(schedule: ScheduleLine): string | null {
+  return schedule.versionId === `${schedule.docId}:${schedule.locale}:draft` ? null : `the versionId ${JSON.stringify(schedule.versionId)} does not match its docId and locale`;
 }
 
 async function readManifest(entry: ArchiveEntry): Promise<unknown> {

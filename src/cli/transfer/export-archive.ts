@@ -8,7 +8,7 @@ import { Transform, type Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import tar from 'tar-stream';
-import type { StorageAdapter } from '../../storage/storage-adapter.js';
+import type { ScheduleKey, StorageAdapter } from '../../storage/storage-adapter.js';
 import type { FileLocation, FileStorage, StoredFileInfo } from '../../media/file-storage.js';
 import { attachmentKeys } from '../../media/attachment-output.js';
 import type { Progress } from '../progress.js';
@@ -22,6 +22,8 @@ import {
   type Manifest,
   type ManifestPart,
   type PartName,
+  type ScheduleLine,
+  type ShareLinkLine,
 } from './archive-format.js';
 
 // Rows read per query.
@@ -52,6 +54,9 @@ export async function exportArchive(deps: ExportDeps, path: string): Promise<Man
       await writePart(work, 'users.jsonl', userLines(deps)),
       await writePart(work, 'attachments.jsonl', attachmentLines(deps, latest)),
       await writePart(work, 'audit.jsonl', auditLines(deps)),
+      await writePart(work, 'history.jsonl', historyLines(deps)),
+      await writePart(work, 'share-links.jsonl', shareLinkLines(deps)),
+      await writePart(work, 'schedules.jsonl', scheduleLines(deps)),
     ];
     const pack = tar.pack();
     const written = pipeline(pack, createGzip(), createWriteStream(partial));
@@ -138,6 +143,54 @@ async function* auditLines(deps: ExportDeps): AsyncGenerator<string> {
     stage.add(page.length);
     if (page.length < pageSize) break;
     after = page.at(-1)!.seq;
+  }
+  stage.done();
+}
+
+/** Every history entry, content included, in the order appended (which orders those of one millisecond). */
+async function* historyLines(deps: ExportDeps): AsyncGenerator<string> {
+  const stage = deps.progress.stage('history');
+  for (let after = 0; ; ) {
+    const page = await deps.storage.history.entriesAfter(after, pageSize);
+    for (const { entry } of page) yield `${JSON.stringify(entry)}\n`;
+    stage.add(page.length);
+    if (page.length < pageSize) break;
+    after = page.at(-1)!.seq;
+  }
+  stage.done();
+}
+
+/** Every preview link by id, live or expired: its key's digest, as the store keeps it (the key itself is nowhere). */
+async function* shareLinkLines(deps: ExportDeps): AsyncGenerator<string> {
+  const stage = deps.progress.stage('share links');
+  for (let after: string | null = null; ; ) {
+    const page = await deps.storage.shareLinks.linksAfter(after, pageSize);
+    for (const link of page) {
+      const line: ShareLinkLine = { ...link, createdBy: JSON.parse(link.createdBy) as ShareLinkLine['createdBy'] };
+      yield `${JSON.stringify(line)}\n`;
+    }
+    stage.add(page.length);
+    if (page.length < pageSize) break;
+    after = page.at(-1)!.id;
+  }
+  stage.done();
+}
+
+/** Every schedule by key, with its attempts and unreviewed change; its claim, if any, stays behind. */
+async function* scheduleLines(deps: ExportDeps): AsyncGenerator<string> {
+  const stage = deps.progress.stage('schedules');
+  for (let after: ScheduleKey | null = null; ; ) {
+    const page = await deps.storage.schedules.schedulesAfter(after, pageSize);
+    for (const schedule of page) {
+      const { versionId, action, type, docId, locale, dueAt, status, attempts, unreviewedChange } = schedule;
+      const by = JSON.parse(schedule.by) as ScheduleLine['by'];
+      const change = unreviewedChange === null ? null : (JSON.parse(unreviewedChange) as ScheduleLine['unreviewedChange']);
+      const line: ScheduleLine = { versionId, action, type, docId, locale, dueAt, by, status, attempts, unreviewedChange: change };
+      yield `${JSON.stringify(line)}\n`;
+    }
+    stage.add(page.length);
+    if (page.length < pageSize) break;
+    after = page.at(-1)!;
   }
   stage.done();
 }

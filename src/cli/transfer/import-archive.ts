@@ -9,14 +9,23 @@ import { DocumentIndexer } from '../../content/indexing/document-indexer.js';
 import { restoreDocument } from '../../content/documents/restore-document.js';
 import type { SanitizedPieceType } from '../../content/types/piece-type.js';
 import type { AuditRecord, StorageSession, StorageAdapter, StoredDocument, UserLogin } from '../../storage/storage-adapter.js';
-import { audit, commandLine } from '../../core/audit.js';
 import type { FileStorage } from '../../media/file-storage.js';
 import { attachmentIdOfKey } from '../../media/naming.js';
 import { WorkFiles } from '../../media/work-files.js';
 import type { Progress } from '../progress.js';
 import { ArchiveError, archiveEntries, linesOf } from './archive-reader.js';
 import { checkArchive, hashed, type CheckedArchive } from './check-archive.js';
-import { fileListingLine, filePrefix, partNames, type AttachmentLine, type Manifest, type PartName } from './archive-format.js';
+import {
+  fileListingLine,
+  filePrefix,
+  partNames,
+  type AttachmentLine,
+  type HistoryLine,
+  type Manifest,
+  type PartName,
+  type ScheduleLine,
+  type ShareLinkLine,
+} from './archive-format.js';
 import { scheduleRowsOf } from '../../content/documents/schedules.js';
 
 export interface ImportDeps {
@@ -112,9 +121,16 @@ interface Deriving {
   readonly restore: (type: SanitizedPieceType, doc: StoredDocument) => void;
 }
 
-/** Every record, read from the archive's record parts only (the files that follow are not read again). */
+/**
+ * Every record, read from the archive's record parts only (the files that follow are not read
+ * again), each kept as it was: ids, times and digests. Nothing is added (not even a record of
+ * the import in the audit trail), so the store exports the archive's bytes again.
+ */
 async function writeRecords(deps: ImportDeps, derive: Deriving, tx: StorageSession, path: string, manifest: Manifest): Promise<void> {
   const { indexer } = derive;
+  // An archive of version 1 holds no schedules: the drafts' own show them.
+  const schedulesFromDrafts = !manifest.parts.some((part) => part.name === 'schedules.jsonl');
+  const held = draftsHeld(tx, [...deps.config.pieceTypes.keys()]);
   const write: Record<PartName, (record: never) => Promise<void>> = {
     'documents.jsonl': async (doc: StoredDocument) => {
       const type = deps.config.pieceTypes.get(doc.type)!;
@@ -122,27 +138,72 @@ async function writeRecords(deps: ImportDeps, derive: Deriving, tx: StorageSessi
       const { index, properties } = indexer.index(type, doc);
       await tx.documents.insert({ ...doc, ...properties }, index);
       // The schedules a draft shows go back into the due-time index (scheduled publishing).
-      for (const { schedule, status } of scheduleRowsOf(doc)) await tx.schedules.put(schedule, status);
+      if (schedulesFromDrafts) for (const { schedule, status } of scheduleRowsOf(doc)) await tx.schedules.put(schedule, status);
     },
     'users.jsonl': (login: UserLogin) => tx.logins.put(login),
     'attachments.jsonl': ({ readable, uploadedBy, ...attachment }: AttachmentLine) => tx.attachments.restore(attachment, readable, uploadedBy ?? null),
-    // The trail comes back as it was; the import itself is appended to it below.
+    // The trail comes back as it was, in its order.
     'audit.jsonl': (record: AuditRecord) => tx.audit.append([record]),
+    'history.jsonl': async (entry: HistoryLine) => {
+      await held(entry.type, `${entry.docId}:${entry.locale}:draft`);
+      await tx.history.append(entry);
+    },
+    'share-links.jsonl': async (link: ShareLinkLine) => {
+      await held(null, link.versionId);
+      await tx.shareLinks.insert({ ...link, createdBy: JSON.stringify(link.createdBy) });
+    },
+    'schedules.jsonl': async (schedule: ScheduleLine) => {
+      await held(schedule.type, schedule.versionId);
+      const { by, unreviewedChange } = schedule;
+      await tx.schedules.restore({ ...schedule, by: JSON.stringify(by), unreviewedChange: unreviewedChange && JSON.stringify(unreviewedChange) });
+    },
   };
   let partsLeft = manifest.parts.length;
   for await (const entry of archiveEntries(path)) {
     const name = entry.name as PartName;
     const part = manifest.parts.find((listed) => listed.name === name)!;
     const stage = deps.progress.stage(name.replace('.jsonl', ''), { total: part.lines });
+    let lineNumber = 0;
     for await (const line of linesOf(entry.body, deps.config.limits.archiveRecordBytes, name)) {
-      await write[name](JSON.parse(line) as never);
+      lineNumber++;
+      try {
+        await write[name](JSON.parse(line) as never);
+      } catch (error) {
+        if (error instanceof MissingDocumentError) throw new ArchiveError(`line ${lineNumber} of ${name}: ${error.message}`);
+        throw error;
+      }
       stage.add(1);
     }
     stage.done();
     if (--partsLeft === 0) break;
   }
-  const counts = Object.fromEntries(manifest.parts.map((part) => [part.name.replace('.jsonl', ''), part.lines]));
-  await audit(tx, commandLine, { action: 'import', detail: { ...counts, files: manifest.files.count, dataAsOf: manifest.dataAsOf } });
   // The index was derived by the plan of this configuration: no start needs to derive it again.
   for (const type of deps.config.pieceTypes.values()) await tx.indexPlans.record(type.name, indexer.planDigest(type));
+}
+
+/** A record names a draft the archive does not hold. */
+class MissingDocumentError extends Error {}
+
+/**
+ * Checks that the store (the archive's documents, written first in this transaction) holds the
+ * draft `versionId`, of `type` when given, else of any configured type (a lookup by id names its
+ * type); remembers the last draft found, since a draft's records mostly come together.
+ */
+function draftsHeld(tx: StorageSession, typeNames: readonly string[]): (type: string | null, versionId: string) => Promise<void> {
+  let last = { type: '', versionId: '' };
+  const find = async (type: string | null, versionId: string) => {
+    for (const name of type === null ? typeNames : [type]) {
+      const [found] = await tx.documents.find({ type: name, ids: [versionId], limit: 1, reverseIds: false });
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return async (type, versionId) => {
+    if (versionId === last.versionId && (type === null || type === last.type)) return;
+    const draft = await find(type, versionId);
+    if (!draft || draft.cmsMode !== 'draft') {
+      throw new MissingDocumentError(`names the draft ${JSON.stringify(versionId)}${type === null ? '' : ` of type ${JSON.stringify(type)}`}, which the archive does not hold`);
+    }
+    last = { type: draft.type, versionId };
+  };
 }

@@ -63,4 +63,16 @@ export interface HistoryStore {
   prune(scope: HistoryScope, rule: { readonly before: number; readonly pool: string; readonly keep: number }): Promise<void>;
   /** Removes every entry of the document set in these locales (the document is deleted). */
   removeDocument(type: string, docId: string, locales: readonly string[]): Promise<void>;
+  /**
+   * Up to `limit` entries appended after `afterSeq` (0: from the first), in the order appended,
+   * content included (`cms export`; `append` in that order keeps it, and so the order of entries
+   * saved in one millisecond).
+   */
+  entriesAfter(afterSeq: number, limit: number): Promise<SequencedHistoryEntry[]>;
+}
+
+/** An entry with its place in the store's order (the order entries were appended). */
+export interface SequencedHistoryEntry {
+  readonly seq: number;
+  readonly entry: HistoryEntry;
 }

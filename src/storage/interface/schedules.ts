@@ -69,4 +69,8 @@ export interface ScheduleStore {
   setUnreviewedChange(key: ScheduleKey, change: string | null): Promise<boolean>;
   /** Marks the schedule failed when `token` still holds its claim, ending the claim; false otherwise. */
   fail(key: ScheduleKey, token: string): Promise<boolean>;
+  /** Up to `limit` schedules whose key sorts after `after` (null: from the first), by draft id then action (`cms export`). */
+  schedulesAfter(after: ScheduleKey | null, limit: number): Promise<Schedule[]>;
+  /** Adds a schedule exactly as it was kept, attempts and unreviewed change included, unclaimed (`cms import`). */
+  restore(schedule: Schedule): Promise<void>;
 }

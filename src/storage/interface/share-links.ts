@@ -27,4 +27,6 @@ export interface ShareLinkStore {
   remove(versionId: string, id: string): Promise<boolean>;
   /** Removes the links of a draft; with `expiredAt`, only those expired at that time. */
   removeAll(versionId: string, expiredAt?: string): Promise<number>;
+  /** Up to `limit` links, live or not, whose id sorts after `afterId` (null: from the first), by id (`cms export`). */
+  linksAfter(afterId: string | null, limit: number): Promise<StoredShareLink[]>;
 }

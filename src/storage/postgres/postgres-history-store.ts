@@ -1,6 +1,6 @@
 import type { HistoryStore } from '../interface/history.js';
 import type { StatementSource } from './statements.js';
-import { historyEntryColumns, historyEntryOf, historyHeadColumns, historyHeadOf, historyInsertColumns, historyInsertValues, historyOrder, historySummaryColumns, historySummaryOf, type HistoryRow } from '../history-rows.js';
+import { historyEntryColumns, historyEntryOf, sequencedHistoryEntryOf, historyHeadColumns, historyHeadOf, historyInsertColumns, historyInsertValues, historyOrder, historySummaryColumns, historySummaryOf, type HistoryRow } from '../history-rows.js';
 
 const scope = 'doc_id = $1::text AND locale = $2::text AND type = $3::text';
 const appendSql = `INSERT INTO document_history (${historyInsertColumns})
@@ -16,6 +16,7 @@ const getSql = `SELECT ${historyEntryColumns} FROM document_history WHERE id = $
 const pruneAgedSql = `DELETE FROM document_history WHERE ${scope} AND created_at < $4::bigint`;
 const prunePoolSql = `DELETE FROM document_history WHERE seq IN (
   SELECT seq FROM document_history WHERE ${scope} AND pool = $4::text ${historyOrder} OFFSET $5::int)`;
+const entriesAfterSql = `SELECT seq, ${historyEntryColumns} FROM document_history WHERE seq > $1::bigint ORDER BY seq LIMIT $2::int`;
 const removeSql = 'DELETE FROM document_history WHERE doc_id = $1::text AND type = $2::text AND locale = ANY($3::text[])';
 
 /** The document_history table, read and written through the given statements. */
@@ -54,6 +55,11 @@ export function createPostgresHistoryStore(statements: StatementSource): History
 
     async removeDocument(type, docId, locales) {
       if (locales.length > 0) await statements.prepared(removeSql, [docId, type, [...locales]]);
+    },
+
+    async entriesAfter(afterSeq, limit) {
+      const { rows } = await statements.prepared<HistoryRow & { seq: string }>(entriesAfterSql, [afterSeq, limit]);
+      return rows.map(sequencedHistoryEntryOf);
     },
   };
 }

@@ -9,6 +9,8 @@ const insertSql = `INSERT INTO share_links (id, version_id, digest, created_at, 
 const findByDigestSql = `SELECT ${selected} FROM share_links WHERE digest = $1::text`;
 const listLiveSql = `SELECT ${selected} FROM share_links
   WHERE version_id = $1::text AND (expires_at IS NULL OR expires_at > $2::text) ORDER BY created_at DESC, id DESC`;
+// By id as bytes compare (the column has the database's collation), as SQLite does: both export in one order.
+const linksAfterSql = `SELECT ${selected} FROM share_links WHERE id COLLATE "C" > $1::text ORDER BY id COLLATE "C" LIMIT $2::int`;
 const removeSql = 'DELETE FROM share_links WHERE version_id = $1::text AND id = $2::text';
 const removeAllSql = 'DELETE FROM share_links WHERE version_id = $1::text';
 const removeExpiredSql = 'DELETE FROM share_links WHERE version_id = $1::text AND expires_at <= $2::text';
@@ -40,6 +42,11 @@ export function createPostgresShareLinkStore(statements: StatementSource): Share
         ? await statements.prepared(removeAllSql, [versionId])
         : await statements.prepared(removeExpiredSql, [versionId, expiredAt]);
       return removed.rowCount ?? 0;
+    },
+
+    async linksAfter(afterId, limit) {
+      const { rows } = await statements.prepared<StoredShareLink>(linksAfterSql, [afterId ?? '', limit]);
+      return rows;
     },
   };
 }

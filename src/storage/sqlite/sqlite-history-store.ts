@@ -1,6 +1,6 @@
 import type { HistoryStore } from '../interface/history.js';
 import type { StatementSource } from './statement-cache.js';
-import { historyEntryColumns, historyEntryOf, historyHeadColumns, historyHeadOf, historyInsertColumns, historyInsertValues, historyOrder, historySummaryColumns, historySummaryOf, type HistoryRow } from '../history-rows.js';
+import { historyEntryColumns, historyEntryOf, sequencedHistoryEntryOf, historyHeadColumns, historyHeadOf, historyInsertColumns, historyInsertValues, historyOrder, historySummaryColumns, historySummaryOf, type HistoryRow } from '../history-rows.js';
 
 const scope = 'doc_id = ? AND locale = ? AND type = ?';
 const appendSql = `INSERT INTO document_history (${historyInsertColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
@@ -15,6 +15,7 @@ const getSql = `SELECT ${historyEntryColumns} FROM document_history WHERE id = ?
 const pruneAgedSql = `DELETE FROM document_history WHERE ${scope} AND created_at < ?`;
 const prunePoolSql = `DELETE FROM document_history WHERE seq IN (
   SELECT seq FROM document_history WHERE ${scope} AND pool = ? ${historyOrder} LIMIT -1 OFFSET ?)`;
+const entriesAfterSql = `SELECT seq, ${historyEntryColumns} FROM document_history WHERE seq > ? ORDER BY seq LIMIT ?`;
 const removeSql = 'DELETE FROM document_history WHERE doc_id = ? AND type = ? AND locale IN (SELECT value FROM json_each(?))';
 
 /** The document_history table, read and written through the given connection's statements. */
@@ -52,6 +53,11 @@ export function createSqliteHistoryStore(statements: StatementSource): HistorySt
 
     async removeDocument(type, docId, locales) {
       if (locales.length > 0) statements.statement(removeSql).run(docId, type, JSON.stringify(locales));
+    },
+
+    async entriesAfter(afterSeq, limit) {
+      const rows = statements.statement(entriesAfterSql).all(afterSeq, limit) as (HistoryRow & { seq: number })[];
+      return rows.map(sequencedHistoryEntryOf);
     },
   };
 }

@@ -18,6 +18,9 @@ const anyDueSql = `SELECT 1 FROM schedules WHERE status = 'pending' AND due_at <
 const completeSql = `DELETE FROM schedules WHERE version_id = @versionId AND action = @action AND lease_token = @token RETURNING ${columns}`;
 const failSql = `UPDATE schedules SET status = 'failed', lease_until = 0, lease_token = NULL
   WHERE version_id = @versionId AND action = @action AND lease_token = @token`;
+const afterSql = `SELECT ${columns} FROM schedules WHERE (version_id, action) > (@versionId, @action) ORDER BY version_id, action LIMIT @limit`;
+const restoreSql = `INSERT INTO schedules (version_id, action, type, doc_id, locale, due_at, scheduled_by, status, attempts, unreviewed_change)
+  VALUES (@versionId, @action, @type, @docId, @locale, @dueAt, @by, @status, @attempts, @unreviewedChange)`;
 const unreviewedSql = 'UPDATE schedules SET unreviewed_change = @change WHERE version_id = @versionId AND action = @action';
 
 /** The schedules table, read and written through the given connection's statements. */
@@ -48,6 +51,15 @@ export function createSqliteScheduleStore(statements: StatementSource): Schedule
 
     async fail({ versionId, action }, token) {
       return statements.statement(failSql).run({ versionId, action, token }).changes === 1;
+    },
+
+    async schedulesAfter(after, limit) {
+      const rows = statements.statement(afterSql).all({ versionId: after?.versionId ?? '', action: after?.action ?? '', limit }) as ScheduleRow[];
+      return rows.map(scheduleOf);
+    },
+
+    async restore({ versionId, action, type, docId, locale, dueAt, by, status, attempts, unreviewedChange }) {
+      statements.statement(restoreSql).run({ versionId, action, type, docId, locale, dueAt, by, status, attempts, unreviewedChange });
     },
 
     async setUnreviewedChange({ versionId, action }, change) {

@@ -8,6 +8,8 @@ const insertSql = 'INSERT INTO share_links (id, version_id, digest, created_at, 
 const findByDigestSql = `SELECT ${selected} FROM share_links WHERE digest = ?`;
 const listLiveSql = `SELECT ${selected} FROM share_links
   WHERE version_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at DESC, id DESC`;
+// By id as bytes compare (SQLite's default), as PostgreSQL's COLLATE "C" does: both export in one order.
+const linksAfterSql = `SELECT ${selected} FROM share_links WHERE id > ? ORDER BY id LIMIT ?`;
 const removeSql = 'DELETE FROM share_links WHERE version_id = ? AND id = ?';
 const removeAllSql = 'DELETE FROM share_links WHERE version_id = ?';
 const removeExpiredSql = 'DELETE FROM share_links WHERE version_id = ? AND expires_at <= ?';
@@ -34,6 +36,10 @@ export function createSqliteShareLinkStore(statements: StatementSource): ShareLi
     async removeAll(versionId, expiredAt) {
       const removed = expiredAt === undefined ? statements.statement(removeAllSql).run(versionId) : statements.statement(removeExpiredSql).run(versionId, expiredAt);
       return removed.changes;
+    },
+
+    async linksAfter(afterId, limit) {
+      return statements.statement(linksAfterSql).all(afterId ?? '', limit) as StoredShareLink[];
     },
   };
 }
