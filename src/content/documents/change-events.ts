@@ -78,7 +78,7 @@ export function deliveriesOf(change: Change, endpoints: readonly string[], docum
 }
 
 /** The audit verb of a change that names none finer than its event: an update is a PATCH unless PUT says `replace`. */
-const eventAuditVerbs: Readonly<Record<ChangeEventName, DocumentAuditVerb>> = {
+export const eventAuditVerbs: Readonly<Record<ChangeEventName, DocumentAuditVerb>> = {
   insert: 'insert',
   update: 'patch',
   publish: 'publish',

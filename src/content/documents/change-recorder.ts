@@ -7,17 +7,12 @@ import { reviewScheduledPublish } from './schedule-review.js';
 import type { HistoryAction, HistoryRecorder } from './history-recorder.js';
 import { audit, type AuditEntry, type AuditedBy, type DocumentAuditVerb } from '../../core/audit.js';
 import { userTypeName, type Principal } from '../../core/principal.js';
-import { changeOf, deliveriesOf, purgeDeliveriesOf, purgeTagsOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
+import { changeOf, eventAuditVerbs, deliveriesOf, purgeDeliveriesOf, purgeTagsOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
 import { shareKeyProperty } from './draft-sharing.js';
 
 /** The audit verb of each history action: one spelling per action, the audit trail's own. */
 const historyAuditVerbs: Readonly<Record<HistoryAction, DocumentAuditVerb>> = {
-  insert: 'insert',
-  update: 'patch',
-  publish: 'publish',
-  unpublish: 'unpublish',
-  archive: 'archive',
-  restore: 'restore',
+  ...eventAuditVerbs,
   'revert-draft-to-published': 'revert',
   'revert-published-to-previous': 'revertPublished',
   localize: 'localize',
