@@ -16,10 +16,14 @@ export class KeyRoles {
     this.#stored = stored;
   }
 
-  /** null: no configured or stored key has this caller id (revoked, removed from the configuration). */
-  async roleOf(keyId: string): Promise<Role | null> {
-    const digest = digestOfCallerId(keyId);
+  /**
+   * The key's role now, and a stored key's id (the audit trail's actor); null: no configured or
+   * stored key has this caller id (revoked, removed from the configuration).
+   */
+  async keyOf(callerId: string): Promise<{ role: Role; keyId?: string } | null> {
+    const digest = digestOfCallerId(callerId);
     if (digest === null) return null;
-    return this.#configured.roleOfDigest(digest) ?? (await this.#stored.roleOfDigest(digest));
+    const configured = this.#configured.roleOfDigest(digest);
+    return configured ? { role: configured } : await this.#stored.keyOfDigest(digest);
   }
 }

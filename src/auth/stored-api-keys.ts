@@ -105,10 +105,10 @@ export class StoredApiKeys {
     return keyCaller(stored.role, digest, stored.id);
   }
 
-  /** The role of the stored key with this SHA-256 digest (hex) now; null when none has it (revoked). */
-  async roleOfDigest(digest: string): Promise<Role | null> {
+  /** The stored key with this SHA-256 digest (hex) now, its id and role; null when none has it (revoked). */
+  async keyOfDigest(digest: string): Promise<{ role: Role; keyId: string } | null> {
     const stored = await this.#storage.apiKeys.findByDigest(digest);
-    return stored && isRole(stored.role) ? stored.role : null;
+    return stored && isRole(stored.role) ? { role: stored.role, keyId: stored.id } : null;
   }
 
   /**

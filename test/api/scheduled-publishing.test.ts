@@ -417,15 +417,23 @@ describe('scheduled publishing across server processes on one store', () => {
 
   it('a schedule whose time passed while no process ran runs at the next start, as its API key is then', async () => {
     // A stored key (cms apikey create) and two configured ones schedule a publish each.
-    const [created, a] = await Promise.all([runCli(['apikey', 'create', '--role', 'editor'], { env }), start()]);
+    const [created, kept, a] = await Promise.all([
+      runCli(['apikey', 'create', '--role', 'editor'], { env }),
+      runCli(['apikey', 'create', '--role', 'editor'], { env }),
+      start(),
+    ]);
     assert.equal(created.code, 0, created.stderr);
     const storedKey = created.stdout.trimEnd();
     const storedKeyId = /API key ([a-z0-9]{24})/.exec(created.stderr)![1]!;
+    const keptKeyId = /API key ([a-z0-9]{24})/.exec(kept.stderr)![1]!;
     const doc = await ok(a, 'POST', '/api/v1/article?cmsMode=draft', { title: 'While away' });
+    const byKeptKey = (await ok(a, 'POST', '/api/v1/article?cmsMode=draft', { title: 'By a stored key kept' })).cmsDocId;
+    const keptAuth = { authorization: `ApiKey ${kept.stdout.trimEnd()}` };
     const keyed: Record<string, { key: string; docId?: string }> = { removed: { key: removedKey }, lowered: { key: loweredKey }, revoked: { key: storedKey } };
     for (const [name, each] of Object.entries(keyed)) each.docId = (await ok(a, 'POST', '/api/v1/article?cmsMode=draft', { title: `By the ${name} key` })).cmsDocId;
     const at = inMs(1_500);
     await ok(a, 'POST', `/api/v1/article/${doc.cmsDocId}:en:draft/schedule`, { publishAt: at });
+    assert.equal((await sendRequest(a.port, 'POST', `/api/v1/article/${byKeptKey}:en:draft/schedule`, { publishAt: at }, keptAuth)).status, 200);
     for (const { key, docId } of Object.values(keyed)) {
       const res = await sendRequest(a.port, 'POST', `/api/v1/article/${docId}:en:draft/schedule`, { publishAt: at }, { authorization: `ApiKey ${key}` });
       assert.equal(res.status, 200, res.text);
@@ -448,6 +456,10 @@ describe('scheduled publishing across server processes on one store', () => {
       reasons[name] = failed.scheduledPublish.reason;
       assert.equal((await sendRequest(b.port, 'GET', `/api/v1/article/${docId}:en:published`, undefined, admin)).status, 404, `${name}: not published`);
     }
+    // The kept stored key's schedule ran, and its record names the key, as the key's own writes do.
+    await eventually(() => sendRequest(b.port, 'GET', `/api/v1/article/${byKeptKey}:en:published`, undefined, admin), (r) => r.status === 200);
+    const run = await ok(b, 'GET', `/api/v1/@cms/audit?action=document.publish&actor=${keptKeyId}`);
+    assert.deepEqual(run.results.map((record: any) => [record.ids[0], record.actor._id, record.detail.schedule.at]), [[byKeptKey, keptKeyId, at]]);
     const gone = 'The API key that scheduled it was revoked or is no longer configured';
     assert.deepEqual(reasons, { removed: gone, lowered: 'The API key that scheduled it may no longer publish article', revoked: gone });
   });

@@ -47,9 +47,9 @@ export interface DocumentCollaborators {
   readonly inUse: MediaInUse;
 }
 
-/** The role an API key has now, by its caller id (`Caller.keyCallerId`); null: it is revoked or no longer configured. */
+/** An API key as it is now, by its caller id (`Caller.keyCallerId`): its role and a stored key's id; null: it is revoked or no longer configured. */
 export interface ApiKeyRoles {
-  roleOf(keyId: string): Promise<Role | null>;
+  keyOf(callerId: string): Promise<{ readonly role: Role; readonly keyId?: string } | null>;
 }
 
 /** A version as a response shows it. */

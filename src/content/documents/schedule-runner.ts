@@ -115,9 +115,9 @@ export class ScheduleRunner {
     if (by.kind === 'apiKey') {
       // An import (or a schedule older than this check) does not hold the key: it cannot be asked about.
       if (by.keyId === null) return 'The API key that scheduled it is not recorded: schedule it again';
-      const role = await this.#deps.apiKeys.roleOf(by.keyId);
-      if (role === null) return 'The API key that scheduled it was revoked or is no longer configured';
-      return { kind: 'apiKey', role, userId: null, title: by.title, username: null };
+      const key = await this.#deps.apiKeys.keyOf(by.keyId);
+      if (key === null) return 'The API key that scheduled it was revoked or is no longer configured';
+      return { kind: 'apiKey', role: key.role, userId: null, title: by.title, username: null, ...(key.keyId !== undefined && { keyId: key.keyId }) };
     }
     const [user] = by.userId === null ? [] : await this.#deps.store.find({ type: userTypeName, ids: [by.userId], limit: 1 });
     if (!user || user.disabled === true || user.archived === true) return `The user who scheduled it (${by.username ?? by.title}) no longer exists or is disabled`;
