@@ -54,6 +54,13 @@ describe('admin: editing together, nobody loses an edit', { skip: browserSkipRea
     await expectNoSeriousA11yViolations(bob);
     await screenshot(bob, 'admin-editor-locked');
 
+    // What Ada saves shows in Bob's read-only form at his next refresh of the lock (every 5 s).
+    await category(ada()).fill('Saved by Ada');
+    await ada().getByRole('button', { name: 'Save draft' }).click();
+    await ada().getByText('Draft saved').first().waitFor();
+    await eventually(async () => assert.equal(await category(bob).inputValue(), 'Saved by Ada'), 12_000);
+    assert.equal(await title(bob).isDisabled(), true, 'still read only');
+
     await title(ada()).fill('Ada typed this');
     await bob.getByRole('button', { name: 'Take over' }).click();
     await eventually(async () => assert.equal(await title(bob).isDisabled(), false), 5000);
