@@ -54,6 +54,13 @@ describe('admin: editing together, nobody loses an edit', { skip: browserSkipRea
     await expectNoSeriousA11yViolations(bob);
     await screenshot(bob, 'admin-editor-locked');
 
+    // What Ada saves shows in Bob's read-only form at his next refresh of the lock (every 5 s).
+    await category(ada()).fill('Saved by Ada');
+    await ada().getByRole('button', { name: 'Save draft' }).click();
+    await ada().getByText('Draft saved').first().waitFor();
+    await eventually(async () => assert.equal(await category(bob).inputValue(), 'Saved by Ada'), 12_000);
+    assert.equal(await title(bob).isDisabled(), true, 'still read only');
+
     await title(ada()).fill('Ada typed this');
     await bob.getByRole('button', { name: 'Take over' }).click();
     await eventually(async () => assert.equal(await title(bob).isDisabled(), false), 5000);
@@ -82,7 +89,10 @@ describe('admin: editing together, nobody loses an edit', { skip: browserSkipRea
   });
 
   it('shows a save based on an older version the server’s change beside the editor’s, and stores both', async () => {
-    const article = await newArticle('conflict');
+    // It relates to another article: what the read expands of that one (`cacheInvalidatedAt`)
+    // moves when anything else relates to it, which is no change to ask about.
+    const relatedTo = await newArticle('related');
+    const article = await newArticle('conflict', { _related: [{ _id: relatedTo._id }] });
     // Bob opens first; Ada takes over, changes the category, saves and leaves.
     await openLocked(bob, article.cmsDocId);
     await openLocked(ada(), article.cmsDocId);
@@ -93,6 +103,8 @@ describe('admin: editing together, nobody loses an edit', { skip: browserSkipRea
     await ada().getByText('Draft saved').first().waitFor();
     await bob.getByRole('button', { name: 'Take back control' }).waitFor({ timeout: 12_000 });
     await ada().goto('/admin/types/article');
+
+    await newArticle('relating', { _related: [{ _id: relatedTo._id }] });
 
     // Bob, who read the article before Ada's save, takes back control and changes the title.
     await bob.getByRole('button', { name: 'Take back control' }).click();
@@ -109,6 +121,7 @@ describe('admin: editing together, nobody loses an edit', { skip: browserSkipRea
     assert.equal(await categoryChoice.locator('[data-side="mine"]').innerText(), '(empty)');
     assert.equal(await categoryChoice.getByRole('radio', { name: /Take theirs/ }).isChecked(), true, 'a field only the server changed takes its value');
     assert.equal(await dialog.getByRole('group', { name: 'Title' }).count(), 0, 'a field only Bob changed is not asked about');
+    assert.equal(await dialog.getByRole('group', { name: 'Related' }).count(), 0, 'the related article’s bookkeeping is no change');
     await expectNoSeriousA11yViolations(bob);
     await screenshot(bob, 'admin-editor-conflict');
     await dialog.getByRole('button', { name: 'Save with these choices' }).click();
@@ -117,6 +130,7 @@ describe('admin: editing together, nobody loses an edit', { skip: browserSkipRea
     const stored = await draft(article.cmsDocId);
     assert.equal(stored.title, 'Bob’s title');
     assert.equal(stored.category, 'News');
+    assert.deepEqual((stored._related as Doc[]).map((doc) => doc._id), [relatedTo._id]);
     assert.equal(await category(bob).inputValue(), 'News');
     await bob.goto('/admin/types/article');
   });

@@ -19,7 +19,7 @@ describe('admin: history, diff and restore', { skip: browserSkipReason }, () => 
   it('lists three saves, shows the changed words of two entries, restores an older one into the draft without publishing', async () => {
     const word = uniqueWord('history');
     const body = { metaType: 'area', items: [{ metaType: 'widget', type: '@cms/rich-text', content: '<p>The quick brown fox</p>' }] };
-    const created = await api<Doc>(suite.ctx, '/article?cmsLocale=en&cmsMode=draft', { method: 'POST', body: { title: `${word} alpha`, body } });
+    const created = await api<Doc>(suite.ctx, '/article?cmsLocale=en&cmsMode=draft', { method: 'POST', body: { title: `${word} alpha`, body, tags: ['news'] } });
     await api<Doc>(suite.ctx, `/article/${created.cmsDocId}/publish?cmsLocale=en`, { method: 'POST' });
 
     await page().goto(`/admin/types/article/${created.cmsDocId}?locale=en`);
@@ -40,6 +40,7 @@ describe('admin: history, diff and restore', { skip: browserSkipReason }, () => 
     await page().keyboard.type(' jumps high');
     await save();
     await title.fill(`${word} delta`);
+    await page().getByRole('checkbox', { name: 'Tech', exact: true }).check();
     await save();
 
     await page().getByRole('button', { name: 'History' }).click();
@@ -56,8 +57,15 @@ describe('admin: history, diff and restore', { skip: browserSkipReason }, () => 
     const diff = page().getByRole('region', { name: 'Differences' });
     const titleDiff = diff.locator('[data-field="title"]');
     await titleDiff.waitFor();
-    assert.equal(await titleDiff.locator('del').innerText(), 'gamma');
-    assert.equal(await titleDiff.locator('ins').innerText(), 'delta');
+    // Old and new each on a line of their own; choices by their labels, as the form shows them.
+    assert.equal(await titleDiff.locator('.history-older del').innerText(), 'gamma');
+    assert.equal(await titleDiff.locator('.history-newer ins').innerText(), 'delta');
+    assert.doesNotMatch(await titleDiff.locator('.history-older').innerText(), /delta/);
+    assert.doesNotMatch(await titleDiff.locator('.history-newer').innerText(), /gamma/);
+    const tagsDiff = diff.locator('[data-field="tags"]');
+    assert.match(await tagsDiff.locator('.history-older').innerText(), /News$/);
+    assert.match(await tagsDiff.locator('.history-newer').innerText(), /News, Tech$/);
+    assert.doesNotMatch(await tagsDiff.innerText(), /news|tech/, 'not the stored values');
     assert.equal(await diff.locator('[data-field="body"]').count(), 0, 'the body did not change between these two');
 
     // The newest save against the first one: the rich text's added words too.

@@ -51,6 +51,15 @@ describe('admin: preview links that expire, and documents missing in a locale', 
     } finally {
       await fresh.context().close();
     }
+
+    // A note has no pages (no `pagePath`): the panel says why there is nothing to preview.
+    const note = await site.t.request('POST', '/api/v1/note', { body: { title: 'Preview Nothing' } });
+    assert.equal(note.status, 200, note.text);
+    await page.goto(`/admin/types/note/${note.body.cmsDocId}?locale=en`);
+    await page.getByRole('button', { name: 'Save draft' }).waitFor();
+    await page.getByText('Preview links', { exact: false }).first().click();
+    await page.getByText('This type has no pages on the site', { exact: false }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Create preview link' }).count(), 0);
   });
 
   it('marks the documents missing in the current locale, shown from the fallback locale, and keeps them out of bulk actions', async () => {

@@ -50,11 +50,12 @@ function isWrite(method: string): boolean {
   return method !== 'GET' && method !== 'HEAD';
 }
 
-function headersFor(method: string, hasBody: boolean, ifMatch: string | undefined): Record<string, string> {
+function headersFor(method: string, hasBody: boolean, options: RequestOptions): Record<string, string> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (hasBody) headers['Content-Type'] = 'application/json';
   if (isWrite(method) && csrfToken) headers['X-CSRF-Token'] = csrfToken;
-  if (ifMatch) headers['If-Match'] = ifMatch;
+  if (options.ifMatch) headers['If-Match'] = options.ifMatch;
+  if (options.ifNoneMatch) headers['If-None-Match'] = options.ifNoneMatch;
   return headers;
 }
 
@@ -86,6 +87,8 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** The ETag of the version the write is based on: the server answers 412 when it changed since. */
   readonly ifMatch?: string;
+  /** A read's: the ETag of the copy held; the answer is then undefined when it is still current (304). */
+  readonly ifNoneMatch?: string;
   /** Lets the request outlive the page (a lock released on `pagehide`). */
   readonly keepalive?: boolean;
 }
@@ -96,12 +99,13 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   const hasBody = options.body !== undefined;
   const response = await send(apiBase + path + queryString(options.query), {
     method,
-    headers: headersFor(method, hasBody, options.ifMatch),
+    headers: headersFor(method, hasBody, options),
     body: hasBody ? JSON.stringify(options.body) : undefined,
     credentials: 'same-origin',
     signal: options.signal,
     keepalive: options.keepalive,
   });
+  if (response.status === 304) return undefined as T;
   if (!response.ok) throw await errorFrom(response);
   const text = await response.text();
   const body = (text ? JSON.parse(text) : undefined) as T;

@@ -42,6 +42,11 @@ export function getPiece(type: string, id: string, scope: Scope, query: Query = 
   return request<PieceDocument>(path(type, id), { query: scopeQuery(scope, query) });
 }
 
+/** The version again, unless the copy whose ETag is `etag` is still current (then undefined: a 304). */
+export function getPieceIfChanged(type: string, id: string, scope: Scope, query: Query, etag: string) {
+  return request<PieceDocument | undefined>(path(type, id), { query: scopeQuery(scope, query), ifNoneMatch: etag });
+}
+
 /** Schema defaults for a new document (`_newInstance`), saving nothing. */
 export function newPiece(type: string, scope: Scope) {
   return request<PieceDocument>(path(type), { method: 'POST', query: scopeQuery(scope), body: { _newInstance: true } });

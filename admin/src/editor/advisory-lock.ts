@@ -67,6 +67,8 @@ export interface LockTarget {
   readonly onFreed: () => void;
   /** Each refresh answers the version as stored: a change saved meanwhile by whoever took the lock shows there. */
   readonly onRefreshed: (stored: PieceDocument) => void;
+  /** Each refresh refused while reading only: whoever holds the lock may have saved since. */
+  readonly onStillElsewhere: () => void;
 }
 
 export function useAdvisoryLock(target: LockTarget) {
@@ -92,7 +94,9 @@ export function useAdvisoryLock(target: LockTarget) {
       const holder = lockHolder(error);
       // Offline or a passing refusal: the next refresh tries again; the server keeps the lock 15 s.
       if (!holder) return;
+      const reading = was.kind === 'other';
       refused(holder);
+      if (reading && !force) target.onStillElsewhere();
     }
   }
 

@@ -45,7 +45,29 @@ function userName(user: unknown): string | undefined {
   return [title, full, username].find((name): name is string => typeof name === 'string' && name !== '');
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/**
+ * A value as far as its content goes. A relationship (a `_name` key, at any depth: areas' widgets
+ * hold them too) counts by the ids and own fields of what it names: the expanded documents also
+ * carry the related documents' bookkeeping (`cacheInvalidatedAt`, `updatedAt`, …), which moves
+ * when anything else relates to them and is no change of this document.
+ */
+function contentOf(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) {
+    if (key.startsWith('_')) return value.map((item) => (isRelated(item) ? { _id: item._id, _fields: item._fields ?? null } : contentOf(item)));
+    return value.map((item) => contentOf(item));
+  }
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, contentOf(inner, name)]));
+  }
+  return value;
+}
+
+const isRelated = (item: unknown): item is { _id: string; _fields?: unknown } =>
+  typeof item === 'object' && item !== null && typeof (item as { _id?: unknown })._id === 'string';
+
+/** Whether field `name` holds the same content in both (`name` tells a relationship by its `_`). */
+const same = (a: unknown, b: unknown, name: string) =>
+  JSON.stringify(contentOf(a ?? null, name)) === JSON.stringify(contentOf(b ?? null, name));
 
 /** The fields the server changed since `base`, each with the form's value beside the server's. */
 export function compareVersions(
@@ -55,13 +77,13 @@ export function compareVersions(
   theirs: Readonly<Record<string, unknown>>,
 ): FieldComparison[] {
   return fields
-    .filter((field) => !same(base[field.name], theirs[field.name]) && !same(mine[field.name], theirs[field.name]))
+    .filter((field) => !same(base[field.name], theirs[field.name], field.name) && !same(mine[field.name], theirs[field.name], field.name))
     .map((field) => ({
       name: field.name,
       label: field.label || field.name,
       theirs: theirs[field.name],
       mine: mine[field.name],
-      changedByMe: !same(base[field.name], mine[field.name]),
+      changedByMe: !same(base[field.name], mine[field.name], field.name),
     }));
 }
 
@@ -83,7 +105,7 @@ export function mergeChoices(
 ): Record<string, unknown> {
   const merged: Record<string, unknown> = {};
   for (const field of fields) {
-    const changedByMe = !same(base[field.name], mine[field.name]);
+    const changedByMe = !same(base[field.name], mine[field.name], field.name);
     const choice = choices.get(field.name) ?? (changedByMe ? 'mine' : 'theirs');
     const value = choice === 'mine' ? mine[field.name] : theirs[field.name];
     if (value !== undefined) merged[field.name] = value;
@@ -117,7 +139,7 @@ export function describeValue(value: unknown): string {
 /** The form's own changes since `base`, one "Label: value" line each, for the user to copy elsewhere. */
 export function changesAsText(fields: readonly FieldSchema[], base: Readonly<Record<string, unknown>>, mine: Readonly<Record<string, unknown>>): string {
   return fields
-    .filter((field) => !same(base[field.name], mine[field.name]))
+    .filter((field) => !same(base[field.name], mine[field.name], field.name))
     .map((field) => `${field.label || field.name}: ${describeValue(mine[field.name])}`)
     .join('\n');
 }

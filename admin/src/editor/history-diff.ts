@@ -1,11 +1,20 @@
 import type { FieldSchema } from '../api/types';
 import { wordDiff, type DiffPart } from './word-diff';
 
-/** One field that differs between two history entries: a word diff of its text. */
+/**
+ * One field that differs between two history entries, as two lines: the older text with the
+ * words the newer lost (`removed`), and the newer text with the words it gained (`added`).
+ */
 export interface FieldDifference {
   readonly name: string;
   readonly label: string;
-  readonly parts: DiffPart[];
+  readonly older: DiffPart[];
+  readonly newer: DiffPart[];
+}
+
+/** A word diff split into the older and the newer line, each keeping the words both share. */
+function twoLines(parts: readonly DiffPart[]): Pick<FieldDifference, 'older' | 'newer'> {
+  return { older: parts.filter((part) => part.kind !== 'added'), newer: parts.filter((part) => part.kind !== 'removed') };
 }
 
 /** The text of an HTML fragment, block ends as line breaks (the browser parses it; nothing runs). */
@@ -27,10 +36,17 @@ function areaText(value: unknown): string {
     .join('\n');
 }
 
+/** A value of a field with choices (select, radio, checkboxes) by its choice's label, as the form shows it. */
+function choiceText(choices: NonNullable<FieldSchema['choices']>, value: unknown): string {
+  const labelOf = (one: unknown) => choices.find((choice) => choice.value === one)?.label ?? String(one);
+  return Array.isArray(value) ? value.map(labelOf).join(', ') : labelOf(value);
+}
+
 /** What a field's value reads as, to compare by words. */
-export function fieldText(field: Pick<FieldSchema, 'type'>, value: unknown): string {
+export function fieldText(field: Pick<FieldSchema, 'type' | 'choices'>, value: unknown): string {
   if (value === undefined || value === null) return '';
   if (field.type === 'area') return areaText(value);
+  if (field.choices?.length && field.type !== 'relationship') return choiceText(field.choices, value);
   if (typeof value === 'string') return field.type === 'rich-text' || /<\/?[a-z][^>]*>/i.test(value) ? htmlText(value) : value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   // Relationships and nested values: their titles when they have some, else their JSON.
@@ -46,7 +62,7 @@ export function fieldDifferences(fields: readonly FieldSchema[], older: Record<s
   for (const field of fields) {
     const before = fieldText(field, older[field.name]);
     const after = fieldText(field, newer[field.name]);
-    if (before !== after) differences.push({ name: field.name, label: field.label || field.name, parts: wordDiff(before, after) });
+    if (before !== after) differences.push({ name: field.name, label: field.label || field.name, ...twoLines(wordDiff(before, after)) });
   }
   return differences;
 }

@@ -1,5 +1,7 @@
 import { computed, ref } from 'vue';
+import { getPieceIfChanged } from '../api/pieces';
 import type { PieceDocument } from '../api/types';
+import { session } from '../session';
 import { provideFieldErrors } from '../fields/errors';
 import { flushPendingWrites } from '../fields/pending-writes';
 import { notify, notifyError } from '../ui/notify';
@@ -8,7 +10,7 @@ import { availableActions } from './available-actions';
 import { changesAsText } from './conflict';
 import { formPayload } from './form-payload';
 import { useAutosave } from './use-autosave';
-import { useDocumentLoader, type EditorTarget } from './use-document-loader';
+import { useDocumentLoader, type EditedDocument, type EditorTarget } from './use-document-loader';
 import { useDraftSaving } from './use-draft-saving';
 import { useWorkflow } from './use-workflow';
 
@@ -34,6 +36,7 @@ export function useEditor(target: EditorTarget) {
     // The one editing left: what they saved shows before this tab may change it.
     onFreed: () => void load(true),
     onRefreshed: (stored) => void followStored(stored),
+    onStillElsewhere: () => void followHolder(),
   });
   const { save, mayLeave, saveState, conflict } = useDraftSaving(target, loaded, errors, form, lock);
   const { busy, workflow } = useWorkflow(target, loaded, save);
@@ -72,6 +75,20 @@ export function useEditor(target: EditorTarget) {
     if (!shown || stored.updatedAt === shown.updatedAt || saveState.value.kind === 'saving' || busy.value || tracker.check()) return;
     notify(`${stored.updatedBy?.title || stored.updatedBy?.username || 'Someone'} changed this document: it now shows their version.`);
     await load(true);
+  }
+
+  /**
+   * Reading only while another editor holds the lock, at each refresh of it: the form follows
+   * what they save. One conditional read (`If-None-Match`: the server answers 304 while nothing
+   * changed), and the form shows the new version when there is one.
+   */
+  async function followHolder(): Promise<void> {
+    const shown = doc.value;
+    if (!shown?._id || !etag.value || lock.state.value.kind !== 'other') return;
+    const stored = await getPieceIfChanged(target.typeName, shown._id, { locale: session.locale, mode: 'draft' }, { archived: 'any' }, etag.value)
+      .catch(() => undefined);
+    // Still the document shown, still reading only (a take-over loads it itself).
+    if (stored && doc.value === shown && lock.state.value.kind === 'other') await loaded.show(stored as EditedDocument);
   }
 
   /** Puts the form's unsaved changes on the clipboard as text (after a take-over, to keep them elsewhere). */

@@ -31,9 +31,14 @@ export async function scheduleFromEditorThenPublished(page: Page, ctx: FlowConte
   await page.goto(`${ctx.baseUrl}/admin/types/article/${doc.cmsDocId}?locale=en`);
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
   await page.getByText('Schedule…').click();
-  await page.getByLabel('Publish at', { exact: true }).fill(await localInput(page, 6_000));
+  // The inputs are read in the browser's time zone, and say which.
+  const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const publishAt = page.getByLabel('Publish at', { exact: true });
+  assert.equal(await publishAt.evaluate((input) => document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent), `Times in ${zone}`);
+  await publishAt.fill(await localInput(page, 6_000));
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
   await page.getByText(/Publishes/).waitFor();
+  assert.ok((await page.locator('.schedules li').first().innerText()).includes(`(${zone})`), 'the scheduled time names its zone');
   await screenshot(page, 'admin-editor-scheduled');
   assert.ok(await page.getByRole('button', { name: 'Cancel scheduled publish' }).isVisible());
 

@@ -46,6 +46,7 @@ export async function manageUsers(page: Page, ctx: FlowContext): Promise<void> {
   await form.getByRole('button', { name: 'Create user' }).click();
   await form.getByText('must be at least 10 characters').waitFor();
   assert.equal(await form.getByLabel('Password').getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.locator('.notifications .notice').count(), 0, 'said once, beside the field: no toast too');
   await form.getByLabel('Password').fill(firstPassword);
   await form.getByRole('button', { name: 'Create user' }).click();
   const row = page.getByRole('row').filter({ hasText: username });
