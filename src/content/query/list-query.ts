@@ -113,7 +113,8 @@ export class ListQueries {
 
   /**
    * `choices`/`counts`: for each named filter, the values of its field among the documents the
-   * query matches with that filter itself switched off (the others still apply).
+   * query matches with that filter itself switched off (the others still apply). `choices` needs
+   * no counts: the store then finds each value once (heldValues), not every document holding it.
    */
   async choices(args: {
     names: readonly string[];
@@ -129,7 +130,10 @@ export class ListQueries {
       const entry = args.offered.get(name);
       if (!entry) continue;
       const others = [...args.conditions].filter(([other]) => other !== name).flatMap(([, conditions]) => conditions);
-      const values = await args.store.distinctValues({ ...args.query, conditions: others }, entry.filter.key);
+      const query = { ...args.query, conditions: others };
+      const values = args.withCounts
+        ? await args.store.distinctValues(query, entry.filter.key)
+        : (await args.store.heldValues(query, entry.filter.key)).map((value) => ({ value }));
       const choices = await entry.filter.choices(values, args.ctx);
       result[name] = args.withCounts ? choices : choices.map(({ count: _count, ...choice }) => choice);
     }

@@ -81,6 +81,44 @@ export function compileDistinctValuesQuery(query: DocumentQuery, key: string): C
   };
 }
 
+/**
+ * The distinct values of `key` among what the query selects, in compileDistinctValuesQuery's
+ * order, without counts (a list's `choices`). Numbers and short texts are each walked along their
+ * value index one value at a time (a recursive query: each step the next value above the last
+ * one found that a selected document holds, its document looked up by seq), so the cost follows
+ * the distinct values, not the documents, and no join order is left to the planner's estimates:
+ * without statistics it joined every document with every value. The long texts, rare, are read
+ * whole. Only within one partition and without a search; undefined otherwise.
+ */
+export function compileHeldValuesQuery(query: DocumentQuery, key: string): CompiledQuery | undefined {
+  const partition = valuePartition(query);
+  if (!partition || query.search !== undefined) return undefined;
+  const params = new Params();
+  // Conditions as tests of the one document looked up: gathered, they would be gathered again at every step.
+  const selection = compileSelection(query, params, { ...unordered, probe: true });
+  // Each entry's document is looked up by seq, then tested. Left to its estimates, the planner
+  // joined the entries with the list walked by locale and mode (without statistics, the whole
+  // list for every entry): OFFSET 0 plans the lookup on its own, where only the primary key serves.
+  const selected = `(SELECT TRUE FROM (SELECT * FROM documents WHERE documents.seq = v.seq OFFSET 0) AS documents${selection.where})`;
+  const scope = `${inPartition(partition, params)} AND v.key = ${params.add(key, 'text')}`;
+  const [numbers, shortTexts, longTexts] = valueIndexes as [ValueIndex, ValueIndex, ValueIndex];
+  const first = (column: string, index: ValueIndex, after = '') =>
+    `SELECT v.${column} FROM document_values AS v WHERE ${scope} AND ${index.where}${after} AND ${selected} ORDER BY v.${column} LIMIT 1`;
+  const walk = (name: string, column: string, index: ValueIndex) =>
+    `${name} (${column}) AS ((${first(column, index)})
+      UNION ALL SELECT (${first(column, index, ` AND v.${column} > ${name}.${column}`)}) FROM ${name} WHERE ${name}.${column} IS NOT NULL)`;
+  return {
+    sql: `WITH RECURSIVE ${walk('numbers', 'num', numbers)}, ${walk('texts', 'txt', shortTexts)}
+      SELECT num, NULL::text COLLATE "C" AS txt FROM numbers WHERE num IS NOT NULL
+      UNION ALL SELECT NULL::float8, txt FROM texts WHERE txt IS NOT NULL
+      UNION ALL SELECT DISTINCT NULL::float8, v.txt FROM document_values AS v WHERE ${scope} AND ${longTexts.where} AND ${selected}
+      ORDER BY num ASC NULLS LAST, txt ASC`,
+    params: params.values,
+  };
+}
+
+type ValueIndex = (typeof valueIndexes)[number];
+
 /** The partition of the filter values a query reads: known when its type, locale and mode are. */
 function valuePartition(query: DocumentQuery): ValuePartition | undefined {
   if (query.type === null || query.locale === undefined || query.mode === undefined) return undefined;
@@ -91,6 +129,8 @@ function valuePartition(query: DocumentQuery): ValuePartition | undefined {
 interface SelectionOptions {
   readonly orderByIds: boolean;
   readonly rank: boolean;
+  /** Conditions as tests of each document's own values, instead of gathering what each selects first. */
+  readonly probe?: boolean;
 }
 
 const unordered: SelectionOptions = { orderByIds: false, rank: false };
@@ -99,7 +139,7 @@ function selectFrom({ from, where }: Selection): string {
   return ` FROM ${from}${where}`;
 }
 
-function compileSelection(query: DocumentQuery, params: Params, { orderByIds, rank }: SelectionOptions): Selection {
+function compileSelection(query: DocumentQuery, params: Params, { orderByIds, rank, probe = false }: SelectionOptions): Selection {
   assertTypedLookup(query);
   const positions = orderByIds ? positionList(query) : undefined;
   const search = query.search === undefined ? undefined : compileSearch(query.search, params);
@@ -110,7 +150,7 @@ function compileSelection(query: DocumentQuery, params: Params, { orderByIds, ra
     from = `unnest(${list}) WITH ORDINALITY AS wanted (value, position)`
       + ` JOIN documents ON documents.${positions.column} = wanted.value`;
   }
-  const filters = [...compileColumnFilters(query, positions?.column, params), ...compileIndexFilters(query, search, params)];
+  const filters = [...compileColumnFilters(query, positions?.column, params), ...compileIndexFilters(query, search, params, probe)];
   return {
     from,
     where: filters.length > 0 ? ` WHERE ${filters.join(' AND ')}` : '',
@@ -168,10 +208,10 @@ function compileLocaleChain(query: DocumentQuery, chain: readonly string[], para
       AND earlier.locale = ANY (${list}) AND array_position(${list}, earlier.locale) < array_position(${list}, documents.locale))`;
 }
 
-/** The conditions on index values and the search. */
-function compileIndexFilters(query: DocumentQuery, search: CompiledSearch | null | undefined, params: Params): string[] {
+/** The conditions on index values and the search; `probe`: see SelectionOptions. */
+function compileIndexFilters(query: DocumentQuery, search: CompiledSearch | null | undefined, params: Params, probe: boolean): string[] {
   const filters: string[] = [];
-  const partition = valuePartition(query);
+  const partition = probe ? undefined : valuePartition(query);
   for (const condition of query.conditions ?? []) {
     const compiled = compileCondition(condition, partition, params);
     if (compiled !== null) filters.push(compiled);

@@ -4,13 +4,15 @@ import { compileFindQuery, costGrowsWithSelection } from './sqlite-query.js';
 import type { ReadThreads } from './read-threads.js';
 import type { StatementSource } from './statement-cache.js';
 import { withReverseIds } from './sqlite-document-store.js';
+import { heldValuesOf } from '../held-values.js';
 
 // The sorts a list index holds in order, after type, locale, mode and archived.
 const indexedSorts = new Set(['updatedAt', 'createdAt', 'titleSortified']);
 
 /**
- * The read connection's document store with counts kept until the next write (CountsUntilWrite) and
- * filtered pages read the cheaper of two ways, chosen from those counts.
+ * The read connection's document store with counts kept until the next write (CountsUntilWrite),
+ * and filtered pages and a filtered list's values read the cheaper of two ways, chosen from
+ * those counts.
  */
 export function withListReads(
   store: DocumentStore,
@@ -22,6 +24,7 @@ export function withListReads(
   return {
     ...store,
     count: async (query) => counts.count(query, offLoop(query)),
+    heldValues: (query, key) => heldValuesOf(store, (counted) => counts.count(counted), query, key),
     async find(query) {
       const probe = await probesConditions(query, counts);
       const away = offLoop(query);
@@ -58,3 +61,4 @@ async function probesConditions(query: DocumentQuery, counts: CountsUntilWrite):
   const walk = ((query.skip ?? 0) + limit) * (total / matched);
   return walk <= matched;
 }
+

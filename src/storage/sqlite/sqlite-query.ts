@@ -118,6 +118,32 @@ export function compileDistinctValuesQuery(query: DocumentQuery, key: string): C
   };
 }
 
+/**
+ * The distinct values of `key` among what the query selects, in compileDistinctValuesQuery's
+ * order, without counts (a list's `choices`): walked along the filter index one value at a time,
+ * each step the next value above the last one found that a selected document holds (its
+ * document looked up by seq), so the cost follows the distinct values, not the documents: the
+ * values of a whole list of 100,000 take as long as those of 1,000. Only within one partition
+ * (type, locale and mode known) and without a search; undefined otherwise.
+ */
+export function compileHeldValuesQuery(query: DocumentQuery, key: string): CompiledQuery | undefined {
+  const partition = valuePartition(query);
+  if (!partition || query.search !== undefined) return undefined;
+  // Conditions as tests of the one document looked up: gathered, they would be gathered again at every step.
+  const selection = compileSelection(query, { ...unordered, probe: true });
+  const link = selection.where.sql === '' ? ' WHERE' : ' AND';
+  const selected = `EXISTS (SELECT 1${selectFrom(selection)}${link} documents.seq = v.seq)`;
+  const next = `SELECT v.value FROM document_values AS v
+    WHERE v.type = ? AND v.locale = ? AND v.mode = ? AND v.key = ? AND v.value > held.value AND ${selected}
+    ORDER BY v.value LIMIT 1`;
+  // Index values are finite: -Infinity starts the walk below all of them, and is left out.
+  return {
+    sql: `WITH RECURSIVE held (value) AS (SELECT ? UNION ALL SELECT (${next}) FROM held WHERE held.value IS NOT NULL)
+      SELECT value FROM held WHERE value > ? ORDER BY value`,
+    params: [-Infinity, ...partitionParams(partition), key, ...selectionParams(selection), -Infinity],
+  };
+}
+
 /** The partition of the filter values a query reads: known when its type, locale and mode are. */
 function valuePartition(query: DocumentQuery): ValuePartition | undefined {
   if (query.type === null || query.locale === undefined || query.mode === undefined) return undefined;
