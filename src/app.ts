@@ -119,6 +119,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
       readThreads: config.limits.readThreads,
       writesPerCommit: config.limits.writesPerCommit,
       walCheckpointPages: config.limits.walCheckpointPages,
+      statistics: { afterRows: config.limits.statisticsRows, everyMs: config.limits.statisticsInterval },
       attachmentsGenerationKey,
     }));
   // Workers of one primary never race on migrations: it ran them before forking them.
