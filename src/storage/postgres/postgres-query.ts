@@ -2,6 +2,7 @@ import { assertTypedLookup, type DocumentQuery, type SortDirection } from '../st
 import { compileCondition, inPartition, slugIs, valueIndexes, type ValuePartition } from './postgres-conditions.js';
 import { compileSearch, relevanceExpression, searchCondition, type CompiledSearch } from './postgres-search.js';
 import { Params } from './statements.js';
+import { selectsWholeList } from '../held-values.js';
 
 /** One parameterized statement: `sql` never contains a value, only placeholders. */
 export interface CompiledQuery {
@@ -82,20 +83,19 @@ export function compileDistinctValuesQuery(query: DocumentQuery, key: string): C
 }
 
 /**
- * The distinct values of `key` among what the query selects, in compileDistinctValuesQuery's
+ * The distinct values of `key` in a whole list (selectsWholeList), in compileDistinctValuesQuery's
  * order, without counts (a list's `choices`). Numbers and short texts are each walked along their
  * value index one value at a time (a recursive query: each step the next value above the last
  * one found that a selected document holds, its document looked up by seq), so the cost follows
  * the distinct values, not the documents, and no join order is left to the planner's estimates:
  * without statistics it joined every document with every value. The long texts, rare, are read
- * whole. Only within one partition and without a search; undefined otherwise.
+ * whole. Undefined for another query.
  */
 export function compileHeldValuesQuery(query: DocumentQuery, key: string): CompiledQuery | undefined {
   const partition = valuePartition(query);
-  if (!partition || query.search !== undefined) return undefined;
+  if (!partition || !selectsWholeList(query)) return undefined;
   const params = new Params();
-  // Conditions as tests of the one document looked up: gathered, they would be gathered again at every step.
-  const selection = compileSelection(query, params, { ...unordered, probe: true });
+  const selection = compileSelection(query, params, unordered);
   // Each entry's document is looked up by seq, then tested. Left to its estimates, the planner
   // joined the entries with the list walked by locale and mode (without statistics, the whole
   // list for every entry): OFFSET 0 plans the lookup on its own, where only the primary key serves.
@@ -129,8 +129,6 @@ function valuePartition(query: DocumentQuery): ValuePartition | undefined {
 interface SelectionOptions {
   readonly orderByIds: boolean;
   readonly rank: boolean;
-  /** Conditions as tests of each document's own values, instead of gathering what each selects first. */
-  readonly probe?: boolean;
 }
 
 const unordered: SelectionOptions = { orderByIds: false, rank: false };
@@ -139,7 +137,7 @@ function selectFrom({ from, where }: Selection): string {
   return ` FROM ${from}${where}`;
 }
 
-function compileSelection(query: DocumentQuery, params: Params, { orderByIds, rank, probe = false }: SelectionOptions): Selection {
+function compileSelection(query: DocumentQuery, params: Params, { orderByIds, rank }: SelectionOptions): Selection {
   assertTypedLookup(query);
   const positions = orderByIds ? positionList(query) : undefined;
   const search = query.search === undefined ? undefined : compileSearch(query.search, params);
@@ -150,7 +148,7 @@ function compileSelection(query: DocumentQuery, params: Params, { orderByIds, ra
     from = `unnest(${list}) WITH ORDINALITY AS wanted (value, position)`
       + ` JOIN documents ON documents.${positions.column} = wanted.value`;
   }
-  const filters = [...compileColumnFilters(query, positions?.column, params), ...compileIndexFilters(query, search, params, probe)];
+  const filters = [...compileColumnFilters(query, positions?.column, params), ...compileIndexFilters(query, search, params)];
   return {
     from,
     where: filters.length > 0 ? ` WHERE ${filters.join(' AND ')}` : '',
@@ -208,10 +206,10 @@ function compileLocaleChain(query: DocumentQuery, chain: readonly string[], para
       AND earlier.locale = ANY (${list}) AND array_position(${list}, earlier.locale) < array_position(${list}, documents.locale))`;
 }
 
-/** The conditions on index values and the search; `probe`: see SelectionOptions. */
-function compileIndexFilters(query: DocumentQuery, search: CompiledSearch | null | undefined, params: Params, probe: boolean): string[] {
+/** The conditions on index values and the search. */
+function compileIndexFilters(query: DocumentQuery, search: CompiledSearch | null | undefined, params: Params): string[] {
   const filters: string[] = [];
-  const partition = probe ? undefined : valuePartition(query);
+  const partition = valuePartition(query);
   for (const condition of query.conditions ?? []) {
     const compiled = compileCondition(condition, partition, params);
     if (compiled !== null) filters.push(compiled);

@@ -2,6 +2,7 @@ import { assertTypedLookup, type DocumentQuery, type SortDirection } from '../st
 import { compileCondition, partitionParams, valuePartitionSql, type ValuePartition } from './sqlite-conditions.js';
 import { compileSearch, matchedAlias, unionOfRowids, type CompiledSearch } from './sqlite-search.js';
 import type { CompiledQuery } from './compiled-query.js';
+import { selectsWholeList } from '../held-values.js';
 
 const sortExpressions: ReadonlyMap<string, string> = new Map([
   ['updatedAt', 'documents.updated_at'],
@@ -119,18 +120,16 @@ export function compileDistinctValuesQuery(query: DocumentQuery, key: string): C
 }
 
 /**
- * The distinct values of `key` among what the query selects, in compileDistinctValuesQuery's
+ * The distinct values of `key` in a whole list (selectsWholeList), in compileDistinctValuesQuery's
  * order, without counts (a list's `choices`): walked along the filter index one value at a time,
  * each step the next value above the last one found that a selected document holds (its
  * document looked up by seq), so the cost follows the distinct values, not the documents: the
- * values of a whole list of 100,000 take as long as those of 1,000. Only within one partition
- * (type, locale and mode known) and without a search; undefined otherwise.
+ * values of a list of 100,000 take as long as those of 1,000. Undefined for another query.
  */
 export function compileHeldValuesQuery(query: DocumentQuery, key: string): CompiledQuery | undefined {
   const partition = valuePartition(query);
-  if (!partition || query.search !== undefined) return undefined;
-  // Conditions as tests of the one document looked up: gathered, they would be gathered again at every step.
-  const selection = compileSelection(query, { ...unordered, probe: true });
+  if (!partition || !selectsWholeList(query)) return undefined;
+  const selection = compileSelection(query, unordered);
   const link = selection.where.sql === '' ? ' WHERE' : ' AND';
   const selected = `EXISTS (SELECT 1${selectFrom(selection)}${link} documents.seq = v.seq)`;
   const next = `SELECT v.value FROM document_values AS v
