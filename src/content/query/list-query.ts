@@ -170,6 +170,9 @@ export class ListQueries {
           visibility: visibleValues(principal),
           docIds: by.docIds,
           conditions: by.slugs ? [{ key: 'slug', op: 'in', values: by.slugs }] : undefined,
+          // Only their ids, slugs and titles are read: not the ids of every document relating to
+          // them (an author of 4,000 articles holds 8,000, read for each choice).
+          reverseIds: false,
         });
         // A title the caller may not read is not revealed through a label either.
         const titleShown = canAccessApi(principal, type) || Boolean(type.options.publicApiProjection?.title);
