@@ -105,10 +105,15 @@ function compilePartitionCount(query: DocumentQuery): CompiledQuery {
   return { sql: `SELECT COALESCE(SUM(count), 0) FROM document_counts${clause}`, params };
 }
 
-/** Distinct values of `key` with their document counts among what the query selects, by value. */
-export function compileDistinctValuesQuery(query: DocumentQuery, key: string): CompiledQuery {
+/**
+ * Distinct values of `key` with their document counts among what the query selects, by value.
+ * Within a partition every entry of the key is read and tested against the selection; with
+ * `bySelected`, each selected document's own entries are looked up instead, cheaper when the
+ * query selects a small part of the partition (an archived view, a narrow filter).
+ */
+export function compileDistinctValuesQuery(query: DocumentQuery, key: string, { bySelected = false } = {}): CompiledQuery {
   const selection = compileSelection(query, unordered);
-  const partition = valuePartition(query);
+  const partition = bySelected ? undefined : valuePartition(query);
   // Without a partition, the (seq, key) index finds each selected document's values.
   const where = partition ? `${valuePartitionSql} AND key = ?` : 'key = ?';
   return {
