@@ -37,17 +37,6 @@ export async function heldValuesOf(
   return (await store.distinctValues(query, key)).map(({ value }) => value);
 }
 
-/**
- * Whether `query` selects at most an eighth of its partition (type, locale and mode), so that its
- * documents' own values are cheaper to look up (some 3 µs each) than every entry of the key to test
- * (under 1 µs each): the archived view, a narrow filter. False without a partition.
- */
-export async function selectsFew(query: DocumentQuery, count: (query: DocumentQuery) => Promise<number>): Promise<boolean> {
-  if (query.type === null || query.locale === undefined || query.mode === undefined || query.localeChain !== undefined) return false;
-  const partition = await count({ type: query.type, locale: query.locale, mode: query.mode });
-  return (await count(query)) * 8 <= partition;
-}
-
 async function leavesOutFew(query: DocumentQuery, count: (query: DocumentQuery) => Promise<number>): Promise<boolean> {
   if (query.archived === undefined && query.visibility === undefined) return true;
   const partition = await count({ type: query.type, locale: query.locale, mode: query.mode });
