@@ -90,6 +90,7 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     migrate: () => storage.migrate(),
     transaction: withOptionalOptions((_options, work) => work(session)),
     ping: () => storage.ping(),
+    refreshStatistics: () => storage.refreshStatistics(),
     generation: (keys: readonly string[]) => storage.generation(keys),
     generations: (...args: Parameters<StorageAdapter['generations']>) => storage.generations(...args),
     close: () => storage.close(),

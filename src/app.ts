@@ -124,6 +124,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
       walCheckpointPages: config.limits.walCheckpointPages,
       connectTimeout: config.limits.postgresConnectTimeout,
       busyTimeout: config.limits.sqliteBusyTimeout,
+      statistics: { afterRows: config.limits.statisticsRows, everyMs: config.limits.statisticsInterval },
       attachmentsGenerationKey,
     }));
   // Workers of one primary never race on migrations: it ran them before forking them.

@@ -115,6 +115,11 @@ export const limitDefinitions = {
   // that relate to many others) is copied once per checkpoint. SQLite's default, 1,000 pages, made
   // checkpoints about a tenth of the CPU time of a POST (bench/NOTES.md, "Write path").
   walCheckpointPages: { env: 'CMS_LIMIT_WAL_CHECKPOINT_PAGES', default: 10_000, min: 100, max: 1_000_000, unit: 'pages', about: 'SQLite: the write-ahead log is copied into the database file once it holds this many 4 KiB pages (its file keeps that size)' },
+  // The query planner's statistics (sqlite_stat1): without them, or with those of a store a
+  // small part of its size, list queries may pick an index that reads the whole type. `PRAGMA
+  // optimize` analyzes only what is due, from a bounded sample (storage/sqlite/statistics-upkeep.ts).
+  statisticsRows: { env: 'CMS_LIMIT_STATISTICS_ROWS', default: 10_000, min: 1, max: 1_000_000_000, unit: 'rows', about: 'SQLite: rows written (index rows included) after which the planner statistics are refreshed where due (PRAGMA optimize)' },
+  statisticsInterval: { env: 'CMS_LIMIT_STATISTICS_INTERVAL', default: 3_600_000, min: 1_000, max: 604_800_000, unit: 'ms', about: 'SQLite: the planner statistics are refreshed where due this often anyway, and as the server stops' },
   // Attachments no document version holds (any mode, locale, archived or not) are removed with their
   // files after this long, a day as in the original; the sweep that does it also moves files that
   // a crash left readable or not against their record, and removes files no record names.

@@ -15,6 +15,8 @@ export interface StorageOptions {
   readonly writesPerCommit?: number;
   /** SQLite: pages the write-ahead log holds before a commit copies them into the file (its default: 1,000). */
   readonly walCheckpointPages?: number;
+  /** SQLite: when the planner's statistics are refreshed while the store is open (its defaults without). */
+  readonly statistics?: { readonly afterRows?: number; readonly everyMs?: number };
   /**
    * The generation key that writes to the attachments count up (`StorageAdapter.generation`):
    * the caller's name for them, kept apart from its other keys (the piece type names).
@@ -31,9 +33,9 @@ export async function createStorage(databaseUrl: string, options: StorageOptions
   if (databaseUrl.startsWith('sqlite:')) {
     const filename = databaseUrl.slice('sqlite:'.length);
     mkdirSync(dirname(filename), { recursive: true });
-    const { readThreads, writesPerCommit, walCheckpointPages, attachmentsGenerationKey, busyTimeout } = options;
+    const { readThreads, writesPerCommit, walCheckpointPages, statistics, attachmentsGenerationKey, busyTimeout } = options;
     const { createSqliteAdapter } = await import('./sqlite/sqlite-adapter.js');
-    return createSqliteAdapter({ filename, readThreads, writesPerCommit, walCheckpointPages, attachmentsGenerationKey, busyTimeout });
+    return createSqliteAdapter({ filename, readThreads, writesPerCommit, walCheckpointPages, statistics, attachmentsGenerationKey, busyTimeout });
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const { createPostgresAdapter } = await import('./postgres/postgres-adapter.js');

@@ -255,6 +255,13 @@ describe('cms export and cms import', () => {
     const target = await postgresTarget();
     try {
       await importAndCompare(target);
+      // The import analyzed what it wrote (ANALYZE, not autovacuum's): the planner knows the tables' sizes.
+      const [documents] = await target.database!.query<{ analyzed: boolean; reltuples: number }>(
+        `SELECT s.last_analyze IS NOT NULL AS analyzed, c.reltuples FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+          WHERE s.schemaname = $1 AND s.relname = 'documents'`,
+        [target.database!.schema],
+      );
+      assert.deepEqual({ analyzed: documents?.analyzed, counted: (documents?.reltuples ?? 0) > 0 }, { analyzed: true, counted: true });
     } finally {
       await target.remove();
     }

@@ -1,6 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { apiTestsOnPostgres, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import Database from '../../src/storage/sqlite/driver.js';
 
 /** A client-sized body must be refused fast: the old code spent 11 s on 200,000 widgets, then answered 500. */
 const quickly = 3000;
@@ -138,5 +139,34 @@ describe('widgets per area (limits.areaWidgets)', () => {
     assert.equal(res.body.data.errors[0].path, 'body');
     const stored = await t.request('GET', `/api/v1/article/${created.body._id}`);
     assert.equal(stored.body.body.items.length, 3);
+  });
+});
+
+describe('planner statistics while the server runs (limits.statisticsRows)', { skip: apiTestsOnPostgres && 'SQLite keeps its statistics itself; cms import analyzes PostgreSQL' }, () => {
+  /** The rows sqlite_stat1 holds for the documents' indexes, read as another process would. */
+  function statisticsOfDocuments(file: string): number {
+    const inspector = new Database(file, { readonly: true });
+    try {
+      const exists = inspector.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").get() !== undefined;
+      return exists ? (inspector.prepare("SELECT COUNT(*) FROM sqlite_stat1 WHERE tbl = 'documents'").pluck().get() as number) : 0;
+    } finally {
+      inspector.close();
+    }
+  }
+
+  it('gathers them after a bulk of writes, the store still open', async () => {
+    const t = await startTestApp(testConfig(), { CMS_LIMIT_STATISTICS_ROWS: '20' });
+    try {
+      const file = t.databaseUrl.slice('sqlite:'.length);
+      assert.equal(statisticsOfDocuments(file), 0, 'a new store has none');
+      for (let n = 0; n <= 10; n++) {
+        const created = await t.request('POST', '/api/v1/article', { body: { title: `Bulk ${n}`, tags: ['news'] } });
+        assert.equal(created.status, 200, created.text);
+      }
+      // The refresh runs between two transactions: the last write was answered after it.
+      assert.ok(statisticsOfDocuments(file) > 0, 'the documents were analyzed');
+    } finally {
+      await t.close();
+    }
   });
 });

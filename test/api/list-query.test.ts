@@ -254,6 +254,18 @@ describe('list query surface', () => {
       assert.equal('counts' in res.body, false);
     });
 
+    it('gives as choices the values counts= counts, without their counts, for whole and filtered lists', async () => {
+      const names = 'color,tags,featured,category,priority,releasedOn';
+      for (const query of ['', 'archived=any', 'archived=1', 'color=blue', 'featured=true&tags=new', 'autocomplete=boots']) {
+        const res = await list(`${query}&choices=${names}&counts=${names}`);
+        assert.equal(res.status, 200, res.text);
+        for (const name of names.split(',')) {
+          const counted = res.body.counts[name].map(({ count: _count, ...choice }: { count: number }) => choice);
+          assert.deepEqual(res.body.choices[name], counted, `${query}: ${name}`);
+        }
+      }
+    });
+
     it('counts documents per value with counts=', async () => {
       const res = await list('counts[]=color&category=footwear');
       assert.deepEqual(res.body.counts.color, [

@@ -13,6 +13,7 @@ function schemaConfig(): Record<string, unknown> {
   const modules = config.modules as Record<string, unknown>;
   return {
     ...config,
+    locales: { en: { label: 'English' }, es: { label: 'Español', fallback: 'en' }, 'es-mx': { label: 'Español (México)', fallback: 'es' } },
     widgets: {
       quote: { fields: { add: { text: { type: 'string', required: true }, _source: { type: 'relationship', withType: 'article' } } } },
       gallery: { fields: { add: { items: { type: 'area', options: { widgets: { quote: {} } } } } } },
@@ -82,11 +83,12 @@ describe('GET /api/v1/@cms/schema', () => {
     return response;
   }
 
-  it('answers the locales with their labels, prefixes and the default', async () => {
+  it('answers the locales with their labels, prefixes, the default and their fallback chains', async () => {
     const { body } = await schema(null);
     assert.deepEqual(body.locales, [
-      { name: 'en', label: 'English', prefix: '', default: true },
-      { name: 'es', label: 'Español', prefix: '/es', default: false },
+      { name: 'en', label: 'English', prefix: '', default: true, fallbacks: [] },
+      { name: 'es', label: 'Español', prefix: '/es', default: false, fallbacks: ['en'] },
+      { name: 'es-mx', label: 'Español (México)', prefix: '/es-mx', default: false, fallbacks: ['es', 'en'] },
     ]);
   });
 

@@ -69,7 +69,10 @@ describe('admin: preview links that expire, and documents missing in a locale', 
     assert.equal((await site.t.request('POST', `/api/v1/article/${both.body.cmsDocId}:en:draft/localize`, { body: { toLocale: 'es' } })).status, 200);
     assert.equal((await site.t.request('PATCH', `/api/v1/article/${both.body.cmsDocId}:es:draft`, { body: { title: 'Fallback Ambos' } })).status, 200);
 
+    const listed = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/v1/article');
     await page.goto('/admin/types/article?locale=es&q=Fallback');
+    // Spanish falls back to English: the list asks along the chain.
+    assert.equal(new URL((await listed).url()).searchParams.get('fallback'), 'true');
     const row = (title: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name: title, exact: true }) });
     await row(english.body.title).waitFor();
     assert.match(await row(english.body.title).innerText(), /Missing in es/);

@@ -135,6 +135,33 @@ export function describeIndexContract(store: () => StorageAdapter): void {
       await insertIndexed(seed());
       assert.deepEqual(await store().documents.distinctValues({ type: null }, 'missing'), []);
     });
+
+    it('answers the same values without their counts (heldValues), whole lists walked or not', async () => {
+      await insertIndexed([
+        ...seed(),
+        [makeDoc({ docId: 'f' }), makeIndex({ category: [3, -1.5, 'x'.repeat(1200), ''], priority: [2] })],
+        [makeDoc({ docId: 'g', visibility: 'loginRequired' }), makeIndex({ category: ['hidden', 3] })],
+        [makeDoc({ docId: 'h', archived: true }), makeIndex({ category: ['zoo'] })],
+      ]);
+      const whole: DocumentQuery = { type: 'article', locale: 'en', mode: 'draft', archived: false };
+      const queries: DocumentQuery[] = [
+        whole,
+        { ...whole, archived: true },
+        { ...whole, archived: undefined },
+        { ...whole, visibility: ['public'] },
+        { ...whole, conditions: [{ key: 'color', op: 'in', values: ['red'] }] },
+        { type: null },
+      ];
+      for (const query of queries) {
+        for (const key of ['category', 'priority', 'missing']) {
+          const counted = (await store().documents.distinctValues(query, key)).map(({ value }) => value);
+          const about = JSON.stringify({ query, key });
+          assert.deepEqual(await store().documents.heldValues(query, key), counted, about);
+          // In a transaction nothing is counted first: a whole list is always walked there.
+          assert.deepEqual(await store().transaction((tx) => tx.documents.heldValues(query, key)), counted, about);
+        }
+      }
+    });
   });
 
   describe('documents: search', () => {

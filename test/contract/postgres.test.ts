@@ -8,6 +8,7 @@ import { migrations } from '../../src/storage/postgres/migrations.js';
 import { createPostgresAdapter } from '../../src/storage/postgres/postgres-adapter.js';
 import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';
 import type { DocumentQuery, StorageAdapter, TextSearch } from '../../src/storage/storage-adapter.js';
+import { compileHeldValuesQuery } from '../../src/storage/postgres/postgres-query.js';
 import {
   adminQuery,
   describeOnPostgres,
@@ -94,6 +95,41 @@ describeOnPostgres('postgres adapter specifics', () => {
     await adapter.documents.remove('article', idsOf(docs.slice(3)));
     assert.equal(await count('version_generations'), 0, 'removed with their versions');
     assert.equal(await count('documents'), 0);
+  });
+
+  it('walks the values of a whole list entry by entry, each entry\'s document looked up, whatever the statistics', async () => {
+    await adapter.transaction(async (tx) => {
+      for (let n = 0; n < 40; n++) await tx.documents.insert(makeDoc({ docId: `walk-${n}`, archived: n % 10 === 0 }), makeIndex({ category: [`c${n % 4}`], priority: [n % 3] }));
+    });
+    const list: DocumentQuery = { type: 'article', locale: 'en', mode: 'draft', archived: false };
+    const url = new URL(requirePostgresUrl());
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    const planOf = async (analyzed: boolean) => {
+      const { sql, params } = compileHeldValuesQuery(list, 'category')!;
+      const rows = await adminQuery<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [...params], url.toString());
+      return `${analyzed ? 'analyzed' : 'never analyzed'}\n${rows.map((row) => row['QUERY PLAN']).join('\n')}`;
+    };
+    for (const analyzed of [false, true]) {
+      if (analyzed) await adapter.refreshStatistics();
+      const steps = await planOf(analyzed);
+      // Value by value (a recursive walk), each entry's document a subplan of its own: never a
+      // join, which without statistics read the whole list for every value entry.
+      assert.match(steps, /Recursive Union/, steps);
+      assert.match(steps, /SubPlan/, steps);
+      assert.doesNotMatch(steps, /Join/, steps);
+    }
+    assert.deepEqual(await adapter.documents.heldValues(list, 'category'), ['c0', 'c1', 'c2', 'c3']);
+  });
+
+  it('analyzes the tables of its own schema when asked to refresh its statistics', async () => {
+    await adapter.documents.insert(makeDoc({ docId: 'counted' }), makeIndex({ category: ['news'] }));
+    const analyzed = async () => (await adminQuery<{ relname: string }>(
+      'SELECT relname FROM pg_stat_user_tables WHERE schemaname = $1 AND last_analyze IS NOT NULL ORDER BY relname', [schema],
+    )).map((row) => row.relname);
+    assert.deepEqual(await analyzed(), []);
+    await adapter.refreshStatistics();
+    const tables = await analyzed();
+    assert.ok(tables.includes('documents') && tables.includes('document_values'), tables.join(', '));
   });
 
   it('keeps a type\'s counts while its generation stands, and counts again after a write to it from any process', async () => {

@@ -48,9 +48,14 @@ function readCalls(): number {
   return Number(match![1]);
 }
 
-/** The article of the test config as the service would store it, one version. */
-function article(n: number, mode: 'draft' | 'published'): StoredDocument {
-  const docId = `seed${String(n).padStart(20, '0')}`;
+const docIdOf = (n: number) => `seed${String(n).padStart(20, '0')}`;
+
+/**
+ * The article of the test config as the service would store it, one version. Every article
+ * relates to the first (`_related`), which therefore names all the others among its reverse ids.
+ */
+function article(n: number, mode: 'draft' | 'published', count: number): StoredDocument {
+  const docId = docIdOf(n);
   const title = `Seeded ${words[n % words.length]} article ${n}`;
   const time = new Date(Date.UTC(2024, 0, 1) + n * 60_000).toISOString();
   const text = Array.from({ length: 40 }, (_, i) => words[(n * 7 + i * 3) % words.length]).join(' ');
@@ -71,7 +76,8 @@ function article(n: number, mode: 'draft' | 'published'): StoredDocument {
     tags: n % 2 === 0 ? ['news'] : ['tech'],
     color: 'red',
     authorIds: [],
-    relatedIds: [],
+    relatedIds: n === 0 ? [] : [docIdOf(0)],
+    ...(n === 0 && { relatedReverseIds: Array.from({ length: count - 1 }, (_, k) => docIdOf(k + 1)) }),
     body: { _id: `area${n}`, metaType: 'area', items: [{ _id: `widget${n}`, metaType: 'widget', type: '@cms/rich-text', content: `<p>${text}</p>` }] },
     links: [],
     createdAt: time,
@@ -91,7 +97,7 @@ async function seedStore(count: number): Promise<Store> {
   await adapter.transaction(async (tx) => {
     for (let n = 0; n < count; n++) {
       for (const mode of ['draft', 'published'] as const) {
-        const doc = article(n, mode);
+        const doc = article(n, mode, count);
         const { index, properties } = indexer.index(type, doc);
         await tx.documents.insert({ ...doc, ...properties }, index);
       }
@@ -100,7 +106,7 @@ async function seedStore(count: number): Promise<Store> {
   // Indexed by the plan the app would index by: its start finds nothing to index again.
   await adapter.indexPlans.record('article', indexer.planDigest(type));
   await adapter.close();
-  return { dataDir, config, someId: article(Math.floor(count / 2), 'published').cmsDocId, count };
+  return { dataDir, config, someId: docIdOf(Math.floor(count / 2)), count };
 }
 
 /**
@@ -157,10 +163,16 @@ const headers = { authorization: `ApiKey ${keys.admin}`, 'content-type': 'applic
 // triggers keep per list scope (migration 8), as it does after every write.
 
 /** Run `run` of a write takes an article of its own, as the bench's writes do, so the three runs cost alike. */
-const draftOf = (store: Store, run: number) => `${article(Math.floor(store.count / 3) + run, 'draft')._id}`;
+const draftOf = (store: Store, run: number) => `${docIdOf(Math.floor(store.count / 3) + run)}:en:draft`;
+
+// The admin's list request (admin/src/list/list-state.ts): its projection, the choices of its
+// four choice filters, and `fallback=true`, which it sent in every locale, this one without a chain.
+const adminList = '/api/v1/article?cmsLocale=en&cmsMode=draft&page=1&perPage=10&project[title]=1&project[updatedAt]=1'
+  + '&project[_edit]=1&choices=tags,color,_author,_related&fallback=true';
 
 const requests: Record<string, (store: Store, run: number) => (app: FastifyInstance) => Promise<number>> = {
   'anonymous list page': () => async (app) => (await app.inject({ method: 'GET', url: '/api/v1/article?page=2' })).statusCode,
+  'admin list page with choices and fallback': () => async (app) => (await app.inject({ method: 'GET', url: adminList, headers })).statusCode,
   'get one': (store) => async (app) =>
     (await app.inject({ method: 'GET', url: `/api/v1/article/${store.someId}`, headers })).statusCode,
   insert: () => async (app) => {

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type BetterSqlite3 from 'better-sqlite3';
 import Database from '../../src/storage/sqlite/driver.js';
 import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';
-import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery } from '../../src/storage/sqlite/sqlite-query.js';
+import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery, compileHeldValuesQuery } from '../../src/storage/sqlite/sqlite-query.js';
 import type { CompiledQuery } from '../../src/storage/sqlite/compiled-query.js';
 import type {
   DocumentIndex,
@@ -240,6 +240,23 @@ describe('sqlite query plans on 50,000 documents', () => {
       .filter(({ count }) => count > 0)
       .sort((x, y) => (x.value < y.value ? -1 : 1));
     assert.deepEqual(await adapter.documents.distinctValues(query, 'category'), expected);
+  });
+
+  it('walks the values of a whole list along the filter index, a document looked up per step, as counting finds them', async () => {
+    const steps = plan(compileHeldValuesQuery(list, 'category')!);
+    assertIndexed(steps);
+    // Each step: the next value of the key above the last one, then that value's entries until
+    // one is of a listed document, found by seq. Nothing read grows with the list but the values.
+    assert.match(steps, /SEARCH v USING PRIMARY KEY \(type=\? AND locale=\? AND mode=\? AND key=\? AND value>\?\)/, steps);
+    assert.match(steps, /SEARCH documents EXISTS USING INTEGER PRIMARY KEY \(rowid=\?\)/, steps);
+    assert.doesNotMatch(steps, /documents_list_/, steps);
+    for (const key of ['category', 'priority', 'authorIds', 'tags']) {
+      const counted: unknown[] = (await adapter.documents.distinctValues(list, key)).map(({ value }) => value);
+      assert.ok(counted.length > 0, key);
+      assert.deepEqual(await adapter.documents.heldValues(list, key), counted, key);
+    }
+    // Under a filter, values no listed document holds would have every entry read: those count.
+    assert.equal(compileHeldValuesQuery({ ...list, conditions: [{ key: 'tags', op: 'none' }] }, 'category'), undefined);
   });
 
   it('looks documents up by id or doc id through their indexes', () => {

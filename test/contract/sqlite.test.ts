@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from '../../src/storage/sqlite/driver.js';
-import { createSqliteAdapter } from '../../src/storage/sqlite/sqlite-adapter.js';
+import { createSqliteAdapter, type SqliteAdapterOptions } from '../../src/storage/sqlite/sqlite-adapter.js';
 import { compileCountQuery, compileFindQuery } from '../../src/storage/sqlite/sqlite-query.js';
 import { migrations } from '../../src/storage/sqlite/migrations.js';
 import type { DocumentQuery, StorageAdapter, StorageSession } from '../../src/storage/storage-adapter.js';
@@ -22,7 +22,9 @@ interface TempAdapter {
   cleanup: () => Promise<void>;
 }
 
-async function makeTempAdapter(options: { writesPerCommit?: number; walCheckpointPages?: number; onStatement?: (sql: string) => void } = {}): Promise<TempAdapter> {
+async function makeTempAdapter(
+  options: Partial<Pick<SqliteAdapterOptions, 'writesPerCommit' | 'walCheckpointPages' | 'onStatement' | 'statistics'>> = {},
+): Promise<TempAdapter> {
   const directory = await mkdtemp(join(tmpdir(), 'cms-sqlite-'));
   const filename = join(directory, 'cms.sqlite');
   const adapter = createSqliteAdapter({ attachmentsGenerationKey, filename, ...options });
@@ -224,6 +226,41 @@ describe('sqlite checkpoints', () => {
     const large = await walBytesAfterWrites(100_000);
     assert.ok(large > 500 * 4096, `without a checkpoint the log holds every write (${large} bytes)`);
     assert.ok(small < 200 * 4096, `checkpointed every 100 pages, the log starts again (${small} bytes)`);
+  });
+});
+
+describe('sqlite planner statistics', () => {
+  /** The rows sqlite_stat1 holds for the documents' indexes, read as another process would. */
+  function statisticsOfDocuments(filename: string): number {
+    const inspector = new Database(filename, { readonly: true });
+    try {
+      const exists = inspector.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").get() !== undefined;
+      return exists ? (inspector.prepare("SELECT COUNT(*) FROM sqlite_stat1 WHERE tbl = 'documents'").pluck().get() as number) : 0;
+    } finally {
+      inspector.close();
+    }
+  }
+
+  it('refreshes them every statistics.everyMs while open, not only at close', { timeout: 20_000 }, async () => {
+    let optimized: (() => void) | undefined;
+    const onStatement = (sql: string) => {
+      if (/^PRAGMA optimize/i.test(sql)) optimized?.();
+    };
+    const { adapter, filename, cleanup } = await makeTempAdapter({ onStatement, statistics: { afterRows: 1_000_000, everyMs: 20 } });
+    try {
+      await adapter.migrate();
+      for (let n = 0; n < 5; n++) await adapter.documents.insert(makeDoc({ docId: `s${n}` }), makeIndex({ category: ['news'] }));
+      // The next turn after the writes, however few they were, with the adapter open. The
+      // adapter's timer keeps no process alive (a server's socket does): this one does meanwhile.
+      const alive = setInterval(() => undefined, 1000);
+      await new Promise<void>((resolve) => {
+        optimized = resolve;
+      }).finally(() => clearInterval(alive));
+      assert.ok(statisticsOfDocuments(filename) > 0, 'the documents were analyzed');
+    } finally {
+      await adapter.close();
+      await cleanup();
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import assert from 'node:assert/strict';
-import { newSchemaDatabase } from './postgres.js';
+import { newSchemaDatabase, type SchemaDatabase } from './postgres.js';
 
 /** Archives of `cms export` taken apart and put together again, and empty stores to import them into. */
 
@@ -14,6 +14,8 @@ import { newSchemaDatabase } from './postgres.js';
 export interface Target {
   readonly dataDir: string;
   readonly env: Record<string, string>;
+  /** A PostgreSQL target's schema, to read its catalog. */
+  readonly database?: SchemaDatabase;
   remove(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export async function postgresTarget(): Promise<Target> {
   return {
     dataDir,
     env: { CMS_DATA_DIR: dataDir, CMS_DATABASE_URL: database.url },
+    database,
     async remove() {
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });

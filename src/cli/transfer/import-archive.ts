@@ -69,6 +69,8 @@ export async function importArchive(deps: ImportDeps, path: string): Promise<Man
     for (const key of placed) await deps.files.remove(key);
     throw error;
   }
+  // A store filled in one go: the planner's statistics still describe it empty.
+  await deps.storage.refreshStatistics();
   return checked.manifest;
 }
 

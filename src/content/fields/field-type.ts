@@ -106,6 +106,12 @@ export interface FilterContext {
   ): Promise<{ _id: string; cmsDocId: string; type: string; slug: string; title: string }[]>;
 }
 
+/** A distinct index value among a list's documents, with their number when counted. */
+export interface HeldValue {
+  readonly value: IndexValue;
+  readonly count?: number;
+}
+
 /** One entry of `choices` / `counts` in a list response. */
 export interface Choice {
   readonly value: IndexValue | boolean;
@@ -135,8 +141,11 @@ export interface QueryFilter {
    * A list of conditions, each on its own key, must all hold (a filter over several index keys).
    */
   parse(raw: unknown, ctx: FilterContext): ParsedFilter | Promise<ParsedFilter>;
-  /** The `choices` of this filter from the distinct index values of the matching documents. */
-  choices(values: readonly { value: IndexValue; count: number }[], ctx: FilterContext): Choice[] | Promise<Choice[]>;
+  /**
+   * The `choices` of this filter from the distinct index values of the matching documents, each
+   * with the number of them holding it when the list counts them (`counts`), to be kept as `count`.
+   */
+  choices(values: readonly HeldValue[], ctx: FilterContext): Choice[] | Promise<Choice[]>;
 }
 
 /** A filter's laundered value: one operation on its key, conditions on keys of its own, or none. */

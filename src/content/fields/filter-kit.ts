@@ -1,5 +1,5 @@
 import type { SanitizedField } from '../types/piece-type.js';
-import type { Choice, QueryFilter, SearchText } from './field-type.js';
+import type { Choice, HeldValue, QueryFilter, SearchText } from './field-type.js';
 import type { FilterOperation, IndexValue } from '../../storage/storage-adapter.js';
 import { FieldFailure } from './field-type.js';
 import { choiceValues, matchChoice, type ChoiceValue } from './choices.js';
@@ -10,7 +10,7 @@ import { isPlainObject } from './nested.js';
  * the four filter shapes of the original (substring, choices, exact-or-range, yes/no).
  */
 
-type Counted = readonly { value: IndexValue; count: number }[];
+type Counted = readonly HeldValue[];
 
 /** Booleans are indexed as 1 and 0, so every index value is text or a number. */
 export function toIndexValue(value: unknown): IndexValue | null {

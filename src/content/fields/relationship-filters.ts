@@ -1,4 +1,4 @@
-import type { Choice, FilterContext, QueryFilter } from './field-type.js';
+import type { Choice, FilterContext, HeldValue, QueryFilter } from './field-type.js';
 import type { FilterOperation, IndexValue } from '../../storage/storage-adapter.js';
 import { FieldFailure } from './field-type.js';
 
@@ -17,7 +17,7 @@ export interface RelationshipFilterSpec {
 }
 
 type Match = 'in' | 'all';
-type Counted = readonly { value: IndexValue; count: number }[];
+type Counted = readonly HeldValue[];
 type Related = { _id: string; cmsDocId: string; type: string; slug: string; title: string };
 
 /** Impossible to satisfy: an unknown slug among those that must all match. */

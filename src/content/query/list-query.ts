@@ -121,6 +121,8 @@ export class ListQueries {
    * `choices`/`counts`: for each named filter, the values of its field among the documents the
    * query matches with that filter itself switched off (the others still apply); as the
    * original's, a list for every filter named that the caller may use, empty ones included.
+   * `choices` needs no counts: the store then finds each value once (heldValues), not every
+   * document holding it.
    */
   async choices(args: {
     names: readonly string[];
@@ -140,7 +142,10 @@ export class ListQueries {
         continue;
       }
       const others = [...args.conditions].filter(([other]) => other !== name).flatMap(([, conditions]) => conditions);
-      const values = await args.store.distinctValues({ ...args.query, conditions: others }, entry.filter.key);
+      const query = { ...args.query, conditions: others };
+      const values = args.withCounts
+        ? await args.store.distinctValues(query, entry.filter.key)
+        : (await args.store.heldValues(query, entry.filter.key)).map((value) => ({ value }));
       const choices = await entry.filter.choices(values, args.ctx);
       result[name] = args.withCounts ? choices : choices.map(({ count: _count, ...choice }) => choice);
     }
@@ -177,6 +182,9 @@ export class ListQueries {
           visibility: visibleValues(principal),
           docIds: by.docIds,
           conditions: by.slugs ? [{ key: 'slug', op: 'in', values: by.slugs }] : undefined,
+          // Only their ids, slugs and titles are read: not the ids of every document relating to
+          // them (an author of 4,000 articles holds 8,000, read for each choice).
+          reverseIds: false,
         });
         // A title the caller may not read is not revealed through a label either.
         const titleShown = canAccessApi(principal, type) || Boolean(type.options.publicApiProjection?.title);

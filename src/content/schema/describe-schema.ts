@@ -66,6 +66,7 @@ export class SchemaDescriber {
       label: locale.label,
       prefix: locale.prefix,
       default: name === this.#config.defaultLocale,
+      fallbacks: [...locale.fallbacks],
     }));
   }
 

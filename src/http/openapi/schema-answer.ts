@@ -36,8 +36,14 @@ export const schemaAnswerComponents: Record<string, JsonSchema> = {
   },
   SchemaLocale: {
     type: 'object',
-    required: ['name', 'label', 'prefix', 'default'],
-    properties: { name: string, label: string, prefix: { ...string, description: 'The URL prefix of the locale\'s pages; empty for none' }, default: boolean },
+    required: ['name', 'label', 'prefix', 'default', 'fallbacks'],
+    properties: {
+      name: string,
+      label: string,
+      prefix: { ...string, description: 'The URL prefix of the locale\'s pages; empty for none' },
+      default: boolean,
+      fallbacks: { ...strings, description: 'The locales a published read falls back to, in order (the configured `fallback` chain); empty for none' },
+    },
     additionalProperties: false,
   },
   SchemaWidget: {

@@ -98,6 +98,14 @@ export interface StorageAdapter extends StorageSession {
    * does not exist, and its row goes with it: it costs nothing once the version is removed.
    */
   generations(sources: GenerationSources, options?: { readonly since?: string; readonly positionLast?: boolean }): Promise<GenerationRead>;
+  /**
+   * Brings the query planner's statistics up to date where they are stale, after a bulk of
+   * writes (`cms import`): SQLite's `PRAGMA optimize` (which the adapter also runs by itself every
+   * so many rows written and every so often), PostgreSQL's ANALYZE of the store's tables (its
+   * autovacuum gets to them a minute or more later, or never where it is off). Until then a
+   * planner that believes the tables empty may read a whole type for every row of a list.
+   */
+  refreshStatistics(): Promise<void>;
   /** True while the store answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

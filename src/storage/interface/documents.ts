@@ -74,6 +74,12 @@ export interface DocumentStore {
    */
   distinctValues(query: DocumentQuery, key: string): Promise<{ value: IndexValue; count: number }[]>;
   /**
+   * The values `distinctValues` answers, in its order, without their counts (a list's `choices`):
+   * a store may then find each value with one document holding it, whatever the number of
+   * documents, rather than count them all.
+   */
+  heldValues(query: DocumentQuery, key: string): Promise<IndexValue[]>;
+  /**
    * Stores the document with its filter values and search texts, replacing nothing (its
    * `relatedReverseIds` as given).
    * Throws ConflictError (data.constraint `id` or `slug`) when the `_id` or the slug is taken.

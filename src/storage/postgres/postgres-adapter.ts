@@ -3,6 +3,7 @@ import type { PoolClient, QueryConfig } from 'pg';
 import type { StorageAdapter, StorageSession, TransactionOptions } from '../interface/adapter.js';
 import type { DocumentStore } from '../interface/documents.js';
 import { VersionedCounts } from '../versioned-counts.js';
+import { heldValuesOf } from '../held-values.js';
 import { autoCommittingSession } from '../auto-committing-session.js';
 import { limitedTransactions, withOptionalOptions, type TransactionState } from '../transaction-queue.js';
 import { ConflictError, StoreUnavailableError } from '../../errors/app-error.js';
@@ -186,6 +187,14 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
     generation,
     generations: (sources) => generations(sources),
 
+    async refreshStatistics() {
+      // The tables of this store's schema only: a bare ANALYZE would go through every schema of the database.
+      const { rows } = await pool.query<{ name: string }>(
+        "SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename",
+      );
+      if (rows.length > 0) await pool.query(`ANALYZE ${rows.map((row) => row.name).join(', ')}`);
+    },
+
     async ping() {
       try {
         const { rows } = await connections.reads.query<{ ok: number }>({ text: 'SELECT 1 AS ok' });
@@ -246,11 +255,13 @@ function transactionFailure(error: unknown, step: 'start' | 'work' | 'commit'): 
  * generation stands: a list's total is counted once per write to its type, not per request, for
  * one small read of the generation. The generation is read before the count, so a write landing
  * between them leaves the kept count at the older generation, and the next call counts again.
+ * A filtered list's values are read the cheaper of two ways, chosen from those counts (heldValuesOf).
  */
 function keepingCounts(documents: DocumentStore, generation: (keys: readonly string[]) => Promise<string>): DocumentStore {
   const kept = new VersionedCounts();
-  return {
+  const keptCounts: DocumentStore = {
     ...documents,
+    heldValues: (query, key) => heldValuesOf(documents, (counted) => keptCounts.count(counted), query, key),
     async count(query) {
       if (query.type === null) return documents.count(query);
       const { sql, params } = compileCountQuery(query);
@@ -262,6 +273,7 @@ function keepingCounts(documents: DocumentStore, generation: (keys: readonly str
       return counted;
     },
   };
+  return keptCounts;
 }
 
 /**

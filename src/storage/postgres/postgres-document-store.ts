@@ -3,7 +3,7 @@ import type { DocumentIndex, DocumentStore, StoredDocument } from '../interface/
 import { documentLockKey, keyLength, lockStatement, slugLockKey } from './migrations.js';
 import { beginning, escapeLike, slugIs } from './postgres-conditions.js';
 import { assertDocumentIndex, searchTexts, searchVectors, valueArrays } from './postgres-document-index.js';
-import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery } from './postgres-query.js';
+import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery, compileHeldValuesQuery } from './postgres-query.js';
 import type { StatementSource } from './statements.js';
 import { conflictError, translatingErrors } from './translate-error.js';
 import { fillReverseIds, laterStamp, splitReverseIds } from '../reverse-ids.js';
@@ -157,6 +157,12 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
       const { sql, params } = compileDistinctValuesQuery(query, key);
       const { rows } = await statements.query<{ num: number | null; txt: string | null; count: string }>(sql, params);
       return rows.map((row) => ({ value: (row.num ?? row.txt) as IndexValue, count: Number(row.count) }));
+    },
+
+    async heldValues(query: DocumentQuery, key: string) {
+      const { sql, params } = compileHeldValuesQuery(query, key) ?? compileDistinctValuesQuery(query, key);
+      const { rows } = await statements.query<{ num: number | null; txt: string | null }>(sql, params);
+      return rows.map((row) => (row.num ?? row.txt) as IndexValue);
     },
 
     async insert(doc, index) {

@@ -2,6 +2,7 @@ import { assertTypedLookup, type DocumentQuery, type SortDirection } from '../st
 import { compileCondition, inPartition, slugIs, valueIndexes, type ValuePartition } from './postgres-conditions.js';
 import { compileSearch, relevanceExpression, searchCondition, type CompiledSearch } from './postgres-search.js';
 import { Params } from './statements.js';
+import { selectsWholeList } from '../held-values.js';
 
 /** One parameterized statement: `sql` never contains a value, only placeholders. */
 export interface CompiledQuery {
@@ -80,6 +81,43 @@ export function compileDistinctValuesQuery(query: DocumentQuery, key: string): C
     params: params.values,
   };
 }
+
+/**
+ * The distinct values of `key` in a whole list (selectsWholeList), in compileDistinctValuesQuery's
+ * order, without counts (a list's `choices`). Numbers and short texts are each walked along their
+ * value index one value at a time (a recursive query: each step the next value above the last
+ * one found that a selected document holds, its document looked up by seq), so the cost follows
+ * the distinct values, not the documents, and no join order is left to the planner's estimates:
+ * without statistics it joined every document with every value. The long texts, rare, are read
+ * whole. Undefined for another query.
+ */
+export function compileHeldValuesQuery(query: DocumentQuery, key: string): CompiledQuery | undefined {
+  const partition = valuePartition(query);
+  if (!partition || !selectsWholeList(query)) return undefined;
+  const params = new Params();
+  const selection = compileSelection(query, params, unordered);
+  // Each entry's document is looked up by seq, then tested. Left to its estimates, the planner
+  // joined the entries with the list walked by locale and mode (without statistics, the whole
+  // list for every entry): OFFSET 0 plans the lookup on its own, where only the primary key serves.
+  const selected = `(SELECT TRUE FROM (SELECT * FROM documents WHERE documents.seq = v.seq OFFSET 0) AS documents${selection.where})`;
+  const scope = `${inPartition(partition, params)} AND v.key = ${params.add(key, 'text')}`;
+  const [numbers, shortTexts, longTexts] = valueIndexes as [ValueIndex, ValueIndex, ValueIndex];
+  const first = (column: string, index: ValueIndex, after = '') =>
+    `SELECT v.${column} FROM document_values AS v WHERE ${scope} AND ${index.where}${after} AND ${selected} ORDER BY v.${column} LIMIT 1`;
+  const walk = (name: string, column: string, index: ValueIndex) =>
+    `${name} (${column}) AS ((${first(column, index)})
+      UNION ALL SELECT (${first(column, index, ` AND v.${column} > ${name}.${column}`)}) FROM ${name} WHERE ${name}.${column} IS NOT NULL)`;
+  return {
+    sql: `WITH RECURSIVE ${walk('numbers', 'num', numbers)}, ${walk('texts', 'txt', shortTexts)}
+      SELECT num, NULL::text COLLATE "C" AS txt FROM numbers WHERE num IS NOT NULL
+      UNION ALL SELECT NULL::float8, txt FROM texts WHERE txt IS NOT NULL
+      UNION ALL SELECT DISTINCT NULL::float8, v.txt FROM document_values AS v WHERE ${scope} AND ${longTexts.where} AND ${selected}
+      ORDER BY num ASC NULLS LAST, txt ASC`,
+    params: params.values,
+  };
+}
+
+type ValueIndex = (typeof valueIndexes)[number];
 
 /** The partition of the filter values a query reads: known when its type, locale and mode are. */
 function valuePartition(query: DocumentQuery): ValuePartition | undefined {

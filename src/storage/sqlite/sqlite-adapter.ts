@@ -25,6 +25,7 @@ import { CountsUntilWrite } from './counts-until-write.js';
 import { countUpGeneration, GenerationCounters } from './generation-counters.js';
 import { withListReads } from './sqlite-list-reads.js';
 import { ReadThreads } from './read-threads.js';
+import { StatisticsUpkeep, type StatisticsUpkeepOptions } from './statistics-upkeep.js';
 
 /**
  * The embedded store: one SQLite file in WAL mode, for the server processes of one machine.
@@ -60,7 +61,11 @@ export interface SqliteAdapterOptions {
    * Default `defaultBusyTimeout`.
    */
   readonly busyTimeout?: number;
+  /** When the planner's statistics are looked at while the adapter is open (StatisticsUpkeep); these defaults without. */
+  readonly statistics?: Partial<StatisticsUpkeepOptions>;
 }
+
+const defaultStatistics: StatisticsUpkeepOptions = { afterRows: 10_000, everyMs: 3_600_000 };
 
 export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapter {
   const { writeConnection, readConnection } = openConnections(options);
@@ -71,6 +76,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   const totalChanges = writeConnection.prepare('SELECT total_changes()').pluck();
   const pendingSearch = new PendingSearchWrites();
   const generations = new GenerationCounters(readStatements);
+  const statistics = new StatisticsUpkeep(writeConnection, runExclusive, { ...defaultStatistics, ...options.statistics }, totalChanges.get() as number);
 
   const busyTimeout = options.busyTimeout ?? defaultBusyTimeout;
   const grouped = groupedTransactions({
@@ -85,6 +91,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
         pendingSearch.flush(writeStatements);
         writeConnection.exec('COMMIT');
         generations.committed();
+        statistics.committed(totalChanges.get() as number);
       },
       rollback() {
         pendingSearch.discard();
@@ -128,6 +135,8 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
 
     migrate: () => runExclusive(async () => runMigrations(writeConnection)),
 
+    refreshStatistics: () => runExclusive(async () => statistics.refresh()),
+
     generation: async (keys) => generations.of(keys),
     generations: async (sources, options) => generations.read(sources, options),
 
@@ -140,10 +149,11 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
     },
 
     close() {
+      statistics.stop();
       closing ??= runExclusive(async () => {
         try {
           // Refreshes the planner's statistics where they went stale, as SQLite advises on close.
-          writeConnection.pragma('optimize');
+          statistics.refresh();
         } finally {
           await threads?.close();
           readConnection.close();

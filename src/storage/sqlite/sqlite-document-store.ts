@@ -1,7 +1,7 @@
 import type { DocumentQuery, IndexValue } from '../interface/document-query.js';
 import type { DocumentIndex, DocumentStore, StoredDocument } from '../interface/documents.js';
 import type { ValuePartition } from './sqlite-conditions.js';
-import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery, jsonList } from './sqlite-query.js';
+import { compileCountQuery, compileDistinctValuesQuery, compileHeldValuesQuery, compileFindQuery, jsonList } from './sqlite-query.js';
 import type { StatementSource } from './statement-cache.js';
 import { assertDocumentIndex, removeIndex, replaceIndex, writeIndex, type PendingSearchWrites } from './sqlite-document-index.js';
 import { translateSqliteError } from './translate-error.js';
@@ -91,6 +91,12 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
       beforeRead(query);
       const { sql, params } = compileDistinctValuesQuery(query, key);
       return statements.statement(sql).all(...params) as { value: IndexValue; count: number }[];
+    },
+
+    async heldValues(query: DocumentQuery, key: string) {
+      beforeRead(query);
+      const { sql, params } = compileHeldValuesQuery(query, key) ?? compileDistinctValuesQuery(query, key);
+      return statements.statement(sql).pluck().all(...params) as IndexValue[];
     },
 
     // A write touches documents, document_values and both search tables. Outside a transaction

@@ -2,6 +2,7 @@ import { assertTypedLookup, type DocumentQuery, type SortDirection } from '../st
 import { compileCondition, partitionParams, valuePartitionSql, type ValuePartition } from './sqlite-conditions.js';
 import { compileSearch, matchedAlias, unionOfRowids, type CompiledSearch } from './sqlite-search.js';
 import type { CompiledQuery } from './compiled-query.js';
+import { selectsWholeList } from '../held-values.js';
 
 const sortExpressions: ReadonlyMap<string, string> = new Map([
   ['updatedAt', 'documents.updated_at'],
@@ -104,10 +105,15 @@ function compilePartitionCount(query: DocumentQuery): CompiledQuery {
   return { sql: `SELECT COALESCE(SUM(count), 0) FROM document_counts${clause}`, params };
 }
 
-/** Distinct values of `key` with their document counts among what the query selects, by value. */
-export function compileDistinctValuesQuery(query: DocumentQuery, key: string): CompiledQuery {
+/**
+ * Distinct values of `key` with their document counts among what the query selects, by value.
+ * Within a partition every entry of the key is read and tested against the selection; with
+ * `bySelected`, each selected document's own entries are looked up instead, cheaper when the
+ * query selects a small part of the partition (an archived view, a narrow filter).
+ */
+export function compileDistinctValuesQuery(query: DocumentQuery, key: string, { bySelected = false } = {}): CompiledQuery {
   const selection = compileSelection(query, unordered);
-  const partition = valuePartition(query);
+  const partition = bySelected ? undefined : valuePartition(query);
   // Without a partition, the (seq, key) index finds each selected document's values.
   const where = partition ? `${valuePartitionSql} AND key = ?` : 'key = ?';
   return {
@@ -115,6 +121,30 @@ export function compileDistinctValuesQuery(query: DocumentQuery, key: string): C
       WHERE ${where} AND seq IN (SELECT documents.seq${selectFrom(selection)})
       GROUP BY value ORDER BY value`,
     params: [...(partition ? partitionParams(partition) : []), key, ...selectionParams(selection)],
+  };
+}
+
+/**
+ * The distinct values of `key` in a whole list (selectsWholeList), in compileDistinctValuesQuery's
+ * order, without counts (a list's `choices`): walked along the filter index one value at a time,
+ * each step the next value above the last one found that a selected document holds (its
+ * document looked up by seq), so the cost follows the distinct values, not the documents: the
+ * values of a list of 100,000 take as long as those of 1,000. Undefined for another query.
+ */
+export function compileHeldValuesQuery(query: DocumentQuery, key: string): CompiledQuery | undefined {
+  const partition = valuePartition(query);
+  if (!partition || !selectsWholeList(query)) return undefined;
+  const selection = compileSelection(query, unordered);
+  const link = selection.where.sql === '' ? ' WHERE' : ' AND';
+  const selected = `EXISTS (SELECT 1${selectFrom(selection)}${link} documents.seq = v.seq)`;
+  const next = `SELECT v.value FROM document_values AS v
+    WHERE v.type = ? AND v.locale = ? AND v.mode = ? AND v.key = ? AND v.value > held.value AND ${selected}
+    ORDER BY v.value LIMIT 1`;
+  // Index values are finite: -Infinity starts the walk below all of them, and is left out.
+  return {
+    sql: `WITH RECURSIVE held (value) AS (SELECT ? UNION ALL SELECT (${next}) FROM held WHERE held.value IS NOT NULL)
+      SELECT value FROM held WHERE value > ? ORDER BY value`,
+    params: [-Infinity, ...partitionParams(partition), key, ...selectionParams(selection), -Infinity],
   };
 }
 

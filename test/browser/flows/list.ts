@@ -167,6 +167,8 @@ export async function listOpensWithAtMostTwoApiRequests(page: Page, ctx: FlowCon
   await page.waitForTimeout(500);
   assert.ok(seen.length >= 1 && seen.length <= 2, `navigating to the list: ${seen.length} API requests\n${seen.join('\n')}`);
   assert.ok(seen.some((url) => /choices=/.test(url)), 'the list request carries the filter choices');
+  // English has no fallback chain here: the list asks for its own versions, not along a chain.
+  assert.ok(seen.every((url) => !/[?&]fallback=/.test(url)), `no fallback without a chain\n${seen.join('\n')}`);
 
   seen.length = 0;
   await page.goto(`${ctx.baseUrl}/admin/types/article?q=nothing`);

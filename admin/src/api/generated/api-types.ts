@@ -373,6 +373,8 @@ export interface SchemaLocale {
   /** The URL prefix of the locale's pages; empty for none */
   prefix: string;
   default: boolean;
+  /** The locales a published read falls back to, in order (the configured `fallback` chain); empty for none */
+  fallbacks: string[];
 }
 
 /** What the caller may do with the type. `create`, `edit` and `delete` are about drafts (published versions also need `publish`). */

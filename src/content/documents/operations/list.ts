@@ -41,8 +41,7 @@ export async function list(
   const publicOnly = !fullAccess && deps.indexer.searchedTexts(type) === 'public';
   const base: DocumentQuery = {
     type: type.name,
-    // One version per document, the first along the chain (locale-fallback.ts), in the same query.
-    ...(params.fallback && locale !== null ? { localeChain: localeChainOf(deps.config, locale) } : { locale }),
+    ...localesOf(deps, locale, params.fallback),
     mode,
     archived: readableArchived(principal, type, params.archived),
     visibility: visibleValues(principal),
@@ -72,6 +71,17 @@ export async function list(
   if (Object.keys(choices).length > 0) result.choices = choices;
   if (params.counts.length > 0) result.counts = await queries.choices({ ...choiceArgs, names: params.counts, withCounts: true });
   return result;
+}
+
+/**
+ * The locales a list reads: with `fallback`, one version per document, the first along the
+ * locale's chain (locale-fallback.ts), in the same query. A locale without a fallback is its own
+ * chain: its list is the plain one, which the list indexes and kept counts serve, where a chain
+ * tests each version for an earlier one (the admin asks every localized list with `fallback`).
+ */
+function localesOf(deps: Pick<ListDeps, 'config'>, locale: string | null, fallback: boolean): Pick<DocumentQuery, 'locale' | 'localeChain'> {
+  const chain = fallback && locale !== null ? localeChainOf(deps.config, locale) : [];
+  return chain.length > 1 ? { localeChain: chain } : { locale };
 }
 
 /** `_ids` keep their order; a search ranks by relevance unless a sort is given. */

@@ -1,0 +1,44 @@
+import type { DocumentQuery, IndexValue } from './interface/document-query.js';
+import type { DocumentStore } from './interface/documents.js';
+
+// The list may leave out (archived, hidden) at most this part of its partition for its values to
+// be walked: at worst (a value only those hold), the walk then costs about 1.5 times the count.
+const leftOutAtMost = 1 / 4;
+
+/**
+ * Whether `query` selects a whole list: one partition of the filter values (type, locale and
+ * mode known), narrowed by `archived` and `visibility` alone (no filter, search, id list, slug or
+ * schedule). Both adapters walk the filter index for its values (`compileHeldValuesQuery`).
+ */
+export function selectsWholeList(query: DocumentQuery): boolean {
+  return query.type !== null && query.locale !== undefined && query.mode !== undefined
+    && (query.conditions === undefined || query.conditions.length === 0) && query.search === undefined
+    && query.ids === undefined && query.docIds === undefined && query.slug === undefined
+    && query.scheduled === undefined && query.localeChain === undefined;
+}
+
+/**
+ * `heldValues` of the adapters' reads, `count` being their kept count. The walk of the filter
+ * index reads each value's entries until one belongs to a selected document, each tested by a
+ * lookup (some 5 µs on SQLite), where counting (distinctValues) reads every entry of the key once
+ * by a cheaper test (under 1 µs). For a whole list that is an entry or two per value, whatever its
+ * size, but every entry of a value no selected document holds, which filters make common (tags
+ * that go with other categories: 0.4 s at 100,000 articles against 35 ms counted). So the walk
+ * serves whole lists that leave out few documents of their partition (archived, hidden ones:
+ * the live list), and the others count, their cost following the documents as before.
+ */
+export async function heldValuesOf(
+  store: Pick<DocumentStore, 'distinctValues' | 'heldValues'>,
+  count: (query: DocumentQuery) => Promise<number>,
+  query: DocumentQuery,
+  key: string,
+): Promise<IndexValue[]> {
+  if (selectsWholeList(query) && (await leavesOutFew(query, count))) return store.heldValues(query, key);
+  return (await store.distinctValues(query, key)).map(({ value }) => value);
+}
+
+async function leavesOutFew(query: DocumentQuery, count: (query: DocumentQuery) => Promise<number>): Promise<boolean> {
+  if (query.archived === undefined && query.visibility === undefined) return true;
+  const partition = await count({ type: query.type, locale: query.locale, mode: query.mode });
+  return partition - (await count(query)) <= partition * leftOutAtMost;
+}
