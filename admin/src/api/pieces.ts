@@ -159,7 +159,9 @@ export function scheduleBadge(draft: Pick<PieceDocument, 'scheduledPublish' | 's
   const next = schedules.sort((a, b) => a.at.localeCompare(b.at))[0];
   if (!next) return null;
   const action = next === draft.scheduledPublish ? 'Publishes' : 'Unpublishes';
-  return { label: 'Scheduled', failed: false, title: `${action} ${new Date(next.at).toLocaleString()}` };
+  // Shown in the browser's time, which it names, as the editor's schedule panel does.
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return { label: 'Scheduled', failed: false, title: `${action} ${new Date(next.at).toLocaleString()} (${zone})` };
 }
 
 /** The full `_id` of one version of a document. */

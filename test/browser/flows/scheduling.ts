@@ -46,6 +46,7 @@ export async function scheduleFromEditorThenPublished(page: Page, ctx: FlowConte
   await page.goto(`${ctx.baseUrl}/admin/types/article?q=${word}`);
   await eventually(async () => assert.match(await row(page, title).innerText(), /Scheduled/));
   assert.match(await row(page, title).innerText(), /Draft only/);
+  assert.match((await row(page, title).locator('.badge.schedule').getAttribute('title')) ?? '', new RegExp(`^Publishes .* \\(${zone}\\)$`), 'the badge names the zone');
   await page.getByLabel('Scheduled').selectOption('true');
   await eventually(async () => assert.equal(new URL(page.url()).searchParams.get('f.scheduled'), 'true'));
   await eventually(async () => assert.match(await row(page, title).innerText(), /Scheduled/));
