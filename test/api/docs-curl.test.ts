@@ -61,8 +61,9 @@ function scriptOf(page: string, markdown: string, origin: string): string {
         out.push(...command);
         continue;
       }
+      const comment = last.includes(' #') ? last.slice(last.indexOf(' #') + 1) : '';
       const following = lines[i + 1]?.trimStart().startsWith('#') ? lines[i + 1]! : '';
-      const expected = announced.exec(last.slice(last.indexOf(' #') + 1))?.[1] ?? (/^\s*#/.test(following) ? announced.exec(following)?.[1] : undefined);
+      const expected = announced.exec(comment)?.[1] ?? announced.exec(following)?.[1];
       const where = `${page}:${block.line + start}`;
       out.push(`__where='${where}'; __expected='${expected ?? ''}'`, ...command);
     }
