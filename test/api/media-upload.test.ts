@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -360,8 +361,23 @@ function observedImageProcessor() {
   };
 }
 
-/** Runs `work`, reading at each change of sharp's queue how many of its pipelines are queued or running in this process. */
+/** Resolves once no sharp pipeline of this process is queued or running (work an earlier test left going, a re-crop say). */
+async function sharpIdle(): Promise<void> {
+  const busy = () => sharp.counters().queue + sharp.counters().process > 0;
+  const deadline = Date.now() + 10_000;
+  while (busy() && Date.now() < deadline) {
+    // Each pipeline that ends tells the queue; the timer only bounds a wait for one that never does.
+    await Promise.race([once(sharp.queue, 'change'), new Promise((resolve) => setTimeout(resolve, 100))]);
+  }
+  assert.equal(busy(), false, 'sharp is idle before the measure');
+}
+
+/**
+ * Runs `work`, reading at each change of sharp's queue how many of its pipelines are queued or
+ * running in this process; from an idle sharp, so that only the work's own pipelines count.
+ */
 async function mostSharpPipelines(work: () => Promise<unknown>): Promise<number> {
+  await sharpIdle();
   let most = 0;
   const onChange = () => {
     const { queue, process } = sharp.counters();
