@@ -134,65 +134,56 @@ async function* attachmentLines(deps: ExportDeps, latest: { updatedAt: string | 
   stage.done();
 }
 
-/** The audit trail in the order it was appended (oldest first). */
-async function* auditLines(deps: ExportDeps): AsyncGenerator<string> {
-  const stage = deps.progress.stage('audit');
-  for (let after = 0; ; ) {
-    const page = await deps.storage.audit.after(after, pageSize);
-    for (const { record } of page) yield `${JSON.stringify(record)}\n`;
+/**
+ * Every row of a read paged by key (`read(after, limit)`: the rows after `after`, in key order),
+ * a page at a time, each as one line of JSON; `cursorOf` names where the next page starts.
+ */
+async function* keysetLines<Row, Cursor>(
+  deps: ExportDeps,
+  stageName: string,
+  pages: { first: Cursor; read: (after: Cursor, limit: number) => Promise<readonly Row[]>; cursorOf: (row: Row) => Cursor },
+  lineOf: (row: Row) => unknown,
+): AsyncGenerator<string> {
+  const stage = deps.progress.stage(stageName);
+  for (let after = pages.first; ; ) {
+    const page = await pages.read(after, pageSize);
+    for (const row of page) yield `${JSON.stringify(lineOf(row))}\n`;
     stage.add(page.length);
     if (page.length < pageSize) break;
-    after = page.at(-1)!.seq;
+    after = pages.cursorOf(page.at(-1)!);
   }
   stage.done();
+}
+
+/** The audit trail in the order it was appended (oldest first). */
+function auditLines(deps: ExportDeps): AsyncGenerator<string> {
+  const { audit } = deps.storage;
+  return keysetLines(deps, 'audit', { first: 0, read: (after, limit) => audit.after(after, limit), cursorOf: (row) => row.seq }, (row) => row.record);
 }
 
 /** Every history entry, content included, in the order appended (which orders those of one millisecond). */
-async function* historyLines(deps: ExportDeps): AsyncGenerator<string> {
-  const stage = deps.progress.stage('history');
-  for (let after = 0; ; ) {
-    const page = await deps.storage.history.entriesAfter(after, pageSize);
-    for (const { entry } of page) yield `${JSON.stringify(entry)}\n`;
-    stage.add(page.length);
-    if (page.length < pageSize) break;
-    after = page.at(-1)!.seq;
-  }
-  stage.done();
+function historyLines(deps: ExportDeps): AsyncGenerator<string> {
+  const { history } = deps.storage;
+  return keysetLines(deps, 'history', { first: 0, read: (after, limit) => history.entriesAfter(after, limit), cursorOf: (row) => row.seq }, (row) => row.entry);
 }
 
 /** Every preview link by id, live or expired: its key's digest, as the store keeps it (the key itself is nowhere). */
-async function* shareLinkLines(deps: ExportDeps): AsyncGenerator<string> {
-  const stage = deps.progress.stage('share links');
-  for (let after: string | null = null; ; ) {
-    const page = await deps.storage.shareLinks.linksAfter(after, pageSize);
-    for (const link of page) {
-      const line: ShareLinkLine = { ...link, createdBy: JSON.parse(link.createdBy) as ShareLinkLine['createdBy'] };
-      yield `${JSON.stringify(line)}\n`;
-    }
-    stage.add(page.length);
-    if (page.length < pageSize) break;
-    after = page.at(-1)!.id;
-  }
-  stage.done();
+function shareLinkLines(deps: ExportDeps): AsyncGenerator<string> {
+  const { shareLinks } = deps.storage;
+  const pages = { first: null as string | null, read: (after: string | null, limit: number) => shareLinks.linksAfter(after, limit), cursorOf: (link: { id: string }) => link.id };
+  return keysetLines(deps, 'share links', pages, (link): ShareLinkLine => ({ ...link, createdBy: JSON.parse(link.createdBy) as ShareLinkLine['createdBy'] }));
 }
 
 /** Every schedule by key, with its attempts and unreviewed change; its claim, if any, stays behind. */
-async function* scheduleLines(deps: ExportDeps): AsyncGenerator<string> {
-  const stage = deps.progress.stage('schedules');
-  for (let after: ScheduleKey | null = null; ; ) {
-    const page = await deps.storage.schedules.schedulesAfter(after, pageSize);
-    for (const schedule of page) {
-      const { versionId, action, type, docId, locale, dueAt, status, attempts, unreviewedChange } = schedule;
-      const by = JSON.parse(schedule.by) as ScheduleLine['by'];
-      const change = unreviewedChange === null ? null : (JSON.parse(unreviewedChange) as ScheduleLine['unreviewedChange']);
-      const line: ScheduleLine = { versionId, action, type, docId, locale, dueAt, by, status, attempts, unreviewedChange: change };
-      yield `${JSON.stringify(line)}\n`;
-    }
-    stage.add(page.length);
-    if (page.length < pageSize) break;
-    after = page.at(-1)!;
-  }
-  stage.done();
+function scheduleLines(deps: ExportDeps): AsyncGenerator<string> {
+  const { schedules } = deps.storage;
+  const pages = { first: null as ScheduleKey | null, read: (after: ScheduleKey | null, limit: number) => schedules.schedulesAfter(after, limit), cursorOf: (row: ScheduleKey) => row };
+  return keysetLines(deps, 'schedules', pages, (schedule): ScheduleLine => {
+    const { versionId, action, type, docId, locale, dueAt, status, attempts, unreviewedChange } = schedule;
+    const by = JSON.parse(schedule.by) as ScheduleLine['by'];
+    const change = unreviewedChange === null ? null : (JSON.parse(unreviewedChange) as ScheduleLine['unreviewedChange']);
+    return { versionId, action, type, docId, locale, dueAt, by, status, attempts, unreviewedChange: change };
+  });
 }
 
 /** Every attachment in `_id` order, a page at a time, with where its files are to be and were last put, and its uploader when known. */
