@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -361,33 +360,29 @@ function observedImageProcessor() {
   };
 }
 
-/** Resolves once no sharp pipeline of this process is queued or running (work an earlier test left going, a re-crop say). */
-async function sharpIdle(): Promise<void> {
-  const busy = () => sharp.counters().queue + sharp.counters().process > 0;
-  const deadline = Date.now() + 10_000;
-  while (busy() && Date.now() < deadline) {
-    // Each pipeline that ends tells the queue; the timer only bounds a wait for one that never does.
-    await Promise.race([once(sharp.queue, 'change'), new Promise((resolve) => setTimeout(resolve, 100))]);
-  }
-  assert.equal(busy(), false, 'sharp is idle before the measure');
-}
-
 /**
- * Runs `work`, reading at each change of sharp's queue how many of its pipelines are queued or
- * running in this process; from an idle sharp, so that only the work's own pipelines count.
+ * Runs `work` and answers the most sharp operations (pipelines and metadata reads) of this process
+ * in flight at once, counted from the call to its settling. Not sharp.counters(): a finished
+ * pipeline is taken off them only after its callback, by which time the next one may be queued.
  */
 async function mostSharpPipelines(work: () => Promise<unknown>): Promise<number> {
-  await sharpIdle();
+  const prototype = sharp.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const names = ['toFile', 'toBuffer', 'metadata', 'stats'] as const;
+  const originals = names.map((name) => prototype[name]!);
+  let inFlight = 0;
   let most = 0;
-  const onChange = () => {
-    const { queue, process } = sharp.counters();
-    most = Math.max(most, queue + process);
-  };
-  sharp.queue.on('change', onChange);
+  names.forEach((name, index) => {
+    prototype[name] = function (this: unknown, ...args: unknown[]) {
+      const result = originals[index]!.apply(this, args);
+      if (!(result instanceof Promise)) return result;
+      most = Math.max(most, ++inFlight);
+      return result.finally(() => inFlight--);
+    };
+  });
   try {
     await work();
   } finally {
-    sharp.queue.off('change', onChange);
+    names.forEach((name, index) => (prototype[name] = originals[index]!));
   }
   return most;
 }
