@@ -8,13 +8,15 @@ const leftOutAtMost = 1 / 4;
 /**
  * Whether `query` selects a whole list: one partition of the filter values (type, locale and
  * mode known), narrowed by `archived` and `visibility` alone (no filter, search, id list, slug or
- * schedule). Both adapters walk the filter index for its values (`compileHeldValuesQuery`).
+ * schedule), or a locale's part of a chain (its versions whose document has none in an earlier
+ * locale: locale-chain-reads.ts). Both adapters walk the filter index for its values
+ * (`compileHeldValuesQuery`), each entry tested against the whole selection.
  */
 export function selectsWholeList(query: DocumentQuery): boolean {
   return query.type !== null && query.locale !== undefined && query.mode !== undefined
     && (query.conditions === undefined || query.conditions.length === 0) && query.search === undefined
     && query.ids === undefined && query.docIds === undefined && query.slug === undefined
-    && query.scheduled === undefined && query.localeChain === undefined;
+    && query.scheduled === undefined;
 }
 
 /**

@@ -204,6 +204,22 @@ describe('locale fallback: lists with fallback=true, one version per document, p
       [['A', 'en'], ['B', 'en'], ['C', 'en'], ['D es', null], ['E es', null], ['F', 'en'], ['G es', null]],
     );
   });
+  it('counts and choices count each document once, by the version the chain picks', async () => {
+    const listed = await t.request('GET', '/api/v1/article?cmsLocale=es&cmsMode=draft&fallback=true&perPage=100');
+    const d = listed.body.results.find((doc: { title: string }) => doc.title === 'D es');
+    // D's es draft leaves the category its en version keeps: that one must count no more.
+    assert.equal((await t.request('PATCH', `/api/v1/article/${d._id}`, { body: { category: 'translated' } })).status, 200);
+    const res = await t.request('GET', '/api/v1/article?cmsLocale=es&cmsMode=draft&fallback=true&perPage=100&counts=category&choices=category');
+    assert.equal(res.status, 200, res.text);
+    const byValue = new Map<string, number>();
+    for (const doc of res.body.results as { category: string }[]) byValue.set(doc.category, (byValue.get(doc.category) ?? 0) + 1);
+    assert.deepEqual(Object.fromEntries(byValue), { pick: 2, other: 4, translated: 1 });
+    const counted = res.body.counts.category as { value: string; count: number }[];
+    assert.deepEqual(Object.fromEntries(counted.map(({ value, count }) => [value, count])), Object.fromEntries(byValue));
+    assert.deepEqual(res.body.choices.category.map((choice: { value: string }) => choice.value).sort(), [...byValue.keys()].sort());
+    assert.equal(res.body.pages, 1);
+    assert.deepEqual((await t.request('GET', '/api/v1/article?cmsLocale=es&cmsMode=draft&fallback=true&count=1')).body, { count: 7 });
+  });
 });
 
 describe('locale fallback: configuration', () => {

@@ -4,6 +4,7 @@ import type { StorageAdapter, StorageSession, TransactionOptions } from '../inte
 import type { DocumentStore } from '../interface/documents.js';
 import { VersionedCounts } from '../versioned-counts.js';
 import { heldValuesOf } from '../held-values.js';
+import { alongLocaleChains } from '../locale-chain-reads.js';
 import { autoCommittingSession } from '../auto-committing-session.js';
 import { limitedTransactions, withOptionalOptions, type TransactionState } from '../transaction-queue.js';
 import { ConflictError, StoreUnavailableError } from '../../errors/app-error.js';
@@ -177,7 +178,7 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   const generation = async (keys: readonly string[]) => (await generations({ keys, versions: [] })).token!;
 
   return {
-    ...autoCommittingSession({ ...reads, documents: keepingCounts(reads.documents, generation) }, transaction),
+    ...autoCommittingSession({ ...reads, documents: alongLocaleChains(keepingCounts(reads.documents, generation)) }, transaction),
     capabilities: { sharedAcrossProcesses: true },
     transaction,
 

@@ -3,6 +3,7 @@ import { compileCondition, inPartition, slugIs, valueIndexes, type ValuePartitio
 import { compileSearch, relevanceExpression, searchCondition, type CompiledSearch } from './postgres-search.js';
 import { Params } from './statements.js';
 import { selectsWholeList } from '../held-values.js';
+import { earlierVersionIds } from '../locale-chain-reads.js';
 
 /** One parameterized statement: `sql` never contains a value, only placeholders. */
 export interface CompiledQuery {
@@ -197,6 +198,13 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
  * (found through the doc_id index: one lookup per candidate, never a query per result).
  */
 function compileLocaleChain(query: DocumentQuery, chain: readonly string[], params: Params): string {
+  const earlierIds = earlierVersionIds(query, chain);
+  if (earlierIds) {
+    const same = [`earlier.id IN (${earlierIds.map((suffix) => `documents.doc_id || ${params.add(suffix, 'text')}`).join(', ')})`, 'earlier.type = documents.type'];
+    if (query.archived !== undefined) same.push(`earlier.archived = ${params.add(query.archived, 'boolean')}`);
+    if (query.visibility !== undefined) same.push(`earlier.visibility = ANY (${params.add([...query.visibility], 'text[]')})`);
+    return `NOT EXISTS (SELECT 1 FROM documents AS earlier WHERE ${same.join(' AND ')})`;
+  }
   const list = params.add([...chain], 'text[]');
   const same = ['earlier.doc_id = documents.doc_id', 'earlier.type = documents.type', 'earlier.mode = documents.mode'];
   if (query.archived !== undefined) same.push(`earlier.archived = ${params.add(query.archived, 'boolean')}`);

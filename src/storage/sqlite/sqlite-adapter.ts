@@ -1,3 +1,4 @@
+import { alongLocaleChains } from '../locale-chain-reads.js';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageAdapter, StorageSession } from '../interface/adapter.js';
 import { autoCommittingSession } from '../auto-committing-session.js';
@@ -126,7 +127,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   const threads = readThreads > 0
     ? new ReadThreads({ filename: options.filename, memoryMapped: options.memoryMapped !== false, size: readThreads })
     : undefined;
-  const reads = { ...readSession, documents: withListReads(readSession.documents, readStatements, counts, threads) };
+  const reads = { ...readSession, documents: alongLocaleChains(withListReads(readSession.documents, readStatements, counts, threads)) };
 
   return {
     ...autoCommittingSession(reads, transaction),

@@ -3,6 +3,7 @@ import { compileCondition, partitionParams, valuePartitionSql, type ValuePartiti
 import { compileSearch, matchedAlias, unionOfRowids, type CompiledSearch } from './sqlite-search.js';
 import type { CompiledQuery } from './compiled-query.js';
 import { selectsWholeList } from '../held-values.js';
+import { earlierVersionIds } from '../locale-chain-reads.js';
 
 const sortExpressions: ReadonlyMap<string, string> = new Map([
   ['updatedAt', 'documents.updated_at'],
@@ -277,9 +278,12 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
  * (found through the doc_id index: one lookup per candidate, never a query per result).
  */
 function compileLocaleChain(query: DocumentQuery, chain: readonly string[]): CompiledQuery {
+  const earlierIds = earlierVersionIds(query, chain);
   const list = jsonList(chain);
-  const same = ['earlier.doc_id = documents.doc_id', 'earlier.type = documents.type', 'earlier.mode = documents.mode'];
-  const params: unknown[] = [list];
+  const same = earlierIds
+    ? [`earlier.id IN (${earlierIds.map(() => 'documents.doc_id || ?').join(', ')})`, 'earlier.type = documents.type']
+    : ['earlier.doc_id = documents.doc_id', 'earlier.type = documents.type', 'earlier.mode = documents.mode'];
+  const params: unknown[] = earlierIds ? [...earlierIds] : [list];
   if (query.archived !== undefined) {
     same.push('earlier.archived = ?');
     params.push(query.archived ? 1 : 0);
@@ -288,6 +292,7 @@ function compileLocaleChain(query: DocumentQuery, chain: readonly string[]): Com
     same.push('earlier.visibility IN (SELECT value FROM json_each(?))');
     params.push(jsonList(query.visibility));
   }
+  if (earlierIds) return { sql: `NOT EXISTS (SELECT 1 FROM documents AS earlier WHERE ${same.join(' AND ')})`, params };
   params.push(list, list);
   const earlierLocales = 'SELECT value FROM json_each(?) WHERE key < (SELECT key FROM json_each(?) WHERE value = documents.locale)';
   return {
