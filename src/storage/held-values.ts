@@ -1,5 +1,6 @@
 import type { DocumentQuery, IndexValue } from './interface/document-query.js';
 import type { DocumentStore } from './interface/documents.js';
+import { countOf } from './locale-chain-reads.js';
 
 // The list may leave out (archived, hidden) at most this part of its partition for its values to
 // be walked: at worst (a value only those hold), the walk then costs about 1.5 times the count.
@@ -16,7 +17,7 @@ export function selectsWholeList(query: DocumentQuery): boolean {
   return query.type !== null && query.locale !== undefined && query.mode !== undefined
     && (query.conditions === undefined || query.conditions.length === 0) && query.search === undefined
     && query.ids === undefined && query.docIds === undefined && query.slug === undefined
-    && query.scheduled === undefined;
+    && query.scheduled === undefined && query.shadowedIn === undefined;
 }
 
 /**
@@ -42,5 +43,5 @@ export async function heldValuesOf(
 async function leavesOutFew(query: DocumentQuery, count: (query: DocumentQuery) => Promise<number>): Promise<boolean> {
   if (query.archived === undefined && query.visibility === undefined) return true;
   const partition = await count({ type: query.type, locale: query.locale, mode: query.mode });
-  return partition - (await count(query)) <= partition * leftOutAtMost;
+  return partition - (await countOf(query, count)) <= partition * leftOutAtMost;
 }

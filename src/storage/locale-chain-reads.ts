@@ -15,8 +15,8 @@ export function alongLocaleChains(store: DocumentStore): DocumentStore {
     ...store,
     async count(query) {
       const parts = partsOf(query);
-      if (!parts) return store.count(query);
-      const counts = await Promise.all(parts.map((part) => store.count(part)));
+      if (!parts) return countOf(query, (counted) => store.count(counted));
+      const counts = await Promise.all(parts.map((part) => countOf(part, (counted) => store.count(counted))));
       return counts.reduce((sum, count) => sum + count, 0);
     },
     async find(query) {
@@ -74,15 +74,33 @@ function compareValues(one: IndexValue, other: IndexValue): number {
   return one < other ? -1 : one > other ? 1 : 0;
 }
 
-/**
- * For a locale's part of a chain (its `locale` and `mode` known), the `_id` suffixes of its
- * document's versions in the earlier locales (`:<locale>:<mode>`, as composeId writes them): an
- * earlier version is then found by primary key, one lookup per locale, where a whole chain's
- * version must find its own locale's place in the chain first. Undefined for any other query.
- */
-export function earlierVersionIds(query: DocumentQuery, chain: readonly string[]): string[] | undefined {
+/** For a locale's part of a chain (its `locale` and `mode` known), the locales before its own. */
+export function earlierLocalesOf(query: DocumentQuery, chain: readonly string[]): string[] | undefined {
   if (typeof query.locale !== 'string' || typeof query.mode !== 'string') return undefined;
   const place = chain.indexOf(query.locale);
-  if (place < 1) return undefined;
-  return chain.slice(0, place).map((locale) => `:${locale}:${query.mode}`);
+  return place < 1 ? undefined : chain.slice(0, place);
+}
+
+/**
+ * For a locale's part of a chain, the `_id` suffixes of its document's versions in the earlier
+ * locales (`:<locale>:<mode>`, as composeId writes them): an earlier version is then found by
+ * primary key, one lookup per locale, where a whole chain's version must find its own locale's
+ * place in the chain first. Undefined for any other query.
+ */
+export function earlierVersionIds(query: DocumentQuery, chain: readonly string[]): string[] | undefined {
+  return earlierLocalesOf(query, chain)?.map((locale) => `:${locale}:${query.mode}`);
+}
+
+/**
+ * The count of a query, a locale's part of a chain counted as its locale's versions less those an
+ * earlier locale shadows (`shadowedIn`, found from the earlier locales' versions): what the part
+ * leaves out costs what the earlier locales hold, where testing each of its versions costs the
+ * whole locale (0.45 s for 100,000 articles in English that a Spanish list falls back to).
+ */
+export async function countOf(query: DocumentQuery, count: (query: DocumentQuery) => Promise<number>): Promise<number> {
+  const earlier = query.localeChain && earlierLocalesOf(query, query.localeChain);
+  if (!earlier) return count(query);
+  const own = { ...query, localeChain: undefined };
+  const [all, shadowed] = await Promise.all([count(own), count({ ...own, shadowedIn: earlier })]);
+  return all - shadowed;
 }

@@ -68,6 +68,31 @@ export function describeLocaleChainContract(adapterOf: () => StorageAdapter): vo
       // Any visibility: the members-only es version is e's first.
       const members = await adapter.documents.find({ ...query, visibility: undefined, docIds: ['e'] });
       assert.deepEqual(idsOf(members), ['e:es:published']);
+      // The values of the versions picked, each counted once.
+      assert.deepEqual(await adapter.documents.heldValues(query, 'category'), ['a', 'b', 'c', 'd', 'e']);
+      assert.deepEqual(await adapter.documents.distinctValues(query, 'category'), ['a', 'b', 'c', 'd', 'e'].map((value) => ({ value, count: 1 })));
+    });
+
+    it('reads a locale\'s part of the chain, and the versions that earlier locales shadow', async () => {
+      const adapter = adapterOf();
+      const docs = [
+        published('a', 'en'),
+        published('b', 'en'), published('b', 'es'),
+        published('c', 'en'), published('c', 'es-mx'),
+        published('d', 'en'), published('d', 'es', { archived: true }),
+        makeDoc({ docId: 'e', locale: 'es', mode: 'draft' }), published('e', 'en'),
+      ];
+      for (const doc of docs) await adapter.documents.insert(doc, makeIndex({ category: [doc.cmsDocId as string] }, {}, placeOf(doc)));
+      const chain = ['es-mx', 'es', 'en'];
+      const base = { type: 'article', mode: 'published' as const, archived: false, sort: [{ field: '_id', direction: 1 as const }] };
+      const part = { ...base, locale: 'en', localeChain: chain };
+      assert.deepEqual(idsOf(await adapter.documents.find(part)), ['a:en:published', 'd:en:published', 'e:en:published']);
+      assert.equal(await adapter.documents.count(part), 3);
+      assert.deepEqual(await adapter.documents.heldValues(part, 'category'), ['a', 'd', 'e']);
+      const shadowed = { ...base, locale: 'en', shadowedIn: ['es-mx', 'es'] };
+      assert.deepEqual(idsOf(await adapter.documents.find(shadowed)), ['b:en:published', 'c:en:published']);
+      assert.equal(await adapter.documents.count(shadowed), 2);
+      assert.deepEqual(idsOf(await adapter.documents.find({ ...base, locale: 'es', localeChain: chain })), ['b:es:published']);
     });
   });
 }

@@ -49,8 +49,15 @@ export interface DocumentSelection {
    * Locales tried in order (a fallback chain), in place of `locale`: of each document, only its
    * version in the first of them it has is selected, among the versions of the same type and
    * mode that `archived` and `visibility` select (the other conditions apply to that version).
+   * With `locale` as well: that locale's part of the chain alone (locale-chain-reads.ts).
    */
   readonly localeChain?: readonly string[];
+  /**
+   * With `locale` and `mode`: only the versions whose document has one in any of these locales as
+   * well (same type and mode, selected by `archived` and `visibility` too): those a chain's earlier
+   * locales shadow (locale-chain-reads.ts `countOf`).
+   */
+  readonly shadowedIn?: readonly string[];
   /** Mode of the versions wanted; `null` selects non-localized documents. Undefined: any. */
   readonly mode?: Mode | null;
   readonly slug?: string;

@@ -171,6 +171,7 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
   if (query.type !== null) filters.push(`documents.type = ${params.add(query.type, 'text')}`);
   if (query.locale !== undefined) filters.push(`documents.locale = ${params.add(query.locale ?? '', 'text')}`);
   if (query.localeChain !== undefined) filters.push(compileLocaleChain(query, query.localeChain, params));
+  if (query.shadowedIn !== undefined) filters.push(compileShadowed(query, query.shadowedIn, params));
   if (query.mode !== undefined) filters.push(`documents.mode = ${params.add(query.mode ?? '', 'text')}`);
   if (query.ids !== undefined && joinedList !== 'id') {
     filters.push(`documents.id = ANY (${params.add([...query.ids], 'text[]')})`);
@@ -212,6 +213,22 @@ function compileLocaleChain(query: DocumentQuery, chain: readonly string[], para
   return `documents.locale = ANY (${list})
     AND NOT EXISTS (SELECT 1 FROM documents AS earlier WHERE ${same.join(' AND ')}
       AND earlier.locale = ANY (${list}) AND array_position(${list}, earlier.locale) < array_position(${list}, documents.locale))`;
+}
+
+/** `shadowedIn`: the versions whose document has one in these locales too, listed from those locales' versions. */
+function compileShadowed(query: DocumentQuery, locales: readonly string[], params: Params): string {
+  if (query.type === null || typeof query.locale !== 'string' || typeof query.mode !== 'string') {
+    throw new Error('shadowedIn needs the type, locale and mode of the versions');
+  }
+  const suffix = params.add(`:${query.locale}:${query.mode}`, 'text');
+  const same = [
+    `earlier.type = ${params.add(query.type, 'text')}`,
+    `earlier.locale = ANY (${params.add([...locales], 'text[]')})`,
+    `earlier.mode = ${params.add(query.mode, 'text')}`,
+  ];
+  if (query.archived !== undefined) same.push(`earlier.archived = ${params.add(query.archived, 'boolean')}`);
+  if (query.visibility !== undefined) same.push(`earlier.visibility = ANY (${params.add([...query.visibility], 'text[]')})`);
+  return `documents.id IN (SELECT earlier.doc_id || ${suffix} FROM documents AS earlier WHERE ${same.join(' AND ')})`;
 }
 
 /** The conditions on index values and the search. */

@@ -85,7 +85,7 @@ export function costGrowsWithSelection(query: DocumentQuery): boolean {
 /** Whether a query selects by list partition columns only: no id list, slug, condition or search. */
 function selectsWholePartitions(query: DocumentQuery): boolean {
   return query.ids === undefined && query.docIds === undefined && query.slug === undefined && query.localeChain === undefined
-    && (query.conditions === undefined || query.conditions.length === 0) && query.search === undefined
+    && query.shadowedIn === undefined && (query.conditions === undefined || query.conditions.length === 0) && query.search === undefined
     && query.scheduled === undefined;
 }
 
@@ -251,6 +251,7 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
   if (query.type !== null) where(`${column('type')} = ?`, query.type);
   if (query.locale !== undefined) where(`${column('locale')} = ?`, query.locale ?? '');
   if (query.localeChain !== undefined) filters.push(compileLocaleChain(query, query.localeChain));
+  if (query.shadowedIn !== undefined) filters.push(compileShadowed(query, query.shadowedIn));
   if (query.mode !== undefined) where(`${column('mode')} = ?`, query.mode ?? '');
   if (query.ids !== undefined && joinedList !== 'id') {
     where('documents.id IN (SELECT value FROM json_each(?))', jsonList(query.ids));
@@ -303,6 +304,28 @@ function compileLocaleChain(query: DocumentQuery, chain: readonly string[]): Com
 }
 
 /**
+ * `shadowedIn`: the versions whose document has one in these locales too, listed from those
+ * locales' versions (their list index) and each version looked up by its id: the cost of what
+ * the earlier locales hold, not of the versions tested.
+ */
+function compileShadowed(query: DocumentQuery, locales: readonly string[]): CompiledQuery {
+  if (query.type === null || typeof query.locale !== 'string' || typeof query.mode !== 'string') {
+    throw new Error('shadowedIn needs the type, locale and mode of the versions');
+  }
+  const same = ['earlier.type = ?', 'earlier.locale IN (SELECT value FROM json_each(?))', 'earlier.mode = ?'];
+  const params: unknown[] = [`:${query.locale}:${query.mode}`, query.type, jsonList(locales), query.mode];
+  if (query.archived !== undefined) {
+    same.push('earlier.archived = ?');
+    params.push(query.archived ? 1 : 0);
+  }
+  if (query.visibility !== undefined) {
+    same.push('earlier.visibility IN (SELECT value FROM json_each(?))');
+    params.push(jsonList(query.visibility));
+  }
+  return { sql: `documents.id IN (SELECT earlier.doc_id || ? FROM documents AS earlier WHERE ${same.join(' AND ')})`, params };
+}
+
+/**
  * The conditions on index values and the search; `joined`: the search table is in the FROM
  * clause; `probe`: conditions test each document's own values (FindOptions.probeConditions).
  */
@@ -349,7 +372,7 @@ function joinMatches(search: CompiledSearch): CompiledQuery {
 }
 
 function byIds(query: DocumentQuery): boolean {
-  return query.ids !== undefined || query.docIds !== undefined;
+  return query.ids !== undefined || query.docIds !== undefined || query.shadowedIn !== undefined;
 }
 
 interface OrderTerm {
