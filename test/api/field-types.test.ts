@@ -252,7 +252,8 @@ describe('field types through the REST interface', () => {
         sections: [{
           _id: 'sec1',
           heading: 'One',
-          details: { note: 'n', links: [{ url: 'https://example.com/a' }], body: '<b>x</b>' },
+          scopedArrayName: 'doc.other.sections',
+          details: { note: 'n', links: [{ url: 'https://example.com/a' }], body: '<b>x</b>', scopedObjectName: 'mine' },
         }],
       },
     });
@@ -260,7 +261,11 @@ describe('field types through the REST interface', () => {
     const [section] = res.body.sections;
     assert.equal(section._id, 'sec1');
     assert.equal(section.metaType, 'arrayItem');
+    // Named as the original names them: the document's type and the field, at any depth; never as sent.
+    assert.equal(section.scopedArrayName, 'doc.guide.sections');
     assert.equal(section.details.metaType, 'object');
+    assert.equal(section.details.scopedObjectName, 'doc.guide.details');
+    assert.equal(section.details.links[0].scopedArrayName, 'doc.guide.links');
     assert.match(section.details._id, /^[A-Za-z0-9_-]+$/);
     const [link] = section.details.links;
     assert.equal(link.metaType, 'arrayItem');

@@ -5,7 +5,7 @@ import type { FieldError } from '../../errors/app-error.js';
 import { FieldFailure } from './field-type.js';
 import { isValidId } from '../../core/text.js';
 import { checkDefault, checkMinMax, checkNestedFields } from './definition-checks.js';
-import { convertNested, findById, isPlainObject, maxListedErrors } from './nested.js';
+import { convertNested, findById, isPlainObject, maxListedErrors, scopedAs } from './nested.js';
 
 export function checkCount(count: number, options: Readonly<Record<string, unknown>>, noun: string): void {
   if (typeof options.min === 'number' && count < options.min) {
@@ -35,7 +35,7 @@ async function convertItems(input: unknown[], field: SanitizedField, ctx: Conver
     }
     const id = takeId(item._id, used, ctx);
     const result = await convertNested(ctx, field.fields, item, findById(existing, id), id);
-    if (result.ok) items.push({ _id: id, metaType: 'arrayItem', ...result.values });
+    if (result.ok) items.push({ _id: id, metaType: 'arrayItem', ...scopedAs('scopedArrayName', field), ...result.values });
     else errors.push(...result.errors);
   }
   if (errors.length > 0) throw new FieldFailure('invalid', 'invalid', { errors });
@@ -69,7 +69,7 @@ export const arrayField: FieldType = {
     const { min, max } = field.options;
     const bounds = { ...(typeof min === 'number' && { minItems: min }), ...(typeof max === 'number' && { maxItems: max }) };
     if (ctx.shape === 'write') return ownProperty(field, { type: ['array', 'null'], items: ctx.fieldsObject(field.fields, { _id: { type: 'string' } }), ...bounds });
-    const item = ctx.fieldsObject(field.fields, { _id: { type: 'string' }, metaType: { const: 'arrayItem' } });
+    const item = ctx.fieldsObject(field.fields, { _id: { type: 'string' }, metaType: { const: 'arrayItem' }, scopedArrayName: { type: 'string' } });
     return ownProperty(field, { type: 'array', items: item });
   },
 };

@@ -39,3 +39,8 @@ export function findById(items: unknown, id: string): Record<string, unknown> | 
   if (!Array.isArray(items)) return undefined;
   return items.find((item): item is Record<string, unknown> => isPlainObject(item) && item._id === id);
 }
+
+/** The field's `scopedName` under the property the original stores it as, when the field has one. */
+export function scopedAs(property: 'scopedArrayName' | 'scopedObjectName', field: SanitizedField): Record<string, string> {
+  return field.scopedName === undefined ? {} : { [property]: field.scopedName };
+}

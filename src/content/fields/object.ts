@@ -7,7 +7,7 @@ import { isValidId } from '../../core/text.js';
 import { defaultsFor } from './convert-schema.js';
 import { ConfigError } from '../../errors/app-error.js';
 import { checkNestedFields, keyPath } from './definition-checks.js';
-import { convertNested, isPlainObject } from './nested.js';
+import { convertNested, isPlainObject, scopedAs } from './nested.js';
 
 function storedObject(existing: unknown): Record<string, unknown> | undefined {
   return isPlainObject(existing) ? existing : undefined;
@@ -24,7 +24,7 @@ async function convertObject(input: unknown, field: SanitizedField, ctx: Convert
   const stored = storedObject(existing);
   const result = await convertNested(ctx, field.fields, input, stored, '');
   if (!result.ok) throw new FieldFailure('invalid', 'invalid', { errors: result.errors });
-  return { _id: objectId(input, stored, ctx), metaType: 'object', ...result.values };
+  return { _id: objectId(input, stored, ctx), metaType: 'object', ...scopedAs('scopedObjectName', field), ...result.values };
 }
 
 /**
@@ -40,7 +40,7 @@ export function createObjectField(types: FieldTypeLookup): FieldType {
       // The default is built from the nested fields' own defaults.
       if (definition.def !== undefined) throw new ConfigError(keyPath(ctx, 'def'), 'an object cannot have a default');
     },
-    defaultValue: (field, newId) => ({ _id: newId(), metaType: 'object', ...defaultsFor(field.fields, types, newId) }),
+    defaultValue: (field, newId) => ({ _id: newId(), metaType: 'object', ...scopedAs('scopedObjectName', field), ...defaultsFor(field.fields, types, newId) }),
     // The original's `newInstance` of an object: its fields only; the first save gives it an `_id`.
     newInstanceValue: (field, nested) => ({ [field.name]: nested(field.fields) }),
     isEmpty: (value) => value === null || value === undefined,
@@ -52,7 +52,7 @@ export function createObjectField(types: FieldTypeLookup): FieldType {
     },
     valueSchemas(field, ctx) {
       if (ctx.shape === 'write') return ownProperty(field, ctx.fieldsObject(field.fields, { _id: { type: 'string' } }));
-      return ownProperty(field, ctx.fieldsObject(field.fields, { _id: { type: 'string' }, metaType: { const: 'object' } }));
+      return ownProperty(field, ctx.fieldsObject(field.fields, { _id: { type: 'string' }, metaType: { const: 'object' }, scopedObjectName: { type: 'string' } }));
     },
   };
 }

@@ -16,6 +16,11 @@ export interface SanitizedField {
   readonly options: Readonly<Record<string, unknown>>;
   /** Nested schema of `array` and `object` fields (sanitized recursively); empty otherwise. */
   readonly fields: readonly SanitizedField[];
+  /**
+   * Of an `array` or `object` field: `<owner>.<name>` (`doc.article.links`), stored as each item's
+   * `scopedArrayName` and the object's `scopedObjectName`, as the original's.
+   */
+  readonly scopedName?: string;
 }
 
 export interface PieceTypeOptions {

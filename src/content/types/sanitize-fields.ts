@@ -18,6 +18,11 @@ export interface FieldSchemaContext {
   readonly widgetTypeNames: ReadonlySet<string>;
   /** Names this schema may not use because its container stores something under them. */
   readonly reservedNames: ReadonlySet<string>;
+  /**
+   * The owner of the schema as the original names it, `doc.<type>` or `widget.<type>`: arrays and
+   * objects at any depth in it are `<owner>.<field>` (SanitizedField `scopedName`).
+   */
+  readonly owner?: string;
 }
 
 const commonKeys = ['type', 'label', 'help', 'required', 'def'];
@@ -39,6 +44,9 @@ export const nestedReservedNames: ReadonlySet<string> = new Set([
   ...prototypeKeys,
   ...['_id', '_edit', '_docId', 'type', 'metaType', 'scopedArrayName', 'scopedObjectName', 'cmsPlaceholder'],
 ]);
+
+/** The field types whose values carry their field's `scopedName` (`scopedArrayName` on each item, `scopedObjectName`). */
+const scopedTypes: ReadonlySet<string> = new Set(['array', 'object']);
 
 /** `startDate` -> `Start Date`, `_author` -> `Author`. */
 export function humanize(name: string): string {
@@ -137,6 +145,7 @@ function buildField(
     ...(definition.def !== undefined && { def: copyData(definition.def, joinPath(path, 'def')) }),
     options,
     fields: nestedFields(withTypeRelationshipFields(name, definition, fieldType), path, ctx),
+    ...(ctx.owner !== undefined && scopedTypes.has(fieldType.name) && { scopedName: `${ctx.owner}.${name}` }),
   };
 }
 

@@ -94,7 +94,7 @@ function sanitizePieceType(name: string, entry: unknown, ctx: FieldSchemaContext
   const module = checkModuleEntry(name, entry, path);
   const options = pieceTypeOptions(name, module.options ?? {}, path);
   const definitions = mergeFieldDefinitions(name, module, path);
-  const fields = sanitizeFields(definitions, joinPath(path, 'fields.add'), ctx);
+  const fields = sanitizeFields(definitions, joinPath(path, 'fields.add'), { ...ctx, owner: `doc.${name}` });
   const fallbackFields = fallbackFieldsOf(module.options?.fallbackFields, fields, joinPath(path, 'options.fallbackFields'));
   return { name, options: { ...options, fallbackFields }, fields, fieldsByName: new Map(fields.map((field) => [field.name, field])) };
 }
@@ -229,12 +229,12 @@ export function sanitizeWidgetTypes(widgets: unknown, ctx: WidgetTypeSanitizeCon
   const widgetTypes = new Map<string, SanitizedWidgetType>([[richTextWidgetName, { fields: [] }]]);
   for (const [name, entry] of Object.entries(builtinWidgetTypes)) {
     const path = joinPath(joinPath('widgets', name), 'fields.add');
-    widgetTypes.set(name, { fields: sanitizeFields(entry.fields.add, path, fieldContext) });
+    widgetTypes.set(name, { fields: sanitizeFields(entry.fields.add, path, { ...fieldContext, owner: `widget.${name}` }) });
   }
   for (const [name, entry] of Object.entries(configured)) {
     const path = joinPath('widgets', name);
     assertMatches(widgetSchema, entry, path);
-    widgetTypes.set(name, { fields: sanitizeFields(entry.fields?.add, joinPath(path, 'fields.add'), fieldContext) });
+    widgetTypes.set(name, { fields: sanitizeFields(entry.fields?.add, joinPath(path, 'fields.add'), { ...fieldContext, owner: `widget.${name}` }) });
   }
   return deepFreeze(widgetTypes);
 }
