@@ -121,6 +121,21 @@ describe('PostgreSQL going away and coming back', { skip: skipPostgres }, () => 
     const res = await t.request('GET', `/api/v1/article/${kept.id}`);
     assert.equal(res.status, 200, res.text);
   });
+
+  it('a write whose connection breaks once COMMIT is sent is a 503 saying the outcome is unknown, and runs no second time', async () => {
+    const cut = proxy.cutOnAnswerTo('COMMIT');
+    const res = await t.request('POST', '/api/v1/article', { body: { title: 'Sent as the commit broke' } });
+    await cut;
+    assert.equal(res.status, 503, res.text);
+    assert.equal(res.headers['retry-after'], '2');
+    assert.equal(res.body.name, 'unavailable');
+    assert.match(res.body.message, /may or may not be stored/);
+    assert.deepEqual(res.body.data, { outcome: 'unknown', retryAfter: 2 });
+    // PostgreSQL committed it before the answer was lost: stored once, never written again.
+    const found = await t.request('GET', '/api/v1/article?cmsMode=draft&search=commit+broke&perPage=100');
+    assert.equal(found.status, 200, found.text);
+    assert.deepEqual(found.body.results.map((doc: { title: string }) => doc.title), ['Sent as the commit broke']);
+  });
 });
 
 // SQLite's file lock is held by another process's write (CMS_WORKERS, the CLI): a connection of

@@ -7,6 +7,8 @@ interface Pair {
   readonly upstream: Socket;
   /** Set by `hold`: what the target sends waits until the client next writes. */
   held: boolean;
+  /** Set by `cutOnAnswerTo`: the target's next answer is dropped and the connection cut. */
+  cutOnAnswer: boolean;
 }
 
 /**
@@ -37,6 +39,12 @@ export interface TcpProxy {
   hold(): number[];
   /** How many held connections their client wrote to. */
   readonly heldWrites: number;
+  /**
+   * The next time a client sends `text` (a statement, `COMMIT`), it reaches the target, and the
+   * target's answer is dropped and the connection cut: the target did the work, the client never
+   * hears so. Resolves once that has happened.
+   */
+  cutOnAnswerTo(text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,6 +53,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const unanswered = new Set<Socket>();
   let stalled = false;
   let heldWrites = 0;
+  let cutArmed: { text: string; done: () => void } | undefined;
   let server: Server = await listen(0);
   const port = (server.address() as AddressInfo).port;
 
@@ -71,13 +80,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       return;
     }
     const upstream = connect(target.port, target.host);
-    const pair: Pair = { client, upstream, held: false };
+    const pair: Pair = { client, upstream, held: false, cutOnAnswer: false };
     pairs.add(pair);
     const destroy = () => {
       client.destroy();
       upstream.destroy();
     };
     client.on('data', (chunk) => {
+      if (cutArmed && chunk.includes(cutArmed.text)) pair.cutOnAnswer = true;
       if (!pair.held) {
         upstream.write(chunk);
         return;
@@ -87,7 +97,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       heldWrites++;
       upstream.resume();
     });
-    upstream.on('data', (chunk) => client.write(chunk));
+    upstream.on('data', (chunk) => {
+      if (!pair.cutOnAnswer) {
+        client.write(chunk);
+        return;
+      }
+      destroy();
+      cutArmed?.done();
+      cutArmed = undefined;
+    });
     upstream.on('end', () => client.end());
     client.on('end', () => upstream.end());
     for (const socket of [client, upstream]) socket.on('error', destroy).on('close', () => pairs.delete(pair));
@@ -115,6 +133,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         stalled = false;
         endAll();
       } else server = await listen(port);
+    },
+    cutOnAnswerTo(text) {
+      return new Promise((resolve) => (cutArmed = { text, done: resolve }));
     },
     hold() {
       const ports: number[] = [];
