@@ -201,18 +201,23 @@ function compileColumnFilters(query: DocumentQuery, joinedList: 'id' | 'doc_id' 
 function compileLocaleChain(query: DocumentQuery, chain: readonly string[], params: Params): string {
   const earlierIds = earlierVersionIds(query, chain);
   if (earlierIds) {
-    const same = [`earlier.id IN (${earlierIds.map((suffix) => `documents.doc_id || ${params.add(suffix, 'text')}`).join(', ')})`, 'earlier.type = documents.type'];
-    if (query.archived !== undefined) same.push(`earlier.archived = ${params.add(query.archived, 'boolean')}`);
-    if (query.visibility !== undefined) same.push(`earlier.visibility = ANY (${params.add([...query.visibility], 'text[]')})`);
+    const byId = `earlier.id IN (${earlierIds.map((suffix) => `documents.doc_id || ${params.add(suffix, 'text')}`).join(', ')})`;
+    const same = [byId, 'earlier.type = documents.type', ...selectedAsQueried(query, params)];
     return `NOT EXISTS (SELECT 1 FROM documents AS earlier WHERE ${same.join(' AND ')})`;
   }
   const list = params.add([...chain], 'text[]');
-  const same = ['earlier.doc_id = documents.doc_id', 'earlier.type = documents.type', 'earlier.mode = documents.mode'];
-  if (query.archived !== undefined) same.push(`earlier.archived = ${params.add(query.archived, 'boolean')}`);
-  if (query.visibility !== undefined) same.push(`earlier.visibility = ANY (${params.add([...query.visibility], 'text[]')})`);
+  const same = ['earlier.doc_id = documents.doc_id', 'earlier.type = documents.type', 'earlier.mode = documents.mode', ...selectedAsQueried(query, params)];
   return `documents.locale = ANY (${list})
     AND NOT EXISTS (SELECT 1 FROM documents AS earlier WHERE ${same.join(' AND ')}
       AND earlier.locale = ANY (${list}) AND array_position(${list}, earlier.locale) < array_position(${list}, documents.locale))`;
+}
+
+/** That the `earlier` version is one the query's `archived` and `visibility` select. */
+function selectedAsQueried(query: DocumentQuery, params: Params): string[] {
+  return [
+    ...(query.archived !== undefined ? [`earlier.archived = ${params.add(query.archived, 'boolean')}`] : []),
+    ...(query.visibility !== undefined ? [`earlier.visibility = ANY (${params.add([...query.visibility], 'text[]')})`] : []),
+  ];
 }
 
 /** `shadowedIn`: the versions whose document has one in these locales too, listed from those locales' versions. */
@@ -225,9 +230,8 @@ function compileShadowed(query: DocumentQuery, locales: readonly string[], param
     `earlier.type = ${params.add(query.type, 'text')}`,
     `earlier.locale = ANY (${params.add([...locales], 'text[]')})`,
     `earlier.mode = ${params.add(query.mode, 'text')}`,
+    ...selectedAsQueried(query, params),
   ];
-  if (query.archived !== undefined) same.push(`earlier.archived = ${params.add(query.archived, 'boolean')}`);
-  if (query.visibility !== undefined) same.push(`earlier.visibility = ANY (${params.add([...query.visibility], 'text[]')})`);
   return `documents.id IN (SELECT earlier.doc_id || ${suffix} FROM documents AS earlier WHERE ${same.join(' AND ')})`;
 }
 

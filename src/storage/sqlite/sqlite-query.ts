@@ -285,14 +285,7 @@ function compileLocaleChain(query: DocumentQuery, chain: readonly string[]): Com
     ? [`earlier.id IN (${earlierIds.map(() => 'documents.doc_id || ?').join(', ')})`, 'earlier.type = documents.type']
     : ['earlier.doc_id = documents.doc_id', 'earlier.type = documents.type', 'earlier.mode = documents.mode'];
   const params: unknown[] = earlierIds ? [...earlierIds] : [list];
-  if (query.archived !== undefined) {
-    same.push('earlier.archived = ?');
-    params.push(query.archived ? 1 : 0);
-  }
-  if (query.visibility !== undefined) {
-    same.push('earlier.visibility IN (SELECT value FROM json_each(?))');
-    params.push(jsonList(query.visibility));
-  }
+  selectedAsQueried(query, same, params);
   if (earlierIds) return { sql: `NOT EXISTS (SELECT 1 FROM documents AS earlier WHERE ${same.join(' AND ')})`, params };
   params.push(list, list);
   const earlierLocales = 'SELECT value FROM json_each(?) WHERE key < (SELECT key FROM json_each(?) WHERE value = documents.locale)';
@@ -301,6 +294,18 @@ function compileLocaleChain(query: DocumentQuery, chain: readonly string[]): Com
       AND NOT EXISTS (SELECT 1 FROM documents AS earlier WHERE ${same.join(' AND ')} AND earlier.locale IN (${earlierLocales}))`,
     params,
   };
+}
+
+/** Adds to `same` that the `earlier` version is one the query's `archived` and `visibility` select. */
+function selectedAsQueried(query: DocumentQuery, same: string[], params: unknown[]): void {
+  if (query.archived !== undefined) {
+    same.push('earlier.archived = ?');
+    params.push(query.archived ? 1 : 0);
+  }
+  if (query.visibility !== undefined) {
+    same.push('earlier.visibility IN (SELECT value FROM json_each(?))');
+    params.push(jsonList(query.visibility));
+  }
 }
 
 /**
@@ -314,14 +319,7 @@ function compileShadowed(query: DocumentQuery, locales: readonly string[]): Comp
   }
   const same = ['earlier.type = ?', 'earlier.locale IN (SELECT value FROM json_each(?))', 'earlier.mode = ?'];
   const params: unknown[] = [`:${query.locale}:${query.mode}`, query.type, jsonList(locales), query.mode];
-  if (query.archived !== undefined) {
-    same.push('earlier.archived = ?');
-    params.push(query.archived ? 1 : 0);
-  }
-  if (query.visibility !== undefined) {
-    same.push('earlier.visibility IN (SELECT value FROM json_each(?))');
-    params.push(jsonList(query.visibility));
-  }
+  selectedAsQueried(query, same, params);
   return { sql: `documents.id IN (SELECT earlier.doc_id || ? FROM documents AS earlier WHERE ${same.join(' AND ')})`, params };
 }
 
