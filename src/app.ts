@@ -45,6 +45,8 @@ import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { WebhookAdmin } from './content/webhooks/webhook-admin.js';
 import { registerWebhookRoutes } from './http/routes/webhooks.js';
 import { registerAuditRoutes } from './http/routes/audit.js';
+import { registerEventRoutes } from './http/routes/events.js';
+import { ChangeFeed, pruneChangeLog } from './content/changes/change-feed.js';
 import { pruneAudit } from './content/audit/audit-retention.js';
 import { AuditReader } from './content/audit/audit-reader.js';
 import { attachmentsGenerationKey } from './content/generation-keys.js';
@@ -133,6 +135,11 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   // Made once the logger is; events committed before (the first-run setup's) go out in its first round.
   let dispatcher: WebhookDispatcher | undefined;
   const wakeDispatcher = () => dispatcher?.wake();
+  // The change stream's reader of the change log; woken by this process's commits, polling for the others'.
+  const feed = new ChangeFeed(storage.changes, {
+    pollMs: config.limits.changeLogPoll,
+    onError: (error) => log?.error({ err: error }, 'reading the change log failed; the next read tries again'),
+  });
   // Work that follows a committed write (an image's relationships re-cropped) is logged when it fails.
   let log: FastifyBaseLogger | undefined;
   const onFollowUpFailure = (error: unknown, what: string) => log?.error({ err: error }, what);
@@ -141,6 +148,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     images: options.images,
     links,
     onChangesCommitted: wakeDispatcher,
+    onChangesLogged: () => feed.wake(),
     onFollowUpFailure,
   });
   const { documents, media, fieldTypes, passwordHasher } = content;
@@ -218,6 +226,16 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   });
   registerWebhookRoutes(app, { webhooks: new WebhookAdmin({ config, storage, onRetry: wakeDispatcher }) });
   registerAuditRoutes(app, { audit: new AuditReader(storage) });
+  registerEventRoutes(app, {
+    config,
+    feed,
+    limits: {
+      perCaller: limits.eventStreamsPerCaller,
+      perAddress: limits.eventStreamsPerAddress,
+      heartbeatMs: limits.eventStreamHeartbeat,
+      lifetimeMs: limits.eventStreamLifetime,
+    },
+  });
   log = app.log;
   dispatcher = new WebhookDispatcher({ storage, endpoints: config.webhooks, limits, log: app.log });
   dispatcher.start();
@@ -234,7 +252,13 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     intervalMs: limits.auditPruneSeconds * 1000,
     onError: (error) => app.log.error({ err: error }, 'pruning the audit trail failed; the next round tries again'),
   });
+  const changeLogPrunes = scheduleSweeps(() => pruneChangeLog(storage.changes, limits.changeLogKeepHours), {
+    intervalMs: 600_000,
+    onError: (error) => app.log.error({ err: error }, 'pruning the change log failed; the next round tries again'),
+  });
   app.addHook('onClose', async () => {
+    feed.close();
+    await changeLogPrunes.stop();
     await scheduler.stop();
     await dispatcher?.stop();
     await sweeps.stop();

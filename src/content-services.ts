@@ -55,6 +55,8 @@ export interface DocumentOperationsDeps {
   readonly links?: LinkBase;
   /** Called once a transaction that wrote change events to the webhook outbox has committed. */
   readonly onChangesCommitted?: () => void;
+  /** Called once a transaction that logged changes has committed. */
+  readonly onChangesLogged?: () => void;
   /** Told when work that follows a committed write fails (none: the write's caller gets the error). */
   readonly onFollowUpFailure?: FollowUpFailure;
 }
@@ -85,6 +87,7 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     passwordMinLength: config.limits.passwordMinLength,
     advisoryLockTimeout: config.limits.advisoryLockTimeout,
     onChangesCommitted: deps.onChangesCommitted,
+    onChangesLogged: deps.onChangesLogged,
   });
   const reverse = new ReverseBookkeeping({ config, registry: fieldTypes });
   const versions = new VersionWriter({ config, indexer, refs, usage, reverse, history });
@@ -161,6 +164,7 @@ export async function createContentServices(
     readonly passwordHasher?: PasswordVerifier;
     readonly links?: LinkBase;
     readonly onChangesCommitted?: () => void;
+    readonly onChangesLogged?: () => void;
     readonly onFollowUpFailure?: FollowUpFailure;
     /** An image processor to use instead of sharp's (tests hold one mid-image). */
     readonly images?: ImageProcessor;
@@ -184,6 +188,7 @@ export async function createContentServices(
     imageSizes,
     links,
     onChangesCommitted: options.onChangesCommitted,
+    onChangesLogged: options.onChangesLogged,
     onFollowUpFailure: options.onFollowUpFailure,
   });
   return { documents, media, fieldTypes, passwordHasher, close: () => fileStore.close() };

@@ -151,6 +151,13 @@ export const limitDefinitions = {
   auditKeepDays: { env: 'CMS_LIMIT_AUDIT_KEEP_DAYS', default: 365, min: 0, max: 36_500, unit: 'days', about: 'audit records older than this are removed (0: kept however old)' },
   auditKeepRecords: { env: 'CMS_LIMIT_AUDIT_KEEP_RECORDS', default: 0, min: 0, max: 1_000_000_000, unit: 'records', about: 'only the newest this many audit records are kept (0: however many)' },
   auditPruneSeconds: { env: 'CMS_LIMIT_AUDIT_PRUNE_SECONDS', default: 3_600, min: 1, max: 86_400, unit: 's', about: 'how often a server removes the audit records the two limits above let go' },
+  // The change stream (GET /api/v1/@cms/events) and the change log it reads.
+  changeLogKeepHours: { env: 'CMS_LIMIT_CHANGE_LOG_KEEP_HOURS', default: 24, min: 1, max: 8_760, unit: 'hours', about: 'a committed change stays in the change log this long: an event stream that reconnects with an older Last-Event-ID is told to resynchronise' },
+  changeLogPoll: { env: 'CMS_LIMIT_CHANGE_LOG_POLL', default: 250, min: 20, max: 10_000, unit: 'ms', about: 'how often a process with open event streams reads the change log for what other processes committed (its own commits are sent at once)' },
+  eventStreamsPerCaller: { env: 'CMS_LIMIT_EVENT_STREAMS_PER_CALLER', default: 8, min: 1, max: 1_000, unit: 'streams', about: 'open event streams of one user, API key or share link (the tabs of one browser); more are refused with 429' },
+  eventStreamsPerAddress: { env: 'CMS_LIMIT_EVENT_STREAMS_PER_ADDRESS', default: 32, min: 1, max: 100_000, unit: 'streams', about: 'open event streams from one client address (an IPv6 /64), anonymous ones included; more are refused with 429' },
+  eventStreamHeartbeat: { env: 'CMS_LIMIT_EVENT_STREAM_HEARTBEAT', default: 15_000, min: 1_000, max: 300_000, unit: 'ms', about: 'a comment line sent on an idle event stream, so that proxies keep it open and a dead client is noticed' },
+  eventStreamLifetime: { env: 'CMS_LIMIT_EVENT_STREAM_LIFETIME', default: 3_600_000, min: 1_000, max: 86_400_000, unit: 'ms', about: 'an event stream is ended after this long; the client reconnects with Last-Event-ID and its rights are checked again' },
 } as const satisfies Record<string, LimitDefinition>;
 
 export interface LimitDefinition {

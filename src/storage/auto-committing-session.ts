@@ -102,6 +102,12 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       after: (afterSeq, limit) => read.audit.after(afterSeq, limit),
       prune: (args) => transaction((tx) => tx.audit.prune(args)),
     },
+    changes: {
+      append: (entries) => transaction((tx) => tx.changes.append(entries)),
+      after: (afterSeq, limit) => read.changes.after(afterSeq, limit),
+      bounds: () => read.changes.bounds(),
+      prune: (before, limit) => transaction((tx) => tx.changes.prune(before, limit)),
+    },
     webhooks: {
       enqueue: (deliveries, now) => transaction((tx) => tx.webhooks.enqueue(deliveries, now)),
       claim: (args) => transaction((tx) => tx.webhooks.claim(args)),

@@ -9,6 +9,7 @@ export type * from './interface/advisory-locks.js';
 export type * from './interface/api-keys.js';
 export type * from './interface/attachments.js';
 export type * from './interface/audit.js';
+export type * from './interface/change-log.js';
 export * from './interface/document-query.js';
 export type * from './interface/documents.js';
 export type * from './interface/history.js';

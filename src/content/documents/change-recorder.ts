@@ -1,5 +1,5 @@
 import type { AppConfig } from '../app-config.js';
-import type { StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
+import type { ChangeEntry, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import { purgeEventName, type ChangeEventName } from '../../config/webhooks-config.js';
 import type { DocumentPresenter } from './present.js';
 import { pieceTypeOf } from './caller.js';
@@ -31,7 +31,29 @@ function auditEntryOf(change: Change, doc: StoredDocument | null): AuditEntry {
 }
 
 /**
- * Writes the events of document changes into the webhook outbox and the audit trail, in each
+ * The change log's entry of a change (`storage/interface/change-log.ts`): a localize is told as
+ * one, the other changes by their event. `removed`: the version a delete removed, whose
+ * visibility says who may hear of it.
+ */
+function changeEntryOf(change: Change, doc: StoredDocument | null, removed?: StoredDocument): ChangeEntry {
+  const version = doc ?? removed;
+  return {
+    action: change.action === 'localize' ? 'localize' : change.event,
+    type: change.type,
+    id: change.id,
+    docId: change.docId,
+    locale: change.locale,
+    mode: change.mode,
+    visibility: typeof version?.visibility === 'string' ? version.visibility : 'public',
+    archived: version?.archived === true,
+    updatedAt: typeof doc?.updatedAt === 'string' ? doc.updatedAt : null,
+    updatedBy: doc?.updatedBy ?? null,
+    at: new Date().toISOString(),
+  };
+}
+
+/**
+ * Writes the events of document changes into the change log, the webhook outbox and the audit trail, in each
  * change's own transaction, and remembers which open transactions wrote any (their commit wakes the sender).
  */
 export class ChangeRecorder {
@@ -40,6 +62,7 @@ export class ChangeRecorder {
   readonly #presenter: DocumentPresenter;
   readonly #history: HistoryRecorder;
   readonly #wrote = new WeakSet<StorageSession>();
+  readonly #logged = new WeakSet<StorageSession>();
   /** The CDN tags each open transaction's purge events named already: a write purges each tag once. */
   readonly #purged = new WeakMap<StorageSession, Set<string>>();
 
@@ -56,8 +79,10 @@ export class ChangeRecorder {
    * built now, as an admin API key would read it, without the draft's share key: it would open
    * the draft to every receiver, and sit in the outbox's rows.
    */
-  async record(session: StorageSession, change: Change, doc: StoredDocument | null): Promise<void> {
+  async record(session: StorageSession, change: Change, doc: StoredDocument | null, removed?: StoredDocument): Promise<void> {
     await audit(session, change, auditEntryOf(change, doc));
+    await session.changes.append([changeEntryOf(change, doc, removed)]);
+    this.#logged.add(session);
     await this.#recordPurge(session, change);
     const endpoints = this.#subscriptions.endpointsFor(change.type, change.event);
     if (endpoints.length === 0) return;
@@ -107,6 +132,11 @@ export class ChangeRecorder {
   /** The history entry alone, of a change whose event names another version (a published version deleted: its draft unpublished). */
   async recordHistory(session: StorageSession, action: HistoryAction, doc: StoredDocument, principal: Principal): Promise<void> {
     await this.#history.record(session, action, doc, principal);
+  }
+
+  /** Whether the transaction of `session` logged changes (the change stream's). */
+  loggedIn(session: StorageSession): boolean {
+    return this.#logged.has(session);
   }
 
   /** Whether the transaction of `session` wrote change events. */

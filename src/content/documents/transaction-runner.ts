@@ -20,6 +20,8 @@ export interface TransactionRunnerDeps {
   readonly advisoryLockTimeout: number;
   /** Called once a transaction that wrote change events to the webhook outbox has committed. */
   readonly onChangesCommitted?: () => void;
+  /** Called once a transaction that logged changes (every change) has committed: the change stream reads them. */
+  readonly onChangesLogged?: () => void;
 }
 
 /** A write to one document set, in one locale: what `runOnDocument` holds and checks before the work. */
@@ -86,14 +88,17 @@ export class TransactionRunner {
     const { usage, changes } = this.#deps;
     let toSettle: string[] = [];
     let recordedChanges = false;
+    let loggedChanges = false;
     const result = await this.#deps.storage.transaction(options, async (tx) => {
       usage.begin(tx);
       const value = await work(tx);
       toSettle = await usage.decideReadable(tx);
       recordedChanges = changes.wroteIn(tx);
+      loggedChanges = changes.loggedIn(tx);
       return value;
     });
     if (recordedChanges) this.#deps.onChangesCommitted?.();
+    if (loggedChanges) this.#deps.onChangesLogged?.();
     if (toSettle.length > 0) await this.#deps.files.settle(toSettle);
     return result;
   }

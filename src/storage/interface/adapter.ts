@@ -2,6 +2,7 @@ import type { AdvisoryLockStore } from './advisory-locks.js';
 import type { ApiKeyStore } from './api-keys.js';
 import type { AttachmentStore } from './attachments.js';
 import type { AuditStore } from './audit.js';
+import type { ChangeLogStore } from './change-log.js';
 import type { DocumentStore } from './documents.js';
 import type { HistoryStore } from './history.js';
 import type { IndexPlanStore } from './index-plans.js';
@@ -29,6 +30,7 @@ export interface StorageSession {
   readonly schedules: ScheduleStore;
   readonly audit: AuditStore;
   readonly shareLinks: ShareLinkStore;
+  readonly changes: ChangeLogStore;
 }
 
 export interface StorageCapabilities {

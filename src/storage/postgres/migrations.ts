@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { historyMigration, historyPoolsMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
 import { auditMigration } from './audit-migration.js';
+import { changeLogMigration } from './change-log-migration.js';
 import { shareLinksMigration } from './migration-share-links.js';
 import { scheduleReviewMigration } from './migration-schedule-review.js';
 
@@ -431,6 +432,8 @@ export const migrations: readonly string[] = [
   scheduleReviewMigration,
   // 23: history pruned by pool: the first entry, publishes and each role's changes (history-migration.ts).
   historyPoolsMigration,
+  // 24: the change log the change stream reads (change-log-migration.ts).
+  changeLogMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name
@@ -441,6 +444,7 @@ export const migrationLockKey = 0x636d_7301;
 export const documentLockKey = 0x636d_7303;
 export const attachmentLockKey = 0x636d_7304;
 export const slugLockKey = 0x636d_7305;
+export const changeLogLockKey = 0x636d_7306;
 
 /**
  * A statement that takes the advisory lock of each of the ids bound as $1 (text[]) under `key`,

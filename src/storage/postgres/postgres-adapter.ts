@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { PoolClient, QueryConfig } from 'pg';
 import type { StorageAdapter, StorageSession, TransactionOptions } from '../interface/adapter.js';
+import type { ChangeLogStore } from '../interface/change-log.js';
 import type { DocumentStore } from '../interface/documents.js';
 import { VersionedCounts } from '../versioned-counts.js';
 import { heldValuesOf } from '../held-values.js';
@@ -18,6 +19,7 @@ import { createPostgresShareLinkStore } from './postgres-share-link-store.js';
 import { createPostgresSetupCodeStore } from './postgres-setup-code-store.js';
 import { createPostgresHistoryStore } from './postgres-history-store.js';
 import { createPostgresAdvisoryLockStore } from './postgres-advisory-lock-store.js';
+import { createPostgresChangeLog } from './postgres-change-log.js';
 import { compileCountQuery } from './postgres-query.js';
 import { createPostgresLoginStore, createPostgresTokenStore } from './postgres-login-store.js';
 import { createPostgresLoginThrottleStore } from './postgres-login-throttle-store.js';
@@ -144,11 +146,13 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
       );
       // Counted up at commit, as deferred triggers would: a counter row is held only that long.
       const changedKeys = new Set<string>();
-      const session = createSession(statements, () => changedKeys.add(attachmentsGenerationKey), true);
+      const changes = createPostgresChangeLog(statements);
+      const session = createSession(statements, () => changedKeys.add(attachmentsGenerationKey), changes, true);
       try {
         await holdDocuments(statements, options.lock ?? []);
         await holdAttachments(statements, options.lockAttachments ?? []);
         const result = await work(session);
+        await changes.flush(client);
         await countUpGenerations(client, changedKeys);
         step = 'commit';
         await commit(client);
@@ -172,7 +176,7 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   }
 
   const readStatements = statementSource(connections.reads, undefined, !transactionPooler);
-  const reads = createSession(readStatements, refuseWrite);
+  const reads = createSession(readStatements, refuseWrite, createPostgresChangeLog(readStatements));
 
   const generations = postgresGenerations(connections.reads);
   const generation = async (keys: readonly string[]) => (await generations({ keys, versions: [] })).token!;
@@ -294,7 +298,7 @@ function refuseWrite(): never {
 }
 
 /** `attachmentsChanged`: called by the attachment writes that changed a row. */
-function createSession(statements: StatementSource, attachmentsChanged: () => void, inTransaction = false): StorageSession {
+function createSession(statements: StatementSource, attachmentsChanged: () => void, changes: ChangeLogStore, inTransaction = false): StorageSession {
   return {
     documents: createPostgresDocumentStore(statements, inTransaction),
     indexPlans: createPostgresIndexPlanStore(statements),
@@ -310,6 +314,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     schedules: createPostgresScheduleStore(statements),
     audit: createPostgresAuditStore(statements),
     shareLinks: createPostgresShareLinkStore(statements),
+    changes,
   };
 }
 

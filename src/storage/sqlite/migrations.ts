@@ -5,6 +5,7 @@ import { shareLinksMigration } from './migration-share-links.js';
 import { scheduleReviewMigration } from './migration-schedule-review.js';
 
 import { auditMigration } from './audit-migration.js';
+import { changeLogMigration } from './change-log-migration.js';
 
 /**
  * The schema, one entry per version: entry `i` upgrades a database at `PRAGMA user_version = i`
@@ -450,6 +451,8 @@ export const migrations: readonly string[] = [
   scheduleReviewMigration,
   // 25: history pruned by pool: the first entry, publishes and each role's changes (history-migration.ts).
   historyPoolsMigration,
+  // 26: the change log the change stream reads (change-log-migration.ts).
+  changeLogMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

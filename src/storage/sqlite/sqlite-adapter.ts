@@ -21,6 +21,7 @@ import { createSqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { createSqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
 import { createSqliteScheduleStore } from './sqlite-schedule-store.js';
 import { createSqliteAuditStore } from './sqlite-audit-store.js';
+import { createSqliteChangeLog } from './sqlite-change-log.js';
 import { StatementCache, type StatementSource } from './statement-cache.js';
 import { CountsUntilWrite } from './counts-until-write.js';
 import { countUpGeneration, GenerationCounters } from './generation-counters.js';
@@ -226,6 +227,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     history: createSqliteHistoryStore(statements),
     schedules: createSqliteScheduleStore(statements),
     audit: createSqliteAuditStore(statements),
+    changes: createSqliteChangeLog(statements),
     shareLinks: createSqliteShareLinkStore(statements),
   };
 }

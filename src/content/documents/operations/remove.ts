@@ -26,7 +26,7 @@ export async function remove(deps: RemoveDeps, caller: Caller, typeName: string,
     const doc = await requireVersion(tx, type, target.id);
     if (target.mode !== null && deps.inUse.guards(type, caller)) await refuseIfShown(deps, tx, { type, caller, target, doc });
     // Written first: a refusal below rolls it back with the rest.
-    await deps.changes.record(tx, changeOf('delete', doc, caller), null);
+    await deps.changes.record(tx, changeOf('delete', doc, caller), null, doc);
     if (target.mode === null) {
       await removeLogin(tx, type, doc);
       await deps.versions.remove(tx, type, [doc._id]);

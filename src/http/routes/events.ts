@@ -1,0 +1,138 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppConfig } from '../../content/app-config.js';
+import type { ChangeFeed } from '../../content/changes/change-feed.js';
+import { ChangeAudience, parseChangeFilter } from '../../content/changes/change-audience.js';
+import { InvalidRequestError, RetryLaterError } from '../../errors/app-error.js';
+import { clientOf } from '../connections-per-address.js';
+
+export interface EventStreamLimits {
+  readonly perCaller: number;
+  readonly perAddress: number;
+  readonly heartbeatMs: number;
+  readonly lifetimeMs: number;
+}
+
+/** Open streams per key (a caller, an address), counted up before a stream is let in. */
+class OpenStreams {
+  readonly #open = new Map<string, number>();
+
+  /** Takes a place for `key`, or answers false when it holds `max` already. */
+  take(key: string, max: number): boolean {
+    const count = this.#open.get(key) ?? 0;
+    if (count >= max) return false;
+    this.#open.set(key, count + 1);
+    return true;
+  }
+
+  release(key: string): void {
+    const count = (this.#open.get(key) ?? 1) - 1;
+    if (count <= 0) this.#open.delete(key);
+    else this.#open.set(key, count);
+  }
+}
+
+/** The Last-Event-ID a reconnecting client sends (or `lastEventId` in the query, for clients that cannot set headers). */
+function lastEventIdOf(request: FastifyRequest): number | null {
+  const header = request.headers['last-event-id'];
+  const query = (request.query as Record<string, unknown>).lastEventId;
+  const value = typeof header === 'string' ? header : typeof query === 'string' ? query : undefined;
+  if (value === undefined || value === '') return null;
+  if (!/^\d{1,15}$/.test(value)) throw new InvalidRequestError('Last-Event-ID must be the id of an event', { parameter: 'Last-Event-ID' });
+  return Number(value);
+}
+
+/**
+ * GET /api/v1/@cms/events: the committed changes, as server-sent events (`id:` the change's place
+ * in the change log, `event:` its action, `data:` the announcement), each only to the callers who
+ * may read the version (ChangeAudience). Bounded: streams per caller and per address, counted
+ * before the stream opens; a heartbeat comment; a lifetime after which the client reconnects with
+ * `Last-Event-ID` and its rights are checked again.
+ */
+export function registerEventRoutes(app: FastifyInstance, deps: { config: AppConfig; feed: ChangeFeed; limits: EventStreamLimits }): void {
+  const byCaller = new OpenStreams();
+  const byAddress = new OpenStreams();
+  app.get('/api/v1/@cms/events', async (request, reply) => {
+    const audience = new ChangeAudience(deps.config, request.principal, parseChangeFilter(request.query as Record<string, unknown>));
+    const after = lastEventIdOf(request);
+    const address = clientOf(request.socket.remoteAddress ?? '');
+    const caller = request.callerId;
+    if (!byAddress.take(address, deps.limits.perAddress)) throw tooMany('address');
+    if (caller !== null && !byCaller.take(caller, deps.limits.perCaller)) {
+      byAddress.release(address);
+      throw tooMany('caller');
+    }
+    const release = () => {
+      byAddress.release(address);
+      if (caller !== null) byCaller.release(caller);
+    };
+    await openStream(request, reply, { feed: deps.feed, audience, after, limits: deps.limits, release });
+  });
+}
+
+function tooMany(per: 'caller' | 'address'): RetryLaterError {
+  const limit = per === 'caller' ? 'eventStreamsPerCaller' : 'eventStreamsPerAddress';
+  return new RetryLaterError('toomany', `Too many event streams are open ${per === 'caller' ? 'for this caller' : 'from this address'}`, 5, { limit });
+}
+
+async function openStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  args: { feed: ChangeFeed; audience: ChangeAudience; after: number | null; limits: EventStreamLimits; release: () => void },
+): Promise<void> {
+  const { feed, audience, after, limits, release } = args;
+  const raw = reply.raw;
+  reply.hijack();
+  // What the hooks set so far (CORS, security headers) goes out with the stream's own.
+  raw.writeHead(200, {
+    ...reply.getHeaders(),
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-accel-buffering': 'no',
+    connection: 'keep-alive',
+  });
+  let ended = false;
+  let subscription: Awaited<ReturnType<ChangeFeed['subscribe']>> | undefined;
+  const timers: NodeJS.Timeout[] = [];
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    for (const timer of timers) clearInterval(timer);
+    subscription?.stop();
+    release();
+    raw.end();
+  };
+  request.raw.socket.on('close', end);
+  raw.on('close', end);
+  // A client that reads nothing does not pile events up in memory: it is cut.
+  const write = (text: string) => {
+    if (ended) return;
+    if (!raw.write(text) && raw.writableLength > 1024 * 1024) end();
+  };
+  // Reconnect after 2 s when cut; the line also opens the stream for clients that wait for a first byte.
+  write('retry: 2000\n\n');
+  timers.push(setInterval(() => write(': heartbeat\n\n'), limits.heartbeatMs));
+  timers.push(setTimeout(end, limits.lifetimeMs));
+  try {
+    subscription = await feed.subscribe(
+      {
+        changes(changes) {
+          let text = '';
+          for (const change of changes) {
+            const announcement = audience.announce(change);
+            if (announcement) text += `id: ${change.seq}\nevent: ${change.action}\ndata: ${JSON.stringify(announcement)}\n\n`;
+          }
+          if (text !== '') write(text);
+        },
+        resync(latest) {
+          write(`id: ${latest}\nevent: resync\ndata: ${JSON.stringify({ latest })}\n\n`);
+        },
+      },
+      after,
+    );
+  } catch (error) {
+    request.log.error({ err: error }, 'an event stream could not start');
+    end();
+    return;
+  }
+  if (ended) subscription.stop();
+}
