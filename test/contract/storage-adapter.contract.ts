@@ -9,6 +9,7 @@ import { describeExportContract } from './export-reads.contract.js';
 import { describeApiKeyContract } from './api-key-store.contract.js';
 import { describeAdvisoryLockContract } from './advisory-lock-store.contract.js';
 import { describeLocaleChainContract, describeShareLinkContract } from './preview-and-fallback.contract.js';
+import { describeChangeLogContract } from './change-log.contract.js';
 import { describeWebhookOutboxContract } from './webhook-outbox.contract.js';
 import { describeAuditContract } from './audit-store.contract.js';
 import { describeReverseIdsContract } from './reverse-ids.contract.js';
@@ -462,6 +463,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     describeAdvisoryLockContract(() => adapter);
     describeShareLinkContract(() => adapter);
     describeLocaleChainContract(() => adapter);
+    describeChangeLogContract(() => adapter);
     describeWebhookOutboxContract(() => adapter);
     describeAuditContract(() => adapter);
     describeReverseIdsContract(() => adapter);

@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../content/app-config.js';
 import type { ChangeFeed } from '../../content/changes/change-feed.js';
@@ -84,7 +85,7 @@ async function openStream(
   reply.hijack();
   // What the hooks set so far (CORS, security headers) goes out with the stream's own.
   raw.writeHead(200, {
-    ...reply.getHeaders(),
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
     'x-accel-buffering': 'no',
