@@ -212,3 +212,15 @@ describe('the change stream: heartbeats, lifetime, and other processes', () => {
     assert.ok(client.comments.includes('heartbeat'), JSON.stringify(client.comments));
   });
 });
+
+describe('the change stream: stopping the server', () => {
+  it('ends the open streams when the server closes, rather than waiting for their lifetime', async () => {
+    const t = await startTestApp(testConfig());
+    const client = await openEventStream(await t.listen(), '/api/v1/@cms/events', admin);
+    assert.equal(client.status, 200);
+    const closed = t.close().then(() => 'closed');
+    const waited = new Promise((resolve) => setTimeout(resolve, 5_000, 'still open after 5 s'));
+    assert.equal(await Promise.race([closed, waited]), 'closed');
+    await client.ended;
+  });
+});

@@ -52,6 +52,11 @@ function lastEventIdOf(request: FastifyRequest): number | null {
 export function registerEventRoutes(app: FastifyInstance, deps: { config: AppConfig; feed: ChangeFeed; limits: EventStreamLimits }): void {
   const byCaller = new OpenStreams();
   const byAddress = new OpenStreams();
+  // A stream lasts until its lifetime: the server's close ends them first, or it would wait for them.
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
   app.get('/api/v1/@cms/events', async (request, reply) => {
     const audience = new ChangeAudience(deps.config, request.principal, parseChangeFilter(request.query as Record<string, unknown>));
     const after = lastEventIdOf(request);
@@ -66,7 +71,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: { config: AppCon
       byAddress.release(address);
       if (caller !== null) byCaller.release(caller);
     };
-    await openStream(request, reply, { feed: deps.feed, audience, after, limits: deps.limits, release });
+    await openStream(request, reply, { feed: deps.feed, audience, after, limits: deps.limits, release, open });
   });
 }
 
@@ -78,9 +83,9 @@ function tooMany(per: 'caller' | 'address'): RetryLaterError {
 async function openStream(
   request: FastifyRequest,
   reply: FastifyReply,
-  args: { feed: ChangeFeed; audience: ChangeAudience; after: number | null; limits: EventStreamLimits; release: () => void },
+  args: { feed: ChangeFeed; audience: ChangeAudience; after: number | null; limits: EventStreamLimits; release: () => void; open: Set<() => void> },
 ): Promise<void> {
-  const { feed, audience, after, limits, release } = args;
+  const { feed, audience, after, limits, release, open } = args;
   const raw = reply.raw;
   reply.hijack();
   // What the hooks set so far (CORS, security headers) goes out with the stream's own.
@@ -97,11 +102,13 @@ async function openStream(
   const end = () => {
     if (ended) return;
     ended = true;
+    open.delete(end);
     for (const timer of timers) clearInterval(timer);
     subscription?.stop();
     release();
     raw.end();
   };
+  open.add(end);
   request.raw.socket.on('close', end);
   raw.on('close', end);
   // A client that reads nothing does not pile events up in memory: it is cut.
