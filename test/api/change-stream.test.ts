@@ -96,6 +96,11 @@ describe('the change stream', () => {
       assert.deepEqual(Object.keys(event.data).sort(), announcementKeys.filter((key) => key !== 'updatedBy'));
     }
     assert.equal(heardBy(contributor).has(draftOnly.body.cmsDocId), true, 'a contributor reads drafts');
+    // An unpublish takes away the published version: those who read only published versions hear of it.
+    const docId = published.body.cmsDocId as string;
+    assert.equal((await t.request('POST', `/api/v1/article/${docId}:en:draft/unpublish`)).status, 200);
+    const gone = await anonymous.next((event) => event.event === 'unpublish' && event.data.cmsDocId === docId);
+    assert.deepEqual([gone.data._id, gone.data.cmsMode], [`${docId}:en:published`, 'published']);
   });
 
   it('announces nothing a refused write did not commit', async () => {

@@ -9,6 +9,7 @@ import { audit, type AuditEntry, type AuditedBy, type DocumentAuditVerb } from '
 import { userTypeName, type Principal } from '../../core/principal.js';
 import { changeOf, eventAuditVerbs, deliveriesOf, purgeDeliveriesOf, purgeTagsOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
 import { shareKeyProperty } from './draft-sharing.js';
+import { composeId } from '../../core/ids.js';
 
 /** The audit verb of each history action: one spelling per action, the audit trail's own. */
 const historyAuditVerbs: Readonly<Record<HistoryAction, DocumentAuditVerb>> = {
@@ -37,13 +38,16 @@ function auditEntryOf(change: Change, doc: StoredDocument | null): AuditEntry {
  */
 function changeEntryOf(change: Change, doc: StoredDocument | null, removed?: StoredDocument): ChangeEntry {
   const version = doc ?? removed;
+  // An unpublish is recorded on the draft it leaves; what it removed is the published version,
+  // which those who may read published versions only must hear of.
+  const unpublished = change.event === 'unpublish' && change.mode === 'draft' && change.locale !== null;
   return {
     action: change.action === 'localize' ? 'localize' : change.event,
     type: change.type,
-    id: change.id,
+    id: unpublished ? composeId(change.docId, change.locale!, 'published') : change.id,
     docId: change.docId,
     locale: change.locale,
-    mode: change.mode,
+    mode: unpublished ? 'published' : change.mode,
     visibility: typeof version?.visibility === 'string' ? version.visibility : 'public',
     archived: version?.archived === true,
     updatedAt: typeof doc?.updatedAt === 'string' ? doc.updatedAt : null,
