@@ -340,6 +340,7 @@ describeOnPostgres('postgres migrations', () => {
         DROP TABLE schedules;
         DROP TABLE audit_records;
         DROP TABLE share_links;
+        DROP TABLE change_log;
         ${migrations[14]};
         DELETE FROM schema_migrations WHERE version > 15`);
 
