@@ -57,6 +57,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get changes() {
       return current().changes;
     },
+    get presence() {
+      return current().presence;
+    },
     get setupCodes() {
       return current().setupCodes;
     },

@@ -46,6 +46,8 @@ import { WebhookAdmin } from './content/webhooks/webhook-admin.js';
 import { registerWebhookRoutes } from './http/routes/webhooks.js';
 import { registerAuditRoutes } from './http/routes/audit.js';
 import { registerEventRoutes } from './http/routes/events.js';
+import { registerPresenceRoutes } from './http/routes/presence.js';
+import { PresenceBoard } from './content/presence/presence-board.js';
 import { ChangeFeed, pruneChangeLog } from './content/changes/change-feed.js';
 import { pruneAudit } from './content/audit/audit-retention.js';
 import { AuditReader } from './content/audit/audit-reader.js';
@@ -140,6 +142,12 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     pollMs: config.limits.changeLogPoll,
     onError: (error) => log?.error({ err: error }, 'reading the change log failed; the next read tries again'),
   });
+  const presence = new PresenceBoard(
+    config,
+    storage,
+    { ttlMs: config.limits.presenceTtl, perCaller: config.limits.presencePerCaller, entries: config.limits.presenceEntries, pollMs: config.limits.presencePoll },
+    (error) => log?.error({ err: error }, 'reading who is on which document failed; the next read tries again'),
+  );
   // Work that follows a committed write (an image's relationships re-cropped) is logged when it fails.
   let log: FastifyBaseLogger | undefined;
   const onFollowUpFailure = (error: unknown, what: string) => log?.error({ err: error }, what);
@@ -226,9 +234,11 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   });
   registerWebhookRoutes(app, { webhooks: new WebhookAdmin({ config, storage, onRetry: wakeDispatcher }) });
   registerAuditRoutes(app, { audit: new AuditReader(storage) });
+  registerPresenceRoutes(app, { presence });
   registerEventRoutes(app, {
     config,
     feed,
+    presence,
     limits: {
       perCaller: limits.eventStreamsPerCaller,
       perAddress: limits.eventStreamsPerAddress,
@@ -258,6 +268,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   });
   app.addHook('onClose', async () => {
     feed.close();
+    presence.close();
     await changeLogPrunes.stop();
     await scheduler.stop();
     await dispatcher?.stop();

@@ -157,6 +157,10 @@ export const limitDefinitions = {
   eventStreamsPerCaller: { env: 'CMS_LIMIT_EVENT_STREAMS_PER_CALLER', default: 8, min: 1, max: 1_000, unit: 'streams', about: 'open event streams of one user or API key (the tabs of one browser); more are refused with 429' },
   eventStreamsPerAddress: { env: 'CMS_LIMIT_EVENT_STREAMS_PER_ADDRESS', default: 32, min: 1, max: 100_000, unit: 'streams', about: 'open event streams from one client address (an IPv6 /64), anonymous ones included; more are refused with 429' },
   eventStreamHeartbeat: { env: 'CMS_LIMIT_EVENT_STREAM_HEARTBEAT', default: 15_000, min: 1_000, max: 300_000, unit: 'ms', about: 'a comment line sent on an idle event stream, so that proxies keep it open and a dead client is noticed' },
+  presenceTtl: { env: 'CMS_LIMIT_PRESENCE_TTL', default: 20_000, min: 2_000, max: 600_000, unit: 'ms', about: "an editor's presence on a document lapses this long after its tab last announced it (the admin renews it a third of the way): a tab that closed without leaving is gone from other editors' screens by then" },
+  presencePerCaller: { env: 'CMS_LIMIT_PRESENCE_PER_CALLER', default: 16, min: 1, max: 1_000, unit: 'tabs', about: "a user's tabs with a presence on a document at once; a further tab's announce is refused with 429" },
+  presenceEntries: { env: 'CMS_LIMIT_PRESENCE_ENTRIES', default: 10_000, min: 1, max: 1_000_000, unit: 'tabs', about: 'presences of all users together; a further tab is refused with 429 (each process reads them all, so this bounds that read)' },
+  presencePoll: { env: 'CMS_LIMIT_PRESENCE_POLL', default: 1_000, min: 100, max: 60_000, unit: 'ms', about: 'how often a process with open event streams that follow presence reads who is where (an announce it answers itself is sent at once)' },
   eventStreamLifetime: { env: 'CMS_LIMIT_EVENT_STREAM_LIFETIME', default: 3_600_000, min: 1_000, max: 86_400_000, unit: 'ms', about: 'an event stream is ended after this long; the client reconnects with Last-Event-ID and its rights are checked again' },
 } as const satisfies Record<string, LimitDefinition>;
 

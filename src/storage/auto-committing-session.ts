@@ -37,6 +37,13 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       any: () => read.setupCodes.any(),
       take: (digest) => transaction((tx) => tx.setupCodes.take(digest)),
     },
+    presence: {
+      announce: (entry) => transaction((tx) => tx.presence.announce(entry)),
+      leave: (userId, tabId) => transaction((tx) => tx.presence.leave(userId, tabId)),
+      present: (now, limit) => read.presence.present(now, limit),
+      counts: (userId, tabId, now) => read.presence.counts(userId, tabId, now),
+      prune: (now) => transaction((tx) => tx.presence.prune(now)),
+    },
     shareLinks: {
       insert: (link) => transaction((tx) => tx.shareLinks.insert(link)),
       findByDigest: (digest) => read.shareLinks.findByDigest(digest),

@@ -10,6 +10,7 @@ export type * from './interface/api-keys.js';
 export type * from './interface/attachments.js';
 export type * from './interface/audit.js';
 export type * from './interface/change-log.js';
+export type * from './interface/presence.js';
 export * from './interface/document-query.js';
 export type * from './interface/documents.js';
 export type * from './interface/history.js';

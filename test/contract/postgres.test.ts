@@ -341,6 +341,7 @@ describeOnPostgres('postgres migrations', () => {
         DROP TABLE audit_records;
         DROP TABLE share_links;
         DROP TABLE change_log;
+        DROP TABLE presence;
         ${migrations[14]};
         DELETE FROM schema_migrations WHERE version > 15`);
 

@@ -1,6 +1,7 @@
 import type { AppConfig } from '../app-config.js';
 import type { LoggedChange } from '../../storage/storage-adapter.js';
 import type { Principal } from '../../core/principal.js';
+import type { PresenceAnnouncement } from '../presence/presence-board.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
 import { canAccessApi, canReadType, canViewDrafts, visibleValues } from '../access/permissions.js';
 
@@ -30,9 +31,9 @@ const filterKeys: Readonly<Record<string, keyof ChangeFilter>> = { type: 'types'
 export function parseChangeFilter(query: Readonly<Record<string, unknown>>): ChangeFilter {
   const filter: Partial<Record<keyof ChangeFilter, Set<string>>> = {};
   for (const [name, value] of Object.entries(query)) {
-    if (name === 'apikey' || name === 'apiKey' || name === 'lastEventId') continue;
+    if (name === 'apikey' || name === 'apiKey' || name === 'lastEventId' || name === 'presence') continue;
     const key = filterKeys[name];
-    if (!key) throw new InvalidRequestError(`Unknown parameter "${name}": the event stream takes type, cmsLocale, cmsMode and _id`, { parameter: name });
+    if (!key) throw new InvalidRequestError(`Unknown parameter "${name}": the event stream takes type, cmsLocale, cmsMode, _id, presence and lastEventId`, { parameter: name });
     const values = (Array.isArray(value) ? value : [value]).flatMap((one) => (typeof one === 'string' ? one.split(',') : [undefined]));
     if (values.some((one) => one === undefined || one === '')) throw new InvalidRequestError(`"${name}" must name values`, { parameter: name });
     filter[key] = new Set(values as string[]);
@@ -79,6 +80,15 @@ export class ChangeAudience {
       updatedAt: change.updatedAt,
     };
     return rights.updatedBy ? { ...announcement, updatedBy: change.updatedBy } : announcement;
+  }
+
+  /** Whether this caller hears who is on the document: those who may read its drafts, within the stream's filters. */
+  hearsPresence(announcement: PresenceAnnouncement): boolean {
+    const { types, locales, ids } = this.#filter;
+    if (types && !types.has(announcement.type)) return false;
+    if (locales && (announcement.cmsLocale === null || !locales.has(announcement.cmsLocale))) return false;
+    if (ids && !ids.has(announcement.cmsDocId)) return false;
+    return this.#rightsOn(announcement.type)?.drafts === true;
   }
 
   #passes(change: LoggedChange): boolean {

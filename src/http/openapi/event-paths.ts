@@ -22,7 +22,9 @@ export function eventPaths(): Record<string, Record<string, Operation>> {
           'read: anonymous callers, published versions of types with a public projection, without `updatedBy` unless it is projected.',
           'Reconnecting with `Last-Event-ID` (or `lastEventId`) sends what was missed; an id older than the change log keeps (or unknown)',
           'gets an event `resync` with `data: { latest }`. A comment line comes every `limits.eventStreamHeartbeat`; the stream ends',
-          'after `limits.eventStreamLifetime`.',
+          'after `limits.eventStreamLifetime`. With `presence=true`, callers who may read a type\'s drafts also get `event: presence`',
+          '(no `id:`) with `data: { type, cmsDocId, cmsLocale, present: [{ _id, title, state, since }] }` for each document whose people',
+          'changed, and one per document someone is on as the stream opens (`POST /api/v1/@cms/presence`).',
         ].join(' '),
         security: security({ anonymous: true, write: false }),
         parameters: [
@@ -30,6 +32,7 @@ export function eventPaths(): Record<string, Record<string, Operation>> {
           listParameter('cmsLocale', 'Only changes of versions in these locales'),
           listParameter('cmsMode', 'Only changes of versions in these modes (`draft`, `published`)'),
           listParameter('_id', 'Only changes of these versions (`_id`) or documents (`cmsDocId`)'),
+          { name: 'presence', in: 'query', schema: { enum: ['true', 'false'] }, description: 'Also tell who is on which document (`event: presence`)' },
           { name: 'lastEventId', in: 'query', schema: { type: 'string', pattern: '^[0-9]{1,15}$' }, description: 'As the `Last-Event-ID` header, for clients that cannot send it' },
           { name: 'Last-Event-ID', in: 'header', schema: { type: 'string', pattern: '^[0-9]{1,15}$' }, description: 'The `id:` of the last event received' },
         ],

@@ -2,6 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../content/app-config.js';
 import type { ChangeFeed } from '../../content/changes/change-feed.js';
+import type { PresenceAnnouncement, PresenceBoard } from '../../content/presence/presence-board.js';
 import { ChangeAudience, parseChangeFilter } from '../../content/changes/change-audience.js';
 import { InvalidRequestError, RetryLaterError } from '../../errors/app-error.js';
 import { clientOf } from '../connections-per-address.js';
@@ -42,6 +43,14 @@ function lastEventIdOf(request: FastifyRequest): number | null {
   return Number(value);
 }
 
+/** `?presence=true`: the stream also tells who is on which document (`event: presence`), to callers who may read its drafts. */
+function wantsPresence(request: FastifyRequest): boolean {
+  const value = (request.query as Record<string, unknown>).presence;
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new InvalidRequestError('presence must be true or false', { parameter: 'presence' });
+}
+
 /**
  * GET /api/v1/@cms/events: the committed changes, as server-sent events (`id:` the change's place
  * in the change log, `event:` its action, `data:` the announcement), each only to the callers who
@@ -49,7 +58,7 @@ function lastEventIdOf(request: FastifyRequest): number | null {
  * before the stream opens; a heartbeat comment; a lifetime after which the client reconnects with
  * `Last-Event-ID` and its rights are checked again.
  */
-export function registerEventRoutes(app: FastifyInstance, deps: { config: AppConfig; feed: ChangeFeed; limits: EventStreamLimits }): void {
+export function registerEventRoutes(app: FastifyInstance, deps: { config: AppConfig; feed: ChangeFeed; presence: PresenceBoard; limits: EventStreamLimits }): void {
   const byCaller = new OpenStreams();
   const byAddress = new OpenStreams();
   // A stream lasts until its lifetime: the server's close ends them first, or it would wait for them.
@@ -60,6 +69,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: { config: AppCon
   app.get('/api/v1/@cms/events', async (request, reply) => {
     const audience = new ChangeAudience(deps.config, request.principal, parseChangeFilter(request.query as Record<string, unknown>));
     const after = lastEventIdOf(request);
+    const presence = wantsPresence(request) ? deps.presence : null;
     const address = clientOf(request.socket.remoteAddress ?? '');
     const caller = request.callerId;
     if (!byAddress.take(address, deps.limits.perAddress)) throw tooMany('address');
@@ -71,7 +81,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: { config: AppCon
       byAddress.release(address);
       if (caller !== null) byCaller.release(caller);
     };
-    await openStream(request, reply, { feed: deps.feed, audience, after, limits: deps.limits, release, open });
+    await openStream(request, reply, { feed: deps.feed, presence, audience, after, limits: deps.limits, release, open });
   });
 }
 
@@ -83,9 +93,9 @@ function tooMany(per: 'caller' | 'address'): RetryLaterError {
 async function openStream(
   request: FastifyRequest,
   reply: FastifyReply,
-  args: { feed: ChangeFeed; audience: ChangeAudience; after: number | null; limits: EventStreamLimits; release: () => void; open: Set<() => void> },
+  args: { feed: ChangeFeed; presence: PresenceBoard | null; audience: ChangeAudience; after: number | null; limits: EventStreamLimits; release: () => void; open: Set<() => void> },
 ): Promise<void> {
-  const { feed, audience, after, limits, release, open } = args;
+  const { feed, presence, audience, after, limits, release, open } = args;
   const raw = reply.raw;
   reply.hijack();
   // What the hooks set so far (CORS, security headers) goes out with the stream's own.
@@ -98,6 +108,7 @@ async function openStream(
   });
   let ended = false;
   let subscription: Awaited<ReturnType<ChangeFeed['subscribe']>> | undefined;
+  let presenceSubscription: Awaited<ReturnType<PresenceBoard['subscribe']>> | undefined;
   const timers: NodeJS.Timeout[] = [];
   const end = () => {
     if (ended) return;
@@ -105,11 +116,15 @@ async function openStream(
     open.delete(end);
     for (const timer of timers) clearInterval(timer);
     subscription?.stop();
+    presenceSubscription?.stop();
     release();
+    // The socket outlives the stream on keep-alive: its listener goes with the stream.
+    socket.off('close', end);
     raw.end();
   };
   open.add(end);
-  request.raw.socket.on('close', end);
+  const socket = request.raw.socket;
+  socket.on('close', end);
   raw.on('close', end);
   // A client that reads nothing does not pile events up in memory: it is cut.
   const write = (text: string) => {
@@ -137,10 +152,25 @@ async function openStream(
       },
       after,
     );
+    // Presence events carry no id: a reconnect's Last-Event-ID stays that of the last change.
+    const tellPresence = (announcements: readonly PresenceAnnouncement[]) => {
+      let text = '';
+      for (const announcement of announcements) {
+        if (audience.hearsPresence(announcement)) text += `event: presence\ndata: ${JSON.stringify(announcement)}\n\n`;
+      }
+      if (text !== '') write(text);
+    };
+    if (presence && !ended) {
+      presenceSubscription = await presence.subscribe(tellPresence);
+      tellPresence(presenceSubscription.current);
+    }
   } catch (error) {
     request.log.error({ err: error }, 'an event stream could not start');
     end();
     return;
   }
-  if (ended) subscription.stop();
+  if (ended) {
+    subscription.stop();
+    presenceSubscription?.stop();
+  }
 }

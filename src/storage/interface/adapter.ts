@@ -8,6 +8,7 @@ import type { HistoryStore } from './history.js';
 import type { IndexPlanStore } from './index-plans.js';
 import type { LoginThrottleStore } from './login-throttle.js';
 import type { LoginStore } from './logins.js';
+import type { PresenceStore } from './presence.js';
 import type { ScheduleStore } from './schedules.js';
 import type { SetupCodeStore } from './setup-codes.js';
 import type { ShareLinkStore } from './share-links.js';
@@ -31,6 +32,7 @@ export interface StorageSession {
   readonly audit: AuditStore;
   readonly shareLinks: ShareLinkStore;
   readonly changes: ChangeLogStore;
+  readonly presence: PresenceStore;
 }
 
 export interface StorageCapabilities {

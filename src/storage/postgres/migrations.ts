@@ -3,6 +3,7 @@ import { historyMigration, historyPoolsMigration } from './history-migration.js'
 import { schedulesMigration } from './migration-schedules.js';
 import { auditMigration } from './audit-migration.js';
 import { changeLogMigration } from './change-log-migration.js';
+import { presenceMigration } from './presence-migration.js';
 import { shareLinksMigration } from './migration-share-links.js';
 import { scheduleReviewMigration } from './migration-schedule-review.js';
 
@@ -434,6 +435,8 @@ export const migrations: readonly string[] = [
   historyPoolsMigration,
   // 24: the change log the change stream reads (change-log-migration.ts).
   changeLogMigration,
+  // 25: who has which document open (presence-migration.ts).
+  presenceMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

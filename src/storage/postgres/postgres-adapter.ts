@@ -20,6 +20,7 @@ import { createPostgresSetupCodeStore } from './postgres-setup-code-store.js';
 import { createPostgresHistoryStore } from './postgres-history-store.js';
 import { createPostgresAdvisoryLockStore } from './postgres-advisory-lock-store.js';
 import { createPostgresChangeLog } from './postgres-change-log.js';
+import { createPostgresPresenceStore } from './postgres-presence-store.js';
 import { compileCountQuery } from './postgres-query.js';
 import { createPostgresLoginStore, createPostgresTokenStore } from './postgres-login-store.js';
 import { createPostgresLoginThrottleStore } from './postgres-login-throttle-store.js';
@@ -315,6 +316,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     audit: createPostgresAuditStore(statements),
     shareLinks: createPostgresShareLinkStore(statements),
     changes,
+    presence: createPostgresPresenceStore(statements),
   };
 }
 

@@ -6,6 +6,7 @@ import { scheduleReviewMigration } from './migration-schedule-review.js';
 
 import { auditMigration } from './audit-migration.js';
 import { changeLogMigration } from './change-log-migration.js';
+import { presenceMigration } from './presence-migration.js';
 
 /**
  * The schema, one entry per version: entry `i` upgrades a database at `PRAGMA user_version = i`
@@ -453,6 +454,8 @@ export const migrations: readonly string[] = [
   historyPoolsMigration,
   // 26: the change log the change stream reads (change-log-migration.ts).
   changeLogMigration,
+  // 27: who has which document open (presence-migration.ts).
+  presenceMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

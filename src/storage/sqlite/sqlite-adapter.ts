@@ -22,6 +22,7 @@ import { createSqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
 import { createSqliteScheduleStore } from './sqlite-schedule-store.js';
 import { createSqliteAuditStore } from './sqlite-audit-store.js';
 import { createSqliteChangeLog } from './sqlite-change-log.js';
+import { createSqlitePresenceStore } from './sqlite-presence-store.js';
 import { StatementCache, type StatementSource } from './statement-cache.js';
 import { CountsUntilWrite } from './counts-until-write.js';
 import { countUpGeneration, GenerationCounters } from './generation-counters.js';
@@ -229,5 +230,6 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     audit: createSqliteAuditStore(statements),
     changes: createSqliteChangeLog(statements),
     shareLinks: createSqliteShareLinkStore(statements),
+    presence: createSqlitePresenceStore(statements),
   };
 }
