@@ -1,6 +1,7 @@
 import { computed, reactive } from 'vue';
 import { ApiError, request, setCsrfToken } from './api/client';
 import type { PieceTypeSchema, Schema, SignedInUser } from './api/types';
+import { closeLiveEvents } from './live/live-events';
 
 /**
  * Who is signed in and what they may see (the schema is per role), shared by every screen.
@@ -76,6 +77,7 @@ export async function signOut(): Promise<void> {
   } finally {
     setCsrfToken(undefined);
     session.user = undefined;
+    closeLiveEvents();
     await loadSession();
   }
 }

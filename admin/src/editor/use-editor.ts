@@ -1,4 +1,4 @@
-import { computed, ref } from 'vue';
+import { computed, onBeforeUnmount, ref } from 'vue';
 import { getPieceIfChanged } from '../api/pieces';
 import type { PieceDocument } from '../api/types';
 import { session } from '../session';
@@ -13,6 +13,7 @@ import { useAutosave } from './use-autosave';
 import { useDocumentLoader, type EditedDocument, type EditorTarget } from './use-document-loader';
 import { useDraftSaving } from './use-draft-saving';
 import { useWorkflow } from './use-workflow';
+import { onChange } from '../live/live-events';
 
 export type { EditedDocument, EditorPhase, EditorTarget } from './use-document-loader';
 
@@ -84,12 +85,20 @@ export function useEditor(target: EditorTarget) {
    */
   async function followHolder(): Promise<void> {
     const shown = doc.value;
-    if (!shown?._id || !etag.value || lock.state.value.kind !== 'other') return;
+    if (!shown?._id || !etag.value || !followsOthers()) return;
     const stored = await getPieceIfChanged(target.typeName, shown._id, { locale: session.locale, mode: 'draft' }, { archived: 'any' }, etag.value)
       .catch(() => undefined);
     // Still the document shown, still reading only (a take-over loads it itself).
-    if (stored && doc.value === shown && lock.state.value.kind === 'other') await loaded.show(stored as EditedDocument);
+    if (stored && doc.value === shown && followsOthers()) await loaded.show(stored as EditedDocument);
   }
+
+  /** Reading only (another tab holds the lock, or the role may not change it): the form shows what others save. */
+  const followsOthers = () => lock.state.value.kind === 'other' || (phase.value === 'ready' && !actions.value.save);
+  // The change stream tells of each save at once: the form follows it without waiting for the lock's next refresh.
+  const stopFollowing = onChange((change) => {
+    if (change._id === doc.value?._id && change.action !== 'delete') void followHolder();
+  });
+  onBeforeUnmount(stopFollowing);
 
   /** Puts the form's unsaved changes on the clipboard as text (after a take-over, to keep them elsewhere). */
   async function copyChanges(): Promise<void> {
