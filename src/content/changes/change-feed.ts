@@ -48,17 +48,18 @@ export class ChangeFeed {
    * Answers the position it starts from and how to stop.
    */
   async subscribe(listener: ChangeListener, after: number | null): Promise<{ position: number; stop: () => void }> {
+    const { oldest, latest } = await this.#log.bounds();
     // From where the log stands now: a cursor kept from streams closed since would replay the past.
-    if (this.#cursor === null || this.#subscribers.size === 0) this.#cursor = (await this.#log.bounds()).latest;
-    const subscriber: Subscriber = { listener, position: this.#cursor, catchingUp: false };
+    if (this.#cursor === null || this.#subscribers.size === 0) this.#cursor = latest;
+    // Not from the feed's cursor, which may not have read yet what committed before this stream opened.
+    const subscriber: Subscriber = { listener, position: Math.max(this.#cursor, latest), catchingUp: false };
     const stop = () => {
       this.#subscribers.delete(subscriber);
       if (this.#subscribers.size === 0) this.#stopTimer();
     };
     this.#subscribers.add(subscriber);
     this.#startTimer();
-    if (after !== null && after !== this.#cursor) {
-      const { oldest, latest } = await this.#log.bounds();
+    if (after !== null && after !== subscriber.position) {
       // Gone from the log (pruned), or never given: nothing after it can be told in order.
       if (after > latest || (oldest !== null ? after + 1 < oldest : after < latest)) listener.resync(subscriber.position);
       else {
