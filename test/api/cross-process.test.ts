@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sendRequest, startServerProcess, type ProcessResponse, type ServerProcess } from '../helpers/server-process.js';
+import { openEventStream } from '../helpers/event-stream.js';
 import { describeOnPostgres, newSchemaDatabase, type SchemaDatabase } from '../helpers/postgres.js';
 
 /*
@@ -339,6 +340,28 @@ function crossProcessScenarios(pair: () => Pair): void {
     assert.equal((await ok(b, 'GET', link)).title, 'Shared across');
     await ok(a, 'POST', `${draftPath}/share`, { headers: admin, body: { share: false } });
     assert.equal((await call(b, 'GET', link)).status, 404);
+  });
+
+  it("tells a change stream on one process of the other's commits within a second, and of an editor's presence there", async () => {
+    const { a, b } = pair();
+    const { password } = await createUser(a, 'presence-editor', 'editor');
+    const editor = await bearerOf(a, 'presence-editor', password);
+    const stream = await openEventStream(b.port, '/api/v1/@cms/events?presence=true', admin);
+    try {
+      const written = Date.now();
+      const created = await ok(a, 'POST', '/api/v1/article?cmsMode=draft', { headers: admin, body: { title: 'Streamed across' } });
+      const insert = await stream.next((event) => event.event === 'insert' && event.data.cmsDocId === created.cmsDocId, 1_000);
+      assert.equal(insert.data._id, created._id);
+      assert.ok(Date.now() - written < 1_000);
+      await ok(a, 'POST', '/api/v1/@cms/presence', { headers: editor, body: { type: 'article', cmsDocId: created.cmsDocId, cmsLocale: 'en', state: 'editing', tabId: 'across-tab-1' } });
+      const here = await stream.next((event) => event.event === 'presence' && event.data.cmsDocId === created.cmsDocId, 3_000);
+      assert.deepEqual(here.data.present.map((one: { title: string; state: string }) => [one.title, one.state]), [['presence-editor', 'editing']]);
+      assert.equal((await call(a, 'DELETE', '/api/v1/@cms/presence/across-tab-1', { headers: editor })).status, 204);
+      await stream.next((event) => event.event === 'presence' && event.data.cmsDocId === created.cmsDocId && event.data.present.length === 0, 3_000);
+    } finally {
+      stream.close();
+      await stream.ended;
+    }
   });
 }
 
