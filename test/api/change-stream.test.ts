@@ -23,7 +23,7 @@ describe('the change stream', () => {
     return client;
   };
   before(async () => {
-    t = await startTestApp(testConfig(), { CMS_LIMIT_EVENT_STREAMS_PER_CALLER: '4' });
+    t = await startTestApp(testConfig(), { CMS_LIMIT_EVENT_STREAMS_PER_CALLER: '4', CMS_LIMIT_SCHEDULER_INTERVAL: '100' });
     port = await t.listen();
   });
   afterEach(async () => {
@@ -75,6 +75,27 @@ describe('the change stream', () => {
       updatedAt: first!.data.updatedAt, updatedBy: { _id: null, title: 'System Task', username: null },
     });
     assert.match(first!.data.updatedAt, /^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('tells of a delete, and of the publish and unpublish a schedule runs, as they commit', async () => {
+    const client = await stream();
+    const created = await t.request('POST', '/api/v1/article?cmsMode=draft', { body: { title: 'On a schedule' } });
+    const draft = created.body._id as string;
+    const docId = created.body.cmsDocId as string;
+    const publishAt = new Date(Date.now() + 1_200).toISOString();
+    const unpublishAt = new Date(Date.now() + 2_400).toISOString();
+    assert.equal((await t.request('POST', `/api/v1/article/${draft}/schedule`, { body: { publishAt, unpublishAt } })).status, 200);
+    const published = await client.next((event) => event.event === 'publish' && event.data.cmsDocId === docId, 6_000);
+    assert.equal(published.data._id, `${docId}:en:published`);
+    assert.ok(Date.now() >= Date.parse(publishAt), 'not before its time');
+    const unpublished = await client.next((event) => event.event === 'unpublish' && event.data.cmsDocId === docId, 6_000);
+    assert.equal(unpublished.data._id, `${docId}:en:published`);
+
+    const doomed = await t.request('POST', '/api/v1/note', { body: { title: 'Gone soon' } });
+    assert.equal((await t.request('DELETE', `/api/v1/note/${doomed.body._id}`)).status, 200);
+    const deleted = await client.next((event) => event.event === 'delete' && event.data.cmsDocId === doomed.body.cmsDocId);
+    assert.equal(deleted.data._id, doomed.body._id);
+    assert.equal(deleted.data.updatedAt, null);
   });
 
   it('tells each caller only of what it may read: anonymous callers, published public versions without updatedBy', async () => {
