@@ -97,6 +97,7 @@ describe('PostgreSQL going away and coming back', { skip: skipPostgres }, () => 
     assertUnavailable(await t.request('POST', '/api/v1/article', { body: { title: 'Written during the outage' } }), 'insert');
     assertUnavailable(await t.request('PATCH', `/api/v1/article/${kept.id}`, { body: { category: 'lost' } }), 'patch');
     assertUnavailable(await t.request('GET', '/health', { key: null }), 'health');
+    assertUnavailable(await t.request('GET', '/api/v1/@cms/events'), 'the change stream, before any byte of it');
     const live = await t.request('GET', '/health/live', { key: null });
     assert.deepEqual([live.status, live.body], [200, { status: 'ok' }]);
 

@@ -97,19 +97,13 @@ async function openStream(
 ): Promise<void> {
   const { feed, presence, audience, after, limits, release, open } = args;
   const raw = reply.raw;
-  reply.hijack();
-  // What the hooks set so far (CORS, security headers) goes out with the stream's own.
-  raw.writeHead(200, {
-    ...(reply.getHeaders() as OutgoingHttpHeaders),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    'x-accel-buffering': 'no',
-    connection: 'keep-alive',
-  });
   let ended = false;
+  /** What the feeds told before the stream's head went out: sent right after it. */
+  let early: string[] | null = [];
   let subscription: Awaited<ReturnType<ChangeFeed['subscribe']>> | undefined;
   let presenceSubscription: Awaited<ReturnType<PresenceBoard['subscribe']>> | undefined;
   const timers: NodeJS.Timeout[] = [];
+  const socket = request.raw.socket;
   const end = () => {
     if (ended) return;
     ended = true;
@@ -122,19 +116,21 @@ async function openStream(
     socket.off('close', end);
     raw.end();
   };
-  open.add(end);
-  const socket = request.raw.socket;
-  socket.on('close', end);
-  raw.on('close', end);
   // A client that reads nothing does not pile events up in memory: it is cut.
   const write = (text: string) => {
     if (ended) return;
-    if (!raw.write(text) && raw.writableLength > 1024 * 1024) end();
+    if (early) early.push(text);
+    else if (!raw.write(text) && raw.writableLength > 1024 * 1024) end();
   };
-  // Reconnect after 2 s when cut; the line also opens the stream for clients that wait for a first byte.
-  write('retry: 2000\n\n');
-  timers.push(setInterval(() => write(': heartbeat\n\n'), limits.heartbeatMs));
-  timers.push(setTimeout(end, limits.lifetimeMs));
+  // Presence events carry no id: a reconnect's Last-Event-ID stays that of the last change.
+  const tellPresence = (announcements: readonly PresenceAnnouncement[]) => {
+    let text = '';
+    for (const announcement of announcements) {
+      if (audience.hearsPresence(announcement)) text += `event: presence\ndata: ${JSON.stringify(announcement)}\n\n`;
+    }
+    if (text !== '') write(text);
+  };
+  // Subscribed before the head goes out: a store that does not answer is a 503 in the one error shape, not an empty stream.
   try {
     subscription = await feed.subscribe(
       {
@@ -152,25 +148,32 @@ async function openStream(
       },
       after,
     );
-    // Presence events carry no id: a reconnect's Last-Event-ID stays that of the last change.
-    const tellPresence = (announcements: readonly PresenceAnnouncement[]) => {
-      let text = '';
-      for (const announcement of announcements) {
-        if (audience.hearsPresence(announcement)) text += `event: presence\ndata: ${JSON.stringify(announcement)}\n\n`;
-      }
-      if (text !== '') write(text);
-    };
-    if (presence && !ended) {
-      presenceSubscription = await presence.subscribe(tellPresence);
-      tellPresence(presenceSubscription.current);
-    }
+    if (presence) presenceSubscription = await presence.subscribe(tellPresence);
   } catch (error) {
-    request.log.error({ err: error }, 'an event stream could not start');
-    end();
-    return;
+    subscription?.stop();
+    release();
+    throw error;
   }
-  if (ended) {
-    subscription.stop();
-    presenceSubscription?.stop();
-  }
+  open.add(end);
+  socket.on('close', end);
+  raw.on('close', end);
+  reply.hijack();
+  // The client left while the stream was being set up.
+  if (socket.destroyed) return end();
+  // What the hooks set so far (CORS, security headers) goes out with the stream's own.
+  raw.writeHead(200, {
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-accel-buffering': 'no',
+    connection: 'keep-alive',
+  });
+  const told = early;
+  early = null;
+  // Reconnect after 2 s when cut; the line also opens the stream for clients that wait for a first byte.
+  write('retry: 2000\n\n');
+  for (const text of told) write(text);
+  if (presenceSubscription) tellPresence(presenceSubscription.current);
+  timers.push(setInterval(() => write(': heartbeat\n\n'), limits.heartbeatMs));
+  timers.push(setTimeout(end, limits.lifetimeMs));
 }
