@@ -55,12 +55,21 @@ export class ChangeAudience {
   readonly #filter: ChangeFilter;
   readonly #types = new Map<string, { drafts: boolean; updatedBy: boolean } | null>();
   readonly #visible: readonly string[] | undefined;
+  #readable: ReadonlySet<string> | undefined;
 
   constructor(config: AppConfig, principal: Principal, filter: ChangeFilter) {
     this.#config = config;
     this.#principal = principal;
     this.#filter = filter;
     this.#visible = visibleValues(principal);
+  }
+
+  /** The types this caller may hear of within its filters: the feed hands it no change of another. */
+  get types(): ReadonlySet<string> {
+    this.#readable ??= new Set(
+      [...this.#config.pieceTypes.keys()].filter((name) => (!this.#filter.types || this.#filter.types.has(name)) && this.#rightsOn(name) !== null),
+    );
+    return this.#readable;
   }
 
   /** The announcement of `change` for this caller, or null when it may not hear of it or its filters leave it out. */

@@ -2,6 +2,8 @@ import type { ChangeLogStore, LoggedChange } from '../../storage/storage-adapter
 
 /** What a stream is handed: the changes after its position, in order, or word that it must resynchronise. */
 export interface ChangeListener {
+  /** The piece types whose changes it may be handed: a change of another type costs it nothing. */
+  readonly types: ReadonlySet<string>;
   changes(changes: readonly LoggedChange[]): void;
   /** Changes it asked for were pruned (or it named a position the log never gave): it must read afresh. */
   resync(latest: number): void;
@@ -30,6 +32,8 @@ export class ChangeFeed {
   readonly #pollMs: number;
   readonly #onError: (error: unknown) => void;
   readonly #subscribers = new Set<Subscriber>();
+  /** The subscribers by the types they may be handed. */
+  readonly #byType = new Map<string, Set<Subscriber>>();
   /** The last seq read; null until the first subscriber asked where the log stands. */
   #cursor: number | null = null;
   #timer: NodeJS.Timeout | undefined;
@@ -55,9 +59,19 @@ export class ChangeFeed {
     const subscriber: Subscriber = { listener, position: Math.max(this.#cursor, latest), catchingUp: false };
     const stop = () => {
       this.#subscribers.delete(subscriber);
+      for (const type of listener.types) {
+        const ofType = this.#byType.get(type);
+        ofType?.delete(subscriber);
+        if (ofType?.size === 0) this.#byType.delete(type);
+      }
       if (this.#subscribers.size === 0) this.#stopTimer();
     };
     this.#subscribers.add(subscriber);
+    for (const type of listener.types) {
+      let ofType = this.#byType.get(type);
+      if (!ofType) this.#byType.set(type, (ofType = new Set()));
+      ofType.add(subscriber);
+    }
     this.#startTimer();
     if (after !== null && after !== subscriber.position) {
       // Gone from the log (pruned), or never given: nothing after it can be told in order.
@@ -115,8 +129,10 @@ export class ChangeFeed {
       const changes = await this.#log.after(this.#cursor ?? 0, pageSize);
       if (changes.length === 0) return;
       this.#cursor = changes[changes.length - 1]!.seq;
-      for (const subscriber of this.#subscribers) {
-        if (!subscriber.catchingUp) hand(subscriber, changes);
+      const concerned = new Set<Subscriber>();
+      for (const change of changes) for (const subscriber of this.#byType.get(change.type) ?? []) concerned.add(subscriber);
+      for (const subscriber of concerned) {
+        if (!subscriber.catchingUp) hand(subscriber, changes.filter((change) => subscriber.listener.types.has(change.type)));
       }
       if (changes.length < pageSize) return;
     }

@@ -134,6 +134,7 @@ async function openStream(
   try {
     subscription = await feed.subscribe(
       {
+        types: audience.types,
         changes(changes) {
           let text = '';
           for (const change of changes) {
