@@ -11,6 +11,7 @@ import { fetchRaw, listFiles, makeImage, makePdf, pathOf, uploaded } from '../he
 import { postgresUrl } from '../helpers/postgres.js';
 import { entriesOf, packed, postgresTarget, sqliteTarget, withPart, type Target } from '../helpers/archive.js';
 import { runCli } from '../helpers/cli-store.js';
+import { openEventStream } from '../helpers/event-stream.js';
 import { startTestBucket } from '../helpers/s3.js';
 import { createStorage } from '../../src/storage/create-storage.js';
 import { attachmentsGenerationKey } from '../../src/content/generation-keys.js';
@@ -230,6 +231,17 @@ describe('cms export and cms import', () => {
       assert.equal(typeof login.body.token, 'string');
       const wrong = await copy.request('POST', '/api/v1/@cms/login/login', { key: null, body: { username: 'bob', password: 'not-his-password' } });
       assert.equal(wrong.status, 400);
+      // The change log tells of every version imported, once: a stream that read the store before finds them.
+      const versions = Number(/^imported (\d+) document versions/.exec(imported.stdout)![1]);
+      const stream = await openEventStream(await copy.listen(), '/api/v1/@cms/events?lastEventId=0', { authorization: `ApiKey ${keys.admin}` });
+      try {
+        await stream.next(() => stream.events.length >= versions);
+        assert.deepEqual(new Set(stream.events.map((event) => event.event)), new Set(['insert']));
+        assert.equal(new Set(stream.events.map((event) => event.data._id)).size, versions);
+      } finally {
+        stream.close();
+        await stream.ended;
+      }
     } finally {
       await copy.close();
     }

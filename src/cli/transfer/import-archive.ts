@@ -27,6 +27,7 @@ import {
   type ShareLinkLine,
 } from './archive-format.js';
 import { scheduleRowsOf } from '../../content/documents/schedules.js';
+import { storedEntryOf } from '../../content/documents/change-recorder.js';
 
 export interface ImportDeps {
   readonly config: Pick<AppConfig, 'pieceTypes' | 'widgetTypes' | 'limits'>;
@@ -139,6 +140,7 @@ async function writeRecords(deps: ImportDeps, derive: Deriving, tx: StorageSessi
       derive.restore(type, doc);
       const { index, properties } = indexer.index(type, doc);
       await tx.documents.insert({ ...doc, ...properties }, index);
+      await tx.changes.append([storedEntryOf(doc)]);
       // The schedules a draft shows go back into the due-time index (scheduled publishing).
       if (schedulesFromDrafts) for (const { schedule, status } of scheduleRowsOf(doc)) await tx.schedules.put(schedule, status);
     },

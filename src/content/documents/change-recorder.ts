@@ -6,7 +6,7 @@ import { pieceTypeOf } from './caller.js';
 import { reviewScheduledPublish } from './schedule-review.js';
 import type { HistoryAction, HistoryRecorder } from './history-recorder.js';
 import { audit, type AuditEntry, type AuditedBy, type DocumentAuditVerb } from '../../core/audit.js';
-import { userTypeName, type Principal } from '../../core/principal.js';
+import { anonymous, userTypeName, type Principal } from '../../core/principal.js';
 import { changeOf, eventAuditVerbs, deliveriesOf, purgeDeliveriesOf, purgeTagsOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
 import { shareKeyProperty } from './draft-sharing.js';
 import { composeId } from '../../core/ids.js';
@@ -54,6 +54,14 @@ function changeEntryOf(change: Change, doc: StoredDocument | null, removed?: Sto
     updatedBy: doc?.updatedBy ?? null,
     at: new Date().toISOString(),
   };
+}
+
+/**
+ * The change log's entry of a version stored as it was, by no request (`cms import`): its
+ * insert, so a stream or a sync that read the store before finds it among the changes.
+ */
+export function storedEntryOf(doc: StoredDocument): ChangeEntry {
+  return changeEntryOf(changeOf('insert', doc, { principal: anonymous }), doc);
 }
 
 /**
