@@ -22,6 +22,8 @@ export type PreviewDocument = Readonly<Record<string, unknown>>;
 export interface PreviewOption {
   /** The front end's URL of the document; may throw or answer anything when configured as a function (checked by the caller). */
   readonly url: (doc: PreviewDocument, context: PreviewContext) => unknown;
+  /** The origin every URL of a template has; null for a function, whose URLs are known only per document. */
+  readonly origin: string | null;
 }
 
 /** The placeholders a URL template may hold, and the document property or context value each is filled with. */
@@ -43,9 +45,9 @@ export function previewOptionOf(configured: ConfiguredPreview | undefined, path:
   if (configured === undefined) return null;
   // Its shape (an object with a string or function `url`) was checked with the module (module-schema.ts).
   const { url } = configured;
-  if (typeof url === 'function') return { url: (doc, context) => url(doc, context) };
+  if (typeof url === 'function') return { url: (doc, context) => url(doc, context), origin: null };
   checkTemplate(url, joinPath(path, 'url'));
-  return { url: (doc, context) => fillTemplate(url, doc, context) };
+  return { url: (doc, context) => fillTemplate(url, doc, context), origin: new URL(originPart(url)).origin };
 }
 
 /**
@@ -91,4 +93,19 @@ export function previewUrlOrNull(answer: unknown): URL | null {
   if (typeof answer !== 'string') return null;
   const parsed = parseUrl(answer);
   return parsed && ['http:', 'https:'].includes(parsed.protocol) ? parsed : null;
+}
+
+/**
+ * What the admin's Content-Security-Policy lets its Preview pane frame (`frame-src`): the origins
+ * of the templates, and any http(s) page when a type's URL is a function (its origins are not
+ * known before a document is previewed). Empty: no type has a preview.
+ */
+export function previewFrameSources(previews: Iterable<PreviewOption | null>): string[] {
+  const sources = new Set<string>();
+  for (const preview of previews) {
+    if (preview === null) continue;
+    if (preview.origin === null) return ['https:', 'http:'];
+    sources.add(preview.origin);
+  }
+  return [...sources];
 }
