@@ -193,6 +193,24 @@ describe('live preview: a link that no longer works, opened in a browser', () =>
   });
 });
 
+describe('live preview: the helper served as an ES module', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp(previewConfig());
+  });
+  after(() => t.close());
+
+  it('GET /api/v1/@cms/live-preview.js answers the compiled helper, as JavaScript any origin may import', async () => {
+    const res = await t.request('GET', '/api/v1/@cms/live-preview.js', { key: null, headers: { origin: 'https://site.example' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['content-type'], 'text/javascript; charset=utf-8');
+    assert.equal(res.headers['access-control-allow-origin'], '*');
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    assert.match(res.text, /export function subscribeToLivePreview\(/);
+    assert.doesNotMatch(res.text, /sourceMappingURL|^import /m);
+  });
+});
+
 describe('live preview: options.preview checked at start', () => {
   const load = (preview: unknown) => {
     const config = testConfig() as { modules: Record<string, { options: Record<string, unknown> }> };

@@ -2,7 +2,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
+import { packageRoot } from '../helpers/typecheck.js';
 import { browserSkipReason, collectApiRequests, screenshot } from '../helpers/browser.js';
 import { adminTestConfig, signedInAdminSuite } from '../helpers/admin-app.js';
 import { eventually } from './flow-support.js';
@@ -21,6 +24,14 @@ async function listen(handler: (request: IncomingMessage, response: ServerRespon
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
+/** The minimal page of the guide, as written: its one html block. */
+async function guidePage(): Promise<string> {
+  const guide = await readFile(join(packageRoot, 'docs/guides/live-preview.md'), 'utf8');
+  const page = /```html\n([\s\S]*?)```/.exec(guide)?.[1];
+  assert.ok(page, 'the guide has an html block');
+  return page;
+}
+
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 describe('admin: live preview of the draft in a front end on another origin', { skip: browserSkipReason }, () => {
@@ -35,6 +46,10 @@ describe('admin: live preview of the draft in a front end on another origin', { 
   before(async () => {
     frontEnd = await listen(async (request, response) => {
       const url = new URL(request.url!, 'http://front.end');
+      // The guide's page, its CMS (http://localhost:3000 there) the test's.
+      if (url.pathname === '/preview.html') {
+        return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end((await guidePage()).replaceAll('http://localhost:3000', cmsBase));
+      }
       if (url.pathname === '/redirect') return void response.writeHead(302, { location: `${elsewhere.base}/record` }).end();
       const shareId = url.searchParams.get('cmsShareId') ?? '';
       const read = `${cmsBase}/api/v1/article/${encodeURIComponent(shareId)}?${new URLSearchParams({ cmsShareId: shareId, cmsShareKey: url.searchParams.get('cmsShareKey') ?? '' })}`;
@@ -71,6 +86,7 @@ describe('admin: live preview of the draft in a front end on another origin', { 
   function liveConfig(): Record<string, unknown> {
     const config = adminTestConfig() as { modules: Record<string, { options: Record<string, unknown> }> };
     config.modules.article!.options.preview = { url: `${frontEnd.base}/articles/{slug}?locale={locale}` };
+    config.modules.event!.options.preview = { url: `${frontEnd.base}/preview.html?slug={slug}&locale={locale}` };
     config.modules.note!.options.preview = { url: (doc: { slug: string }) => `${frontEnd.base}/redirect?slug=${doc.slug}` };
     return config;
   }
@@ -140,5 +156,19 @@ describe('admin: live preview of the draft in a front end on another origin', { 
     // Longer than the throttle and the round trip of a ready answer.
     await new Promise((resolve) => setTimeout(resolve, 600));
     assert.deepEqual(await frame.evaluate(() => (window as unknown as { received: unknown[] }).received), []);
+  });
+
+  it('the guide\'s minimal page shows the saved draft, then what the editor types', async () => {
+    const { page, site } = suite;
+    const event = await site.t.request('POST', '/api/v1/event', { body: { title: 'Guide Event', startDate: '2030-05-01', location: 'Hall A' } });
+    assert.equal(event.status, 200, event.text);
+    await page.goto(`/admin/types/event/${event.body.cmsDocId}?locale=en`);
+    await page.getByRole('button', { name: 'Save draft' }).waitFor();
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    const frame = await previewFrame(page, `${frontEnd.base}/preview.html`);
+    await eventually(async () => assert.equal(await frame.locator('#title').innerText(), 'Guide Event'));
+    assert.equal(await frame.locator('#location').innerText(), 'Hall A');
+    await page.getByRole('textbox', { name: 'Location', exact: true }).fill('Hall B');
+    await eventually(async () => assert.equal(await frame.locator('#location').innerText(), 'Hall B'), 1000);
   });
 });
