@@ -59,8 +59,7 @@ function checkTemplate(template: string, path: string): void {
   for (const [, name] of template.matchAll(placeholderPattern)) {
     if (!Object.hasOwn(placeholders, name!)) throw new ConfigError(path, `unknown placeholder {${name}}: use ${placeholderList}`);
   }
-  const parsed = parseUrl(template.replace(placeholderPattern, 'x'));
-  if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
+  if (!previewUrlOrNull(template.replace(placeholderPattern, 'x'))) {
     throw new ConfigError(path, 'must be an absolute http(s) URL, for example "https://site.example/articles/{slug}"');
   }
   if (/\{[^{}]*\}/.test(originPart(template))) throw new ConfigError(path, 'placeholders may not stand in the scheme, host or port');
@@ -80,19 +79,11 @@ function fillTemplate(template: string, doc: PreviewDocument, context: PreviewCo
   });
 }
 
-function parseUrl(text: string): URL | null {
-  try {
-    return new URL(text);
-  } catch {
-    return null;
-  }
-}
-
 /** The absolute http(s) URL a preview option answered, or null for anything else (a function of the configuration may answer anything). */
 export function previewUrlOrNull(answer: unknown): URL | null {
-  if (typeof answer !== 'string') return null;
-  const parsed = parseUrl(answer);
-  return parsed && ['http:', 'https:'].includes(parsed.protocol) ? parsed : null;
+  if (typeof answer !== 'string' || !URL.canParse(answer)) return null;
+  const parsed = new URL(answer);
+  return ['http:', 'https:'].includes(parsed.protocol) ? parsed : null;
 }
 
 /**

@@ -8,7 +8,7 @@ import { pieceTypeOf } from '../caller.js';
 import { readVersion } from '../version-reads.js';
 import { audit } from '../../../core/audit.js';
 import { sharedDraftOf, shareKeyProperty } from '../draft-sharing.js';
-import { makeLink } from '../preview-links.js';
+import { checkedExpiresIn, makeLink } from '../preview-links.js';
 import { previewUrlOrNull, type PreviewOption } from '../../types/preview-option.js';
 import { isPlainObject } from '../../../config/schema-check.js';
 
@@ -59,17 +59,12 @@ export async function previewUrl(deps: PreviewUrlDeps, caller: Caller, typeName:
 
 /** `expiresIn` (an integer from 1 to `shareLinkMaxLifetime`), else the live preview default; the body may be left out. */
 function previewLifetime(body: unknown, limits: Limits): number {
-  const max = limits.shareLinkMaxLifetime;
-  if (body === undefined || body === null) return Math.min(limits.livePreviewLinkLifetime, max);
-  if (!isPlainObject(body)) throw new InvalidRequestError('The body must be an object { expiresIn? }');
-  const unknown = Object.keys(body).find((key) => key !== 'expiresIn');
+  if (body !== undefined && body !== null && !isPlainObject(body)) throw new InvalidRequestError('The body must be an object { expiresIn? }');
+  const { expiresIn, ...others } = body ?? {};
+  const unknown = Object.keys(others)[0];
   if (unknown !== undefined) throw new InvalidRequestError(`Unknown property ${unknown}: the body is { expiresIn? }`, { path: unknown });
-  const { expiresIn } = body;
-  if (expiresIn === undefined) return Math.min(limits.livePreviewLinkLifetime, max);
-  if (typeof expiresIn !== 'number' || !Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > max) {
-    throw new InvalidRequestError(`expiresIn must be an integer from 1 to ${max} (seconds)`, { path: 'expiresIn', max });
-  }
-  return expiresIn;
+  if (expiresIn === undefined) return Math.min(limits.livePreviewLinkLifetime, limits.shareLinkMaxLifetime);
+  return checkedExpiresIn(expiresIn, limits);
 }
 
 /**
