@@ -124,8 +124,10 @@ describe('live preview: POST :_id/preview-url', () => {
     assert.equal((await previewUrl('article', draftId, { key: 'editor' })).status, 200);
     assert.equal((await previewUrl('article', draftId, { key: 'guest' })).status, 403);
     const anonymous = await previewUrl('article', draftId, { key: null });
-    assert.ok([401, 403].includes(anonymous.status), anonymous.text);
-    assert.equal(anonymous.body.name, anonymous.status === 401 ? 'unauthorized' : 'forbidden');
+    assert.equal(anonymous.status, 403, anonymous.text);
+    assert.equal(anonymous.body.name, 'forbidden');
+    // The refusals made no link.
+    assert.equal((await t.request('GET', `/api/v1/article/${draftId}/share`)).body.results.length, 2);
   });
 
   it('is a 404 for an unknown or archived document, a published or bare id, and a type without preview', async () => {
