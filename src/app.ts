@@ -24,6 +24,8 @@ import { capConnectionsPerAddress } from './http/connections-per-address.js';
 import { requireBodyRate } from './http/body-rate.js';
 import { redactUrl } from './http/redact-url.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
+import { registerLivePreviewScriptRoute } from './http/routes/live-preview-script.js';
+import { previewFrameSources } from './content/types/preview-option.js';
 import { CachedAnswers } from './http/cached-answers.js';
 import { lazyQueryString } from './http/query-string.js';
 import { ResponseCache } from './http/response-cache.js';
@@ -224,9 +226,11 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   // After the auth hook: a cached answer is found by who asks.
   answers.register(app);
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
+  await registerLivePreviewScriptRoute(app);
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
   await registerOpenApiRoutes(app, { documents: new OpenApiAnswers(config, fieldTypes), baseUrl: config.baseUrl ?? '' });
-  await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, links });
+  const previewFrames = previewFrameSources([...config.pieceTypes.values()].map((type) => type.options.preview));
+  await registerAdminRoutes(app, { dir: options.adminDir ?? builtAdminDir, links, previewFrames });
   // Without a configured baseUrl, links name the address this server listens on, known only now (PORT=0).
   app.addHook('onListen', async () => {
     const address = app.server.address();

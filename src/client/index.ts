@@ -26,3 +26,4 @@ export {
   type WriteOptions,
 } from './cms-client.js';
 export { CmsError } from './cms-error.js';
+export { subscribeToLivePreview, type LivePreviewMessage, type LivePreviewOptions, type LivePreviewReadyMessage } from './live-preview.js';

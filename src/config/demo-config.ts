@@ -47,6 +47,8 @@ export const demoConfig = {
         label: 'Event',
         pagePath: '/events',
         publicApiProjection: { title: 1, slug: 1, startDate: 1, location: 1, _url: 1 },
+        // Live preview: serve the page of docs/guides/live-preview.md on port 4321 to see it in the editor.
+        preview: { url: 'http://localhost:4321/preview.html?slug={slug}&locale={locale}' },
       },
       fields: {
         add: {

@@ -71,6 +71,9 @@ export const limitDefinitions = {
   // 0 keeps the original's key, held by the draft until it is unshared (never expires).
   shareLinkLifetime: { env: 'CMS_LIMIT_SHARE_LINK_LIFETIME', default: 0, min: 0, max: 315_360_000, unit: 's', about: 'lifetime of a preview link made without `expiresIn` (0: the original\'s key, which never expires)' },
   shareLinkMaxLifetime: { env: 'CMS_LIMIT_SHARE_LINK_MAX_LIFETIME', default: 2_592_000, min: 1, max: 315_360_000, unit: 's', about: 'longest `expiresIn` of a preview link (and ceiling of shareLinkLifetime)' },
+  // Live preview (`POST :_id/preview-url`): each preview URL carries a link of its own, short-lived
+  // since the admin asks for a fresh one whenever it opens the preview.
+  livePreviewLinkLifetime: { env: 'CMS_LIMIT_LIVE_PREVIEW_LINK_LIFETIME', default: 3_600, min: 1, max: 315_360_000, unit: 's', about: 'lifetime of the preview link a live preview URL carries (`POST …/preview-url` without `expiresIn`)' },
   shareLinksPerDraft: { env: 'CMS_LIMIT_SHARE_LINKS_PER_DRAFT', default: 50, min: 1, max: 10_000, unit: 'links', about: 'live preview links one draft may have at once' },
   // Uploads: a caller (one API key or one user) gets a byte budget per minute and a few uploads
   // at a time; four full-size (50 MB) files a minute, more than any editor sends by hand.

@@ -89,14 +89,15 @@ export interface SignedInSuite {
 /**
  * Registers, in the calling `describe`, a site and a browser started before its tests with an
  * admin `username` signed in through the form, and both closed after them. Read the answer's
- * properties inside the tests (they are set by then). `config` replaces `adminTestConfig()`.
+ * properties inside the tests (they are set by then). `config` replaces `adminTestConfig()`; a
+ * function is called when the site starts (a configuration naming servers the suite starts first).
  */
-export function signedInAdminSuite(username: string, title?: string, config?: Record<string, unknown>): SignedInSuite {
+export function signedInAdminSuite(username: string, title?: string, config?: Record<string, unknown> | (() => Record<string, unknown>)): SignedInSuite {
   let site: AdminTestSite;
   let browser: Browser;
   let page: Page;
   before(async () => {
-    site = await startAdminSite(config);
+    site = await startAdminSite(typeof config === 'function' ? config() : config);
     browser = await launchBrowser();
     await site.createUser({ username, password: adminPassword, role: 'admin', title });
     page = await signedInPage(browser, site.baseUrl, username, adminPassword);

@@ -193,6 +193,8 @@ const otherTypes: ReadonlySet<string> = new Set([
   'src/cli/types/schema-to-typescript.ts',
   // A tar entry: a plain file or not.
   'src/cli/transfer/check-archive.ts',
+  // A window message: a live preview's document or not.
+  'src/client/live-preview.ts',
 ]);
 
 test('outside content/fields no file asks a field its type by name: each such question is a FieldType member', async () => {

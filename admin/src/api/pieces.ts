@@ -190,3 +190,15 @@ export function createShareLink(type: string, draftId: string, expiresIn: number
 export function revokeShareLink(type: string, draftId: string, linkId: string) {
   return request<{ revoked: string }>(`${path(type, draftId, 'share')}/${encodeURIComponent(linkId)}`, { method: 'DELETE' });
 }
+
+/** Where the type's front end shows the draft (`POST …/preview-url`): a URL with a fresh preview link, its origin and expiry. */
+export interface PreviewUrl {
+  readonly url: string;
+  readonly origin: string;
+  readonly expiresAt: string;
+}
+
+/** The front end's URL of the draft for a type with `preview`; `expiresIn` (seconds) sets its link's lifetime. */
+export function getPreviewUrl(type: string, draftId: string, expiresIn?: number) {
+  return request<PreviewUrl>(path(type, draftId, 'preview-url'), { method: 'POST', body: expiresIn === undefined ? {} : { expiresIn } });
+}

@@ -15,6 +15,7 @@ import { revertDraftToPublished } from './operations/revert-draft-to-published.j
 import { revertPublishedToPrevious } from './operations/revert-published-to-previous.js';
 import { localize } from './operations/localize.js';
 import { share } from './operations/share.js';
+import { previewUrl, type PreviewUrl } from './operations/preview-url.js';
 import { schedule } from './operations/schedule.js';
 import { ScheduleRunner } from './schedule-runner.js';
 import { shareLinks } from './operations/share-links.js';
@@ -47,6 +48,7 @@ export interface DocumentOperations {
   revertPublishedToPrevious(caller: Caller, typeName: string, rawId: string): Promise<VersionOutput>;
   localize(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
   share(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
+  previewUrl(caller: Caller, typeName: string, rawId: string, body: unknown): Promise<PreviewUrl>;
   schedule(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
   /** Runs the schedules due now, on a timer of the server's (`schedule-runner.ts`); answers how many it claimed. */
   runDueSchedules(): Promise<number>;
@@ -77,6 +79,7 @@ export function documentOperations(c: DocumentCollaborators): DocumentOperations
     revertPublishedToPrevious: (caller, type, id) => revertPublishedToPrevious(c, caller, type, id),
     localize: (caller, type, id, body) => localize(c, caller, type, id, body),
     share: (caller, type, id, body) => share(c, caller, type, id, body),
+    previewUrl: (caller, type, id, body) => previewUrl(c, caller, type, id, body),
     schedule: (caller, type, id, body) => schedule(c, caller, type, id, body),
     runDueSchedules: () => schedules.runDue(),
     shareLinks: (caller, type, id) => shareLinks(c, caller, type, id),

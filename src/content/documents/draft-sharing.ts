@@ -64,12 +64,19 @@ export function sharedDraftOf(config: AppConfig, type: SanitizedPieceType, rawId
 }
 
 /**
+ * Whether the type's drafts can be shared: it has pages (`pagePath`) or a front end that shows
+ * its documents (`preview`, live preview). Any other type has no URL to share, as in the original.
+ */
+export function isShareable(type: SanitizedPieceType): boolean {
+  return type.options.pagePath !== null || type.options.preview !== null;
+}
+
+/**
  * Gives the draft a share key (`share`: true; a key it has is kept) or takes it away; answers
- * whether the draft changed. A type without a page has no URL to share: nothing changes, as in
- * the original.
+ * whether the draft changed. A type that is not shareable: nothing changes, as in the original.
  */
 export function setShareKey(type: SanitizedPieceType, draft: StoredDocument, share: boolean): boolean {
-  if (type.options.pagePath === null) return false;
+  if (!isShareable(type)) return false;
   const current = draft[shareKeyProperty];
   if (share) {
     if (typeof current === 'string') return false;

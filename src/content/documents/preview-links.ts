@@ -33,6 +33,11 @@ export function requestedLifetime(body: Readonly<Record<string, unknown>>, limit
   const { expiresIn } = body;
   if (expiresIn === undefined || expiresIn === null) return Math.min(limits.shareLinkLifetime, limits.shareLinkMaxLifetime);
   if (body.share !== true) throw new InvalidRequestError('expiresIn goes with share: true', { path: 'expiresIn' });
+  return checkedExpiresIn(expiresIn, limits);
+}
+
+/** An `expiresIn` sent: an integer from 1 to `shareLinkMaxLifetime` (seconds), else a 400. */
+export function checkedExpiresIn(expiresIn: unknown, limits: Limits): number {
   const max = limits.shareLinkMaxLifetime;
   if (typeof expiresIn !== 'number' || !Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > max) {
     throw new InvalidRequestError(`expiresIn must be an integer from 1 to ${max} (seconds)`, { path: 'expiresIn', max });

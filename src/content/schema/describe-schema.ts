@@ -99,6 +99,8 @@ export class SchemaDescriber {
       ...(options.pagePath !== null && { pagePath: options.pagePath }),
       // How drafts are saved and what the public sees are for callers who work on the type.
       ...(full && { autopublish: options.autopublish }),
+      // Whether, never how: the URL may be a function, and is computed by `POST …/preview-url`.
+      ...(full && options.preview !== null && { preview: true }),
       ...(full && options.publicApiProjection !== null && { publicProjection: options.publicApiProjection }),
       fields: this.#fields(fields),
       can: abilities(principal, type),

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { roleSchema } from '../../config/schema-check.js';
 
 const label = Type.String({ minLength: 1, errorMessage: 'must be a non-empty string' });
@@ -21,6 +21,17 @@ export const pieceTypeOptionsSchema = Type.Object(
         pattern: '^(/[^/\\s?#]+)+$',
         errorMessage: 'must start with "/" and not end with "/" (for example "/articles")',
       }),
+    ),
+    // Live preview (preview-option.ts): the front end's URL of a document; the template is checked at start.
+    preview: Type.Optional(
+      Type.Object(
+        {
+          url: Type.Union([Type.String(), Type.Function([Type.Any(), Type.Any()], Type.String())], {
+            errorMessage: 'must be a URL template string or a function (doc, { locale, mode }) => string',
+          }),
+        },
+        { additionalProperties: false, errorMessage: 'must be an object { url }' },
+      ),
     ),
     localized: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
     slugPrefix: Type.Optional(Type.String({ pattern: '^[a-z0-9-]*$', errorMessage: 'must be lowercase letters, digits and "-"' })),
@@ -51,6 +62,9 @@ export const pieceTypeOptionsSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** `options.preview` as the configuration file holds it. */
+export type ConfiguredPreview = Static<typeof pieceTypeOptionsSchema.properties.preview>;
 
 /** One entry of `modules`; field definitions are checked by the field sanitizer. */
 export const moduleSchema = Type.Object(

@@ -1,4 +1,5 @@
 import type { Role } from '../../core/principal.js';
+import type { PreviewOption } from './preview-option.js';
 
 /**
  * A field after boot-time sanitization. `options` holds the type-specific keys of the definition
@@ -46,6 +47,8 @@ export interface PieceTypeOptions {
    * (`fallbackFields: true`: every field but `slug`, `visibility` and `archived`); empty: none.
    */
   readonly fallbackFields: readonly string[];
+  /** Where the type's front end shows a document (`options.preview`, live preview); null: no preview. */
+  readonly preview: PreviewOption | null;
 }
 
 export interface SanitizedPieceType {

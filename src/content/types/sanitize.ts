@@ -12,6 +12,8 @@ import {
   type RawModule,
 } from './builtin-types.js';
 import { moduleSchema, widgetSchema } from './module-schema.js';
+import { previewOptionOf } from './preview-option.js';
+import type { ConfiguredPreview } from './module-schema.js';
 import { checkReverseRelationships } from '../fields/relationship-reverse.js';
 import {
   documentReservedNames,
@@ -96,7 +98,8 @@ function sanitizePieceType(name: string, entry: unknown, ctx: FieldSchemaContext
   const definitions = mergeFieldDefinitions(name, module, path);
   const fields = sanitizeFields(definitions, joinPath(path, 'fields.add'), { ...ctx, owner: `doc.${name}` });
   const fallbackFields = fallbackFieldsOf(module.options?.fallbackFields, fields, joinPath(path, 'options.fallbackFields'));
-  return { name, options: { ...options, fallbackFields }, fields, fieldsByName: new Map(fields.map((field) => [field.name, field])) };
+  const preview = previewOptionOf(module.options?.preview as ConfiguredPreview | undefined, joinPath(path, 'options.preview'));
+  return { name, options: { ...options, fallbackFields, preview }, fields, fieldsByName: new Map(fields.map((field) => [field.name, field])) };
 }
 
 function checkModuleEntry(name: string, entry: unknown, path: string): ModuleEntry {
@@ -111,8 +114,10 @@ function pieceTypeOptions(name: string, configured: Record<string, unknown>, pat
   if (name === '@cms/user' && configured.localized === true) {
     throw new ConfigError(joinPath(path, 'options.localized'), 'users are never localized');
   }
-  // Copied: the frozen result must not share objects with the caller's configuration.
-  const merged = structuredClone({ ...builtinModule(name)?.options, ...configured });
+  // Copied: the frozen result must not share objects with the caller's configuration. `preview`
+  // may hold a function, which cannot be cloned: sanitizePieceType reads it.
+  const { preview: _preview, ...cloneable } = configured;
+  const merged = structuredClone({ ...builtinModule(name)?.options, ...cloneable });
   const label = (merged.label as string | undefined) ?? name;
   return {
     label,
@@ -129,6 +134,7 @@ function pieceTypeOptions(name: string, configured: Record<string, unknown>, pat
     autopublish: (merged.autopublish as boolean | undefined) ?? false,
     history: historyRetention(merged.history as HistoryOption | undefined),
     fallbackFields: [],
+    preview: null,
   };
 }
 

@@ -304,6 +304,16 @@ export function fixedPaths(): Record<string, Record<string, Operation>> {
         responses: responses({ 200: jsonResponse('The process serves.', ref('Health')) }, [], false),
       },
     },
+    '/api/v1/@cms/live-preview.js': {
+      get: {
+        tags: tags.service,
+        operationId: 'livePreviewScript',
+        summary: 'The live preview helper as an ES module',
+        description: 'The typed client\'s `subscribeToLivePreview`, for a front end page to import (`<script type="module">`); `Access-Control-Allow-Origin: *`. See the live preview guide.',
+        security: [{}],
+        responses: { 200: { description: 'The module.', content: { 'text/javascript': { schema: { type: 'string' } } } } },
+      },
+    },
   };
 }
 

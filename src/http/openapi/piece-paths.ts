@@ -63,6 +63,11 @@ const shareParameters = [
   query('cmsShareId', { type: 'string', maxLength: 200 }, 'With `cmsShareKey`: the full `_id` of a shared draft, the same as the path\'s; the draft is read whoever asks, and answered `Cache-Control: private, no-store`.'),
   query('cmsShareKey', { type: 'string', maxLength: 200 }, 'The draft\'s `cmsShareKey`, as `POST …/share` answered it; a wrong or withdrawn key is a 404.'),
 ];
+/** A 404 of GET one: the JSON error; a shared read that a browser navigates to (`Accept` with `text/html` and no JSON) gets a page. */
+const sharedReadNotFound = {
+  description: 'No such document, or a type or version the caller may not read (`notfound`). A shared read (`cmsShareId`) whose key no longer works, asked by a browser\'s navigation (`Accept` names `text/html` and no JSON), is answered a page saying the preview link has expired or was revoked.',
+  content: { 'application/json': { schema: ref('Error') }, 'text/html': { schema: { type: 'string' } } },
+};
 /** `POST …/share`: share or unshare; `expiresIn` makes a preview link that expires. */
 const shareBody = {
   type: 'object',
@@ -70,6 +75,24 @@ const shareBody = {
   properties: {
     share: { type: 'boolean' },
     expiresIn: { type: 'integer', minimum: 1, description: 'With `share: true`: a preview link that expires after this many seconds (at most `limits.shareLinkMaxLifetime`). Without it, `limits.shareLinkLifetime` applies (0: the draft\'s own key, which never expires).' },
+  },
+};
+/** `POST …/preview-url` (live preview): the body is optional. */
+const previewUrlBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    expiresIn: { type: 'integer', minimum: 1, description: 'Seconds the URL\'s preview link reads the draft (at most `limits.shareLinkMaxLifetime`); default `limits.livePreviewLinkLifetime` (1 hour).' },
+  },
+};
+const previewUrlAnswer = {
+  type: 'object',
+  required: ['url', 'origin', 'expiresAt'],
+  additionalProperties: false,
+  properties: {
+    url: { type: 'string', format: 'uri', description: 'The front end\'s URL of the draft (`options.preview.url`) with `cmsShareId` and `cmsShareKey` of a fresh preview link.' },
+    origin: { type: 'string', description: 'The origin of `url`: the one the admin posts the unsaved draft to.' },
+    expiresAt: { type: 'string', format: 'date-time', description: 'When the link stops reading the draft.' },
   },
 };
 const shareLinkList = {
@@ -234,7 +257,7 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
         summary: `Get one ${type.options.label} version`,
         security: security({ anonymous, write: false }),
         parameters: [...idParameters, archived, project, renderAreas, ...shareParameters],
-        responses: responses({ 200: jsonResponse(`The ${type.options.label} version.`, answer), ...notModified }, [404], false),
+        responses: { ...responses({ 200: jsonResponse(`The ${type.options.label} version.`, answer), ...notModified }, [404], false), 404: sharedReadNotFound },
       },
       put: forced(action(`replace${name}`, `Replace a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Input`)))),
       patch: forced(action(`patch${name}`, `Patch a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Patch`)))),
@@ -257,6 +280,16 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
         parameters: idParameters,
         responses: responses({ 200: jsonResponse('The live links, newest first; the draft\'s own never-expiring key last, as `permanent`.', shareLinkList) }, [404], true),
       },
+    },
+    [`${one}/preview-url`]: {
+      post: action(
+        `previewUrl${name}`,
+        'The front end\'s live preview URL of the draft, with a fresh preview link',
+        { 200: jsonResponse('Where the front end shows the draft, and until when its link reads it. Answered `Cache-Control: private, no-store`.', previewUrlAnswer) },
+        // 404 also for a type without `options.preview`; 409 when the draft has `limits.shareLinksPerDraft` live links.
+        [404, 409],
+        jsonBody(previewUrlBody, false),
+      ),
     },
     [`${one}/share/{linkId}`]: {
       delete: {

@@ -63,6 +63,7 @@ export const schemaAnswerComponents: Record<string, JsonSchema> = {
       perPage: { type: 'integer' },
       sort: { type: 'object', description: 'The default order: property to 1 (ascending) or -1', additionalProperties: { enum: [1, -1] } },
       pagePath: { ...string, description: 'Where the type\'s pages live on the site, when it has pages' },
+      preview: { const: true, description: 'Callers with API access only: the type\'s front end shows its drafts (`options.preview`); `POST …/:_id/preview-url` answers the URL' },
       autopublish: { ...boolean, description: 'Callers with API access only' },
       publicProjection: { type: 'object', description: 'Callers with API access only: what anonymous callers see of a document' },
       fields: { type: 'array', items: ref('SchemaField') },

@@ -18,6 +18,8 @@ export interface AdminDeps {
   readonly dir: string;
   /** Where links start: uploaded images are served under it, perhaps from another origin. */
   readonly links: LinkBase;
+  /** What the Preview pane may frame (`previewFrameSources`): the front ends' origins; empty without live preview. */
+  readonly previewFrames: readonly string[];
 }
 
 /**
@@ -45,7 +47,7 @@ async function sendShell(request: FastifyRequest, reply: FastifyReply, deps: Adm
   await refuseUnbuilt(deps.dir);
   return reply
     .header('cache-control', 'no-cache')
-    .header('content-security-policy', contentSecurityPolicy(request, deps.links.url))
+    .header('content-security-policy', contentSecurityPolicy(request, deps.links.url, deps.previewFrames))
     .header('referrer-policy', 'same-origin')
     .header('x-frame-options', 'DENY')
     .sendFile('index.html', deps.dir, shellOptions);
@@ -60,14 +62,15 @@ async function refuseUnbuilt(dir: string): Promise<void> {
 }
 
 /**
- * Scripts, styles and API calls only from this origin; no frames, plugins, or `<base>`. Images
- * may also be data or blob URLs (previews of files being uploaded) and uploads, which sit under
- * `baseUrl`: another origin when `baseUrl` names one.
+ * Scripts, styles and API calls only from this origin; no plugins or `<base>`, and no frames but
+ * the front ends of live preview. Images may also be data or blob URLs (previews of files being
+ * uploaded) and uploads, which sit under `baseUrl`: another origin when `baseUrl` names one.
  */
-function contentSecurityPolicy(request: FastifyRequest, baseUrl: string): string {
+function contentSecurityPolicy(request: FastifyRequest, baseUrl: string, previewFrames: readonly string[]): string {
   const uploads = uploadsOrigin(request, baseUrl);
   return [
     "default-src 'self'",
+    ...(previewFrames.length > 0 ? [`frame-src 'self' ${previewFrames.join(' ')}`] : []),
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: blob:${uploads ? ` ${uploads}` : ''}`,

@@ -4,6 +4,7 @@ import { historyEntryParams, historyQuery, idParams, listQuery, objectBody, read
 import { isSharedRead } from '../../content/documents/draft-sharing.js';
 import { idOf, callerOf, writerOf } from '../caller.js';
 import { sendWritten, type CachedAnswers } from '../cached-answers.js';
+import { withExpiredPage } from '../expired-preview-page.js';
 
 type Body = Record<string, unknown>;
 
@@ -47,8 +48,9 @@ export function registerPieceRoutes(
     app.get(`${base}/:_id`, { schema: { params: idParams, querystring: readOneQuery }, config: cachedOne }, (request, reply) => {
       const query = request.query as Record<string, unknown>;
       const read = () => documents.getOne(callerOf(request), type, idOf(request), query);
-      // A shared draft is its link holder's alone: never kept in a cache, here or on the way.
-      if (isSharedRead(query)) return answers.sendPrivate(request, reply, read);
+      // A shared draft is its link holder's alone: never kept in a cache, here or on the way. A
+      // browser opening a link that no longer works gets a page saying so.
+      if (isSharedRead(query)) return withExpiredPage(request, reply, () => answers.sendPrivate(request, reply, read));
       return answers.sendVersion(request, reply, read);
     });
     app.put(`${base}/:_id`, change, async (request, reply) =>
@@ -71,6 +73,10 @@ export function registerPieceRoutes(
     );
     app.post(`${base}/:_id/share`, write, async (request, reply) =>
       sendWritten(reply, await documents.share(writerOf(request), type, idOf(request), request.body as Body)),
+    );
+    // Live preview: the front end's URL of the draft with a fresh link; for its editors alone, never kept.
+    app.post(`${base}/:_id/preview-url`, one, async (request, reply) =>
+      reply.headers(privateAnswer).send(await documents.previewUrl(writerOf(request), type, idOf(request), request.body)),
     );
     app.post(`${base}/:_id/schedule`, write, async (request, reply) =>
       sendWritten(reply, await documents.schedule(writerOf(request), type, idOf(request), request.body as Body)),

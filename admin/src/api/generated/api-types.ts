@@ -399,6 +399,8 @@ export interface SchemaPieceType {
   };
   /** Where the type's pages live on the site, when it has pages */
   pagePath?: string;
+  /** Callers with API access only: the type's front end shows its drafts (`options.preview`); `POST …/:_id/preview-url` answers the URL */
+  preview?: true;
   /** Callers with API access only */
   autopublish?: boolean;
   /** Callers with API access only: what anonymous callers see of a document */

@@ -8,6 +8,7 @@ import { pieceTypeOf, requestVersion } from '../caller.js';
 import { newVersion } from '../new-version.js';
 import { settleNames } from '../archived-names.js';
 import { saveLogin } from '../user-logins.js';
+import { isShareable } from '../draft-sharing.js';
 
 type InsertDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'conversion' | 'versions' | 'changes' | 'presenter'>;
 
@@ -84,11 +85,11 @@ async function insertLocalized(
 
 /**
  * The original's `_newInstance` (facts 4.1): the schema defaults with the rest of the body
- * over them, as sent, and whether the type has a page to preview; never a `_url`.
+ * over them, as sent, and whether the type has a page or front end to preview; never a `_url`.
  */
 function newInstance(deps: Pick<InsertDeps, 'conversion'>, type: SanitizedPieceType, body: Record<string, unknown>): DocumentOutput {
   const { _newInstance: _flag, ...rest } = body;
   const instance: DocumentOutput = { ...deps.conversion.newInstance(type), type: type.name, ...rest };
   delete instance._url;
-  return { ...instance, _previewable: type.options.pagePath !== null };
+  return { ...instance, _previewable: isShareable(type) };
 }

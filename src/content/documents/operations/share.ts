@@ -5,7 +5,7 @@ import { requireWrite } from '../../access/permissions.js';
 import { pieceTypeOf } from '../caller.js';
 import { readVersion } from '../version-reads.js';
 import { audit } from '../../../core/audit.js';
-import { setShareKey, shareFlagOf, sharedDraftOf, shareKeyProperty } from '../draft-sharing.js';
+import { isShareable, setShareKey, shareFlagOf, sharedDraftOf, shareKeyProperty } from '../draft-sharing.js';
 import { makeLink, requestedLifetime, type MadeLink } from '../preview-links.js';
 
 type ShareDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'presenter'>;
@@ -32,8 +32,8 @@ export async function share(deps: ShareDeps, caller: Caller, typeName: string, r
     if (!found || found.archived) throw new NotFoundError();
     // Never the key: whoever reads the trail learns that a draft was shared, not how to read it.
     const ids = [target.docId, target.id];
-    // A type without a page has no URL to share: nothing changes, as in the original.
-    if (shared && lifetime > 0 && type.options.pagePath !== null) {
+    // A type without a page or a preview has no URL to share: nothing changes, as in the original.
+    if (shared && lifetime > 0 && isShareable(type)) {
       const made = await makeLink(tx.shareLinks, { versionId: found._id, lifetime, principal, limits, now: new Date() });
       await audit(tx, caller, { action: 'document.share', type: type.name, ids, detail: { linkId: made.link.id, expiresAt: made.link.expiresAt } });
       return { draft: found, made };
