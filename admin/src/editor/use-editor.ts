@@ -73,7 +73,10 @@ export function useEditor(target: EditorTarget) {
    */
   async function followStored(stored: PieceDocument): Promise<void> {
     const shown = doc.value;
-    if (!shown || stored.updatedAt === shown.updatedAt || saveState.value.kind === 'saving' || busy.value || tracker.check()) return;
+    if (!shown || saveState.value.kind === 'saving' || busy.value || tracker.check()) return;
+    // Only a newer version: a refresh sent before this tab's own save committed answers the one before it, and
+    // reloading to that would put back, over what the editor types next, what they had just saved.
+    if (!stored.updatedAt || !shown.updatedAt || stored.updatedAt <= shown.updatedAt) return;
     notify(`${stored.updatedBy?.title || stored.updatedBy?.username || 'Someone'} changed this document: it now shows their version.`);
     await load(true);
   }
@@ -89,7 +92,8 @@ export function useEditor(target: EditorTarget) {
     const stored = await getPieceIfChanged(target.typeName, shown._id, { locale: session.locale, mode: 'draft' }, { archived: 'any' }, etag.value)
       .catch(() => undefined);
     // Still the document shown, still reading only (a take-over loads it itself).
-    if (stored && doc.value === shown && followsOthers()) await loaded.show(stored as EditedDocument);
+    // Never over values typed meanwhile: a read-only form has none, so this only guards an edit from loss.
+    if (stored && doc.value === shown && followsOthers() && !tracker.check()) await loaded.show(stored as EditedDocument);
   }
 
   /** Reading only (another tab holds the lock, or the role may not change it): the form shows what others save. */
