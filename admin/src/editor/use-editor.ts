@@ -74,8 +74,8 @@ export function useEditor(target: EditorTarget) {
   async function followStored(stored: PieceDocument): Promise<void> {
     const shown = doc.value;
     if (!shown || saveState.value.kind === 'saving' || busy.value || tracker.check()) return;
-    // Only a newer version: a refresh sent before this tab's own save committed answers the one before it, and
-    // reloading to that would put back, over what the editor types next, what they had just saved.
+    // Only for a newer version: a refresh sent before this tab's own save committed answers the one before it,
+    // and a needless reload then could land over what the editor types next.
     if (!stored.updatedAt || !shown.updatedAt || stored.updatedAt <= shown.updatedAt) return;
     notify(`${stored.updatedBy?.title || stored.updatedBy?.username || 'Someone'} changed this document: it now shows their version.`);
     await load(true);
