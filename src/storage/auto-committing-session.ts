@@ -40,6 +40,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
     presence: {
       announce: (entry) => transaction((tx) => tx.presence.announce(entry)),
       leave: (userId, tabId) => transaction((tx) => tx.presence.leave(userId, tabId)),
+      presentOn: (type, docId, locale, now) => read.presence.presentOn(type, docId, locale, now),
       present: (now, limit) => read.presence.present(now, limit),
       counts: (userId, tabId, now) => read.presence.counts(userId, tabId, now),
       prune: (now) => transaction((tx) => tx.presence.prune(now)),

@@ -42,9 +42,10 @@ const docIdPattern = /^[A-Za-z0-9_-]{1,100}$/;
  * Who has which document open (issue 34): each editor's tab announces the document it shows
  * (`POST /api/v1/@cms/presence`), renews it while open and leaves it when it closes; an announce
  * not renewed lapses after `ttlMs`. The entries live in the store, so every process sees every
- * editor; this board reads them all (they are one row per open tab) every `pollMs` while any
- * stream listens, and at once after an announce of its own, and tells its listeners each
- * document whose people changed.
+ * editor; this board reads them all (one row per open tab, at most `entries`) every `pollMs`
+ * while any stream listens, and at once after an announce of its own (reads asked for meanwhile
+ * make one more), and tells its listeners each document whose people changed. An announce's
+ * answer reads its own document only.
  */
 export class PresenceBoard {
   readonly #config: AppConfig;
@@ -79,8 +80,9 @@ export class PresenceBoard {
       if (!counts.tabKnown && counts.all >= this.#limits.entries) throw tooMany('presenceEntries', 'on this server');
       await tx.presence.announce(entry);
     });
-    await this.#read();
-    const here = this.#board.get(documentKey(entry.type, entry.docId, entry.locale));
+    // The answer reads this document alone; the board is read (all of it) only for streams that listen.
+    this.#wake();
+    const here = boardOf(await this.#storage.presence.presentOn(entry.type, entry.docId, entry.locale, Date.now())).values().next().value;
     return { present: (here?.present ?? []).filter((editor) => editor._id !== userId), expiresIn: this.#limits.ttlMs };
   }
 
@@ -89,7 +91,12 @@ export class PresenceBoard {
     const userId = presentUser(principal);
     if (!tabIdPattern.test(tabId)) throw new InvalidRequestError('tabId must be 8 to 64 letters, digits, _ or -', { path: 'tabId' });
     await this.#storage.presence.leave(userId, tabId);
-    await this.#read();
+    this.#wake();
+  }
+
+  /** Streams of this process hear of an announce at once rather than at the next poll; without any, nothing is read. */
+  #wake(): void {
+    if (this.#listeners.size > 0) this.#read().catch(this.#onError);
   }
 
   /** Hands `listener` every change of who is where, from now on; answers who is where now, and how to stop. */

@@ -26,6 +26,8 @@ export interface PresenceStore {
   announce(entry: PresenceEntry): Promise<void>;
   /** Takes the user's tab off any document. */
   leave(userId: string, tabId: string): Promise<void>;
+  /** The unexpired entries of one document (in one locale), in no order. */
+  presentOn(type: string, docId: string, locale: string, now: number): Promise<PresenceEntry[]>;
   /** Every entry that expires after `now`, at most `limit`, in no order. */
   present(now: number, limit: number): Promise<PresenceEntry[]>;
   /** Unexpired entries: the user's (its open tabs), everyone's, and whether the tab has one. */

@@ -6,6 +6,8 @@ const announceSql = `INSERT INTO presence (${presenceColumns})
   VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::bigint, $9::bigint) ${presenceUpsert}`;
 const leaveSql = 'DELETE FROM presence WHERE user_id = $1::text AND tab_id = $2::text';
 const presentSql = `SELECT ${presenceColumns} FROM presence WHERE expires_at > $1::bigint LIMIT $2::int`;
+const presentOnSql = `SELECT ${presenceColumns} FROM presence
+  WHERE type = $1::text AND doc_id = $2::text AND locale = $3::text AND expires_at > $4::bigint`;
 const countSql = `SELECT (count(*) FILTER (WHERE user_id = $1::text))::int AS mine, count(*)::int AS "all",
   (count(*) FILTER (WHERE user_id = $1::text AND tab_id = $2::text))::int AS tab FROM presence WHERE expires_at > $3::bigint`;
 const pruneSql = 'DELETE FROM presence WHERE expires_at <= $1::bigint';
@@ -18,6 +20,10 @@ export function createPostgresPresenceStore(statements: StatementSource): Presen
     },
     async leave(userId, tabId) {
       await statements.prepared(leaveSql, [userId, tabId]);
+    },
+    async presentOn(type, docId, locale, now) {
+      const { rows } = await statements.prepared<PresenceRow>(presentOnSql, [type, docId, locale, now]);
+      return rows.map(presenceEntryOf);
     },
     async present(now, limit) {
       const { rows } = await statements.prepared<PresenceRow>(presentSql, [now, limit]);

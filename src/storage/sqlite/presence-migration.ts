@@ -13,4 +13,5 @@ export const presenceMigration = `
     PRIMARY KEY (user_id, tab_id)
   ) STRICT;
   CREATE INDEX presence_expires_at ON presence (expires_at);
+  CREATE INDEX presence_document ON presence (type, doc_id, locale);
 `;

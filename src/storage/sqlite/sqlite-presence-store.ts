@@ -5,6 +5,7 @@ import { presenceColumns, presenceEntryOf, presenceUpsert, presenceValues, type 
 const announceSql = `INSERT INTO presence (${presenceColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ${presenceUpsert}`;
 const leaveSql = 'DELETE FROM presence WHERE user_id = ? AND tab_id = ?';
 const presentSql = `SELECT ${presenceColumns} FROM presence WHERE expires_at > ? LIMIT ?`;
+const presentOnSql = `SELECT ${presenceColumns} FROM presence WHERE type = ? AND doc_id = ? AND locale = ? AND expires_at > ?`;
 const countSql = `SELECT count(*) FILTER (WHERE user_id = ?) AS mine, count(*) AS "all",
   count(*) FILTER (WHERE user_id = ? AND tab_id = ?) AS tab FROM presence WHERE expires_at > ?`;
 const pruneSql = 'DELETE FROM presence WHERE expires_at <= ?';
@@ -17,6 +18,9 @@ export function createSqlitePresenceStore(statements: StatementSource): Presence
     },
     async leave(userId, tabId) {
       statements.statement(leaveSql).run(userId, tabId);
+    },
+    async presentOn(type, docId, locale, now) {
+      return (statements.statement(presentOnSql).all(type, docId, locale, now) as PresenceRow[]).map(presenceEntryOf);
     },
     async present(now, limit) {
       return (statements.statement(presentSql).all(now, limit) as PresenceRow[]).map(presenceEntryOf);
