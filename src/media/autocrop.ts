@@ -2,7 +2,7 @@ import type { AttachmentCrop, AttachmentRecord } from '../storage/storage-adapte
 import { InvalidRequestError, ValidationError, type FieldError } from '../errors/app-error.js';
 import { isPlainObject } from '../config/schema-check.js';
 import { isSizedImage } from './attachment-output.js';
-import { centredCrop, cropOf } from '../core/crop-box.js';
+import { centredCrop, cropOf, focalPointOf } from '../core/crop-box.js';
 
 /**
  * `POST /api/v1/@cms/image/autocrop` (the original's `@apostrophecms/image/autocrop`): for each
@@ -100,11 +100,13 @@ export function withinOnePercent(a: number, b: number): boolean {
 /**
  * The crop autocrop makes for an image, or null when the image stays as it is: a file that
  * cannot be cropped (SVG, GIF is croppable), or crop fields already of the ratio (within 1%).
- * An image without a crop is always cropped, as in the original.
+ * An image without a crop is always cropped, as in the original. The box is centred on the focal
+ * point of the relationship's fields, else of the attachment, else on the image's centre.
  */
 export function autocropFor(record: AttachmentRecord, fields: CropFields, aspectRatio: readonly [number, number]): AttachmentCrop | null {
   if (!isSizedImage(record) || !record.width || !record.height) return null;
   const box = cropOf(fields as Record<string, unknown>);
   if (box && withinOnePercent(box.width / box.height, aspectRatio[0] / aspectRatio[1])) return null;
-  return centredCrop({ width: record.width, height: record.height }, aspectRatio);
+  const focalPoint = focalPointOf(fields as Record<string, unknown>) ?? record.focalPoint;
+  return centredCrop({ width: record.width, height: record.height }, aspectRatio, focalPoint);
 }

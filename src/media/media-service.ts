@@ -11,6 +11,7 @@ import { AppError, ForbiddenError, InvalidRequestError, NotFoundError } from '..
 import { refusal } from '../core/refusal.js';
 import { attachmentOutput, croppedAttachmentOutput, isSizedImage } from './attachment-output.js';
 import { assertInside, cropCostEstimate, parseCropRequest } from './crop-request.js';
+import { parseFocalPointRequest } from './focal-point-request.js';
 import { sameCrop } from '../core/crop-box.js';
 import { autocropFor, launderCropFields, parseAutocropRequest, type CropFields } from './autocrop.js';
 import { contentTypeOf } from './content-types.js';
@@ -247,6 +248,26 @@ export class MediaService {
     await this.#assertMayCrop(caller, record);
     await this.#addCropFiles(record, crop, caller.callerId);
     return annotate ? this.presentCropped(await this.#find(id), crop) : true;
+  }
+
+  /**
+   * Sets (or with null clears) the focal point of an image attachment: where autocrop centres its
+   * crops, and where the admin centres thumbnails and new crop boxes. It changes what every document
+   * showing the image shows, so it needs the same rights as a crop. Answers the attachment.
+   */
+  async setFocalPoint(caller: MediaCaller, body: unknown): Promise<Output> {
+    assertMayUpload(caller.principal, 'Setting the focal point of an image');
+    const { id, focalPoint } = parseFocalPointRequest(body);
+    const record = await this.#find(id);
+    await this.#assertMayCrop(caller, record);
+    if (!isSizedImage(record)) throw new InvalidRequestError(`A ${record.extension} file has no focal point`, { extension: record.extension });
+    await this.#deps.storage.transaction({ lockAttachments: [id] }, async (tx) => {
+      const [current] = await tx.attachments.find([id]);
+      if (!current) throw new NotFoundError('There is no such attachment');
+      const { docIds: _docIds, archivedDocIds: _archivedDocIds, focalPoint: _previous, ...rest } = current;
+      await tx.attachments.update({ ...rest, ...(focalPoint ? { focalPoint } : {}), updatedAt: new Date().toISOString() });
+    });
+    return this.present(await this.#find(id));
   }
 
   /**

@@ -75,6 +75,7 @@ export const documentLineSchema = storedDocumentSchema;
 export const userLineSchema = loginSchema;
 
 const pixels = Type.Integer({ minimum: 0, maximum: maxImageSide });
+const percent = Type.Integer({ minimum: 0, maximum: 100 });
 const versionIds = Type.Array(id, { maxItems: 1_000_000 });
 
 // Names and extensions as the media module launders them: they become file keys.
@@ -92,6 +93,7 @@ export const attachmentLineSchema = Type.Object({
   landscape: Type.Optional(Type.Boolean()),
   portrait: Type.Optional(Type.Boolean()),
   crops: Type.Array(Type.Object({ top: pixels, left: pixels, width: pixels, height: pixels }, { additionalProperties: false }), { maxItems: 10_000 }),
+  focalPoint: Type.Optional(Type.Object({ x: percent, y: percent }, { additionalProperties: false })),
   createdAt: isoDate,
   updatedAt: isoDate,
   docIds: versionIds,

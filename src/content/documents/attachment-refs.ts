@@ -6,8 +6,7 @@ import { attachmentField } from '../fields/attachment.js';
 import { isPlainObject } from '../fields/nested.js';
 import { schemasHold, walkFields } from '../fields/walk-fields.js';
 import { isValidId } from '../../core/text.js';
-import { cropOf, sameCrop } from '../../core/crop-box.js';
-import { focalPointOf } from '../fields/image-crop-fields.js';
+import { cropOf, focalPointOf, sameCrop } from '../../core/crop-box.js';
 
 /** Gives an attachment its response form (URLs); the media module provides it. */
 export interface AttachmentPresenter {
@@ -118,14 +117,15 @@ export class AttachmentAnnotator {
   /**
    * A related image's attachment (as `annotate` presented it) shown through the crop fields of
    * the relationship that reaches it: the crop's files when the box is one of the crops made for
-   * this file (else none: no URL names a file never made), and `_focalPoint` when one is set.
+   * this file (else none: no URL names a file never made), and `_focalPoint` when one is set:
+   * the relationship's own (`x`, `y`), else the attachment's.
    */
   throughCropFields(attachment: Record<string, unknown>, fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
     const box = cropOf(fields);
     const crops = Array.isArray(attachment.crops) ? (attachment.crops as AttachmentCrop[]) : [];
     const made = box !== null && crops.some((crop) => sameCrop(crop, box));
     const shown = made ? this.#presenter.presentCropped(attachment as unknown as StoredAttachment, box) : attachment;
-    const focalPoint = focalPointOf(fields);
+    const focalPoint = focalPointOf(fields) ?? (attachment.focalPoint as { x: number; y: number } | undefined);
     return focalPoint ? { ...shown, _focalPoint: focalPoint } : shown;
   }
 }

@@ -13,11 +13,6 @@ export function holdsCropFields(field: SanitizedField): boolean {
   return field.options.fields === undefined && relationshipTarget(field.name, field.options.withType) === imageTypeName;
 }
 
-/** The focal point of crop fields, when both coordinates are set. */
-export function focalPointOf(fields: Readonly<Record<string, unknown>>): { x: number; y: number } | null {
-  return typeof fields.x === 'number' && typeof fields.y === 'number' ? { x: fields.x, y: fields.y } : null;
-}
-
 const boxKeys = ['top', 'left', 'width', 'height'] as const;
 
 /**

@@ -41,16 +41,24 @@ export const fixedComponents: Record<string, JsonSchema> = {
       docIds: ids,
       archivedDocIds: ids,
       crops: { type: 'array', items: ref('Crop') },
+      focalPoint: { ...ref('FocalPoint'), description: 'Where the image\'s subject is (set by `focal-point`); absent: none set' },
       crop: { anyOf: [ref('Crop'), { type: 'null' }], description: 'The crop a document chose' },
       _crop: ref('Crop'),
       _focalPoint: {
         type: 'object',
-        description: 'Reached through a relationship whose crop fields set a focal point: `x`, `y` in percent of the image',
+        description: 'Reached through a relationship to an image: the focal point of its crop fields (`x`, `y` in percent of the image), else the attachment\'s',
         required: ['x', 'y'],
         properties: { x: { type: 'integer' }, y: { type: 'integer' } },
         additionalProperties: false,
       },
     },
+    additionalProperties: false,
+  },
+  FocalPoint: {
+    type: 'object',
+    description: 'A point of an image in whole percent of its width (`x`) and height (`y`)',
+    required: ['x', 'y'],
+    properties: { x: { type: 'integer', minimum: 0, maximum: 100 }, y: { type: 'integer', minimum: 0, maximum: 100 } },
     additionalProperties: false,
   },
   CropFields: {
@@ -149,11 +157,26 @@ export function fixedPaths(): Record<string, Record<string, Operation>> {
         ),
       },
     },
+    '/api/v1/@cms/attachment/focal-point': {
+      post: {
+        tags: tags.media,
+        operationId: 'setAttachmentFocalPoint',
+        summary: 'Set or clear the focal point of an image',
+        description: 'Needs the rights of a crop. Autocrop centres its crops on it when the relationship gives none.',
+        security: writer,
+        requestBody: jsonBody({
+          type: 'object',
+          required: ['_id', 'focalPoint'],
+          properties: { _id: string, focalPoint: { anyOf: [ref('FocalPoint'), { type: 'null' }], description: 'null clears it' } },
+        }),
+        responses: responses({ 200: jsonResponse('The attachment, with its `focalPoint` (absent once cleared).', ref('Attachment')) }, [404], true),
+      },
+    },
     '/api/v1/@cms/image/autocrop': {
       post: {
         tags: ['@cms/image'],
         operationId: 'autocropImages',
-        summary: 'The centred crop of an aspect ratio for each image of a relationship value, its files made',
+        summary: 'The crop of an aspect ratio, centred on the focal point (else the centre), for each image of a relationship value, its files made',
         security: writer,
         parameters: [{ $ref: '#/components/parameters/cmsMode' }, { $ref: '#/components/parameters/cmsLocale' }],
         requestBody: jsonBody({

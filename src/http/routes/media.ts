@@ -19,7 +19,7 @@ import {
 const immutable = 'public, max-age=31536000, immutable';
 
 /**
- * The attachment routes (`upload`, `crop`) and the files themselves under `/uploads/`. Each
+ * The attachment routes (`upload`, `crop`, `focal-point`) and the files themselves under `/uploads/`. Each
  * handler translates the request into one MediaService call.
  */
 export async function registerMediaRoutes(
@@ -55,6 +55,10 @@ export async function registerMediaRoutes(
   });
 
   app.post('/api/v1/@cms/attachment/crop', async (request) => media.crop({ principal: request.principal, callerId: request.callerId }, request.body));
+
+  app.post('/api/v1/@cms/attachment/focal-point', async (request) =>
+    media.setFocalPoint({ principal: request.principal, callerId: request.callerId }, request.body),
+  );
 
   // The images are found as a list of `@cms/image` finds them for this caller, in its locale and mode.
   app.post(`/api/v1/${imageTypeName}/autocrop`, { schema: { querystring: versionQuery } }, async (request) =>

@@ -23,6 +23,8 @@ export interface AttachmentRecord {
   landscape?: boolean;
   portrait?: boolean;
   crops: AttachmentCrop[];
+  /** Where the image's subject is, in whole percent of its width and height (0..100); absent: none set. */
+  focalPoint?: { x: number; y: number };
   createdAt: string;
   updatedAt: string;
 }

@@ -34,10 +34,12 @@ export interface Attachment {
   docIds?: string[];
   archivedDocIds?: string[];
   crops: Crop[];
+  /** Where the image's subject is (set by `focal-point`); absent: none set */
+  focalPoint?: FocalPoint;
   /** The crop a document chose */
   crop?: Crop | null;
   _crop?: Crop;
-  /** Reached through a relationship whose crop fields set a focal point: `x`, `y` in percent of the image */
+  /** Reached through a relationship to an image: the focal point of its crop fields (`x`, `y` in percent of the image), else the attachment's */
   _focalPoint?: {
     x: number;
     y: number;
@@ -277,6 +279,12 @@ export interface FieldError {
   data: {
     [key: string]: unknown;
   };
+}
+
+/** A point of an image in whole percent of its width (`x`) and height (`y`) */
+export interface FocalPoint {
+  x: number;
+  y: number;
 }
 
 /** One saved change of a document version: when, who, what kind of change, and the mode of the version it left. */
