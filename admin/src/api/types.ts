@@ -11,6 +11,7 @@ import type {
   DocumentPage,
   DocumentVersion,
   Error as ErrorAnswer,
+  FocalPoint,
   HistoryEntry,
   HistoryPage,
   SchemaAreaOptions,
@@ -21,7 +22,7 @@ import type {
   Whoami,
 } from './generated/api-types';
 
-export type { Attachment, AuditRecord, Crop, HistoryEntry, HistoryPage };
+export type { Attachment, AuditRecord, Crop, FocalPoint, HistoryEntry, HistoryPage };
 
 /** GET /api/v1/@cms/schema and its parts. */
 export type Schema = ConfigurationSchema;

@@ -1,4 +1,4 @@
-import type { Crop } from './media-api';
+import type { Crop, FocalPoint } from './media-api';
 
 /** The crop box's geometry, in whole pixels of the upright image: pure, so the dialog stays small. */
 export interface ImageSize {
@@ -15,12 +15,31 @@ export function clampCrop(crop: Crop, image: ImageSize): Crop {
   return { top, left, width, height };
 }
 
-/** Where the box starts: the crop the image already has, else the whole image less a margin. */
-export function initialCrop(existing: Crop | null | undefined, image: ImageSize): Crop {
+/**
+ * Where the box starts: the crop the image already has, else the whole image less a margin,
+ * centred on the focal point when there is one (kept inside the image).
+ */
+export function initialCrop(existing: Crop | null | undefined, image: ImageSize, focalPoint?: FocalPoint | null): Crop {
   if (existing) return clampCrop(existing, image);
-  const marginX = Math.floor(image.width / 10);
-  const marginY = Math.floor(image.height / 10);
-  return clampCrop({ top: marginY, left: marginX, width: image.width - 2 * marginX, height: image.height - 2 * marginY }, image);
+  const width = image.width - 2 * Math.floor(image.width / 10);
+  const height = image.height - 2 * Math.floor(image.height / 10);
+  const centre = focalPoint ?? { x: 50, y: 50 };
+  return clampCrop({ top: (image.height * centre.y) / 100 - height / 2, left: (image.width * centre.x) / 100 - width / 2, width, height }, image);
+}
+
+/** The focal point (whole percent) where a pointer event falls on an element showing the whole image. */
+export function focalPointAt(event: { clientX: number; clientY: number }, rect: { left: number; top: number; width: number; height: number }): FocalPoint {
+  const percent = (offset: number, length: number) => Math.min(100, Math.max(0, Math.round((offset / length) * 100)));
+  return { x: percent(event.clientX - rect.left, rect.width), y: percent(event.clientY - rect.top, rect.height) };
+}
+
+/** An arrow key moves the focal point by 5%; undefined for other keys. */
+export function focalPointAfterKey(point: FocalPoint, key: string): FocalPoint | undefined {
+  const delta: Record<string, [number, number]> = { ArrowLeft: [-5, 0], ArrowRight: [5, 0], ArrowUp: [0, -5], ArrowDown: [0, 5] };
+  const [dx, dy] = delta[key] ?? [];
+  if (dx === undefined || dy === undefined) return undefined;
+  const clamp = (value: number) => Math.min(100, Math.max(0, value));
+  return { x: clamp(point.x + dx), y: clamp(point.y + dy) };
 }
 
 /** Moves the box by (dx, dy), keeping its size. */

@@ -1,6 +1,6 @@
 import { request, uploadFile } from '../api/client';
 import { insertPiece, listPieces } from '../api/pieces';
-import type { Attachment, Crop, PieceDocument } from '../api/types';
+import type { Attachment, Crop, FocalPoint, PieceDocument } from '../api/types';
 
 /**
  * The media library over the public interface: images are `@cms/image` pieces, files `@cms/file`
@@ -11,7 +11,7 @@ export type MediaKind = 'image' | 'file';
 export const mediaTypes: Readonly<Record<MediaKind, string>> = { image: '@cms/image', file: '@cms/file' };
 
 /** Whole pixels of the upright image, as `POST /@cms/attachment/crop` takes them. */
-export type { Crop };
+export type { Crop, FocalPoint };
 
 /** An attachment as a document holds it: the stored record plus the crop chosen for this use (`crop`). */
 export type HeldAttachment = Attachment;
@@ -80,6 +80,21 @@ export async function uploadToLibrary(file: File, options: { locale: string; kin
 
 export function cropImage(attachmentId: string, crop: Crop): Promise<boolean> {
   return request<boolean>('/@cms/attachment/crop', { method: 'POST', body: { _id: attachmentId, crop } });
+}
+
+/** Sets (null: clears) where the image's subject is; answers the attachment as stored. */
+export function setFocalPoint(attachmentId: string, focalPoint: FocalPoint | null): Promise<Attachment> {
+  return request<Attachment>('/@cms/attachment/focal-point', { method: 'POST', body: { _id: attachmentId, focalPoint } });
+}
+
+/**
+ * The CSS `object-position` that keeps an image's focal point in view where CSS crops it
+ * (`object-fit: cover`): the point a relationship gives (`_focalPoint`), else the attachment's.
+ * Undefined without one, or for a cropped file (the point is of the whole image): centred.
+ */
+export function focalObjectPosition(attachment: Attachment | null | undefined): string | undefined {
+  const point = attachment && !attachment._crop && !attachment.crop ? (attachment._focalPoint ?? attachment.focalPoint) : undefined;
+  return point ? `${point.x}% ${point.y}%` : undefined;
 }
 
 function cropSegment(crop: Crop): string {

@@ -1,5 +1,5 @@
 import type { Attachment, FieldSchema, PieceDocument } from '../api/types';
-import { sizeUrl } from '../media/media-api';
+import { focalObjectPosition, sizeUrl } from '../media/media-api';
 
 /** A related document as the server expands it on read; on write it reads only `_id` and `_fields`. */
 export interface RelatedDocument {
@@ -34,6 +34,11 @@ interface WithAttachment {
 export function thumbnailOf(doc: RelatedDocument | PieceDocument): string | undefined {
   const attachment = (doc as WithAttachment).attachment;
   return attachment ? sizeUrl(attachment, 'one-sixth') : undefined;
+}
+
+/** Where a square thumbnail (`object-fit: cover`) keeps the image's focal point. */
+export function thumbnailPosition(doc: RelatedDocument | PieceDocument): string | undefined {
+  return focalObjectPosition((doc as WithAttachment).attachment);
 }
 
 /** A picked document as the relationship holds it, with its own fields' defaults. */
