@@ -169,7 +169,7 @@ describe('piece endpoints: insert, get, list, replace', () => {
     const res = await t.request('GET', '/api/v1/nosuchtype');
     assert.equal(res.status, 404);
     assert.equal(res.body.name, 'notfound');
-    assert.deepEqual(res.body.data, { knownTypes: ['@cms/user', '@cms/image', '@cms/file', 'article', 'note'] });
+    assert.deepEqual(res.body.data, { knownTypes: ['@cms/user', '@cms/image', '@cms/file', '@cms/image-tag', '@cms/file-tag', 'article', 'note'] });
     const route = await t.request('GET', '/nosuchroute');
     assert.deepEqual(route.body, { name: 'notfound', message: 'notfound', data: {} });
   });

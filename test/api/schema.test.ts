@@ -94,7 +94,7 @@ describe('GET /api/v1/@cms/schema', () => {
 
   it('shows an admin every type with every field and every permission', async () => {
     const { body } = await schema('admin');
-    assert.deepEqual(Object.keys(body.types).sort(), ['@cms/file', '@cms/image', '@cms/user', 'article', 'memo', 'note', 'post', 'secret']);
+    assert.deepEqual(Object.keys(body.types).sort(), ['@cms/file', '@cms/file-tag', '@cms/image', '@cms/image-tag', '@cms/user', 'article', 'memo', 'note', 'post', 'secret']);
     for (const type of Object.values<any>(body.types)) assert.deepEqual(type.can, allTrue);
     assert.deepEqual(fieldNames(body.types['@cms/user']), ['title', 'slug', 'archived', 'disabled', 'username', 'email', 'password', 'role']);
     assert.deepEqual(fieldNames(body.types.memo), ['title', 'slug', 'visibility', 'archived', 'topic', 'hidden']);

@@ -93,7 +93,7 @@ test('a start says, one info line each, the configuration, piece types, store, f
   const info = linesOf(log).filter((line) => line.level === 30).map((line) => line.msg);
   const expected = [
     'Configuration: the bundled demo (no CMS_CONFIG, no ./cms.config.mjs)',
-    'Piece types (6): @cms/user, @cms/image, @cms/file, article, event, note',
+    'Piece types (8): @cms/user, @cms/image, @cms/file, @cms/image-tag, @cms/file-tag, article, event, note',
     /^Store: SQLite file \/.*\/data\/cms\.sqlite$/,
     /^Files: local directory \/.*\/data\/uploads$/,
     // PORT=0: the port the server actually bound, not the one asked for.
@@ -104,7 +104,7 @@ test('a start says, one info line each, the configuration, piece types, store, f
     assert.ok(info.some((msg) => (typeof want === 'string' ? msg === want : want.test(msg))), `${want} in\n${info.join('\n')}`);
   }
   const piece = linesOf(log).find((line) => line.msg.startsWith('Piece types'))!;
-  assert.deepEqual(piece.pieceTypes, ['@cms/user', '@cms/image', '@cms/file', 'article', 'event', 'note']);
+  assert.deepEqual(piece.pieceTypes, ['@cms/user', '@cms/image', '@cms/file', '@cms/image-tag', '@cms/file-tag', 'article', 'event', 'note']);
 });
 
 test('the start lines name a configured file, baseUrl and S3 bucket without any secret', async () => {

@@ -56,7 +56,7 @@ test('the bundled demo configuration loads with the defaults of the environment'
       ['es-mx', { label: 'Español (México)', prefix: '/es-mx', fallbacks: ['es', 'en'] }],
     ]);
     assert.deepEqual(config.apiKeys.get('dev-admin-key-change-me'), { role: 'admin' });
-    assert.deepEqual([...config.pieceTypes.keys()], ['@cms/user', '@cms/image', '@cms/file', 'article', 'event', 'note']);
+    assert.deepEqual([...config.pieceTypes.keys()], ['@cms/user', '@cms/image', '@cms/file', '@cms/image-tag', '@cms/file-tag', 'article', 'event', 'note']);
     assert.deepEqual([...config.widgetTypes.keys()], ['@cms/rich-text', '@cms/image']);
   });
 });
@@ -113,10 +113,17 @@ test('the built-in piece types exist with their own fields and options', async (
   assert.equal(image.options.publicApiProjection?._url, 1);
   const file = config.pieceTypes.get('@cms/file')!;
   assert.deepEqual(file.fields.map((field) => field.name), [
-    'title', 'slug', 'archived', 'attachment', 'description', 'credit', 'creditUrl',
+    'title', 'slug', 'archived', 'attachment', 'description', 'credit', 'creditUrl', '_tags',
   ]);
   assert.deepEqual(file.options.sort, { updatedAt: -1 });
   assert.equal(file.options.editRole, 'editor');
+  assert.equal(file.fieldsByName.get('_tags')!.options.withType, '@cms/file-tag');
+  assert.equal(image.fieldsByName.get('_tags')!.options.withType, '@cms/image-tag');
+  for (const name of ['@cms/image-tag', '@cms/file-tag']) {
+    const tag = config.pieceTypes.get(name)!;
+    assert.deepEqual(tag.fields.map((field) => field.name), ['title', 'slug', 'archived'], name);
+    assert.deepEqual([tag.options.editRole, tag.options.autopublish], ['editor', true], name);
+  }
   assert.deepEqual([...config.locales], [['en', { label: 'English', prefix: '', fallbacks: [] }]]);
 });
 
@@ -316,7 +323,7 @@ test('configuration files named by CMS_CONFIG or found in the working directory 
 test('cms.config.example.json loads cleanly', async () => {
   const example = fileURLToPath(new URL('../../../cms.config.example.json', import.meta.url));
   const config = await loadAppConfig({ env: { CMS_CONFIG: example }, cwd: tmpdir() });
-  assert.deepEqual([...config.pieceTypes.keys()].slice(3), ['article', 'note']);
+  assert.deepEqual([...config.pieceTypes.keys()].slice(5), ['article', 'note']);
   assert.equal(config.locales.get('es')!.prefix, '/es');
 });
 

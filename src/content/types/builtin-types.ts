@@ -17,6 +17,8 @@ export interface RawModule {
 export const pieceTypeBase = '@cms/piece-type';
 export const imageTypeName = '@cms/image';
 export const fileTypeName = '@cms/file';
+export const imageTagTypeName = '@cms/image-tag';
+export const fileTagTypeName = '@cms/file-tag';
 
 const roleChoices = [
   { label: 'Guest', value: 'guest' },
@@ -90,9 +92,19 @@ const image: RawModule = {
       alt: { type: 'string', label: 'Alt Text' },
       credit: { type: 'string', label: 'Credit' },
       creditUrl: { type: 'url', label: 'Credit URL' },
+      _tags: { type: 'relationship', label: 'Tags', withType: imageTagTypeName },
     },
   },
 };
+
+/**
+ * The tags of images or files (the original's `@apostrophecms/image-tag` and `file-tag`): a
+ * title and slug each. Edited and published as the media they tag (autopublished, so a tag made
+ * while tagging is seen at once by the published image).
+ */
+function mediaTag(label: string): RawModule {
+  return { extend: pieceTypeBase, options: { label, ...mediaRoles, sort: { title: 1 } }, fields: { add: { title, slug, archived } } };
+}
 
 const file: RawModule = {
   extend: pieceTypeBase,
@@ -112,6 +124,7 @@ const file: RawModule = {
       description: { type: 'string', label: 'Description', textarea: true },
       credit: { type: 'string', label: 'Credit' },
       creditUrl: { type: 'url', label: 'Credit URL' },
+      _tags: { type: 'relationship', label: 'Tags', withType: fileTagTypeName },
     },
   },
 };
@@ -146,6 +159,8 @@ export const builtinPieceTypes: Readonly<Record<string, RawModule>> = {
   '@cms/user': user,
   [imageTypeName]: image,
   [fileTypeName]: file,
+  [imageTagTypeName]: mediaTag('Image Tag'),
+  [fileTagTypeName]: mediaTag('File Tag'),
 };
 
 export const builtinPieceTypeNames: ReadonlySet<string> = new Set(Object.keys(builtinPieceTypes));
