@@ -96,3 +96,58 @@ describe('admin: an image\'s focal point', { skip: browserSkipReason }, () => {
     await page.getByText('Focal point: 5% across, 5% down.').waitFor();
   });
 });
+
+describe('admin: media tags and where an image is used', { skip: browserSkipReason }, () => {
+  const suite = signedInAdminSuite('tagger');
+
+  it('tags an image with a new tag made inline, and filters the library by it', async () => {
+    const { page, ctx } = suite;
+    const word = uniqueWord('tagged');
+    const tagged = await wideImage(ctx, `${word} boat`);
+    await wideImage(ctx, `${word} cloud`);
+    await page.goto(`${ctx.baseUrl}/admin/media`);
+    await page.getByRole('button', { name: `${word} boat` }).click();
+    const tags = page.getByRole('group', { name: 'Tags' });
+    await tags.getByLabel('New tag').fill(`${word} harbour`);
+    await tags.getByRole('button', { name: 'Add tag' }).click();
+    await tags.getByRole('checkbox', { name: `${word} harbour` }).waitFor();
+    await eventually(async () => assert.equal(await tags.getByRole('checkbox', { name: `${word} harbour` }).isChecked(), true));
+    let tagId = '';
+    await eventually(async () => {
+      const stored = await api<ImagePiece & { _tags: { cmsDocId: string; title: string }[] }>(ctx, `/@cms/image/${tagged._id}`);
+      assert.deepEqual(stored._tags.map((tag) => tag.title), [`${word} harbour`]);
+      tagId = stored._tags[0]!.cmsDocId;
+    });
+    await page.getByRole('button', { name: `${word} boat` }).getByText(`Tags: ${word} harbour`).waitFor();
+
+    // The filter lists the new tag: with it, only the tagged image of the two shows.
+    await page.getByRole('searchbox', { name: 'Search images' }).fill(word);
+    await page.getByRole('button', { name: `${word} cloud` }).waitFor();
+    const listed = page.waitForResponse((response) => response.url().includes(`_tags%5B%5D=${tagId}`) || response.url().includes(`_tags[]=${tagId}`));
+    await page.getByRole('group', { name: 'Filter by tag' }).getByRole('checkbox', { name: `${word} harbour` }).check();
+    await listed;
+    await eventually(async () => {
+      assert.equal(await page.getByRole('button', { name: `${word} cloud` }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: `${word} boat` }).count(), 1);
+    });
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  it('shows where the chosen image is used in the media picker, each a link to the document', async () => {
+    const { page, ctx } = suite;
+    const word = uniqueWord('shown');
+    const image = await wideImage(ctx, word);
+    const article = await api<{ _id: string; title: string }>(ctx, '/article?cmsLocale=en', { method: 'POST', body: { title: `${word} story`, _heroImage: [{ _id: image._id }] } });
+    await page.goto(`${ctx.baseUrl}/admin/types/article/new`);
+    await page.getByRole('button', { name: 'Browse media for Hero Image' }).click();
+    const picker = page.getByRole('dialog', { name: 'Choose an image' });
+    await picker.waitFor();
+    await picker.getByRole('searchbox', { name: 'Search images' }).fill(word);
+    await picker.getByRole('button', { name: word }).click();
+    const usedIn = picker.getByRole('region', { name: `“${word}” is used in` });
+    const link = usedIn.getByRole('link', { name: `${word} story` });
+    await link.waitFor();
+    assert.match((await link.getAttribute('href')) ?? '', new RegExp(`/admin/types/article/${article._id.split(':')[0]}`));
+    await expectNoSeriousA11yViolations(page);
+  });
+});

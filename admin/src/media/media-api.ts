@@ -10,6 +10,15 @@ export type MediaKind = 'image' | 'file';
 
 export const mediaTypes: Readonly<Record<MediaKind, string>> = { image: '@cms/image', file: '@cms/file' };
 
+/** The tags of each kind (`@cms/image-tag`, `@cms/file-tag`), held by the pieces' `_tags` relationship. */
+export const tagTypes: Readonly<Record<MediaKind, string>> = { image: '@cms/image-tag', file: '@cms/file-tag' };
+
+export interface MediaTag {
+  readonly _id: string;
+  readonly cmsDocId: string;
+  readonly title: string;
+}
+
 /** Whole pixels of the upright image, as `POST /@cms/attachment/crop` takes them. */
 export type { Crop, FocalPoint };
 
@@ -18,6 +27,7 @@ export type HeldAttachment = Attachment;
 
 export interface MediaPiece extends PieceDocument {
   attachment: HeldAttachment;
+  _tags?: MediaTag[];
   alt?: string;
   credit?: string;
   creditUrl?: string;
@@ -51,12 +61,28 @@ export function isImageFile(file: File): boolean {
 
 export const perPage = 24;
 
-export function listMedia(kind: MediaKind, locale: string, options: { page: number; search: string }, signal?: AbortSignal) {
-  return listPieces(mediaTypes[kind], { locale }, { page: options.page, perPage, search: options.search.trim() || undefined }, signal) as Promise<{
+/** One page of the library; with `tags` (their `cmsDocId`s), only pieces holding any of them (`_tags[]`). */
+export function listMedia(kind: MediaKind, locale: string, options: { page: number; search: string; tags?: readonly string[] }, signal?: AbortSignal) {
+  const tags = options.tags?.length ? { _tags: [...options.tags] } : {};
+  return listPieces(mediaTypes[kind], { locale }, { page: options.page, perPage, search: options.search.trim() || undefined, ...tags }, signal) as Promise<{
     pages: number;
     currentPage: number;
     results: MediaPiece[];
   }>;
+}
+
+/** Most tags the library offers at once: a library's tags are a short vocabulary, not a list to page through. */
+export const tagsShown = 100;
+
+/** The tags of a kind, by title. */
+export async function listTags(kind: MediaKind, locale: string): Promise<MediaTag[]> {
+  const answer = await listPieces(tagTypes[kind], { locale }, { perPage: tagsShown, sort: { title: 1 } });
+  return answer.results as unknown as MediaTag[];
+}
+
+/** A new tag, made while tagging (tags autopublish, as the media they tag). */
+export async function createTag(kind: MediaKind, locale: string, title: string): Promise<MediaTag> {
+  return (await insertPiece(tagTypes[kind], { locale }, { title })) as unknown as MediaTag;
 }
 
 /** A piece's title from its file name: "harbour-at-dawn.jpg" becomes "harbour at dawn". */
