@@ -149,5 +149,13 @@ describe('admin: media tags and where an image is used', { skip: browserSkipReas
     await link.waitFor();
     assert.match((await link.getAttribute('href')) ?? '', new RegExp(`/admin/types/article/${article._id.split(':')[0]}`));
     await expectNoSeriousA11yViolations(page);
+
+    // Chosen, the relationship's row of the image lists it too, once opened.
+    await picker.getByRole('button', { name: 'Choose', exact: true }).click();
+    await picker.waitFor({ state: 'hidden' });
+    const row = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Remove ${word}` }) });
+    await row.getByText('Used in', { exact: true }).click();
+    await row.getByRole('region', { name: 'Documents using it' }).getByRole('link', { name: `${word} story` }).waitFor();
+    await expectNoSeriousA11yViolations(page);
   });
 });
