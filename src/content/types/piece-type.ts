@@ -1,5 +1,6 @@
 import type { Role } from '../../core/principal.js';
 import type { PreviewOption } from './preview-option.js';
+import type { ListColumn } from './list-columns.js';
 
 /**
  * A field after boot-time sanitization. `options` holds the type-specific keys of the definition
@@ -49,6 +50,8 @@ export interface PieceTypeOptions {
   readonly fallbackFields: readonly string[];
   /** Where the type's front end shows a document (`options.preview`, live preview); null: no preview. */
   readonly preview: PreviewOption | null;
+  /** The admin list's columns (`options.columns`), the title first. */
+  readonly columns: readonly ListColumn[];
 }
 
 export interface SanitizedPieceType {
