@@ -16,6 +16,7 @@ import type {
   SchemaAreaOptions,
   SchemaChoice,
   SchemaField,
+  SchemaListColumn,
   SchemaPieceType,
   SchemaWidget,
   Whoami,
@@ -28,6 +29,7 @@ export type Schema = ConfigurationSchema;
 export type WidgetSchema = SchemaWidget;
 export type PieceTypeSchema = SchemaPieceType;
 export type FieldSchema = SchemaField;
+export type ListColumn = SchemaListColumn;
 export type Choice = SchemaChoice;
 export type AreaFieldOptions = SchemaAreaOptions;
 
