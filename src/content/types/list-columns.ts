@@ -1,4 +1,4 @@
-import type { SanitizedField } from './piece-type.js';
+import type { ListColumn, SanitizedField } from './piece-type.js';
 import { ConfigError } from '../../errors/app-error.js';
 import { joinPath } from '../../config/schema-check.js';
 
@@ -7,11 +7,6 @@ import { joinPath } from '../../config/schema-check.js';
  * top-level field whose value fits a cell, or a timestamp the service writes. The title always
  * comes first (it links to the editor), named or not. Checked once, at start.
  */
-
-export interface ListColumn {
-  readonly name: string;
-  readonly label: string;
-}
 
 /** `columns` as the configuration file holds it (its shape checked with the module, module-schema.ts). */
 export type ConfiguredColumns = readonly (string | { readonly name: string; readonly label?: string })[];

@@ -1,6 +1,5 @@
 import type { Role } from '../../core/principal.js';
 import type { PreviewOption } from './preview-option.js';
-import type { ListColumn } from './list-columns.js';
 
 /**
  * A field after boot-time sanitization. `options` holds the type-specific keys of the definition
@@ -23,6 +22,12 @@ export interface SanitizedField {
    * `scopedArrayName` and the object's `scopedObjectName`, as the original's.
    */
   readonly scopedName?: string;
+}
+
+/** One column of the admin's list (`options.columns`, list-columns.ts). */
+export interface ListColumn {
+  readonly name: string;
+  readonly label: string;
 }
 
 export interface PieceTypeOptions {
