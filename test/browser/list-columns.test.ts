@@ -117,6 +117,12 @@ describe('admin: list columns, sorts, filters of several values and more bulk ac
     assert.match(request, /project\[price\]=1/);
     assert.doesNotMatch(request, /project\[featured\]/);
     assert.doesNotMatch(request, /project\[body\]/);
+
+    // At 360 px the rows stack, each further column on a line of its own.
+    await page.setViewportSize({ width: 360, height: 740 });
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, 'admin-list-columns-360');
+    await page.setViewportSize({ width: 1280, height: 720 });
   });
 
   it('filters by several ticked values (any of them), as the API does, with the state in the URL', async () => {
