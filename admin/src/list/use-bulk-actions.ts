@@ -44,7 +44,7 @@ interface BulkOptions {
 
 /**
  * The row selection of one list page and the bulk actions on it: only the actions the type's
- * `can` allows for the selected rows, a confirm before archiving, the calls four at a time, one summary notice, and one
+ * `can` allows for the selected rows, a confirm with the count before archiving, deleting or setting a field, the calls four at a time, one summary notice, and one
  * reload. A new page of rows clears the selection.
  */
 export function useBulkActions(options: BulkOptions) {
@@ -72,7 +72,7 @@ export function useBulkActions(options: BulkOptions) {
   /** Why an action the role has for other rows is not offered for these. */
   const withheld = computed(() =>
     options.type.value?.can.edit && !mayArchive.value
-      ? `Only a role that may publish can ${options.archivedView() ? 'restore' : 'archive'} a published document.`
+      ? `Only a role that may publish can ${options.archivedView() ? 'restore' : 'archive'} or delete a published document.`
       : '',
   );
 
