@@ -172,6 +172,7 @@ describe('admin: list columns, sorts, filters of several values and more bulk ac
     // Set a field: Featured = Yes on two documents.
     await select(bucket!);
     await select(crate!);
+    await bulk.getByText('2 selected').waitFor();
     await bulk.getByRole('button', { name: 'Set a field…' }).click();
     const form = page.getByRole('form', { name: 'Set a field' });
     await form.getByLabel('Field').selectOption({ label: 'Featured' });
