@@ -21,6 +21,7 @@ function schemaConfig(): Record<string, unknown> {
     },
     modules: {
       ...modules,
+      article: { ...(modules.article as object), options: { ...(modules.article as { options: object }).options, columns: ['tags', 'priority', { name: 'category', label: 'Section' }] } },
       post: {
         extend: '@cms/piece-type',
         options: { label: 'Post', pluralLabel: 'Posts', perPage: 20, sort: { title: 1 }, autopublish: true },
@@ -164,6 +165,34 @@ describe('GET /api/v1/@cms/schema', () => {
     });
   });
 
+  it('names the list columns (the defaults when none are configured), each sortable or not by the list query\'s rule', async () => {
+    const { body } = await schema('admin');
+    assert.deepEqual(body.types.article.columns, [
+      { name: 'title', label: 'Title', sortable: true },
+      { name: 'tags', label: 'Tags', sortable: false },
+      { name: 'priority', label: 'Priority', sortable: true },
+      { name: 'category', label: 'Section', sortable: true },
+    ]);
+    assert.deepEqual(body.types.post.columns, [
+      { name: 'title', label: 'Title', sortable: true },
+      { name: 'updatedAt', label: 'Last change', sortable: true },
+    ]);
+    // A column the list says is sortable sorts; one it says is not is refused.
+    const sorted = await t.request('GET', '/api/v1/article?sort[priority]=-1', { key: 'admin' });
+    assert.equal(sorted.status, 200, sorted.text);
+    const refused = await t.request('GET', '/api/v1/article?sort[tags]=1', { key: 'admin' });
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(refused.body.name, 'invalid');
+  });
+
+  it('shows a caller without API access only the columns of the public projection', async () => {
+    const { body } = await schema(null);
+    assert.deepEqual(body.types.article.columns, [
+      { name: 'title', label: 'Title', sortable: true },
+      { name: 'category', label: 'Section', sortable: true },
+    ]);
+  });
+
   it('describes the nested fields of arrays and objects', async () => {
     const { body } = await schema('admin');
     assert.deepEqual(field(body.types.article, 'links').fields, [
@@ -265,7 +294,7 @@ describe('GET /api/v1/@cms/schema', () => {
       assert.deepEqual(article.can, readOnly);
       assert.equal(article.autopublish, undefined);
       assert.equal(article.publicProjection, undefined);
-      assert.deepEqual(Object.keys(article).sort(), ['can', 'fields', 'label', 'localized', 'pagePath', 'perPage', 'pluralLabel', 'sort']);
+      assert.deepEqual(Object.keys(article).sort(), ['can', 'columns', 'fields', 'label', 'localized', 'pagePath', 'perPage', 'pluralLabel', 'sort']);
       assert.deepEqual(fieldNames(body.types['@cms/image']), ['title', 'slug', 'attachment', 'alt', 'credit', 'creditUrl']);
       // No projected field is an area, so no widget type is shown.
       assert.deepEqual(body.widgets, {});

@@ -398,3 +398,30 @@ test('CMS_CORS_ORIGINS and cors.origins: origins as browsers send them, never "*
   await rejectsAt({}, 'CMS_CORS_ORIGINS', { CMS_CORS_ORIGINS: 'www.example.com' });
   await rejectsAt({ cors: { origin: ['https://www.example.com'] } }, 'cors.origins');
 });
+
+test('options.columns: field names or { name, label }, the title first; an unknown name, a field no cell can show, a repeat or a bad shape stops the start', async () => {
+  const withColumns = (columns: unknown) => ({
+    modules: {
+      article: article(
+        { price: { type: 'float' }, body: { type: 'area' }, _author: { type: 'relationship', withType: '@cms/user' } },
+        { columns },
+      ),
+    },
+  });
+  const load = async (columns: unknown) => (await loadAppConfig({ env: {}, cwd: tmpdir(), config: withColumns(columns) })).pieceTypes.get('article')!;
+  assert.deepEqual((await load(undefined)).options.columns, [{ name: 'title', label: 'Title' }, { name: 'updatedAt', label: 'Last change' }]);
+  assert.deepEqual((await load(['category', { name: 'price', label: 'Price (€)' }, 'createdAt'])).options.columns, [
+    { name: 'title', label: 'Title' },
+    { name: 'category', label: 'Category' },
+    { name: 'price', label: 'Price (€)' },
+    { name: 'createdAt', label: 'Created' },
+  ]);
+  assert.deepEqual((await load(['price', 'title'])).options.columns.map((column) => column.name), ['title', 'price'], 'the title moves first');
+  assert.match((await rejectsAt(withColumns(['nope']), 'modules.article.options.columns.0')).message, /"nope" is no field of this type/);
+  assert.match((await rejectsAt(withColumns(['category', 'body']), 'modules.article.options.columns.1')).message, /a area field cannot be shown in a list cell/);
+  assert.match((await rejectsAt(withColumns(['_author']), 'modules.article.options.columns.0')).message, /a relationship field cannot be shown/);
+  assert.match((await rejectsAt(withColumns(['price', 'price']), 'modules.article.options.columns.1')).message, /"price" is listed twice/);
+  await rejectsAt(withColumns([{ name: 'nope', label: 'Nope' }]), 'modules.article.options.columns.0');
+  await rejectsAt(withColumns('price'), 'modules.article.options.columns');
+  await rejectsAt(withColumns([{ name: 'price', width: 3 }]), 'modules.article.options.columns.0');
+});

@@ -17,6 +17,7 @@ import type {
   SchemaAreaOptions,
   SchemaChoice,
   SchemaField,
+  SchemaListColumn,
   SchemaPieceType,
   SchemaWidget,
   Whoami,
@@ -29,6 +30,7 @@ export type Schema = ConfigurationSchema;
 export type WidgetSchema = SchemaWidget;
 export type PieceTypeSchema = SchemaPieceType;
 export type FieldSchema = SchemaField;
+export type ListColumn = SchemaListColumn;
 export type Choice = SchemaChoice;
 export type AreaFieldOptions = SchemaAreaOptions;
 

@@ -5,8 +5,11 @@ import type { FieldSchema, ListAnswer, PieceTypeSchema } from '../api/types';
  * on and the list can offer cheaply. `choice` filters get their options from the list answer
  * (`choices=`), so they show only values some document holds.
  */
-/** `scheduled`: not a field's, the server's `scheduled` list parameter (scheduled publishing). */
-export type FilterKind = 'choice' | 'boolean' | 'dateRange' | 'scheduled';
+/**
+ * `anyOf`: several choice values ticked, any matching (the API's `tags[]=a&tags[]=b`).
+ * `scheduled`: not a field's, the server's `scheduled` list parameter (scheduled publishing).
+ */
+export type FilterKind = 'choice' | 'anyOf' | 'boolean' | 'dateRange' | 'scheduled';
 
 export interface FilterDef {
   readonly name: string;
@@ -15,9 +18,11 @@ export interface FilterDef {
   readonly field: FieldSchema;
 }
 
-/** A filter's value as the URL and the controls hold it: '' means no filter. */
+/** A filter's value as the URL and the controls hold it: '' (none ticked for `anyOf`) means no filter. */
 export interface FilterValue {
   value: string;
+  /** The ticked values of an `anyOf` filter. */
+  values: readonly string[];
   from: string;
   to: string;
 }
@@ -28,8 +33,8 @@ export interface FilterOption {
 }
 
 const kindByFieldType: Readonly<Record<string, FilterKind>> = {
-  select: 'choice',
-  checkboxes: 'choice',
+  select: 'anyOf',
+  checkboxes: 'anyOf',
   relationship: 'choice',
   boolean: 'boolean',
   date: 'dateRange',
@@ -64,11 +69,11 @@ export const scheduledOptions: readonly FilterOption[] = [
 ];
 
 export function emptyFilterValue(): FilterValue {
-  return { value: '', from: '', to: '' };
+  return { value: '', values: [], from: '', to: '' };
 }
 
 export function isActive(filter: FilterValue): boolean {
-  return filter.value !== '' || filter.from !== '' || filter.to !== '';
+  return filter.value !== '' || filter.values.length > 0 || filter.from !== '' || filter.to !== '';
 }
 
 /** A date input's day as the bound a `dateAndTime` field compares with (local day, in UTC). */
@@ -88,21 +93,27 @@ export function filterParam(def: FilterDef, filter: FilterValue): string | reado
     if (filter.to) range.max = bound(filter.to, true);
     return range;
   }
+  if (def.kind === 'anyOf') return filter.values.length ? filter.values : undefined;
   if (!filter.value) return undefined;
   return def.kind === 'choice' ? [filter.value] : filter.value;
 }
 
+/** The filters that take choices from the list answer (`choices=`). */
+export const takesChoices = (def: FilterDef) => def.kind === 'choice' || def.kind === 'anyOf';
+
 /**
  * The options of a choice filter: the values the matching documents hold, labelled by the server
- * (choice labels, related titles). The chosen value stays listed even when no document holds it,
- * so the control never silently shows "Any" while a filter applies.
+ * (choice labels, related titles). The chosen values stay listed even when no document holds
+ * them, so the control never silently shows "Any" while a filter applies.
  */
-export function filterOptions(def: FilterDef, answer: ListAnswer | undefined, chosen: string): FilterOption[] {
+export function filterOptions(def: FilterDef, answer: ListAnswer | undefined, chosen: readonly string[]): FilterOption[] {
   const held = (answer?.choices?.[def.name] ?? []).map((choice) => ({ value: String(choice.value), label: choice.label }));
   if (def.field.type === 'relationship') held.push({ value: 'none', label: `No ${def.label.toLowerCase()}` });
-  if (chosen && !held.some((option) => option.value === chosen)) {
-    const known = def.field.choices?.find((choice) => String(choice.value) === chosen);
-    held.unshift({ value: chosen, label: known?.label ?? chosen });
-  }
-  return held;
+  const missing = chosen.filter((value) => value && !held.some((option) => option.value === value));
+  return [...missing.map((value) => ({ value, label: choiceLabel(def.field, value) })), ...held];
+}
+
+/** The configured label of a select or checkboxes value; the value itself when it has none. */
+export function choiceLabel(field: FieldSchema, value: string): string {
+  return field.choices?.find((choice) => String(choice.value) === value)?.label ?? value;
 }

@@ -1,12 +1,13 @@
 import type { LocationQuery, LocationQueryRaw } from 'vue-router';
 import type { Query } from '../api/client';
 import type { PieceTypeSchema } from '../api/types';
-import { emptyFilterValue, filterParam, isActive, type FilterDef, type FilterValue } from './filters';
+import { emptyFilterValue, filterParam, isActive, takesChoices, type FilterDef, type FilterValue } from './filters';
 
 /**
  * Everything that decides what the list shows. It lives in the URL query (so Back works and a
  * link shows the same list) with short keys: `page`, `perPage`, `q`, `sort=title` / `sort=-updatedAt`,
- * `archived=1`, and `f.<field>` (choice, boolean) or `f.<field>.from` / `.to` (date ranges).
+ * `archived=1`, and `f.<field>` (choice, boolean; repeated for the values ticked of an `anyOf`
+ * filter) or `f.<field>.from` / `.to` (date ranges).
  */
 export interface ListState {
   page: number;
@@ -18,13 +19,10 @@ export interface ListState {
 }
 
 export interface Sort {
-  readonly field: SortField;
+  /** A column the schema says is sortable. */
+  readonly field: string;
   readonly direction: 1 | -1;
 }
-
-/** The columns the list sorts on: both have an index on the server, so sorting stays cheap. */
-export const sortFields = ['title', 'updatedAt'] as const;
-export type SortField = (typeof sortFields)[number];
 
 export const perPageChoices = [10, 25, 50, 100] as const;
 
@@ -33,26 +31,38 @@ function text(value: LocationQuery[string] | undefined): string {
   return typeof first === 'string' ? first : '';
 }
 
+function texts(value: LocationQuery[string] | undefined): string[] {
+  const all = Array.isArray(value) ? value : [value];
+  return all.filter((item): item is string => typeof item === 'string' && item !== '');
+}
+
 function positive(value: string): number | undefined {
   return /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : undefined;
 }
 
-function readSort(value: string): Sort | undefined {
+/** `-price` as a sort, when `price` is one of the `sortable` columns. */
+export function readSort(value: string, sortable: readonly string[]): Sort | undefined {
   const field = value.replace(/^-/, '');
-  return (sortFields as readonly string[]).includes(field) ? { field: field as SortField, direction: value.startsWith('-') ? -1 : 1 } : undefined;
+  return sortable.includes(field) ? { field, direction: value.startsWith('-') ? -1 : 1 } : undefined;
 }
 
-export function readListState(query: LocationQuery, defs: readonly FilterDef[]): ListState {
+export function sortText(sort: Sort): string {
+  return `${sort.direction < 0 ? '-' : ''}${sort.field}`;
+}
+
+/** The state of a URL query; without a `sort` there, the one the user last chose (`keptSort`). */
+export function readListState(query: LocationQuery, defs: readonly FilterDef[], sortable: readonly string[], keptSort = ''): ListState {
   const filters: Record<string, FilterValue> = {};
   for (const def of defs) {
     const key = `f.${def.name}`;
-    filters[def.name] = { value: text(query[key]), from: text(query[`${key}.from`]), to: text(query[`${key}.to`]) };
+    const values = def.kind === 'anyOf' ? texts(query[key]) : [];
+    filters[def.name] = { value: def.kind === 'anyOf' ? '' : text(query[key]), values, from: text(query[`${key}.from`]), to: text(query[`${key}.to`]) };
   }
   return {
     page: positive(text(query.page)) ?? 1,
     perPage: positive(text(query.perPage)),
     search: text(query.q),
-    sort: readSort(text(query.sort)),
+    sort: readSort(text(query.sort) || keptSort, sortable),
     archived: text(query.archived) === '1',
     filters,
   };
@@ -64,10 +74,11 @@ export function listStateQuery(state: ListState): LocationQueryRaw {
   if (state.page > 1) query.page = String(state.page);
   if (state.perPage) query.perPage = String(state.perPage);
   if (state.search) query.q = state.search;
-  if (state.sort) query.sort = `${state.sort.direction < 0 ? '-' : ''}${state.sort.field}`;
+  if (state.sort) query.sort = sortText(state.sort);
   if (state.archived) query.archived = '1';
   for (const [name, filter] of Object.entries(state.filters)) {
     if (filter.value) query[`f.${name}`] = filter.value;
+    if (filter.values.length) query[`f.${name}`] = [...filter.values];
     if (filter.from) query[`f.${name}.from`] = filter.from;
     if (filter.to) query[`f.${name}.to`] = filter.to;
   }
@@ -88,28 +99,30 @@ export function withoutFilters(state: ListState): ListState {
   return { ...state, page: 1, filters };
 }
 
-/** Only what the list shows: the bodies of documents can be large. */
-const listProjection = Object.fromEntries(
-  ['title', 'cmsDocId', 'cmsLocale', 'updatedAt', 'updatedBy', 'lastPublishedAt', 'modified', 'archived', 'scheduledPublish', 'scheduledUnpublish', '_edit', '_publish', '_delete'].map(
-    (name) => [name, 1],
-  ),
-);
+/** What every row needs besides its columns: its link, status, schedule and permissions. */
+const rowProperties = ['title', 'cmsDocId', 'cmsLocale', 'lastPublishedAt', 'modified', 'archived', 'scheduledPublish', 'scheduledUnpublish', '_edit', '_publish', '_delete'];
+
+/** Only what the list shows (the bodies of documents can be large): the rows' own properties and the shown columns. */
+function listProjection(columns: readonly string[]): Record<string, 1> {
+  const byWhom = columns.includes('updatedAt') ? ['updatedBy'] : [];
+  return Object.fromEntries([...rowProperties, ...columns, ...byWhom].map((name) => [name, 1]));
+}
 
 /**
- * The ONE request of the list: the page of drafts and, through `choices`, the values of the
- * choice filters.
+ * The ONE request of the list: the page of drafts with the shown `columns` and, through
+ * `choices`, the values of the choice filters.
  */
-export function listApiQuery(state: ListState, defs: readonly FilterDef[], type: PieceTypeSchema): Query {
+export function listApiQuery(state: ListState, defs: readonly FilterDef[], type: PieceTypeSchema, columns: readonly string[]): Query {
   const query: Query = {
     page: state.page,
     perPage: state.perPage ?? type.perPage,
-    project: listProjection,
+    project: listProjection(columns),
   };
   // Word beginnings, as typed: "sprin" finds "spring" (the original's list search does the same).
   if (state.search) query.autocomplete = state.search;
   if (state.sort) query.sort = { [state.sort.field]: state.sort.direction };
   if (state.archived) query.archived = '1';
-  const choiceNames = defs.filter((def) => def.kind === 'choice').map((def) => def.name);
+  const choiceNames = defs.filter(takesChoices).map((def) => def.name);
   if (choiceNames.length) query.choices = choiceNames.join(',');
   for (const def of defs) {
     const filter = state.filters[def.name];

@@ -1,17 +1,37 @@
 import { computed, ref, shallowRef, watch, type Ref } from 'vue';
-import { publishPiece, setArchived } from '../api/pieces';
-import type { PieceDocument, PieceTypeSchema } from '../api/types';
+import { deletePiece, patchPiece, publishPiece, setArchived, unpublishPiece } from '../api/pieces';
+import type { FieldSchema, PieceDocument, PieceTypeSchema } from '../api/types';
 import { confirmAction } from '../ui/confirm';
 import { notify } from '../ui/notify';
-import type { BulkAction } from './BulkBar.vue';
+import type { BulkAction, FieldChange } from './BulkBar.vue';
 import { bulkSummary, runBulk } from './run-bulk';
 
-const calls: Readonly<Record<BulkAction, (type: string, doc: PieceDocument) => Promise<unknown>>> = {
+/** One call per document; `change` is the field and value of "Set a field". */
+const calls: Readonly<Record<BulkAction, (type: string, doc: PieceDocument, change?: FieldChange) => Promise<unknown>>> = {
   publish: (type, doc) => publishPiece(type, doc._id),
+  unpublish: (type, doc) => unpublishPiece(type, doc._id),
   archive: (type, doc) => setArchived(type, doc, true),
   restore: (type, doc) => setArchived(type, doc, false),
+  delete: (type, doc) => deletePiece(type, doc._id),
+  setField: (type, doc, change) => patchPiece(type, doc._id, { [change!.field.name]: change!.value }),
 };
-const verbs: Readonly<Record<BulkAction, string>> = { publish: 'Published', archive: 'Archived', restore: 'Restored' };
+const verbs: Readonly<Record<BulkAction, string>> = {
+  publish: 'Published',
+  unpublish: 'Unpublished',
+  archive: 'Archived',
+  restore: 'Restored',
+  delete: 'Deleted',
+  setField: 'Updated',
+};
+
+/** Field types whose one value "Set a field" can take from a single control. */
+const settableTypes = new Set(['string', 'integer', 'float', 'select', 'boolean']);
+/** The title and slug are each document's own; archiving has its own action. */
+const notSettable = new Set(['title', 'slug', 'archived']);
+
+export function settableFields(type: PieceTypeSchema): FieldSchema[] {
+  return type.fields.filter((field) => settableTypes.has(field.type) && !notSettable.has(field.name) && !field.textarea);
+}
 
 interface BulkOptions {
   readonly typeName: () => string;
@@ -24,7 +44,7 @@ interface BulkOptions {
 
 /**
  * The row selection of one list page and the bulk actions on it: only the actions the type's
- * `can` allows for the selected rows, a confirm before archiving, the calls four at a time, one summary notice, and one
+ * `can` allows for the selected rows, a confirm with the count before archiving, deleting or setting a field, the calls four at a time, one summary notice, and one
  * reload. A new page of rows clears the selection.
  */
 export function useBulkActions(options: BulkOptions) {
@@ -52,16 +72,21 @@ export function useBulkActions(options: BulkOptions) {
   /** Why an action the role has for other rows is not offered for these. */
   const withheld = computed(() =>
     options.type.value?.can.edit && !mayArchive.value
-      ? `Only a role that may publish can ${options.archivedView() ? 'restore' : 'archive'} a published document.`
+      ? `Only a role that may publish can ${options.archivedView() ? 'restore' : 'archive'} or delete a published document.`
       : '',
   );
 
+  const settable = computed(() => (options.type.value?.can.edit ? settableFields(options.type.value) : []));
+
+  /** Deleting a published document needs the publish permission too, as archiving it does: the same rule. */
   const actions = computed<BulkAction[]>(() => {
     const type = options.type.value;
     if (!type) return [];
-    if (options.archivedView()) return mayArchive.value ? ['restore'] : [];
-    const publish: BulkAction[] = type.can.publish && type.localized ? ['publish'] : [];
-    return [...publish, ...(mayArchive.value ? (['archive'] as const) : [])];
+    const removals: BulkAction[] = mayArchive.value ? [options.archivedView() ? 'restore' : 'archive', 'delete'] : [];
+    if (options.archivedView()) return removals;
+    const publishing: BulkAction[] = type.can.publish && type.localized ? ['publish', 'unpublish'] : [];
+    const setField: BulkAction[] = settable.value.length ? ['setField'] : [];
+    return [...publishing, ...setField, ...removals];
   });
 
   function toggle(id: string) {
@@ -84,16 +109,40 @@ export function useBulkActions(options: BulkOptions) {
     });
   }
 
+  /** Deleting and setting a field cannot be undone from the list: asked first, with the count. */
+  async function confirmLasting(action: 'delete' | 'setField', count: number, type: PieceTypeSchema, change?: FieldChange): Promise<boolean> {
+    const noun = count === 1 ? type.label.toLowerCase() : type.pluralLabel.toLowerCase();
+    if (action === 'delete') {
+      return confirmAction({
+        title: `Delete ${count} ${noun}?`,
+        message: 'This deletes them in this locale for good: the draft and any published version. Other locales stay.',
+        confirmLabel: 'Delete',
+        danger: true,
+      });
+    }
+    return confirmAction({
+      title: `Set ${change!.field.label} on ${count} ${noun}?`,
+      message: `Each draft's ${change!.field.label.toLowerCase()} is replaced by the value chosen. Publish them to show it on the site.`,
+      confirmLabel: 'Set',
+    });
+  }
+
+  async function confirmed(action: BulkAction, count: number, type: PieceTypeSchema, change?: FieldChange): Promise<boolean> {
+    if (action === 'archive') return confirmArchive(count, type);
+    if (action === 'delete' || action === 'setField') return confirmLasting(action, count, type, change);
+    return true;
+  }
+
   /** Answers once the list has reloaded; false when nothing ran (nothing selected, or not confirmed). */
-  async function run(action: BulkAction): Promise<boolean> {
+  async function run(action: BulkAction, change?: FieldChange): Promise<boolean> {
     const type = options.type.value;
     const docs = options.rows.value.filter((row) => selected.value.has(row._id));
-    if (!type || docs.length === 0) return false;
-    if (action === 'archive' && !(await confirmArchive(docs.length, type))) return false;
+    if (!type || docs.length === 0 || (action === 'setField' && !change)) return false;
+    if (!(await confirmed(action, docs.length, type, change))) return false;
     busy.value = true;
     try {
       const typeName = options.typeName();
-      const outcome = await runBulk(docs, (doc) => calls[action](typeName, doc));
+      const outcome = await runBulk(docs, (doc) => calls[action](typeName, doc, change));
       const failed = outcome.failed.length > 0;
       const summary = bulkSummary(outcome, { verb: verbs[action], label: type.label, pluralLabel: type.pluralLabel }, (doc) => doc.title);
       notify(summary, failed ? 'error' : 'success', failed ? 10000 : 5000);
@@ -105,5 +154,5 @@ export function useBulkActions(options: BulkOptions) {
     return true;
   }
 
-  return { selected, busy, actions, selectable, withheld, toggle, selectAll, clear: () => (selected.value = new Set()), run };
+  return { selected, busy, actions, settable, selectable, withheld, toggle, selectAll, clear: () => (selected.value = new Set()), run };
 }

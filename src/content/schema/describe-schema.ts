@@ -6,6 +6,7 @@ import type { Principal, Role } from '../../core/principal.js';
 import { canAccessApi, canPublish, canViewDrafts, canWrite } from '../access/permissions.js';
 import { visiblePieceTypes } from './visible-config.js';
 import { projectionGoverns } from '../query/projection.js';
+import { canSortOn } from '../query/list-query.js';
 import { describeField, widgetsUsedBy, type FieldDescription } from './describe-field.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 
@@ -102,6 +103,7 @@ export class SchemaDescriber {
       // Whether, never how: the URL may be a function, and is computed by `POST …/preview-url`.
       ...(full && options.preview !== null && { preview: true }),
       ...(full && options.publicApiProjection !== null && { publicProjection: options.publicApiProjection }),
+      columns: listColumns(type, full),
       fields: this.#fields(fields),
       can: abilities(principal, type),
     };
@@ -126,6 +128,16 @@ function abilities(principal: Principal, type: SanitizedPieceType) {
     publish: canPublish(principal, type),
     delete: writes,
   };
+}
+
+/**
+ * The admin list's columns the caller sees (a caller without API access only those of the public
+ * projection), each saying whether a list may sort on it, by the rule the list query applies.
+ */
+function listColumns(type: SanitizedPieceType, full: boolean) {
+  const projection = type.options.publicApiProjection ?? {};
+  const shown = type.options.columns.filter((column) => full || timestamps.has(column.name) || projectionGoverns(projection, column.name));
+  return shown.map((column) => ({ ...column, sortable: canSortOn(type, column.name, full) }));
 }
 
 /** The sort order without properties the public projection hides. */

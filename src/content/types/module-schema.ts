@@ -56,6 +56,16 @@ export const pieceTypeOptionsSchema = Type.Object(
         { additionalProperties: false, errorMessage: 'must be an object { maxEntries?, maxPublishEntries?, maxAgeDays? }' },
       ),
     ),
+    // The admin list's columns (list-columns.ts): field names, or { name, label }; the names are checked at start.
+    columns: Type.Optional(
+      Type.Array(
+        Type.Union([
+          Type.String({ minLength: 1 }),
+          Type.Object({ name: Type.String({ minLength: 1 }), label: Type.Optional(label) }, { additionalProperties: false }),
+        ]),
+        { errorMessage: 'must be a list of field names or { name, label } objects' },
+      ),
+    ),
     fallbackFields: Type.Optional(
       Type.Union([Type.Boolean(), Type.Array(Type.String({ minLength: 1 }))], { errorMessage: 'must be true, false or a list of field names' }),
     ),

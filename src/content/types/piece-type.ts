@@ -24,6 +24,12 @@ export interface SanitizedField {
   readonly scopedName?: string;
 }
 
+/** One column of the admin's list (`options.columns`, list-columns.ts). */
+export interface ListColumn {
+  readonly name: string;
+  readonly label: string;
+}
+
 export interface PieceTypeOptions {
   readonly label: string;
   readonly pluralLabel: string;
@@ -49,6 +55,8 @@ export interface PieceTypeOptions {
   readonly fallbackFields: readonly string[];
   /** Where the type's front end shows a document (`options.preview`, live preview); null: no preview. */
   readonly preview: PreviewOption | null;
+  /** The admin list's columns (`options.columns`), the title first. */
+  readonly columns: readonly ListColumn[];
 }
 
 export interface SanitizedPieceType {

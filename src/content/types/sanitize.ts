@@ -14,6 +14,7 @@ import {
 import { moduleSchema, widgetSchema } from './module-schema.js';
 import { previewOptionOf } from './preview-option.js';
 import type { ConfiguredPreview } from './module-schema.js';
+import { listColumnsOf, type ConfiguredColumns } from './list-columns.js';
 import { checkReverseRelationships } from '../fields/relationship-reverse.js';
 import {
   documentReservedNames,
@@ -99,7 +100,9 @@ function sanitizePieceType(name: string, entry: unknown, ctx: FieldSchemaContext
   const fields = sanitizeFields(definitions, joinPath(path, 'fields.add'), { ...ctx, owner: `doc.${name}` });
   const fallbackFields = fallbackFieldsOf(module.options?.fallbackFields, fields, joinPath(path, 'options.fallbackFields'));
   const preview = previewOptionOf(module.options?.preview as ConfiguredPreview | undefined, joinPath(path, 'options.preview'));
-  return { name, options: { ...options, fallbackFields, preview }, fields, fieldsByName: new Map(fields.map((field) => [field.name, field])) };
+  const fieldsByName = new Map(fields.map((field) => [field.name, field]));
+  const columns = listColumnsOf(module.options?.columns as ConfiguredColumns | undefined, fieldsByName, joinPath(path, 'options.columns'));
+  return { name, options: { ...options, fallbackFields, preview, columns }, fields, fieldsByName };
 }
 
 function checkModuleEntry(name: string, entry: unknown, path: string): ModuleEntry {
@@ -135,6 +138,7 @@ function pieceTypeOptions(name: string, configured: Record<string, unknown>, pat
     history: historyRetention(merged.history as HistoryOption | undefined),
     fallbackFields: [],
     preview: null,
+    columns: [],
   };
 }
 

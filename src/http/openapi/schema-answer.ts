@@ -55,7 +55,7 @@ export const schemaAnswerComponents: Record<string, JsonSchema> = {
   SchemaPieceType: {
     type: 'object',
     description: 'A piece type as the caller sees it: callers without API access to it see only its public projection\'s fields and nothing about drafts.',
-    required: ['label', 'pluralLabel', 'localized', 'perPage', 'sort', 'fields', 'can'],
+    required: ['label', 'pluralLabel', 'localized', 'perPage', 'sort', 'columns', 'fields', 'can'],
     properties: {
       label: string,
       pluralLabel: string,
@@ -66,9 +66,17 @@ export const schemaAnswerComponents: Record<string, JsonSchema> = {
       preview: { const: true, description: 'Callers with API access only: the type\'s front end shows its drafts (`options.preview`); `POST …/:_id/preview-url` answers the URL' },
       autopublish: { ...boolean, description: 'Callers with API access only' },
       publicProjection: { type: 'object', description: 'Callers with API access only: what anonymous callers see of a document' },
+      columns: { type: 'array', items: ref('SchemaListColumn'), description: 'The list\'s columns (`options.columns`), the title first' },
       fields: { type: 'array', items: ref('SchemaField') },
       can: ref('SchemaPermissions'),
     },
+    additionalProperties: false,
+  },
+  SchemaListColumn: {
+    type: 'object',
+    description: 'One column of the list: a top-level field, `updatedAt` or `createdAt`.',
+    required: ['name', 'label', 'sortable'],
+    properties: { name: string, label: string, sortable: { ...boolean, description: 'Whether `sort[<name>]` is accepted for the caller' } },
     additionalProperties: false,
   },
   SchemaPermissions: {

@@ -90,8 +90,9 @@ export async function contributorOnAuthoredArticle(page: Page, ctx: FlowContext)
     await contributor.goto(`/admin/types/article?q=${word}`);
     const bulk = contributor.getByRole('group', { name: 'Bulk actions' });
     await contributor.getByRole('checkbox', { name: `Select ${word} Published, edited` }).check();
-    await bulk.getByText('Only a role that may publish can archive a published document.').waitFor();
+    await bulk.getByText('Only a role that may publish can archive or delete a published document.').waitFor();
     assert.equal(await bulk.getByRole('button', { name: 'Archive' }).count(), 0);
+    assert.equal(await bulk.getByRole('button', { name: 'Delete' }).count(), 0);
     await contributor.getByRole('checkbox', { name: `Select ${word} Published, edited` }).uncheck();
     await contributor.getByRole('checkbox', { name: `Select ${word} Draft` }).check();
     await bulk.getByRole('button', { name: 'Archive' }).click();

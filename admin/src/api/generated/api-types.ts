@@ -375,6 +375,14 @@ export interface SchemaField {
   options?: SchemaAreaOptions;
 }
 
+/** One column of the list: a top-level field, `updatedAt` or `createdAt`. */
+export interface SchemaListColumn {
+  name: string;
+  label: string;
+  /** Whether `sort[<name>]` is accepted for the caller */
+  sortable: boolean;
+}
+
 export interface SchemaLocale {
   name: string;
   label: string;
@@ -415,6 +423,8 @@ export interface SchemaPieceType {
   publicProjection?: {
     [key: string]: unknown;
   };
+  /** The list's columns (`options.columns`), the title first */
+  columns: SchemaListColumn[];
   fields: SchemaField[];
   can: SchemaPermissions;
 }
