@@ -1,7 +1,8 @@
 import { createRouter, createWebHistory, type RouteLocationNormalized } from 'vue-router';
 import SignIn from './screens/SignIn.vue';
 import { loadSession, session } from './session';
-import { t } from './i18n';
+import { watch } from 'vue';
+import { i18n, t } from './i18n';
 import { prefetchDocument, preloadEditorCode } from './editor/open-requests';
 
 /**
@@ -53,7 +54,13 @@ router.beforeEach(async (to) => {
 });
 
 // A route's `title` is the catalogue key of its screen's name.
-router.afterEach((to) => {
+function showTitle(to: RouteLocationNormalized): void {
   const title = typeof to.meta.title === 'string' ? t(to.meta.title) : '';
   document.title = title ? t('shell.documentTitle', { screen: title }) : t('shell.adminTitle');
+}
+
+router.afterEach(showTitle);
+// Another interface language renames the screen at once; screens without a `title` name themselves.
+watch(i18n.global.locale, () => {
+  if (typeof router.currentRoute.value.meta.title === 'string') showTitle(router.currentRoute.value);
 });

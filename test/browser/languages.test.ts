@@ -7,9 +7,9 @@ import { api, uniqueWord } from './flow-support.js';
 
 /** What each language shows for a few of the admin's words (admin/src/i18n/messages). */
 const expected = {
-  es: { menu: 'Idioma', home: 'Contenido', signOut: 'Cerrar sesión', perPage: 'Por página', lastChange: 'Último cambio', signIn: 'Iniciar sesión' },
-  fr: { menu: 'Langue', home: 'Contenu', signOut: 'Se déconnecter', perPage: 'Par page', lastChange: 'Dernière modification', signIn: 'Connexion' },
-  de: { menu: 'Sprache', home: 'Inhalte', signOut: 'Abmelden', perPage: 'Pro Seite', lastChange: 'Letzte Änderung', signIn: 'Anmelden' },
+  es: { menu: 'Idioma', home: 'Contenido', title: 'Contenido · Administración del CMS', signOut: 'Cerrar sesión', perPage: 'Por página', lastChange: 'Último cambio', signIn: 'Iniciar sesión' },
+  fr: { menu: 'Langue', home: 'Contenu', title: 'Contenu · Administration du CMS', signOut: 'Se déconnecter', perPage: 'Par page', lastChange: 'Dernière modification', signIn: 'Connexion' },
+  de: { menu: 'Sprache', home: 'Inhalte', title: 'Inhalte · CMS-Verwaltung', signOut: 'Abmelden', perPage: 'Pro Seite', lastChange: 'Letzte Änderung', signIn: 'Anmelden' },
 } as const;
 /** The language menu of the top bar, whatever language it speaks now (the locale menu beside it offers no German). */
 const languageMenu = (page: Page) => page.getByRole('combobox').filter({ has: page.locator('option[value="de"]') });
@@ -46,6 +46,7 @@ describe('admin: the interface in the editor\'s language', { skip: browserSkipRe
       await page.locator('header').getByText(words.menu, { exact: true }).waitFor();
       await page.getByRole('button', { name: words.signOut }).waitFor();
       assert.equal(await page.locator('html').getAttribute('lang'), language);
+      await page.waitForFunction((title) => document.title === title, words.title);
 
       await page.goto('/admin/types/article');
       await page.getByText(words.perPage, { exact: true }).waitFor();
