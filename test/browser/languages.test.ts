@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { browserSkipReason, expectNoSeriousA11yViolations, screenshot } from '../helpers/browser.js';
-import { signedInAdminSuite } from '../helpers/admin-app.js';
+import { adminTestConfig, signedInAdminSuite } from '../helpers/admin-app.js';
 import { api, uniqueWord } from './flow-support.js';
 
 /** What each language shows for a few of the admin's words (admin/src/i18n/messages). */
@@ -88,6 +88,41 @@ describe('admin: the interface in the editor\'s language', { skip: browserSkipRe
         assert.equal(await page.locator('html').getAttribute('lang'), locale === 'fr-CA' ? 'fr' : 'en');
       } finally {
         await context.close();
+      }
+    }
+  });
+});
+
+/** A type whose labels and help are configured per language (docs/guides/admin.md "Languages"). */
+function recipeConfig(): Record<string, unknown> {
+  const config = adminTestConfig();
+  const recipe = {
+    extend: '@cms/piece-type',
+    options: { label: { en: 'Recipe', de: 'Rezept' }, pluralLabel: { en: 'Recipes', de: 'Rezepte' } },
+    fields: { add: { minutes: { type: 'integer', label: { en: 'Cooking time', de: 'Kochzeit' }, help: { en: 'In minutes', de: 'In Minuten' } } } },
+  };
+  return { ...config, modules: { ...(config.modules as Record<string, unknown>), recipe } };
+}
+
+describe('admin: labels of the configuration in the editor\'s language', { skip: browserSkipReason }, () => {
+  const suite = signedInAdminSuite('rezeptor', 'Rita Rezept', recipeConfig);
+
+  it('shows a type\'s German labels in German, English ones in English, and English where its language has none', async () => {
+    const { page } = suite;
+    for (const [language, plural, label, help] of [
+      ['de', 'Rezepte', 'Kochzeit', 'In Minuten'],
+      ['en', 'Recipes', 'Cooking time', 'In minutes'],
+      ['fr', 'Recipes', 'Cooking time', 'In minutes'],
+    ] as const) {
+      await page.goto('/admin/');
+      await languageMenu(page).selectOption(language);
+      await page.getByRole('navigation').getByRole('link', { name: plural, exact: true }).waitFor();
+      await page.goto('/admin/types/recipe/new');
+      await page.getByRole('spinbutton', { name: label }).waitFor();
+      await page.getByText(help, { exact: true }).waitFor();
+      if (language === 'de') {
+        await page.getByRole('heading', { level: 1, name: 'Neu: Rezept' }).waitFor();
+        await screenshot(page, 'admin-language-labels-de');
       }
     }
   });
