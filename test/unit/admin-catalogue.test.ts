@@ -105,7 +105,7 @@ test('every key the admin uses exists in every catalogue', () => {
     const source = readFileSync(file, 'utf8');
     // Direct lookups (t('…'), $t('…'), keypath="…") must be keys; any other literal shaped like a
     // key of a known area ('users.roleOf' in a ternary, a route's title) is checked as one too.
-    const direct = [...source.matchAll(/\$?\bt\(\s*'([^']+)'/g), ...source.matchAll(/\bkeypath="([^"]+)"/g)].map((match) => ({ key: match[1]!, index: match.index }));
+    const direct = [...source.matchAll(/\$?\bt\(\s*(['"])([^'"]+)\1/g), ...source.matchAll(/\bkeypath=(")([^"]+)"/g)].map((match) => ({ key: match[2]!, index: match.index }));
     const shaped = [...source.matchAll(/'([a-zA-Z]+(?:\.[a-zA-Z-]+)+)'/g)]
       .filter((match) => namespaces.has(match[1]!.split('.')[0]!))
       .map((match) => ({ key: match[1]!, index: match.index }));
