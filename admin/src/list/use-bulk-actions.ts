@@ -1,6 +1,7 @@
 import { computed, ref, shallowRef, watch, type Ref } from 'vue';
 import { deletePiece, patchPiece, publishPiece, setArchived, unpublishPiece } from '../api/pieces';
 import type { FieldSchema, PieceDocument, PieceTypeSchema } from '../api/types';
+import { t } from '../i18n';
 import { confirmAction } from '../ui/confirm';
 import { notify } from '../ui/notify';
 import type { BulkAction, FieldChange } from './BulkBar.vue';
@@ -15,15 +16,6 @@ const calls: Readonly<Record<BulkAction, (type: string, doc: PieceDocument, chan
   delete: (type, doc) => deletePiece(type, doc._id),
   setField: (type, doc, change) => patchPiece(type, doc._id, { [change!.field.name]: change!.value }),
 };
-const verbs: Readonly<Record<BulkAction, string>> = {
-  publish: 'Published',
-  unpublish: 'Unpublished',
-  archive: 'Archived',
-  restore: 'Restored',
-  delete: 'Deleted',
-  setField: 'Updated',
-};
-
 /** Field types whose one value "Set a field" can take from a single control. */
 const settableTypes = new Set(['string', 'integer', 'float', 'select', 'boolean']);
 /** The title and slug are each document's own; archiving has its own action. */
@@ -72,7 +64,7 @@ export function useBulkActions(options: BulkOptions) {
   /** Why an action the role has for other rows is not offered for these. */
   const withheld = computed(() =>
     options.type.value?.can.edit && !mayArchive.value
-      ? `Only a role that may publish can ${options.archivedView() ? 'restore' : 'archive'} or delete a published document.`
+      ? t(options.archivedView() ? 'bulk.withheldRestore' : 'bulk.withheldArchive')
       : '',
   );
 
@@ -102,9 +94,9 @@ export function useBulkActions(options: BulkOptions) {
   async function confirmArchive(count: number, type: PieceTypeSchema): Promise<boolean> {
     const noun = count === 1 ? type.label.toLowerCase() : type.pluralLabel.toLowerCase();
     return confirmAction({
-      title: `Archive ${count} ${noun}?`,
-      message: 'Archived documents leave this list and the public site. You can restore them from the archived view.',
-      confirmLabel: 'Archive',
+      title: t('bulk.archiveTitle', { count, noun }),
+      message: t('bulk.archiveMessage'),
+      confirmLabel: t('bulk.actions.archive'),
       danger: true,
     });
   }
@@ -114,16 +106,16 @@ export function useBulkActions(options: BulkOptions) {
     const noun = count === 1 ? type.label.toLowerCase() : type.pluralLabel.toLowerCase();
     if (action === 'delete') {
       return confirmAction({
-        title: `Delete ${count} ${noun}?`,
-        message: 'This deletes them in this locale for good: the draft and any published version. Other locales stay.',
-        confirmLabel: 'Delete',
+        title: t('bulk.deleteTitle', { count, noun }),
+        message: t('bulk.deleteMessage'),
+        confirmLabel: t('bulk.actions.delete'),
         danger: true,
       });
     }
     return confirmAction({
-      title: `Set ${change!.field.label} on ${count} ${noun}?`,
-      message: `Each draft's ${change!.field.label.toLowerCase()} is replaced by the value chosen. Publish them to show it on the site.`,
-      confirmLabel: 'Set',
+      title: t('bulk.setFieldTitle', { field: change!.field.label, count, noun }),
+      message: t('bulk.setFieldMessage', { field: change!.field.label.toLowerCase() }),
+      confirmLabel: t('bulk.set'),
     });
   }
 
@@ -144,7 +136,7 @@ export function useBulkActions(options: BulkOptions) {
       const typeName = options.typeName();
       const outcome = await runBulk(docs, (doc) => calls[action](typeName, doc, change));
       const failed = outcome.failed.length > 0;
-      const summary = bulkSummary(outcome, { verb: verbs[action], label: type.label, pluralLabel: type.pluralLabel }, (doc) => doc.title);
+      const summary = bulkSummary(outcome, { action, label: type.label, pluralLabel: type.pluralLabel }, (doc) => doc.title);
       notify(summary, failed ? 'error' : 'success', failed ? 10000 : 5000);
     } finally {
       busy.value = false;

@@ -1,4 +1,5 @@
 import type { ListColumn, SanitizedField } from './piece-type.js';
+import type { LocalizedText } from './localized-text.js';
 import { ConfigError } from '../../errors/app-error.js';
 import { joinPath } from '../../config/schema-check.js';
 
@@ -9,7 +10,7 @@ import { joinPath } from '../../config/schema-check.js';
  */
 
 /** `columns` as the configuration file holds it (its shape checked with the module, module-schema.ts). */
-export type ConfiguredColumns = readonly (string | { readonly name: string; readonly label?: string })[];
+export type ConfiguredColumns = readonly (string | { readonly name: string; readonly label?: LocalizedText })[];
 
 /**
  * Field types whose value a cell shows as short text: one scalar or a list of choices.
@@ -42,12 +43,12 @@ export function listColumnsOf(configured: ConfiguredColumns | undefined, fieldsB
 }
 
 /** The label of a property a column may show; a property it may not stops the start. */
-function knownLabel(name: string, fieldsByName: ReadonlyMap<string, SanitizedField>, path: string): string {
+function knownLabel(name: string, fieldsByName: ReadonlyMap<string, SanitizedField>, path: string): LocalizedText {
   if (Object.hasOwn(timestampLabels, name)) return timestampLabels[name]!;
   const field = fieldsByName.get(name);
   if (!field) throw new ConfigError(path, `"${name}" is no field of this type (a column names a top-level field, "updatedAt" or "createdAt")`);
   if (!cellFieldTypes.has(field.type)) {
     throw new ConfigError(path, `a ${field.type} field cannot be shown in a list cell; columns take ${[...cellFieldTypes].join(', ')} fields`);
   }
-  return field.label;
+  return field.labelText ?? field.label;
 }
