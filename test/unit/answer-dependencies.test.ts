@@ -38,8 +38,9 @@ test('an answer is read from its type, the types it reaches at any depth, and th
   const anyMode = (name: string) => [...dependencies(name).anyMode].sort();
   const inModes = (...types: string[]) => types.flatMap((type) => [`${type}:draft`, `${type}:published`]);
   // Below an area every widget type counts, whatever the area allows today (stored widgets may
-  // predate a change of the configuration): the built-in image widget brings `@cms/image`.
-  const reached = ['@cms/image', 'event', 'person', 'topic', 'venue'];
+  // predate a change of the configuration): the built-in image widget brings `@cms/image`, and
+  // through its `_tags`, `@cms/image-tag`.
+  const reached = ['@cms/image', '@cms/image-tag', 'event', 'person', 'topic', 'venue'];
   assert.deepEqual(published('event'), [attachmentsGenerationKey, ...reached.map((type) => `${type}:published`)].sort());
   assert.deepEqual(anyMode('event'), [attachmentsGenerationKey, ...inModes(...reached)].sort());
   assert.deepEqual(published('venue'), published('event'), 'back through the reverse field');
@@ -62,7 +63,7 @@ test('an answer that may show drafts depends on the drafts too; a type without m
 test('what a document can show besides itself: the types reached through relationships (itself only through one of its own), by the schema', async () => {
   const config = await loadAppConfig({ env: {}, cwd: tmpdir(), config: scopesConfig() });
   const relatedOf = (name: string, url = `/api/v1/${name}/x`) => [...answerDependencies(config, createFieldTypeRegistry(), name).relatedOf(url)].sort();
-  assert.deepEqual(relatedOf('event'), [attachmentsGenerationKey, ...['@cms/image', 'event', 'person', 'topic', 'venue'].map((type) => `${type}:published`)].sort(), 'event comes back through venue');
+  assert.deepEqual(relatedOf('event'), [attachmentsGenerationKey, ...['@cms/image', '@cms/image-tag', 'event', 'person', 'topic', 'venue'].map((type) => `${type}:published`)].sort(), 'event comes back through venue');
   assert.deepEqual(relatedOf('room'), [], 'a type that reaches nothing');
   assert.deepEqual(relatedOf('person'), [attachmentsGenerationKey], 'its own attachments');
   assert.deepEqual(relatedOf('topic', '/api/v1/topic/x:en:draft'), []);

@@ -382,7 +382,9 @@ export interface SchemaField {
 /** One column of the list: a top-level field, `updatedAt` or `createdAt`. */
 export interface SchemaListColumn {
   name: string;
-  label: string;
+  label: string | {
+    [key: string]: string;
+  };
   /** Whether `sort[<name>]` is accepted for the caller */
   sortable: boolean;
 }
