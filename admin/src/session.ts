@@ -2,10 +2,12 @@ import { computed, reactive } from 'vue';
 import { ApiError, request, setCsrfToken } from './api/client';
 import type { PieceTypeSchema, Schema, SignedInUser } from './api/types';
 import { closeLiveEvents } from './live/live-events';
+import { loadPreferences } from './preferences/preferences';
 
 /**
  * Who is signed in and what they may see (the schema is per role), shared by every screen.
- * Both come from one round trip of two parallel requests when the admin opens.
+ * Both come from one round trip of parallel requests when the admin opens (with the user's
+ * preferences, preferences/preferences.ts).
  */
 export const session = reactive({
   user: undefined as SignedInUser | undefined,
@@ -53,7 +55,12 @@ async function whoami(): Promise<SignedInUser | undefined> {
 
 /** Loads (or reloads) the signed-in user and the schema their role sees. */
 export async function loadSession(): Promise<void> {
-  const [user, schema] = await Promise.all([whoami(), request<Schema>('/@cms/schema')]);
+  // The preferences follow whoami (no one signed in has any), while the schema loads.
+  const signedIn = whoami().then(async (found) => {
+    if (found) await loadPreferences();
+    return found;
+  });
+  const [user, schema] = await Promise.all([signedIn, request<Schema>('/@cms/schema')]);
   session.user = user;
   session.schema = schema;
   setCsrfToken(user?.csrfToken);
