@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { browserSkipReason, expectNoSeriousA11yViolations, launchBrowser, screenshot } from '../helpers/browser.js';
-import { adminApiKey, adminPassword, signedInPage, startAdminSite, type AdminTestSite } from '../helpers/admin-app.js';
+import { adminApiKey, adminPassword, adminTestConfig, signedInPage, startAdminSite, type AdminTestSite } from '../helpers/admin-app.js';
 import { api, type FlowContext } from './flow-support.js';
 
 /*
@@ -35,14 +36,29 @@ async function uploadImage(ctx: FlowContext, title: string): Promise<{ cmsDocId:
   return api(ctx, '/@cms/image?cmsLocale=en', { method: 'POST', body: { title, alt: `${title} alt`, attachment: { _id: attachment._id } } });
 }
 
+/** A front end for the Preview pane: one plain page on another origin. */
+async function previewFrontEnd(): Promise<{ server: Server; base: string }> {
+  const server = createServer((request, response) =>
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html lang="en"><title>Front end</title><h1>The front end</h1></html>'),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  assert.ok(address !== null && typeof address === 'object');
+  return { server, base: `http://127.0.0.1:${address.port}` };
+}
+
 describe('admin: light and dark themes', { skip: browserSkipReason }, () => {
+  let frontEnd: { server: Server; base: string };
   let site: AdminTestSite;
   let browser: Browser;
   let ctx: FlowContext;
   let articleId: string;
 
   before(async () => {
-    site = await startAdminSite();
+    frontEnd = await previewFrontEnd();
+    const config = adminTestConfig() as { modules: Record<string, { options: Record<string, unknown> }> };
+    config.modules.article!.options.preview = { url: `${frontEnd.base}/articles/{slug}` };
+    site = await startAdminSite(config);
     browser = await launchBrowser();
     ctx = { baseUrl: site.baseUrl, apiKey: adminApiKey };
     await site.createUser({ username: 'dana', password: adminPassword, role: 'admin', title: 'Dana Dark' });
@@ -57,6 +73,7 @@ describe('admin: light and dark themes', { skip: browserSkipReason }, () => {
   after(async () => {
     await browser?.close();
     await site?.t.close();
+    await new Promise((resolve) => frontEnd?.server.close(resolve));
   });
 
   it('follows the emulated prefers-color-scheme while the choice is System', async () => {
@@ -183,6 +200,21 @@ describe('admin: light and dark themes', { skip: browserSkipReason }, () => {
       await entries.last().getByRole('checkbox').check();
       await page.getByRole('region', { name: 'Differences' }).locator('[data-field="title"]').waitFor();
       await expectNoSeriousA11yViolations(page);
+
+      // The Preview pane.
+      await page.getByRole('button', { name: 'Preview', exact: true }).click();
+      await page.frameLocator('iframe').getByRole('heading', { name: 'The front end' }).waitFor();
+      await expectNoSeriousA11yViolations(page);
+      await page.getByRole('button', { name: 'Preview', exact: true }).click();
+
+      // The conflict dialog: the draft changed on the server (an API key) while the form held other changes.
+      await page.getByRole('textbox', { name: 'Category', exact: true }).fill(`Mine, ${theme}`);
+      await api(ctx, `/article/${articleId}?cmsLocale=en&cmsMode=draft`, { method: 'PATCH', body: { category: `Theirs, ${theme}` } });
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      const conflict = page.getByRole('dialog', { name: 'This document changed while you edited it' });
+      await conflict.waitFor();
+      await expectNoSeriousA11yViolations(page);
+      await page.keyboard.press('Escape');
 
       // The media library and the crop tool.
       await page.goto('/admin/media');
