@@ -2,7 +2,7 @@ import { computed, reactive } from 'vue';
 import { ApiError, request, setCsrfToken } from './api/client';
 import type { PieceTypeSchema, Schema, SignedInUser } from './api/types';
 import { closeLiveEvents } from './live/live-events';
-import { loadPreferences } from './preferences/preferences';
+import { forgetPreferences, loadPreferences } from './preferences/preferences';
 
 /**
  * Who is signed in and what they may see (the schema is per role), shared by every screen.
@@ -58,6 +58,7 @@ export async function loadSession(): Promise<void> {
   // The preferences follow whoami (no one signed in has any), while the schema loads.
   const signedIn = whoami().then(async (found) => {
     if (found) await loadPreferences();
+    else forgetPreferences();
     return found;
   });
   const [user, schema] = await Promise.all([signedIn, request<Schema>('/@cms/schema')]);

@@ -67,6 +67,13 @@ export async function loadPreferences(): Promise<void> {
   }
 }
 
+/** No one signed in: the language and lists go back to the defaults; the theme stays as shown (the mirror's). */
+export function forgetPreferences(): void {
+  preferences.language = null;
+  preferences.lists = {};
+  preferences.loaded = false;
+}
+
 /** Shows `patch` at once and saves it; on a refusal, shows what the server keeps and rethrows. */
 export async function savePreferences(patch: PreferencesPatch): Promise<void> {
   if (patch.theme !== undefined) preferences.theme = patch.theme;
