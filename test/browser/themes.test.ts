@@ -208,8 +208,8 @@ describe('admin: light and dark themes', { skip: browserSkipReason }, () => {
       await page.getByRole('button', { name: 'Preview', exact: true }).click();
 
       // The conflict dialog: the draft changed on the server (an API key) while the form held other changes.
-      await page.getByRole('textbox', { name: 'Category', exact: true }).fill(`Mine, ${theme}`);
-      await api(ctx, `/article/${articleId}?cmsLocale=en&cmsMode=draft`, { method: 'PATCH', body: { category: `Theirs, ${theme}` } });
+      await page.getByRole('textbox', { name: 'Category', exact: true }).fill(theme === 'dark' ? 'Tides' : 'Harbour');
+      await api(ctx, `/article/${articleId}?cmsLocale=en&cmsMode=draft`, { method: 'PATCH', body: { category: theme === 'dark' ? 'Night' : 'Lighthouse' } });
       await page.getByRole('button', { name: 'Save draft' }).click();
       const conflict = page.getByRole('dialog', { name: 'This document changed while you edited it' });
       await conflict.waitFor();
