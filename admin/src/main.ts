@@ -2,7 +2,8 @@ import { createApp } from 'vue';
 import { followTheme } from './preferences/theme';
 import App from './App.vue';
 import { router } from './router';
+import { i18n } from './i18n';
 import './styles.css';
 
 followTheme();
-createApp(App).use(router).mount('#app');
+createApp(App).use(i18n).use(router).mount('#app');
