@@ -1,5 +1,8 @@
 import { reactive } from 'vue';
 import { request } from '../api/client';
+import { t } from '../i18n';
+import { errorMessage, notify } from '../ui/notify';
+import { mirroredPreference } from './mirror';
 
 export const themes = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof themes)[number];
@@ -25,34 +28,25 @@ export interface PreferencesPatch {
   readonly lists?: Readonly<Record<string, ListPreferences | null>>;
 }
 
-/** Where the theme is mirrored for the next first paint, before anyone has signed in. */
-const themeKey = 'cms.theme';
-
-function mirroredTheme(): Theme {
-  try {
-    const kept = localStorage.getItem(themeKey);
-    return themes.find((theme) => theme === kept) ?? 'system';
-  } catch {
-    return 'system';
-  }
+export function isTheme(value: unknown): value is Theme {
+  return themes.some((theme) => theme === value);
 }
 
+/** The theme this browser showed last, for the next first paint before anyone has signed in (theme.ts shows it). */
+export const themeMirror = mirroredPreference('cms.theme', isTheme);
+
 /**
- * The preferences every screen reads (the theme, and later the language and list columns): the
- * server's once loaded; until then, and for no one signed in, the theme this browser last showed.
+ * The preferences every screen reads (the theme, the interface language, list columns): the
+ * server's once loaded; until then, and for no one signed in, the theme this browser last showed
+ * and no language (the interface keeps the one it opened in, i18n/language-choice.ts).
  */
-export const preferences = reactive<Preferences & { loaded: boolean }>({ theme: mirroredTheme(), language: null, lists: {}, loaded: false });
+export const preferences = reactive<Preferences & { loaded: boolean }>({ theme: themeMirror.kept() ?? 'system', language: null, lists: {}, loaded: false });
 
 function take(answer: Preferences): void {
   preferences.theme = answer.theme;
   preferences.language = answer.language;
   preferences.lists = answer.lists;
   preferences.loaded = true;
-  try {
-    localStorage.setItem(themeKey, answer.theme);
-  } catch {
-    // Storage refused (private mode): only the next first paint follows the system.
-  }
 }
 
 /**
@@ -67,7 +61,7 @@ export async function loadPreferences(): Promise<void> {
   }
 }
 
-/** No one signed in: the language and lists go back to the defaults; the theme stays as shown (the mirror's). */
+/** No one signed in: the language and lists go back to the defaults; the theme and the language stay as shown (the mirrors'). */
 export function forgetPreferences(): void {
   preferences.language = null;
   preferences.lists = {};
@@ -77,10 +71,16 @@ export function forgetPreferences(): void {
 /** Shows `patch` at once and saves it; on a refusal, shows what the server keeps and rethrows. */
 export async function savePreferences(patch: PreferencesPatch): Promise<void> {
   if (patch.theme !== undefined) preferences.theme = patch.theme;
+  if (patch.language !== undefined) preferences.language = patch.language;
   try {
     take(await request<Preferences>('/@cms/preferences', { method: 'PATCH', body: patch }));
   } catch (error) {
     await loadPreferences();
     throw error;
   }
+}
+
+/** The notice for a choice (theme, language) the server did not keep: what is shown went back to the server's. */
+export function notifyNotSaved(error: unknown): void {
+  notify(t('preferences.notSaved', { reason: errorMessage(error) }), 'error', 8000);
 }

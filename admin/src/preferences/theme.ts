@@ -1,5 +1,4 @@
-import { watch } from 'vue';
-import { preferences, type Theme } from './preferences';
+import { preferences, themeMirror, type Theme } from './preferences';
 
 /**
  * Puts the chosen theme on `<html data-theme>` (styles.css holds both sets of colours); `system`
@@ -10,7 +9,10 @@ function showTheme(theme: Theme): void {
   else document.documentElement.dataset.theme = theme;
 }
 
-/** Called before the app mounts: the first paint already has the theme this browser last showed. */
+/**
+ * Called before the app mounts: the first paint already has the theme this browser last showed;
+ * then the store's (the server's once loaded, the user's choice at once), mirrored for the next visit.
+ */
 export function followTheme(): void {
-  watch(() => preferences.theme, showTheme, { immediate: true });
+  themeMirror.follow(() => preferences.theme, showTheme);
 }
