@@ -60,6 +60,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get presence() {
       return current().presence;
     },
+    get preferences() {
+      return current().preferences;
+    },
     get setupCodes() {
       return current().setupCodes;
     },

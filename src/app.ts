@@ -50,6 +50,8 @@ import { registerAuditRoutes } from './http/routes/audit.js';
 import { registerEventRoutes } from './http/routes/events.js';
 import { registerPresenceRoutes } from './http/routes/presence.js';
 import { PresenceBoard } from './content/presence/presence-board.js';
+import { registerPreferencesRoutes } from './http/routes/preferences.js';
+import { UserPreferences } from './content/preferences/user-preferences.js';
 import { ChangeFeed, pruneChangeLog } from './content/changes/change-feed.js';
 import { pruneAudit } from './content/audit/audit-retention.js';
 import { AuditReader } from './content/audit/audit-reader.js';
@@ -239,6 +241,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerWebhookRoutes(app, { webhooks: new WebhookAdmin({ config, storage, onRetry: wakeDispatcher }) });
   registerAuditRoutes(app, { audit: new AuditReader(storage) });
   registerPresenceRoutes(app, { presence });
+  registerPreferencesRoutes(app, { preferences: new UserPreferences(config, storage) });
   registerEventRoutes(app, {
     config,
     feed,

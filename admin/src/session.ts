@@ -4,10 +4,12 @@ import type { PieceTypeSchema, Schema, ServedSchema, SignedInUser } from './api/
 import { currentLanguage, i18n } from './i18n';
 import { inLanguage } from './i18n/configured-text';
 import { closeLiveEvents } from './live/live-events';
+import { forgetPreferences, loadPreferences } from './preferences/preferences';
 
 /**
  * Who is signed in and what they may see (the schema is per role), shared by every screen.
- * Both come from one round trip of two parallel requests when the admin opens.
+ * Both come from one round trip of parallel requests when the admin opens (with the user's
+ * preferences, preferences/preferences.ts).
  */
 export const session = reactive({
   user: undefined as SignedInUser | undefined,
@@ -61,7 +63,13 @@ async function whoami(): Promise<SignedInUser | undefined> {
 
 /** Loads (or reloads) the signed-in user and the schema their role sees. */
 export async function loadSession(): Promise<void> {
-  const [user, served] = await Promise.all([whoami(), request<ServedSchema>('/@cms/schema')]);
+  // The preferences follow whoami (no one signed in has any), while the schema loads.
+  const signedIn = whoami().then(async (found) => {
+    if (found) await loadPreferences();
+    else forgetPreferences();
+    return found;
+  });
+  const [user, served] = await Promise.all([signedIn, request<ServedSchema>('/@cms/schema')]);
   servedSchema = served;
   const schema = inLanguage(served, currentLanguage());
   session.user = user;

@@ -164,6 +164,11 @@ export const limitDefinitions = {
   presencePerCaller: { env: 'CMS_LIMIT_PRESENCE_PER_CALLER', default: 16, min: 1, max: 1_000, unit: 'tabs', about: "a user's tabs with a presence on a document at once; a further tab's announce is refused with 429" },
   presenceEntries: { env: 'CMS_LIMIT_PRESENCE_ENTRIES', default: 10_000, min: 1, max: 1_000_000, unit: 'tabs', about: 'presences of all users together; a further tab is refused with 429 (each process reads them all, so this bounds that read)' },
   presencePoll: { env: 'CMS_LIMIT_PRESENCE_POLL', default: 1_000, min: 100, max: 60_000, unit: 'ms', about: 'how often a process with open event streams that follow presence reads who is where (an announce it answers itself is sent at once)' },
+  // Each user's admin preferences (GET/PATCH /api/v1/@cms/preferences): read on every admin load.
+  preferencesBytes: { env: 'CMS_LIMIT_PREFERENCES_BYTES', default: 16_384, min: 1_024, max: 1_048_576, unit: 'bytes', about: "one user's admin preferences as JSON; a save that would store more is refused with 413" },
+  preferencesListTypes: { env: 'CMS_LIMIT_PREFERENCES_LIST_TYPES', default: 100, min: 1, max: 10_000, unit: 'types', about: "piece types with list preferences (columns, sort, perPage) in one user's preferences; more are refused with 400" },
+  preferencesListColumns: { env: 'CMS_LIMIT_PREFERENCES_LIST_COLUMNS', default: 50, min: 1, max: 1_000, unit: 'columns', about: "columns one user's list of one type names; more are refused with 400" },
+  preferencesNameLength: { env: 'CMS_LIMIT_PREFERENCES_NAME_LENGTH', default: 200, min: 1, max: 10_000, unit: 'characters', about: "one column or sort name in a user's list preferences; longer is refused with 400" },
   eventStreamLifetime: { env: 'CMS_LIMIT_EVENT_STREAM_LIFETIME', default: 3_600_000, min: 1_000, max: 86_400_000, unit: 'ms', about: 'an event stream is ended after this long; the client reconnects with Last-Event-ID and its rights are checked again' },
 } as const satisfies Record<string, LimitDefinition>;
 

@@ -45,6 +45,11 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       counts: (userId, tabId, now) => read.presence.counts(userId, tabId, now),
       prune: (now) => transaction((tx) => tx.presence.prune(now)),
     },
+    preferences: {
+      get: (userId) => read.preferences.get(userId),
+      put: (preferences) => transaction((tx) => tx.preferences.put(preferences)),
+      remove: (userId) => transaction((tx) => tx.preferences.remove(userId)),
+    },
     shareLinks: {
       insert: (link) => transaction((tx) => tx.shareLinks.insert(link)),
       findByDigest: (digest) => read.shareLinks.findByDigest(digest),

@@ -11,6 +11,7 @@ export type * from './interface/attachments.js';
 export type * from './interface/audit.js';
 export type * from './interface/change-log.js';
 export type * from './interface/presence.js';
+export type * from './interface/preferences.js';
 export * from './interface/document-query.js';
 export type * from './interface/documents.js';
 export type * from './interface/history.js';

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { browserSkipReason, expectNoSeriousA11yViolations, screenshot } from '../helpers/browser.js';
-import { adminTestConfig, signedInAdminSuite } from '../helpers/admin-app.js';
+import { adminPassword, adminTestConfig, signedInAdminSuite, signedInPage } from '../helpers/admin-app.js';
 import { api, uniqueWord } from './flow-support.js';
 
 /** What each language shows for a few of the admin's words (admin/src/i18n/messages). */
@@ -76,6 +76,46 @@ describe('admin: the interface in the editor\'s language', { skip: browserSkipRe
 
     await languageMenu(page).selectOption('en');
     await page.getByRole('heading', { level: 1, name: 'Content' }).waitFor();
+  });
+
+  it('keeps the chosen language for the user on the server: cleared localStorage and a fresh browser show it once signed in', async () => {
+    const { page, site, browser } = suite;
+    await site.createUser({ username: 'sprecher', password: adminPassword, role: 'admin', title: 'Sepp Sprecher' });
+    const signedIn = await signedInPage(browser, site.baseUrl, 'sprecher', adminPassword);
+    try {
+      await languageMenu(signedIn).selectOption('de');
+      await signedIn.getByRole('heading', { level: 1, name: expected.de.home }).waitFor();
+      // Saved through the preferences API, and mirrored in this browser for its sign-in page.
+      await signedIn.waitForFunction(() => localStorage.getItem('cms.admin.language') === 'de');
+      const kept = await signedIn.evaluate(async () => (await fetch('/api/v1/@cms/preferences')).json());
+      assert.equal(kept.language, 'de');
+      await signedIn.evaluate(() => localStorage.clear());
+    } finally {
+      await signedIn.context().close();
+    }
+
+    // A fresh browser in English, nothing in its localStorage: the sign-in page is English, the admin German once signed in.
+    const context = await browser.newContext({ baseURL: site.baseUrl, locale: 'en-US' });
+    try {
+      const fresh = await context.newPage();
+      await fresh.goto('/admin/sign-in');
+      assert.equal(await fresh.evaluate(() => localStorage.length), 0);
+      await fresh.getByLabel('Username or email').fill('sprecher');
+      await fresh.getByLabel('Password').fill(adminPassword);
+      await fresh.getByRole('button', { name: 'Sign in' }).click();
+      await fresh.getByRole('heading', { level: 1, name: expected.de.home }).waitFor();
+      await fresh.getByRole('button', { name: expected.de.signOut }).waitFor();
+      assert.equal(await fresh.locator('html').getAttribute('lang'), 'de');
+      assert.equal(await fresh.evaluate(() => localStorage.getItem('cms.admin.language')), 'de', 'mirrored again');
+      // The other user's language is not this one's: the suite's admin, in its own browser, stays English.
+      await page.goto('/admin/');
+      await page.getByRole('heading', { level: 1, name: 'Content' }).waitFor();
+      // Signing out keeps the language shown: the sign-in page is German too.
+      await fresh.getByRole('button', { name: expected.de.signOut }).click();
+      await fresh.getByRole('heading', { level: 1, name: expected.de.signIn }).waitFor();
+    } finally {
+      await context.close();
+    }
   });
 
   it('opens in the first of the browser\'s languages it speaks, and in English when it speaks none', async () => {

@@ -342,6 +342,7 @@ describeOnPostgres('postgres migrations', () => {
         DROP TABLE share_links;
         DROP TABLE change_log;
         DROP TABLE presence;
+        DROP TABLE user_preferences;
         ${migrations[14]};
         DELETE FROM schema_migrations WHERE version > 15`);
 

@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import axe from 'axe-core';
+import { AxeBuilder } from '@axe-core/playwright';
 import { cheapPasswordHasher, startTestApp, testConfig, type TestApp } from './test-app.js';
 
 /**
@@ -88,20 +88,18 @@ interface Violation {
   readonly targets: string[];
 }
 
-/** axe-core's violations on the page as it is now. Injected through the debugger, so the page's CSP does not block it. */
+/**
+ * axe-core's violations on the page as it is now, in every frame, through @axe-core/playwright's
+ * AxeBuilder: it injects axe through the debugger, so the page's CSP does not block it.
+ */
 async function axeViolations(page: Page): Promise<Violation[]> {
-  const loaded = await page.evaluate(() => 'axe' in window);
-  if (!loaded) await page.evaluate(axe.source);
-  return page.evaluate(async () => {
-    const { axe: injected } = window as unknown as { axe: typeof axe };
-    const results = await injected.run(document, { resultTypes: ['violations'] });
-    return results.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      targets: violation.nodes.map((node) => node.target.join(' ')),
-    }));
-  });
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.map((violation) => ({
+    id: violation.id,
+    impact: violation.impact,
+    help: violation.help,
+    targets: violation.nodes.map((node) => node.target.join(' ')),
+  }));
 }
 
 /** Fails on any serious or critical axe-core violation, naming each rule and the elements that break it. */

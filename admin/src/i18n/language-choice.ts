@@ -1,9 +1,12 @@
+import { mirroredPreference } from '../preferences/mirror';
+import { preferences, savePreferences } from '../preferences/preferences';
+
 /**
- * The one place that knows where the editor's choice of interface language is kept. It is in
- * localStorage for now; a per-user server preference (`language`) can replace these two
- * functions without any screen noticing.
+ * The one place that knows where the editor's choice of interface language is kept: for the user
+ * on the server, as the preferences' `language` (preferences/preferences.ts), and mirrored in this
+ * browser's localStorage for the sign-in page and the first paint, exactly as the theme is
+ * (preferences/mirror.ts). Once the user's preferences load, their language wins.
  */
-const storageKey = 'cms.admin.language';
 
 /** The languages the admin's catalogues cover, with each one's name in itself for the menu. */
 export const interfaceLanguages = [
@@ -28,20 +31,23 @@ export function browserLanguage(preferred: readonly string[]): InterfaceLanguage
   return 'en';
 }
 
+const languageMirror = mirroredPreference('cms.admin.language', isInterfaceLanguage);
+
+/** The language this browser showed last, before anyone has signed in (else the browser's applies). */
 export function loadLanguageChoice(): InterfaceLanguage | undefined {
-  try {
-    const stored = localStorage.getItem(storageKey);
-    return isInterfaceLanguage(stored) ? stored : undefined;
-  } catch {
-    // Storage can be refused (private modes, policies): the browser's language still applies.
-    return undefined;
-  }
+  return languageMirror.kept();
 }
 
-export function saveLanguageChoice(language: InterfaceLanguage): void {
-  try {
-    localStorage.setItem(storageKey, language);
-  } catch {
-    // Not kept across visits, but the change still applies now.
-  }
+/**
+ * Shows the signed-in user's language whenever the preferences take one (loaded from the server,
+ * or chosen), and mirrors it; none chosen (`null`), or one the admin does not speak, leaves the
+ * language shown. Called once the modules are loaded (main.ts), as the theme's is.
+ */
+export function followLanguageChoice(show: (language: InterfaceLanguage) => void): void {
+  languageMirror.follow(() => preferences.language, show);
+}
+
+/** Keeps the user's choice on the server; it is shown at once, and on a refusal the server's is shown again. */
+export async function saveLanguageChoice(language: InterfaceLanguage): Promise<void> {
+  await savePreferences({ language });
 }

@@ -36,4 +36,5 @@ export async function removeLogin(tx: StorageSession, type: SanitizedPieceType, 
   if (type.name !== userTypeName) return;
   await tx.logins.remove(doc._id);
   await tx.tokens.removeForUser(doc._id);
+  await tx.preferences.remove(doc._id);
 }

@@ -10,6 +10,7 @@ import { webhookComponents, webhookPaths } from './webhook-paths.js';
 import { auditComponents, auditPaths } from './audit-paths.js';
 import { eventPaths } from './event-paths.js';
 import { presencePaths } from './presence-paths.js';
+import { preferencesPaths } from './preferences-paths.js';
 import { schemaAnswerComponents } from './schema-answer.js';
 
 /** An OpenAPI 3.1 document, as plain JSON. */
@@ -60,7 +61,7 @@ export function openApiDocument(config: AppConfig, fieldTypes: FieldTypeLookup =
     // Relative without a configured baseUrl: the document is served by the server it describes.
     servers: [{ url: config.baseUrl ? config.baseUrl : '/' }],
     tags: [...config.pieceTypes.values()].map((type) => ({ name: type.name, description: `${type.options.pluralLabel} (\`${type.name}\`)` })),
-    paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths(), ...webhookPaths(), ...auditPaths(), ...eventPaths(), ...presencePaths() },
+    paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths(), ...webhookPaths(), ...auditPaths(), ...eventPaths(), ...presencePaths(), ...preferencesPaths(config) },
     components: {
       schemas: {
         ...fixedComponentSchemas,

@@ -9,6 +9,7 @@ import type { IndexPlanStore } from './index-plans.js';
 import type { LoginThrottleStore } from './login-throttle.js';
 import type { LoginStore } from './logins.js';
 import type { PresenceStore } from './presence.js';
+import type { PreferencesStore } from './preferences.js';
 import type { ScheduleStore } from './schedules.js';
 import type { SetupCodeStore } from './setup-codes.js';
 import type { ShareLinkStore } from './share-links.js';
@@ -33,6 +34,7 @@ export interface StorageSession {
   readonly shareLinks: ShareLinkStore;
   readonly changes: ChangeLogStore;
   readonly presence: PresenceStore;
+  readonly preferences: PreferencesStore;
 }
 
 export interface StorageCapabilities {

@@ -4,6 +4,7 @@ import { schedulesMigration } from './migration-schedules.js';
 import { auditMigration } from './audit-migration.js';
 import { changeLogMigration } from './change-log-migration.js';
 import { presenceMigration } from './presence-migration.js';
+import { preferencesMigration } from './preferences-migration.js';
 import { shareLinksMigration } from './migration-share-links.js';
 import { scheduleReviewMigration } from './migration-schedule-review.js';
 
@@ -437,6 +438,8 @@ export const migrations: readonly string[] = [
   changeLogMigration,
   // 25: who has which document open (presence-migration.ts).
   presenceMigration,
+  // 26: each user's admin preferences (preferences-migration.ts).
+  preferencesMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

@@ -21,6 +21,7 @@ import { createPostgresHistoryStore } from './postgres-history-store.js';
 import { createPostgresAdvisoryLockStore } from './postgres-advisory-lock-store.js';
 import { createPostgresChangeLog } from './postgres-change-log.js';
 import { createPostgresPresenceStore } from './postgres-presence-store.js';
+import { createPostgresPreferencesStore } from './postgres-preferences-store.js';
 import { compileCountQuery } from './postgres-query.js';
 import { createPostgresLoginStore, createPostgresTokenStore } from './postgres-login-store.js';
 import { createPostgresLoginThrottleStore } from './postgres-login-throttle-store.js';
@@ -317,6 +318,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     shareLinks: createPostgresShareLinkStore(statements),
     changes,
     presence: createPostgresPresenceStore(statements),
+    preferences: createPostgresPreferencesStore(statements),
   };
 }
 

@@ -7,6 +7,7 @@ import { scheduleReviewMigration } from './migration-schedule-review.js';
 import { auditMigration } from './audit-migration.js';
 import { changeLogMigration } from './change-log-migration.js';
 import { presenceMigration } from './presence-migration.js';
+import { preferencesMigration } from './preferences-migration.js';
 
 /**
  * The schema, one entry per version: entry `i` upgrades a database at `PRAGMA user_version = i`
@@ -456,6 +457,8 @@ export const migrations: readonly string[] = [
   changeLogMigration,
   // 27: who has which document open (presence-migration.ts).
   presenceMigration,
+  // 28: each user's admin preferences (preferences-migration.ts).
+  preferencesMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

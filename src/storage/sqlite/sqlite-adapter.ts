@@ -23,6 +23,7 @@ import { createSqliteScheduleStore } from './sqlite-schedule-store.js';
 import { createSqliteAuditStore } from './sqlite-audit-store.js';
 import { createSqliteChangeLog } from './sqlite-change-log.js';
 import { createSqlitePresenceStore } from './sqlite-presence-store.js';
+import { createSqlitePreferencesStore } from './sqlite-preferences-store.js';
 import { StatementCache, type StatementSource } from './statement-cache.js';
 import { CountsUntilWrite } from './counts-until-write.js';
 import { countUpGeneration, GenerationCounters } from './generation-counters.js';
@@ -231,5 +232,6 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     changes: createSqliteChangeLog(statements),
     shareLinks: createSqliteShareLinkStore(statements),
     presence: createSqlitePresenceStore(statements),
+    preferences: createSqlitePreferencesStore(statements),
   };
 }
