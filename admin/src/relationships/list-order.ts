@@ -1,7 +1,7 @@
 import { nextTick } from 'vue';
 
 /**
- * Moving one entry of an ordered list in place (area widgets, related documents): the list is the
+ * Moving one entry of an ordered list in place (area widgets, array items, related documents): the list is the
  * document's own reactive array, so only the moved rows re-render.
  */
 export function moveEntry<T>(list: T[], from: number, to: number): void {
@@ -11,17 +11,27 @@ export function moveEntry<T>(list: T[], from: number, to: number): void {
 }
 
 export type MoveDirection = 'up' | 'down';
+/** The control a move came from: a move button, the drag handle (keyboard) or a drag (nothing to refocus). */
+export type MoveControl = MoveDirection | 'handle' | 'drag';
 
 /**
- * After a move, focus stays on the entry's button that was pressed (`data-move="up|down"` inside the
- * element `entryDomId`), or goes to the other one once the entry reaches an end of the list.
+ * After a move, focus stays on the entry's control that was pressed: its drag handle
+ * (`[data-drag-handle]`, the first inside the element `entryDomId`), or its button `data-move="up|down"`,
+ * or the other one once the entry reaches an end of the list. A drag leaves focus where it is.
  */
-export async function refocusMoveButton(entryDomId: string, direction: MoveDirection): Promise<void> {
+export async function refocusMoveButton(entryDomId: string, control: MoveControl): Promise<void> {
+  if (control === 'drag') return;
   await nextTick();
   const entry = document.getElementById(entryDomId);
-  const same = entry?.querySelector<HTMLButtonElement>(`[data-move="${direction}"]`);
-  const other = entry?.querySelector<HTMLButtonElement>(`[data-move="${direction === 'up' ? 'down' : 'up'}"]`);
+  if (control === 'handle') return entry?.querySelector<HTMLButtonElement>('[data-drag-handle]')?.focus();
+  const same = entry?.querySelector<HTMLButtonElement>(`[data-move="${control}"]`);
+  const other = entry?.querySelector<HTMLButtonElement>(`[data-move="${control === 'up' ? 'down' : 'up'}"]`);
   (same && !same.disabled ? same : other)?.focus();
+}
+
+/** What the list's live region reads out after a move, which screen readers would not otherwise notice. */
+export function movedAnnouncement(to: number, count: number): string {
+  return `Moved to position ${to + 1} of ${count}`;
 }
 
 /** "At most 3 items." and the like, for the help under a list with `min`/`max`; '' without limits. */
