@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { browserSkipReason, expectNoSeriousA11yViolations } from '../helpers/browser.js';
 import { signedInAdminSuite } from '../helpers/admin-app.js';
+import { eventually } from './flow-support.js';
 
 /**
  * Reordering by dragging (SortableJS, real pointer moves in steps) and by the drag handle's arrow
@@ -69,7 +70,7 @@ describe('admin: drag and drop, and the keyboard, reorder areas, arrays and rela
     assert.deepEqual(await bodyOf(docId), ['Charlie', 'Alpha', 'Bravo']);
   });
 
-  it('moves a widget with its handle and the arrow keys, keeping focus on the handle and announcing the move', async () => {
+  it('moves a widget with its handle and the arrow keys, keeping focus on the handle, announcing the move, and autosaves it', async () => {
     const { page } = suite;
     const docId = await articleWithWidgets('Keyboard widgets', ['One', 'Two', 'Three']);
     await page.getByRole('button', { name: 'Reorder Rich Text 1, position 1 of 3' }).focus();
@@ -84,8 +85,8 @@ describe('admin: drag and drop, and the keyboard, reorder areas, arrays and rela
     await page.keyboard.press('ArrowDown');
     assert.equal(await page.locator(':focus').getAttribute('aria-label'), 'Reorder Rich Text 3, position 3 of 3');
     await expectNoSeriousA11yViolations(page);
-    await saveDraft(page);
-    assert.deepEqual(await bodyOf(docId), ['Two', 'Three', 'One']);
+    // A move is an edit as any other: autosave saves it, with no click anywhere.
+    await eventually(async () => assert.deepEqual(await bodyOf(docId), ['Two', 'Three', 'One']), 15_000);
   });
 
   it('inserts a widget between two, and at the top', async () => {

@@ -29,6 +29,15 @@ export async function refocusMoveButton(entryDomId: string, control: MoveControl
   (same && !same.disabled ? same : other)?.focus();
 }
 
+/**
+ * Tells the form a list changed without an input, change or click of its own (a key on a drag
+ * handle, a drag): the editor's form notes activity on `change` events, so the dirty check and
+ * autosave follow a move as they follow typing.
+ */
+export function noteFormChange(from: Element): void {
+  from.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
 /** What the list's live region reads out after a move, which screen readers would not otherwise notice. */
 export function movedAnnouncement(to: number, count: number): string {
   return `Moved to position ${to + 1} of ${count}`;

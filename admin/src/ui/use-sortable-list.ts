@@ -1,5 +1,6 @@
 import { onBeforeUnmount, watch, type Ref } from 'vue';
 import type Sortable from 'sortablejs';
+import { noteFormChange } from '../relationships/list-order';
 
 /**
  * Reordering a list by dragging its rows' handles (`[data-drag-handle]`), with SortableJS. The
@@ -34,6 +35,7 @@ export function useSortableList(list: Ref<HTMLElement | undefined>, listId: stri
         if (from === undefined || to === undefined || from === to) return;
         putBack(event.from, event.item, from);
         move(from, to);
+        noteFormChange(event.from);
       },
     });
   }
