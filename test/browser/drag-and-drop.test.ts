@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { browserSkipReason, expectNoSeriousA11yViolations } from '../helpers/browser.js';
-import { signedInAdminSuite } from '../helpers/admin-app.js';
+import { adminTestConfig, signedInAdminSuite } from '../helpers/admin-app.js';
 import { eventually } from './flow-support.js';
 
 /**
@@ -20,7 +20,7 @@ const texts = (items: Widget[]) => items.map((item) => (item.content ?? '').repl
  * would. Both must be on screen at once: the page is made tall enough.
  */
 async function dragAbove(page: Page, handle: Locator, target: Locator): Promise<void> {
-  await page.setViewportSize({ width: 1280, height: 1600 });
+  await page.setViewportSize({ width: 1280, height: 2600 });
   await handle.scrollIntoViewIfNeeded();
   const from = await handle.boundingBox();
   const to = await target.boundingBox();
@@ -143,5 +143,66 @@ describe('admin: drag and drop, and the keyboard, reorder areas, arrays and rela
     await saveDraft(page);
     const saved = await site.t.request('GET', `/api/v1/article/${holder.body.cmsDocId}?cmsMode=draft`);
     assert.deepEqual((saved.body._related as { title: string }[]).map((doc) => doc.title), ['Rel C', 'Rel B', 'Rel A']);
+  });
+});
+
+/** A board's body allows rich text and callouts; a callout's own area allows rich text only. */
+function nestedAreaConfig(): Record<string, unknown> {
+  const config = adminTestConfig();
+  return {
+    ...config,
+    widgets: {
+      callout: {
+        fields: { add: { heading: { type: 'string' }, inner: { type: 'area', options: { widgets: { '@cms/rich-text': {} } } } } },
+      },
+    },
+    modules: {
+      ...(config.modules as Record<string, unknown>),
+      board: {
+        extend: '@cms/piece-type',
+        options: { label: 'Board' },
+        fields: { add: { body: { type: 'area', options: { widgets: { '@cms/rich-text': {}, callout: {} } } } } },
+      },
+    },
+  };
+}
+
+describe('admin: a drag stays within its own area', { skip: browserSkipReason }, () => {
+  const suite = signedInAdminSuite('nester', 'Nina Nester', nestedAreaConfig);
+
+  it('never drags a widget between a nested area and the area around it; the nested one reorders with its handle', async () => {
+    const { page, site } = suite;
+    const created = await site.t.request('POST', '/api/v1/board?cmsMode=draft', {
+      body: {
+        title: 'Nested areas',
+        body: {
+          metaType: 'area',
+          items: [
+            { metaType: 'widget', type: 'callout', heading: 'Box', inner: { metaType: 'area', items: [richText('Inner one'), richText('Inner two')] } },
+            richText('Outer A'),
+            richText('Outer B'),
+          ],
+        },
+      },
+    });
+    assert.equal(created.status, 200, created.text);
+    await page.goto(`/admin/types/board/${created.body.cmsDocId}`);
+    const innerSecond = page.getByRole('button', { name: 'Reorder Rich Text 2, position 2 of 2' });
+    await innerSecond.waitFor();
+    // Out of the callout into the body, and from the body into the callout: no widget changes area.
+    await dragAbove(page, innerSecond, page.getByRole('button', { name: 'Reorder Rich Text 3, position 3 of 3' }));
+    await dragAbove(page, page.getByRole('button', { name: 'Reorder Rich Text 3, position 3 of 3' }),
+      page.getByRole('button', { name: 'Reorder Rich Text 1, position 1 of 2' }));
+    // Within the callout's own area, its handle's keys move it.
+    await page.getByRole('button', { name: 'Reorder Rich Text 1, position 1 of 2' }).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('textbox', { name: 'Inner: Rich Text 1' }).getByText('Inner two').waitFor();
+    await saveDraft(page);
+    const saved = await site.t.request('GET', `/api/v1/board/${created.body.cmsDocId}?cmsMode=draft`);
+    const items = saved.body.body.items as (Widget & { inner?: { items: Widget[] } })[];
+    const callouts = items.filter((item) => item.type === 'callout');
+    assert.equal(callouts.length, 1);
+    assert.deepEqual(texts(items.filter((item) => item.type !== 'callout')).sort(), ['Outer A', 'Outer B']);
+    assert.deepEqual(texts(callouts[0]!.inner!.items), ['Inner two', 'Inner one']);
   });
 });
