@@ -170,7 +170,7 @@ function nestedAreaConfig(): Record<string, unknown> {
 describe('admin: a drag stays within its own area', { skip: browserSkipReason }, () => {
   const suite = signedInAdminSuite('nester', 'Nina Nester', nestedAreaConfig);
 
-  it('never drags a widget between a nested area and the area around it; the nested one reorders with its handle', async () => {
+  it('never drags a widget between a nested area and the area around it; within the nested one, it moves', async () => {
     const { page, site } = suite;
     const created = await site.t.request('POST', '/api/v1/board?cmsMode=draft', {
       body: {
@@ -193,9 +193,9 @@ describe('admin: a drag stays within its own area', { skip: browserSkipReason },
     await dragAbove(page, innerSecond, page.getByRole('button', { name: 'Reorder Rich Text 3, position 3 of 3' }));
     await dragAbove(page, page.getByRole('button', { name: 'Reorder Rich Text 3, position 3 of 3' }),
       page.getByRole('button', { name: 'Reorder Rich Text 1, position 1 of 2' }));
-    // Within the callout's own area, its handle's keys move it.
-    await page.getByRole('button', { name: 'Reorder Rich Text 1, position 1 of 2' }).focus();
-    await page.keyboard.press('ArrowDown');
+    // Within the callout's own area, a drag moves it.
+    await dragAbove(page, page.getByRole('button', { name: 'Reorder Rich Text 2, position 2 of 2' }),
+      page.getByRole('button', { name: 'Reorder Rich Text 1, position 1 of 2' }));
     await page.getByRole('textbox', { name: 'Inner: Rich Text 1' }).getByText('Inner two').waitFor();
     await saveDraft(page);
     const saved = await site.t.request('GET', `/api/v1/board/${created.body.cmsDocId}?cmsMode=draft`);

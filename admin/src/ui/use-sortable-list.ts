@@ -9,11 +9,13 @@ import { noteFormChange } from '../relationships/list-order';
  * the model, so the new order comes from the model as any other edit (undo, dirty tracking, autosave).
  *
  * Each list is its own group that neither gives nor takes rows: a widget never leaves its area, so
- * a nested area cannot receive a widget its own list of allowed widgets would refuse. The handle
- * selector names the list's own id so that an outer list does not start a drag from a nested
- * list's handle.
+ * a nested area cannot receive a widget its own list of allowed widgets would refuse. Answers the
+ * list's id, for its rows' handles (`data-drag-handle="<id>"`), so that an outer list does not
+ * start a drag from a nested list's handle. The id is the component's own, not made from the field's
+ * path: a nested area's path changes when its widget moves, its Sortable does not.
  */
-export function useSortableList(list: Ref<HTMLElement | undefined>, listId: string, move: (from: number, to: number) => void): void {
+export function useSortableList(list: Ref<HTMLElement | undefined>, move: (from: number, to: number) => void): string {
+  const listId = `sortable-${++listCount}`;
   let sortable: Sortable | undefined;
   let disposed = false;
 
@@ -51,7 +53,10 @@ export function useSortableList(list: Ref<HTMLElement | undefined>, listId: stri
     disposed = true;
     sortable?.destroy();
   });
+  return listId;
 }
+
+let listCount = 0;
 
 /** The dragged row back at its place among the list's rows, where Vue's rendering expects it. */
 function putBack(listElement: HTMLElement, row: HTMLElement, index: number): void {
