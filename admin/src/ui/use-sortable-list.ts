@@ -1,12 +1,15 @@
 import { onBeforeUnmount, watch, type Ref } from 'vue';
 import type Sortable from 'sortablejs';
 import { noteFormChange } from '../relationships/list-order';
+import { useFormReadOnly } from '../fields/form-read-only';
 
 /**
  * Reordering a list by dragging its rows' handles (`[data-drag-handle]`), with SortableJS. The
  * library is fetched on the first list that shows, never with the admin's first load. Sortable
  * moves DOM nodes itself; the row is put back where Vue rendered it and `move(from, to)` changes
- * the model, so the new order comes from the model as any other edit (undo, dirty tracking, autosave).
+ * the model, so the new order comes from the model as any other edit (dirty check, autosave, the
+ * conflict comparison). A read-only form drags nothing (its disabled fieldset stops the handles'
+ * keys, not a drag).
  *
  * Each list is its own group that neither gives nor takes rows: a widget never leaves its area, so
  * a nested area cannot receive a widget its own list of allowed widgets would refuse. Answers the
@@ -18,12 +21,14 @@ export function useSortableList(list: Ref<HTMLElement | undefined>, move: (from:
   const listId = `sortable-${++listCount}`;
   let sortable: Sortable | undefined;
   let disposed = false;
+  const readOnly = useFormReadOnly();
 
   async function attach(element: HTMLElement) {
     const { default: SortableJs } = await import('sortablejs');
     if (disposed || list.value !== element) return;
     sortable = SortableJs.create(element, {
       group: { name: listId, pull: false, put: false },
+      disabled: readOnly.value,
       handle: `[data-drag-handle="${CSS.escape(listId)}"]`,
       // Sortable's own syntax: the list's direct <li> children.
       draggable: '>li',
@@ -48,6 +53,8 @@ export function useSortableList(list: Ref<HTMLElement | undefined>, move: (from:
     sortable = undefined;
     if (element) void attach(element);
   }, { immediate: true, flush: 'post' });
+
+  watch(readOnly, (value) => sortable?.option('disabled', value));
 
   onBeforeUnmount(() => {
     disposed = true;
