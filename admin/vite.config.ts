@@ -15,6 +15,14 @@ export default defineConfig({
   root,
   base: '/admin/',
   plugins: [vue()],
+  // vue-i18n's build flags: the Composition API only, and messages compiled without eval (the admin's CSP has no 'unsafe-eval').
+  define: {
+    __VUE_I18N_FULL_INSTALL__: true,
+    __VUE_I18N_LEGACY_API__: false,
+    __INTLIFY_JIT_COMPILATION__: true,
+    __INTLIFY_DROP_MESSAGE_COMPILER__: false,
+    __INTLIFY_PROD_DEVTOOLS__: false,
+  },
   build: {
     outDir: fileURLToPath(new URL('../dist/admin', import.meta.url)),
     emptyOutDir: true,

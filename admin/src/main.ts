@@ -1,6 +1,7 @@
 import { createApp } from 'vue';
 import App from './App.vue';
 import { router } from './router';
+import { i18n } from './i18n';
 import './styles.css';
 
-createApp(App).use(router).mount('#app');
+createApp(App).use(i18n).use(router).mount('#app');

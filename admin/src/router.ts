@@ -1,6 +1,8 @@
 import { createRouter, createWebHistory, type RouteLocationNormalized } from 'vue-router';
 import SignIn from './screens/SignIn.vue';
 import { loadSession, session } from './session';
+import { watch } from 'vue';
+import { i18n, t } from './i18n';
 import { prefetchDocument, preloadEditorCode } from './editor/open-requests';
 
 /**
@@ -10,9 +12,9 @@ import { prefetchDocument, preloadEditorCode } from './editor/open-requests';
 export const router = createRouter({
   history: createWebHistory('/admin/'),
   routes: [
-    { path: '/sign-in', name: 'sign-in', component: SignIn, meta: { public: true, title: 'Sign in' } },
-    { path: '/setup', name: 'setup', component: () => import('./screens/FirstRun.vue'), meta: { public: true, title: 'Create the first admin' } },
-    { path: '/', name: 'home', component: () => import('./screens/HomeScreen.vue'), meta: { title: 'Content' } },
+    { path: '/sign-in', name: 'sign-in', component: SignIn, meta: { public: true, title: 'signIn.title' } },
+    { path: '/setup', name: 'setup', component: () => import('./screens/FirstRun.vue'), meta: { public: true, title: 'setup.title' } },
+    { path: '/', name: 'home', component: () => import('./screens/HomeScreen.vue'), meta: { title: 'home.title' } },
     { path: '/types/:type', name: 'list', component: () => import('./screens/ListScreen.vue'), props: true },
     {
       path: '/types/:type/new',
@@ -32,10 +34,10 @@ export const router = createRouter({
         prefetchDocument(String(to.params.type), String(to.params.docId), session.locale);
       },
     },
-    { path: '/media', name: 'media', component: () => import('./screens/MediaScreen.vue'), meta: { title: 'Media' } },
-    { path: '/users', name: 'users', component: () => import('./screens/UsersScreen.vue'), meta: { title: 'Users', role: 'admin' } },
-    { path: '/audit', name: 'audit', component: () => import('./screens/AuditScreen.vue'), meta: { title: 'Audit', role: 'admin' } },
-    { path: '/:unknown(.*)*', name: 'not-found', component: () => import('./screens/NotFound.vue'), meta: { public: true, title: 'Not found' } },
+    { path: '/media', name: 'media', component: () => import('./screens/MediaScreen.vue'), meta: { title: 'shell.media' } },
+    { path: '/users', name: 'users', component: () => import('./screens/UsersScreen.vue'), meta: { title: 'shell.users', role: 'admin' } },
+    { path: '/audit', name: 'audit', component: () => import('./screens/AuditScreen.vue'), meta: { title: 'shell.audit', role: 'admin' } },
+    { path: '/:unknown(.*)*', name: 'not-found', component: () => import('./screens/NotFound.vue'), meta: { public: true, title: 'notFound.title' } },
   ],
 });
 
@@ -51,7 +53,14 @@ router.beforeEach(async (to) => {
   return { name: 'sign-in', query: to.fullPath === '/' ? {} : { next: to.fullPath } };
 });
 
-router.afterEach((to) => {
-  const title = typeof to.meta.title === 'string' ? to.meta.title : '';
-  document.title = title ? `${title} · CMS admin` : 'CMS admin';
+// A route's `title` is the catalogue key of its screen's name.
+function showTitle(to: RouteLocationNormalized): void {
+  const title = typeof to.meta.title === 'string' ? t(to.meta.title) : '';
+  document.title = title ? t('shell.documentTitle', { screen: title }) : t('shell.adminTitle');
+}
+
+router.afterEach(showTitle);
+// Another interface language renames the screen at once; screens without a `title` name themselves.
+watch(i18n.global.locale, () => {
+  if (typeof router.currentRoute.value.meta.title === 'string') showTitle(router.currentRoute.value);
 });

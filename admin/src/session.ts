@@ -1,6 +1,8 @@
-import { computed, reactive } from 'vue';
+import { computed, reactive, watch } from 'vue';
 import { ApiError, request, setCsrfToken } from './api/client';
-import type { PieceTypeSchema, Schema, SignedInUser } from './api/types';
+import type { PieceTypeSchema, Schema, ServedSchema, SignedInUser } from './api/types';
+import { currentLanguage, i18n } from './i18n';
+import { inLanguage } from './i18n/configured-text';
 import { closeLiveEvents } from './live/live-events';
 
 /**
@@ -13,6 +15,12 @@ export const session = reactive({
   /** The locale the editor works in; screens read it from here and the shell's switcher sets it. */
   locale: '',
   loaded: false,
+});
+
+/** The schema as the server sent it; `session.schema` is it in the interface language. */
+let servedSchema: ServedSchema | undefined;
+watch(i18n.global.locale, () => {
+  if (servedSchema) session.schema = inLanguage(servedSchema, currentLanguage());
 });
 
 /**
@@ -53,7 +61,9 @@ async function whoami(): Promise<SignedInUser | undefined> {
 
 /** Loads (or reloads) the signed-in user and the schema their role sees. */
 export async function loadSession(): Promise<void> {
-  const [user, schema] = await Promise.all([whoami(), request<Schema>('/@cms/schema')]);
+  const [user, served] = await Promise.all([whoami(), request<ServedSchema>('/@cms/schema')]);
+  servedSchema = served;
+  const schema = inLanguage(served, currentLanguage());
   session.user = user;
   session.schema = schema;
   setCsrfToken(user?.csrfToken);

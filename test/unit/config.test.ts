@@ -391,3 +391,44 @@ test('CMS_CORS_ORIGINS and cors.origins: origins as browsers send them, never "*
   await rejectsAt({}, 'CMS_CORS_ORIGINS', { CMS_CORS_ORIGINS: 'www.example.com' });
   await rejectsAt({ cors: { origin: ['https://www.example.com'] } }, 'cors.origins');
 });
+
+test('labels and help may be given per language; the server resolves them to English, else the first', async () => {
+  const recipe = {
+    extend: '@cms/piece-type',
+    options: { label: { de: 'Rezept', en: 'Recipe' }, pluralLabel: { fr: 'Recettes', de: 'Rezepte' } },
+    fields: { add: { time: { type: 'integer', label: { en: 'Cooking time', de: 'Kochzeit' }, help: { de: 'In Minuten' } } } },
+  };
+  const config = await loadAppConfig({ env: {}, cwd: tmpdir(), config: { modules: { recipe } } });
+  const { options, fields } = config.pieceTypes.get('recipe')!;
+  assert.equal(options.label, 'Recipe');
+  assert.equal(options.pluralLabel, 'Recettes', 'no English: the first given');
+  assert.deepEqual(options.labelText, { de: 'Rezept', en: 'Recipe' });
+  assert.deepEqual(options.pluralLabelText, { fr: 'Recettes', de: 'Rezepte' });
+  const time = fields.find((field) => field.name === 'time')!;
+  assert.equal(time.label, 'Cooking time');
+  assert.equal(time.help, 'In Minuten');
+  assert.deepEqual(time.labelText, { en: 'Cooking time', de: 'Kochzeit' });
+  const plain = await loadAppConfig({ env: {}, cwd: tmpdir(), config: { modules: { article: article({}, { label: 'Story' }) } } });
+  assert.equal(plain.pieceTypes.get('article')!.options.labelText, 'Story', 'a plain string still works');
+});
+
+test('a per-language label of another shape is refused with the path of the bad value', async () => {
+  const message = /must be a non-empty string or an object of language code/;
+  for (const [options, path] of [
+    [{ label: {} }, 'modules.article.options.label'],
+    [{ label: { en: '' } }, 'modules.article.options.label'],
+    [{ pluralLabel: { en: 3 } }, 'modules.article.options.pluralLabel'],
+    [{ label: { 'not a language': 'x' } }, 'modules.article.options.label'],
+  ] as const) {
+    const error = await rejectsAt({ modules: { article: article({}, options) } }, path);
+    assert.match(error.message, message);
+  }
+  for (const [field, path] of [
+    [{ type: 'string', label: ['Title'] }, 'modules.article.fields.add.category.label'],
+    [{ type: 'string', help: { de: '' } }, 'modules.article.fields.add.category.help'],
+    [{ type: 'string', label: 7 }, 'modules.article.fields.add.category.label'],
+  ] as const) {
+    const error = await rejectsAt({ modules: { article: article({ category: field }) } }, path);
+    assert.match(error.message, message);
+  }
+});

@@ -1,3 +1,4 @@
+import { t } from '../i18n';
 import type { ErrorBody } from './types';
 
 /**
@@ -19,7 +20,7 @@ export class ApiError extends Error {
   readonly body: ErrorBody;
 
   constructor(status: number, body: ErrorBody) {
-    super(body.message || `Request failed (${status})`);
+    super(body.message || t('errors.requestFailed', { status }));
     this.status = status;
     this.body = body;
   }
@@ -120,7 +121,7 @@ async function send(url: string, init: RequestInit): Promise<Response> {
     return await fetch(url, init);
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, { name: 'network', message: 'The server could not be reached.' });
+    throw new ApiError(0, { name: 'network', message: t('errors.unreachable') });
   }
 }
 
@@ -147,7 +148,7 @@ export function uploadFile<T>(file: File, onProgress?: (fraction: number) => voi
       if (xhr.status >= 200 && xhr.status < 300) resolve(body as T);
       else reject(new ApiError(xhr.status, body as ErrorBody));
     };
-    xhr.onerror = () => reject(new ApiError(0, { name: 'network', message: 'The upload failed: the server could not be reached.' }));
+    xhr.onerror = () => reject(new ApiError(0, { name: 'network', message: t('errors.uploadUnreachable') }));
     signal?.addEventListener('abort', () => xhr.abort());
     xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
     const form = new FormData();

@@ -1,5 +1,6 @@
 import { request, type Query, type RequestOptions } from './client';
 import type { HistoryEntry, HistoryPage, ListAnswer, Mode, PieceDocument } from './types';
+import { formatDateTime, t } from '../i18n';
 
 /**
  * The piece endpoints of the interface, one function each. Every call names its locale and mode
@@ -139,11 +140,10 @@ export function documentStatus(draft: Pick<PieceDocument, 'modified' | 'lastPubl
   return draft.modified ? 'modified' : 'published';
 }
 
-export const statusLabels: Readonly<Record<DocumentStatus, string>> = {
-  draft: 'Draft only',
-  published: 'Published',
-  modified: 'Modified since published',
-};
+/** A status as the badges name it, in the interface language. */
+export function statusLabel(status: DocumentStatus): string {
+  return t(`status.${status}`);
+}
 
 /** A draft's schedule as it shows it (`scheduledPublish`, `scheduledUnpublish`). */
 export type Schedule = NonNullable<PieceDocument['scheduledPublish']>;
@@ -155,13 +155,13 @@ export type Schedule = NonNullable<PieceDocument['scheduledPublish']>;
 export function scheduleBadge(draft: Pick<PieceDocument, 'scheduledPublish' | 'scheduledUnpublish'>): { label: string; failed: boolean; title: string } | null {
   const schedules = [draft.scheduledPublish, draft.scheduledUnpublish].filter((one): one is Schedule => !!one);
   const failed = schedules.find((one) => one.status === 'failed');
-  if (failed) return { label: 'Schedule failed', failed: true, title: failed.reason ?? '' };
+  if (failed) return { label: t('schedule.badgeFailed'), failed: true, title: failed.reason ?? '' };
   const next = schedules.sort((a, b) => a.at.localeCompare(b.at))[0];
   if (!next) return null;
-  const action = next === draft.scheduledPublish ? 'Publishes' : 'Unpublishes';
+  const action = next === draft.scheduledPublish ? 'schedule.publishesAt' : 'schedule.unpublishesAt';
   // Shown in the browser's time, which it names, as the editor's schedule panel does.
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return { label: 'Scheduled', failed: false, title: `${action} ${new Date(next.at).toLocaleString()} (${zone})` };
+  return { label: t('schedule.badge'), failed: false, title: t(action, { when: formatDateTime(next.at), zone }) };
 }
 
 /** The full `_id` of one version of a document. */

@@ -23,11 +23,22 @@ import type {
 
 export type { Attachment, AuditRecord, Crop, HistoryEntry, HistoryPage };
 
-/** GET /api/v1/@cms/schema and its parts. */
-export type Schema = ConfigurationSchema;
-export type WidgetSchema = SchemaWidget;
-export type PieceTypeSchema = SchemaPieceType;
-export type FieldSchema = SchemaField;
+/** A configured text as the schema serves it: one string, or one per language code. */
+export type LocalizedText = string | { [language: string]: string };
+
+/** A shape whose configured texts are read in one language (i18n/configured-text.ts): plain strings. */
+export type InOneLanguage<T> = T extends readonly (infer Item)[]
+  ? InOneLanguage<Item>[]
+  : T extends object
+    ? { [K in keyof T]: unknown extends T[K] ? T[K] : LocalizedText extends T[K] ? string : InOneLanguage<T[K]> }
+    : T;
+
+/** GET /api/v1/@cms/schema as served, and as the screens read it: in the interface language. */
+export type ServedSchema = ConfigurationSchema;
+export type Schema = InOneLanguage<ConfigurationSchema>;
+export type WidgetSchema = InOneLanguage<SchemaWidget>;
+export type PieceTypeSchema = InOneLanguage<SchemaPieceType>;
+export type FieldSchema = InOneLanguage<SchemaField>;
 export type Choice = SchemaChoice;
 export type AreaFieldOptions = SchemaAreaOptions;
 

@@ -1,5 +1,6 @@
 import { onBeforeUnmount, onMounted, ref, watch } from 'vue';
 import { ApiError } from '../api/client';
+import { t } from '../i18n';
 import { patchPiece } from '../api/pieces';
 import type { PieceDocument } from '../api/types';
 import { notify } from '../ui/notify';
@@ -43,18 +44,18 @@ export function tabId(): string {
 export function lockHolder(error: unknown): LockHolder | undefined {
   if (!(error instanceof ApiError) || error.status !== 409 || (error.body.name as string) !== 'locked') return undefined;
   const data = error.body.data ?? {};
-  if (data.me === true) return { me: true, name: 'You' };
+  if (data.me === true) return { me: true, name: t('lock.you') };
   const name = [data.title, data.username].find((value): value is string => typeof value === 'string' && value !== '');
-  return { me: false, name: name ?? 'Another user' };
+  return { me: false, name: name ?? t('lock.anotherUser') };
 }
 
 /** "Ada is editing this document", as the read-only editor says it. */
 export function editingMessage(holder: LockHolder): string {
-  return holder.me ? 'You are editing this document in another tab' : `${holder.name} is editing this document`;
+  return holder.me ? t('lock.youEditing') : t('lock.otherEditing', { name: holder.name });
 }
 
 export function tookOverMessage(holder: LockHolder): string {
-  return holder.me ? 'You took over this document in another tab' : `${holder.name} took over this document`;
+  return holder.me ? t('lock.youTookOver') : t('lock.otherTookOver', { name: holder.name });
 }
 
 export interface LockTarget {
@@ -103,7 +104,7 @@ export function useAdvisoryLock(target: LockTarget) {
   /** Someone else has the lock: reading only, and told at once when it was taken from this tab. */
   function refused(holder: LockHolder): void {
     if (state.value.kind === 'held' || state.value.kind === 'lost') {
-      if (state.value.kind === 'held') notify(`${tookOverMessage(holder)}: you may only read it here now.`, 'error', 10000);
+      if (state.value.kind === 'held') notify(t('lock.readOnlyNow', { message: tookOverMessage(holder) }), 'error', 10000);
       state.value = { kind: 'lost', holder };
     } else {
       state.value = { kind: 'other', holder };

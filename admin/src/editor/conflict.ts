@@ -1,4 +1,5 @@
 import { ApiError } from '../api/client';
+import { formatDateTime, t } from '../i18n';
 import type { FieldSchema } from '../api/types';
 
 /**
@@ -33,8 +34,8 @@ export function changedSinceRead(error: unknown): ChangedBy | undefined {
   const data = error.body.data ?? {};
   const updatedAt = typeof data.updatedAt === 'string' ? data.updatedAt : undefined;
   const who = userName(data.updatedBy);
-  const when = updatedAt ? new Date(updatedAt).toLocaleString() : undefined;
-  const message = who && when ? `${who} changed this document at ${when}` : error.body.message;
+  const when = updatedAt ? formatDateTime(updatedAt) : undefined;
+  const message = who && when ? t('conflict.changedAt', { who, when }) : error.body.message;
   return { message, updatedAt };
 }
 
@@ -127,10 +128,10 @@ function itemText(item: unknown): string {
 
 /** A short reading of a field's value for the comparison: text, titles of related documents, an area's words. */
 export function describeValue(value: unknown): string {
-  if (value === undefined || value === null || value === '') return '(empty)';
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (value === undefined || value === null || value === '') return t('conflict.empty');
+  if (typeof value === 'boolean') return value ? t('common.yes') : t('common.no');
   if (typeof value === 'string' || typeof value === 'number') return String(value);
-  if (Array.isArray(value)) return value.length ? value.map(itemText).join(', ') : '(empty)';
+  if (Array.isArray(value)) return value.length ? value.map(itemText).join(', ') : t('conflict.empty');
   const holder = value as Record<string, unknown>;
   if (Array.isArray(holder.items)) return describeValue(holder.items);
   return JSON.stringify(value);

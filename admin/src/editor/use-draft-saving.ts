@@ -8,6 +8,7 @@ import { flushPendingWrites } from '../fields/pending-writes';
 import { session } from '../session';
 import { confirmAction } from '../ui/confirm';
 import { errorMessage, notify, notifyError } from '../ui/notify';
+import { t } from '../i18n';
 import { tookOverMessage, type AdvisoryLock } from './advisory-lock';
 import { changedSinceRead, compareVersions, mergeChoices, type ChangedBy, type Choice, type FieldComparison } from './conflict';
 import { formPayload } from './form-payload';
@@ -52,20 +53,20 @@ export function useDraftSaving(target: EditorTarget, loaded: LoadedDocument, err
     const byPath = error instanceof ApiError && error.status === 400 ? flattenErrors(error.body) : new Map<string, string>();
     if (byPath.size === 0) {
       if (!auto) notifyError(error);
-      return error instanceof ApiError && error.status === 0 ? 'offline, the server could not be reached' : errorMessage(error);
+      return error instanceof ApiError && error.status === 0 ? t('saving.offline') : errorMessage(error);
     }
     errors.value = byPath;
-    const count = byPath.size === 1 ? 'one field needs' : `${byPath.size} fields need`;
-    if (auto) return `${count} attention`;
+    const attention = t('saving.attention', byPath.size);
+    if (auto) return attention;
     await nextTick();
     const unseen = [...byPath].filter(([path]) => !document.getElementById(`${inputId(path)}-error`));
     const details = unseen.map(([path, message]) => `${path}: ${message}`).join('; ');
-    notify(`Not saved: ${count} attention.${details ? ` ${details}` : ''}`, 'error', 8000);
+    notify(`${t('saving.notSaved', { reason: attention })}.${details ? ` ${details}` : ''}`, 'error', 8000);
     const first = form.value?.querySelector<HTMLElement>(
       '.has-error input, .has-error select, .has-error textarea, .has-error [contenteditable="true"], .has-error button',
     );
     first?.focus();
-    return `${count} attention`;
+    return attention;
   }
 
   /** Saves the draft (inserting a new document); answers the saved draft, or undefined when refused. */
@@ -87,7 +88,7 @@ export function useDraftSaving(target: EditorTarget, loaded: LoadedDocument, err
     }
     const lockState = lock.state.value;
     if (lockState.kind === 'other' || lockState.kind === 'lost') {
-      saveState.value = { kind: 'failed', reason: lockState.kind === 'lost' ? tookOverMessage(lockState.holder) : 'someone else is editing this document' };
+      saveState.value = { kind: 'failed', reason: lockState.kind === 'lost' ? tookOverMessage(lockState.holder) : t('lock.someoneElse') };
       return undefined;
     }
     const body = formPayload(target.type.fields, current);
@@ -122,7 +123,7 @@ export function useDraftSaving(target: EditorTarget, loaded: LoadedDocument, err
     }
     if (lock.noteRefusal(error)) {
       const state = lock.state.value;
-      saveState.value = { kind: 'failed', reason: state.kind === 'lost' ? tookOverMessage(state.holder) : 'someone else is editing this document' };
+      saveState.value = { kind: 'failed', reason: state.kind === 'lost' ? tookOverMessage(state.holder) : t('lock.someoneElse') };
       return undefined;
     }
     saveState.value = { kind: 'failed', reason: await showRefusal(error, auto) };
@@ -201,9 +202,9 @@ export function useDraftSaving(target: EditorTarget, loaded: LoadedDocument, err
       if (!tracker.check()) return true;
     }
     return confirmAction({
-      title: 'Leave without saving?',
-      message: 'This document has changes that are not saved. They will be lost.',
-      confirmLabel: 'Leave without saving',
+      title: t('saving.leaveTitle'),
+      message: t('saving.leaveMessage'),
+      confirmLabel: t('saving.leaveConfirm'),
       danger: true,
     });
   }

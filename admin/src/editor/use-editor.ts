@@ -5,6 +5,7 @@ import { session } from '../session';
 import { provideFieldErrors } from '../fields/errors';
 import { flushPendingWrites } from '../fields/pending-writes';
 import { notify, notifyError } from '../ui/notify';
+import { t } from '../i18n';
 import { useAdvisoryLock } from './advisory-lock';
 import { availableActions } from './available-actions';
 import { changesAsText } from './conflict';
@@ -77,7 +78,7 @@ export function useEditor(target: EditorTarget) {
     // Only for a newer version: a refresh sent before this tab's own save committed answers the one before it,
     // and a needless reload then could land over what the editor types next.
     if (!stored.updatedAt || !shown.updatedAt || stored.updatedAt <= shown.updatedAt) return;
-    notify(`${stored.updatedBy?.title || stored.updatedBy?.username || 'Someone'} changed this document: it now shows their version.`);
+    notify(t('editor.followed', { name: stored.updatedBy?.title || stored.updatedBy?.username || t('common.someone') }));
     await load(true);
   }
 
@@ -111,7 +112,7 @@ export function useEditor(target: EditorTarget) {
     const base = JSON.parse(tracker.savedState() ?? '{}') as Record<string, unknown>;
     try {
       await navigator.clipboard.writeText(changesAsText(target.type.fields, base, formPayload(target.type.fields, doc.value)));
-      notify('Your changes are on the clipboard');
+      notify(t('editor.copied'));
     } catch (error) {
       notifyError(error);
     }

@@ -7,6 +7,7 @@ import {
 import type { PieceDocument } from '../api/types';
 import { confirmAction } from '../ui/confirm';
 import { notify, notifyError } from '../ui/notify';
+import { t } from '../i18n';
 import { changedSinceRead } from './conflict';
 import type { EditedDocument, EditorTarget, LoadedDocument } from './use-document-loader';
 
@@ -51,7 +52,7 @@ export function useWorkflow(target: EditorTarget, loaded: LoadedDocument, save: 
     const change = changedSinceRead(error);
     if (!change) return notifyError(error);
     const unsaved = tracker.check();
-    notify(`Nothing was done: ${change.message}, after you opened it.${unsaved ? '' : ' Their version is shown now.'}`, 'error', 10000);
+    notify(t(unsaved ? 'workflow.nothingDone' : 'workflow.nothingDoneReloaded', { change: change.message }), 'error', 10000);
     if (!unsaved) await loaded.load(true);
   }
 
@@ -67,57 +68,57 @@ export function useWorkflow(target: EditorTarget, loaded: LoadedDocument, save: 
     saveDraft: () =>
       run('save', async () => {
         const saved = await save();
-        if (saved) notify(target.type.autopublish ? 'Saved and published' : 'Draft saved');
+        if (saved) notify(target.type.autopublish ? t('workflow.savedAndPublished') : t('workflow.draftSaved'));
         return undefined;
       }),
     publish: () =>
-      run('publish', async () => ((await savedDraft()) ? (await publishPiece(target.typeName, draftId(), draftTag()), 'Published') : undefined)),
+      run('publish', async () => ((await savedDraft()) ? (await publishPiece(target.typeName, draftId(), draftTag()), t('workflow.published')) : undefined)),
     /** A scheduled publish publishes what the draft holds then: unsaved changes are saved first. */
     schedule: (body: ScheduleBody) =>
       run('schedule', async () => {
         if (body.publishAt && !(await savedDraft())) return undefined;
         await schedulePiece(target.typeName, draftId(), body, draftTag());
-        return Object.values(body).some((at) => at) ? 'Scheduled' : 'Schedule cancelled';
+        return Object.values(body).some((at) => at) ? t('workflow.scheduled') : t('workflow.scheduleCancelled');
       }),
-    unpublish: () => run('unpublish', async () => (await unpublishPiece(target.typeName, draftId(), draftTag()), 'Unpublished')),
+    unpublish: () => run('unpublish', async () => (await unpublishPiece(target.typeName, draftId(), draftTag()), t('workflow.unpublished'))),
     discard: () =>
       run('discard', async () => {
         const sure = await confirmAction({
-          title: 'Discard draft changes?',
-          message: 'The draft goes back to the published version. Changes since it was published are lost.',
-          confirmLabel: 'Discard changes',
+          title: t('workflow.discardTitle'),
+          message: t('workflow.discardMessage'),
+          confirmLabel: t('workflow.discardConfirm'),
           danger: true,
         });
-        return sure ? (await revertDraftToPublished(target.typeName, draftId(), draftTag()), 'Draft changes discarded') : undefined;
+        return sure ? (await revertDraftToPublished(target.typeName, draftId(), draftTag()), t('workflow.discarded')) : undefined;
       }),
     undoPublish: () =>
       run('undoPublish', async () => {
         const sure = await confirmAction({
-          title: 'Undo publish?',
-          message: 'The previously published version is published again. The draft is not changed.',
-          confirmLabel: 'Undo publish',
+          title: t('workflow.undoTitle'),
+          message: t('workflow.undoMessage'),
+          confirmLabel: t('workflow.undoPublish'),
         });
-        return sure ? (await revertPublishedToPrevious(target.typeName, draftId(), draftTag()), 'Previous version published again') : undefined;
+        return sure ? (await revertPublishedToPrevious(target.typeName, draftId(), draftTag()), t('workflow.undone')) : undefined;
       }),
     archive: (archived: boolean) =>
       run(archived ? 'archive' : 'restore', async () => {
         const saved = await savedDraft();
         if (!saved) return undefined;
         await setArchived(target.typeName, saved as PieceDocument, archived, draftTag());
-        return archived ? 'Archived' : 'Restored';
+        return archived ? t('notices.archived') : t('workflow.restored');
       }),
     remove: () =>
       run('delete', async () => {
         const sure = await confirmAction({
-          title: `Delete “${doc.value?.title || 'this document'}”?`,
-          message: `This deletes it in this locale for good: the draft${hasPublished.value ? ' and the published version' : ''}. Other locales stay.`,
-          confirmLabel: 'Delete',
+          title: t('workflow.deleteTitle', { title: doc.value?.title || t('workflow.thisDocument') }),
+          message: hasPublished.value ? t('workflow.deleteDraftAndPublished') : t('workflow.deleteDraft'),
+          confirmLabel: t('mediaDetails.delete'),
           danger: true,
         });
         if (!sure) return undefined;
         await deletePiece(target.typeName, draftId(), draftTag());
         tracker.forget();
-        notify('Deleted');
+        notify(t('notices.deleted'));
         await router.push({ name: 'list', params: { type: target.typeName } });
         return undefined;
       }),

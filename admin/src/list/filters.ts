@@ -1,4 +1,5 @@
 import type { FieldSchema, ListAnswer, PieceTypeSchema } from '../api/types';
+import { t } from '../i18n';
 
 /**
  * The list's filters, built from the type's schema: one per top-level field the server can filter
@@ -45,23 +46,23 @@ export function filterDefsFor(type: PieceTypeSchema): FilterDef[] {
     return kind && !notFilters.has(field.name) ? [{ name: field.name, label: field.label, kind, field }] : [];
   });
   // Drafts with a scheduled publish or unpublish, for those who may read drafts (a field of that name keeps its own filter).
-  const schedules = type.localized && !type.autopublish && type.can.viewDrafts && !type.fields.some((field) => field.name === scheduledFilter.name);
-  return schedules ? [...defs, scheduledFilter] : defs;
+  const schedules = type.localized && !type.autopublish && type.can.viewDrafts && !type.fields.some((field) => field.name === 'scheduled');
+  return schedules ? [...defs, scheduledFilter()] : defs;
 }
 
 /** The schedule filter: `scheduled=true|pending|failed` (`scheduledOptions`). */
-const scheduledFilter: FilterDef = {
-  name: 'scheduled',
-  label: 'Scheduled',
-  kind: 'scheduled',
-  field: { name: 'scheduled', type: 'scheduled', label: 'Scheduled', help: '', required: false },
-};
+function scheduledFilter(): FilterDef {
+  const label = t('schedule.badge');
+  return { name: 'scheduled', label, kind: 'scheduled', field: { name: 'scheduled', type: 'scheduled', label, help: '', required: false } };
+}
 
-export const scheduledOptions: readonly FilterOption[] = [
-  { value: 'true', label: 'Scheduled' },
-  { value: 'pending', label: 'Waiting' },
-  { value: 'failed', label: 'Failed' },
-];
+export function scheduledOptions(): readonly FilterOption[] {
+  return [
+    { value: 'true', label: t('schedule.badge') },
+    { value: 'pending', label: t('upload.waiting') },
+    { value: 'failed', label: t('upload.failed') },
+  ];
+}
 
 export function emptyFilterValue(): FilterValue {
   return { value: '', from: '', to: '' };
@@ -99,7 +100,7 @@ export function filterParam(def: FilterDef, filter: FilterValue): string | reado
  */
 export function filterOptions(def: FilterDef, answer: ListAnswer | undefined, chosen: string): FilterOption[] {
   const held = (answer?.choices?.[def.name] ?? []).map((choice) => ({ value: String(choice.value), label: choice.label }));
-  if (def.field.type === 'relationship') held.push({ value: 'none', label: `No ${def.label.toLowerCase()}` });
+  if (def.field.type === 'relationship') held.push({ value: 'none', label: t('filters.none', { field: def.label.toLowerCase() }) });
   if (chosen && !held.some((option) => option.value === chosen)) {
     const known = def.field.choices?.find((choice) => String(choice.value) === chosen);
     held.unshift({ value: chosen, label: known?.label ?? chosen });

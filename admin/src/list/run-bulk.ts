@@ -1,4 +1,6 @@
 import { errorMessage } from '../ui/notify';
+import { t } from '../i18n';
+import type { BulkAction } from './BulkBar.vue';
 
 export interface BulkOutcome<T> {
   readonly done: T[];
@@ -32,15 +34,16 @@ export async function runBulk<T>(items: readonly T[], call: (item: T) => Promise
  * "Archived 3 articles." or "Archived 2 of 3 articles. 1 failed: “Title” (forbidden)": each of the
  * server's messages once, with the titles it refused (the first three).
  */
-export function bulkSummary<T>(outcome: BulkOutcome<T>, words: { verb: string; label: string; pluralLabel: string }, titleOf: (item: T) => string): string {
+export function bulkSummary<T>(outcome: BulkOutcome<T>, words: { action: BulkAction; label: string; pluralLabel: string }, titleOf: (item: T) => string): string {
   const total = outcome.done.length + outcome.failed.length;
   const noun = total === 1 ? words.label.toLowerCase() : words.pluralLabel.toLowerCase();
-  if (outcome.failed.length === 0) return `${words.verb} ${total} ${noun}.`;
+  if (outcome.failed.length === 0) return t(`bulk.done.${words.action}`, { count: total, noun });
   const titlesByMessage = new Map<string, string[]>();
   for (const { item, message } of outcome.failed) titlesByMessage.set(message, [...(titlesByMessage.get(message) ?? []), titleOf(item)]);
   const reasons = [...titlesByMessage].map(([message, titles]) => {
     const named = titles.slice(0, 3).map((title) => `“${title}”`).join(', ');
-    return `${named}${titles.length > 3 ? ` and ${titles.length - 3} more` : ''} (${message})`;
+    return `${titles.length > 3 ? t('bulk.andMore', { titles: named, n: titles.length - 3 }) : named} (${message})`;
   });
-  return `${words.verb} ${outcome.done.length} of ${total} ${noun}. ${outcome.failed.length} failed: ${reasons.join('; ')}.`;
+  const partly = t(`bulk.partly.${words.action}`, { done: outcome.done.length, count: total, noun });
+  return `${partly} ${t('bulk.failed', { reasons: reasons.join('; ') }, outcome.failed.length)}`;
 }

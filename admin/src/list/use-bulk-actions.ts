@@ -3,6 +3,7 @@ import { publishPiece, setArchived } from '../api/pieces';
 import type { PieceDocument, PieceTypeSchema } from '../api/types';
 import { confirmAction } from '../ui/confirm';
 import { notify } from '../ui/notify';
+import { t } from '../i18n';
 import type { BulkAction } from './BulkBar.vue';
 import { bulkSummary, runBulk } from './run-bulk';
 
@@ -11,7 +12,6 @@ const calls: Readonly<Record<BulkAction, (type: string, doc: PieceDocument) => P
   archive: (type, doc) => setArchived(type, doc, true),
   restore: (type, doc) => setArchived(type, doc, false),
 };
-const verbs: Readonly<Record<BulkAction, string>> = { publish: 'Published', archive: 'Archived', restore: 'Restored' };
 
 interface BulkOptions {
   readonly typeName: () => string;
@@ -52,7 +52,7 @@ export function useBulkActions(options: BulkOptions) {
   /** Why an action the role has for other rows is not offered for these. */
   const withheld = computed(() =>
     options.type.value?.can.edit && !mayArchive.value
-      ? `Only a role that may publish can ${options.archivedView() ? 'restore' : 'archive'} a published document.`
+      ? t(options.archivedView() ? 'bulk.withheldRestore' : 'bulk.withheldArchive')
       : '',
   );
 
@@ -77,9 +77,9 @@ export function useBulkActions(options: BulkOptions) {
   async function confirmArchive(count: number, type: PieceTypeSchema): Promise<boolean> {
     const noun = count === 1 ? type.label.toLowerCase() : type.pluralLabel.toLowerCase();
     return confirmAction({
-      title: `Archive ${count} ${noun}?`,
-      message: 'Archived documents leave this list and the public site. You can restore them from the archived view.',
-      confirmLabel: 'Archive',
+      title: t('bulk.archiveTitle', { count, noun }),
+      message: t('bulk.archiveMessage'),
+      confirmLabel: t('bulk.actions.archive'),
       danger: true,
     });
   }
@@ -95,7 +95,7 @@ export function useBulkActions(options: BulkOptions) {
       const typeName = options.typeName();
       const outcome = await runBulk(docs, (doc) => calls[action](typeName, doc));
       const failed = outcome.failed.length > 0;
-      const summary = bulkSummary(outcome, { verb: verbs[action], label: type.label, pluralLabel: type.pluralLabel }, (doc) => doc.title);
+      const summary = bulkSummary(outcome, { action, label: type.label, pluralLabel: type.pluralLabel }, (doc) => doc.title);
       notify(summary, failed ? 'error' : 'success', failed ? 10000 : 5000);
     } finally {
       busy.value = false;

@@ -1,3 +1,4 @@
+import { currentLanguage } from '../i18n';
 import { request, uploadFile } from '../api/client';
 import { insertPiece, listPieces } from '../api/pieces';
 import type { Attachment, Crop, PieceDocument } from '../api/types';
@@ -107,11 +108,13 @@ export function sizeUrl(attachment: Attachment, size: string): string | undefine
   return typeof url === 'string' ? url : undefined;
 }
 
-/** "34 KB", "1.2 MB": file sizes as people read them. */
+/** "34 kB", "1,2 MB": file sizes as people read them, in the interface language. */
 export function formatBytes(length: number): string {
-  if (length < 1024) return `${length} bytes`;
-  if (length < 1024 * 1024) return `${Math.round(length / 1024)} KB`;
-  return `${(length / (1024 * 1024)).toFixed(1)} MB`;
+  const unit = (name: string, fractionDigits: number) =>
+    new Intl.NumberFormat(currentLanguage(), { style: 'unit', unit: name, unitDisplay: 'short', maximumFractionDigits: fractionDigits });
+  if (length < 1024) return unit('byte', 0).format(length);
+  if (length < 1024 * 1024) return unit('kilobyte', 0).format(Math.round(length / 1024));
+  return unit('megabyte', 1).format(length / (1024 * 1024));
 }
 
 /** Width and height of a thumbnail that fits a box, so the grid reserves its space before loading. */

@@ -9,7 +9,8 @@ export interface Usage {
   readonly docId: string;
   readonly title: string;
   /** How it uses the piece: "shows it" (through any field, rich text included), or "holds the same file". */
-  readonly how: string;
+  /** How it uses the piece; its words are `media.usage.<how>` in the catalogues. */
+  readonly how: 'shows' | 'holds';
 }
 
 /** At most this many documents are looked up per type, as one page of a list. */
@@ -29,20 +30,20 @@ export async function findUsages(piece: MediaPiece, schema: Schema, locale: stri
   const showing = (piece.relatedReverseIds ?? []).filter((id) => id !== piece.cmsDocId);
   const requests: Promise<Usage[]>[] = [];
   const scope = { locale, mode: 'draft' as const };
-  const lookUp = (type: string, ids: readonly string[], how: string) =>
+  const lookUp = (type: string, ids: readonly string[], how: Usage['how']) =>
     listPieces(type, scope, { _ids: ids.slice(0, perType), perPage: perType, project: { title: 1 } }).then((answer) =>
       answer.results.map((doc) => usage(type, schema.types[type]!.label, doc, how)),
     );
   for (const [type, typeSchema] of Object.entries(schema.types)) {
     if (!typeSchema.can.viewDrafts) continue;
-    if (showing.length && canShow(typeSchema.fields, schema, piece.type)) requests.push(lookUp(type, showing, 'shows it'));
-    if (holders.length && holdsField(typeSchema.fields, schema, (field) => field.type === 'attachment')) requests.push(lookUp(type, holders, 'holds the same file'));
+    if (showing.length && canShow(typeSchema.fields, schema, piece.type)) requests.push(lookUp(type, showing, 'shows'));
+    if (holders.length && holdsField(typeSchema.fields, schema, (field) => field.type === 'attachment')) requests.push(lookUp(type, holders, 'holds'));
   }
   return { usages: (await Promise.all(requests)).flat(), more: Math.max(0, showing.length - perType) };
 }
 
 /** A projected list answer keeps `_id` but not `cmsDocId`: the id's first part is the document's. */
-function usage(type: string, typeLabel: string, doc: PieceDocument, how: string): Usage {
+function usage(type: string, typeLabel: string, doc: PieceDocument, how: Usage['how']): Usage {
   return { type, typeLabel, docId: doc._id.split(':')[0]!, title: doc.title, how };
 }
 

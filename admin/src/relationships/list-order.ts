@@ -1,4 +1,5 @@
 import { nextTick } from 'vue';
+import { t } from '../i18n';
 
 /**
  * Moving one entry of an ordered list in place (area widgets, array items, related documents): the list is the
@@ -40,13 +41,13 @@ export function noteFormChange(from: Element): void {
 
 /** What the list's live region reads out after a move, which screen readers would not otherwise notice. */
 export function movedAnnouncement(to: number, count: number): string {
-  return `Moved to position ${to + 1} of ${count}`;
+  return t('order.moved', { position: to + 1, count });
 }
 
 /** "At most 3 items." and the like, for the help under a list with `min`/`max`; '' without limits. */
-export function countLimits(min: number | undefined, max: number | undefined, noun = 'item'): string {
-  const count = (n: number) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-  if (min && max !== undefined) return `Between ${min} and ${count(max)}.`;
-  if (max !== undefined) return `At most ${count(max)}.`;
-  return min ? `At least ${count(min)}.` : '';
+export function countLimits(min: number | undefined, max: number | undefined, noun: 'item' | 'document' | 'widget' = 'item'): string {
+  const count = (n: number) => t(`limits.nouns.${noun}`, n);
+  if (min && max !== undefined) return t('limits.between', { min, max: count(max) });
+  if (max !== undefined) return t('limits.atMost', { max: count(max) });
+  return min ? t('limits.atLeast', { min: count(min) }) : '';
 }

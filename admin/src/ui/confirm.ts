@@ -1,4 +1,5 @@
 import { shallowRef } from 'vue';
+import { t } from '../i18n';
 
 /** One question at a time, answered in ConfirmDialog.vue (a native <dialog>: focus trapped, Esc cancels). */
 export interface Question {
@@ -20,7 +21,7 @@ export function confirmAction(options: { title: string; message: string; items?:
       title: options.title,
       message: options.message,
       items: options.items ?? [],
-      confirmLabel: options.confirmLabel ?? 'Confirm',
+      confirmLabel: options.confirmLabel ?? t('common.confirm'),
       danger: options.danger ?? false,
       answer: (confirmed) => {
         currentQuestion.value = undefined;

@@ -1,5 +1,6 @@
 import { reactive } from 'vue';
 import { ApiError } from '../api/client';
+import { t } from '../i18n';
 
 /** Short messages after an action ("Published"), read out by screen readers (Notifications.vue). */
 export interface Notice {
@@ -26,7 +27,7 @@ export function dismiss(id: number): void {
 
 /** The message an error should show the user: the server's own message when it sent one. */
 export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.body.message || `Request failed (${error.status})`;
+  if (error instanceof ApiError) return error.body.message || t('errors.requestFailed', { status: error.status });
   if (error instanceof Error) return error.message;
   return String(error);
 }

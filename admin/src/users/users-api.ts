@@ -15,12 +15,8 @@ export interface UserDocument extends PieceDocument {
   disabled: boolean;
 }
 
-export const roles: readonly { value: Role; label: string }[] = [
-  { value: 'guest', label: 'Guest' },
-  { value: 'contributor', label: 'Contributor' },
-  { value: 'editor', label: 'Editor' },
-  { value: 'admin', label: 'Admin' },
-];
+/** The roles, least to most powerful; each one's name is `users.roles.<role>` in the catalogues. */
+export const roles: readonly Role[] = ['guest', 'contributor', 'editor', 'admin'];
 
 export const usersPerPage = 50;
 

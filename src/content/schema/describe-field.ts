@@ -93,8 +93,8 @@ export function describeField(field: SanitizedField, allWidgets: readonly string
   return {
     name: field.name,
     type: field.type,
-    label: field.label,
-    help: field.help ?? '',
+    label: field.labelText ?? field.label,
+    help: field.helpText ?? field.help ?? '',
     required: field.required,
     ...(field.def !== undefined && { def: field.def }),
     ...details(field, allWidgets),

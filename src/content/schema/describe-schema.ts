@@ -91,8 +91,8 @@ export class SchemaDescriber {
     const { options } = type;
     const full = canAccessApi(principal, type);
     return {
-      label: options.label,
-      pluralLabel: options.pluralLabel,
+      label: options.labelText,
+      pluralLabel: options.pluralLabelText,
       localized: options.localized,
       perPage: options.perPage,
       sort: full ? options.sort : publicSort(type),

@@ -1,13 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { roleSchema } from '../../config/schema-check.js';
-
-const label = Type.String({ minLength: 1, errorMessage: 'must be a non-empty string' });
+import { localizedTextSchema } from './localized-text.js';
 
 /** Options of a piece-type module; everything is optional because defaults fill the gaps. */
 export const pieceTypeOptionsSchema = Type.Object(
   {
-    label: Type.Optional(label),
-    pluralLabel: Type.Optional(label),
+    label: Type.Optional(localizedTextSchema),
+    pluralLabel: Type.Optional(localizedTextSchema),
     perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, errorMessage: 'must be an integer from 1 to 100' })),
     publicApiProjection: Type.Optional(
       Type.Record(

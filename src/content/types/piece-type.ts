@@ -1,5 +1,6 @@
 import type { Role } from '../../core/principal.js';
 import type { PreviewOption } from './preview-option.js';
+import type { LocalizedText } from './localized-text.js';
 
 /**
  * A field after boot-time sanitization. `options` holds the type-specific keys of the definition
@@ -10,8 +11,12 @@ export interface SanitizedField {
   /** The key of the field in `fields.add` (for relationships possibly with a leading `_`). */
   readonly name: string;
   readonly type: string;
+  /** `defaultText` of `labelText`, for everything on the server that needs one string. */
   readonly label: string;
   readonly help?: string;
+  /** As configured, per language or not: what the schema the admin reads carries (`label` when absent). */
+  readonly labelText?: LocalizedText;
+  readonly helpText?: LocalizedText;
   readonly required: boolean;
   readonly def?: unknown;
   readonly options: Readonly<Record<string, unknown>>;
@@ -25,8 +30,12 @@ export interface SanitizedField {
 }
 
 export interface PieceTypeOptions {
+  /** `defaultText` of `labelText` and `pluralLabelText`, for everything on the server that needs one string. */
   readonly label: string;
   readonly pluralLabel: string;
+  /** As configured, per language or not: what the schema the admin reads carries. */
+  readonly labelText: LocalizedText;
+  readonly pluralLabelText: LocalizedText;
   readonly perPage: number;
   /** Inclusion projection for callers without API access; null means no public API. */
   readonly publicApiProjection: Readonly<Record<string, 1 | true>> | null;

@@ -4,6 +4,7 @@ import { ConfigError } from '../../errors/app-error.js';
 import { isPlainObject, joinPath } from '../../config/schema-check.js';
 import { relationshipTarget } from '../fields/relationship.js';
 import { defaultRelationshipFields } from './builtin-types.js';
+import { checkLocalizedText, defaultText, type LocalizedText } from './localized-text.js';
 
 /** What the sanitizer needs of the field-type registry (`FieldTypeRegistry` satisfies it). */
 export interface FieldTypeLookup {
@@ -112,13 +113,22 @@ function checkDefinitionKeys(definition: Record<string, unknown>, path: string, 
 
 function checkCommonKeys(definition: Record<string, unknown>, path: string): void {
   for (const key of ['label', 'help']) {
-    if (definition[key] !== undefined && typeof definition[key] !== 'string') {
-      throw new ConfigError(joinPath(path, key), 'must be a string');
-    }
+    if (definition[key] !== undefined) checkLocalizedText(definition[key], joinPath(path, key));
   }
   if (definition.required !== undefined && typeof definition.required !== 'boolean') {
     throw new ConfigError(joinPath(path, 'required'), 'must be true or false');
   }
+}
+
+/** A field's label and help: as configured for the admin's schema, and resolved to one string for the rest. */
+function fieldTexts(name: string, definition: Record<string, unknown>) {
+  const labelText = definition.label === undefined ? humanize(name) : structuredClone(definition.label as LocalizedText);
+  const helpText = definition.help === undefined ? undefined : structuredClone(definition.help as LocalizedText);
+  return {
+    label: defaultText(labelText),
+    labelText,
+    ...(helpText !== undefined && { help: defaultText(helpText), helpText }),
+  };
 }
 
 function nestedContext(ctx: FieldSchemaContext): FieldSchemaContext {
@@ -139,8 +149,7 @@ function buildField(
   return {
     name,
     type: fieldType.name,
-    label: (definition.label as string | undefined) ?? humanize(name),
-    ...(definition.help !== undefined && { help: definition.help as string }),
+    ...fieldTexts(name, definition),
     required: (definition.required as boolean | undefined) ?? false,
     ...(definition.def !== undefined && { def: copyData(definition.def, joinPath(path, 'def')) }),
     options,

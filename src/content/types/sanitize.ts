@@ -13,6 +13,7 @@ import {
 } from './builtin-types.js';
 import { moduleSchema, widgetSchema } from './module-schema.js';
 import { previewOptionOf } from './preview-option.js';
+import { defaultText, type LocalizedText } from './localized-text.js';
 import type { ConfiguredPreview } from './module-schema.js';
 import { checkReverseRelationships } from '../fields/relationship-reverse.js';
 import {
@@ -118,10 +119,14 @@ function pieceTypeOptions(name: string, configured: Record<string, unknown>, pat
   // may hold a function, which cannot be cloned: sanitizePieceType reads it.
   const { preview: _preview, ...cloneable } = configured;
   const merged = structuredClone({ ...builtinModule(name)?.options, ...cloneable });
-  const label = (merged.label as string | undefined) ?? name;
+  const labelText = (merged.label as LocalizedText | undefined) ?? name;
+  const label = defaultText(labelText);
+  const pluralLabelText = (merged.pluralLabel as LocalizedText | undefined) ?? `${label}s`;
   return {
     label,
-    pluralLabel: (merged.pluralLabel as string | undefined) ?? `${label}s`,
+    pluralLabel: defaultText(pluralLabelText),
+    labelText,
+    pluralLabelText,
     perPage: (merged.perPage as number | undefined) ?? 10,
     publicApiProjection: (merged.publicApiProjection as PieceTypeOptions['publicApiProjection'] | undefined) ?? null,
     pagePath: (merged.pagePath as string | undefined) ?? null,

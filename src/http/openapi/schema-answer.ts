@@ -6,6 +6,11 @@ const boolean = { type: 'boolean' };
 const number = { type: 'number' };
 const strings = { type: 'array', items: string };
 
+/** A configured text people read: one string, or one per language code (`{ en: 'Recipe', de: 'Rezept' }`). */
+const localizedText = {
+  anyOf: [string, { type: 'object', additionalProperties: string, description: 'Language code to text; show the reader\'s language, else `en`, else the first' }],
+};
+
 /** An image style: `value` is the one class the image tool puts on the figure. */
 const labelledClass = { type: 'object', required: ['label', 'value'], properties: { label: string, value: string }, additionalProperties: false };
 
@@ -57,8 +62,8 @@ export const schemaAnswerComponents: Record<string, JsonSchema> = {
     description: 'A piece type as the caller sees it: callers without API access to it see only its public projection\'s fields and nothing about drafts.',
     required: ['label', 'pluralLabel', 'localized', 'perPage', 'sort', 'fields', 'can'],
     properties: {
-      label: string,
-      pluralLabel: string,
+      label: localizedText,
+      pluralLabel: localizedText,
       localized: boolean,
       perPage: { type: 'integer' },
       sort: { type: 'object', description: 'The default order: property to 1 (ascending) or -1', additionalProperties: { enum: [1, -1] } },
@@ -85,8 +90,8 @@ export const schemaAnswerComponents: Record<string, JsonSchema> = {
     properties: {
       name: string,
       type: { ...string, description: 'The field type (`string`, `area`, `relationship`…)' },
-      label: string,
-      help: { ...string, description: 'Empty when the field has none' },
+      label: localizedText,
+      help: { ...localizedText, description: 'Empty when the field has none' },
       required: boolean,
       def: { description: 'The default value, when the field has one' },
       textarea: { ...boolean, description: 'string' },

@@ -338,9 +338,13 @@ export interface SchemaField {
   name: string;
   /** The field type (`string`, `area`, `relationship`…) */
   type: string;
-  label: string;
+  label: string | {
+    [key: string]: string;
+  };
   /** Empty when the field has none */
-  help: string;
+  help: string | {
+    [key: string]: string;
+  };
   required: boolean;
   /** The default value, when the field has one */
   def?: unknown;
@@ -389,8 +393,12 @@ export interface SchemaPermissions {
 
 /** A piece type as the caller sees it: callers without API access to it see only its public projection's fields and nothing about drafts. */
 export interface SchemaPieceType {
-  label: string;
-  pluralLabel: string;
+  label: string | {
+    [key: string]: string;
+  };
+  pluralLabel: string | {
+    [key: string]: string;
+  };
   localized: boolean;
   perPage: number;
   /** The default order: property to 1 (ascending) or -1 */
