@@ -88,7 +88,7 @@ describe('admin: an image\'s focal point', { skip: browserSkipReason }, () => {
     assert.ok(area);
     // The default box leaves a tenth of each side: 5% across, 5% down is outside it.
     await picture.click({ position: { x: area.width * 0.05, y: area.height * 0.05 } });
-    await dialog.getByText('(now 5% across, 5% down)').waitFor();
+    await dialog.getByText('Now 5% across, 5% down.').waitFor();
     await eventually(async () => {
       assert.deepEqual((await api<ImagePiece>(ctx, `/@cms/image/${image._id}`)).attachment.focalPoint, { x: 5, y: 5 });
     });
