@@ -139,7 +139,12 @@ function recipeConfig(): Record<string, unknown> {
   const recipe = {
     extend: '@cms/piece-type',
     options: { label: { en: 'Recipe', de: 'Rezept' }, pluralLabel: { en: 'Recipes', de: 'Rezepte' } },
-    fields: { add: { minutes: { type: 'integer', label: { en: 'Cooking time', de: 'Kochzeit' }, help: { en: 'In minutes', de: 'In Minuten' } } } },
+    fields: {
+      add: {
+        minutes: { type: 'integer', label: { en: 'Cooking time', de: 'Kochzeit' }, help: { en: 'In minutes', de: 'In Minuten' } },
+        course: { type: 'select', label: { en: 'Course', de: 'Gang' }, choices: [{ label: { en: 'Starter', de: 'Vorspeise' }, value: 'starter' }, { label: 'Main', value: 'main' }] },
+      },
+    },
   };
   return { ...config, modules: { ...(config.modules as Record<string, unknown>), recipe } };
 }
@@ -149,10 +154,10 @@ describe('admin: labels of the configuration in the editor\'s language', { skip:
 
   it('shows a type\'s German labels in German, English ones in English, and English where its language has none', async () => {
     const { page } = suite;
-    for (const [language, plural, label, help] of [
-      ['de', 'Rezepte', 'Kochzeit', 'In Minuten'],
-      ['en', 'Recipes', 'Cooking time', 'In minutes'],
-      ['fr', 'Recipes', 'Cooking time', 'In minutes'],
+    for (const [language, plural, label, help, course, starter] of [
+      ['de', 'Rezepte', 'Kochzeit', 'In Minuten', 'Gang', 'Vorspeise'],
+      ['en', 'Recipes', 'Cooking time', 'In minutes', 'Course', 'Starter'],
+      ['fr', 'Recipes', 'Cooking time', 'In minutes', 'Course', 'Starter'],
     ] as const) {
       await page.goto('/admin/');
       await languageMenu(page).selectOption(language);
@@ -160,6 +165,8 @@ describe('admin: labels of the configuration in the editor\'s language', { skip:
       await page.goto('/admin/types/recipe/new');
       await page.getByRole('spinbutton', { name: label }).waitFor();
       await page.getByText(help, { exact: true }).waitFor();
+      const courses = await page.getByRole('combobox', { name: course }).locator('option').allTextContents();
+      assert.deepEqual(courses.slice(1).map((text) => text.trim()), [starter, 'Main'], `the choices in ${language}`);
       if (language === 'de') {
         await page.getByRole('heading', { level: 1, name: 'Neu: Rezept' }).waitFor();
         await screenshot(page, 'admin-language-labels-de');
