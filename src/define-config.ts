@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { topLevelSchema } from './config/load.js';
 import type { moduleSchema } from './content/types/module-schema.js';
 import type { Role } from './core/principal.js';
+import type { LocalizedText } from './content/types/localized-text.js';
 
 /**
  * The type of a configuration file (`cms.config.mjs`), for editors: `defineConfig` returns its
@@ -36,13 +37,15 @@ export type FieldDefinitions = Record<string, FieldDefinition>;
 
 /** What every field type accepts. */
 interface FieldBase {
-  label?: string;
-  help?: string;
+  /** One string, or one per language (`{ en: 'Price', de: 'Preis' }`). */
+  label?: LocalizedText;
+  help?: LocalizedText;
   required?: boolean;
 }
 
 export interface Choice<V extends string | number | boolean = string | number | boolean> {
-  label: string;
+  /** One string, or one per language, as a field's label. */
+  label: LocalizedText;
   value: V;
 }
 

@@ -2,7 +2,8 @@ import { createApp } from 'vue';
 import { followTheme } from './preferences/theme';
 import App from './App.vue';
 import { router } from './router';
-import { followLanguage, i18n } from './i18n';
+import { i18n } from './i18n';
+import { followLanguage } from './preferences/language';
 import './styles.css';
 
 followTheme();

@@ -21,6 +21,8 @@ function recipeConfig(): Record<string, unknown> {
           add: {
             minutes: { type: 'integer', required: true, label: { en: 'Cooking time', de: 'Kochzeit' }, help: { en: 'In minutes', de: 'In Minuten' } },
             note: { type: 'string', label: 'Note' },
+            course: { type: 'select', choices: [{ label: { de: 'Vorspeise', en: 'Starter' }, value: 'starter' }, { label: 'Main', value: 'main' }] },
+            diets: { type: 'checkboxes', choices: [{ label: { fr: 'Végétarien', de: 'Vegetarisch' }, value: 'veggie' }] },
           },
         },
       },
@@ -48,6 +50,21 @@ describe('per-language labels of the configuration', () => {
     assert.equal(note.label, 'Note');
     assert.equal(note.help, '');
     assert.equal(body.types.article.label, 'Article', 'types without per-language labels are unchanged');
+    const choicesOf = (name: string) => recipe.fields.find((field: { name: string }) => field.name === name).choices;
+    assert.deepEqual(choicesOf('course'), [{ label: { de: 'Vorspeise', en: 'Starter' }, value: 'starter' }, { label: 'Main', value: 'main' }]);
+    assert.deepEqual(choicesOf('diets'), [{ label: { fr: 'Végétarien', de: 'Vegetarisch' }, value: 'veggie' }]);
+  });
+
+  it('labels the list\'s choices of a select or checkboxes with one string: English, else the first', async () => {
+    for (const body of [{ title: 'Soup', minutes: 20, course: 'starter', diets: ['veggie'] }, { title: 'Stew', minutes: 90, course: 'main' }]) {
+      const created = await t.request('POST', '/api/v1/recipe', { key: 'admin', body });
+      assert.equal(created.status, 200, created.text);
+    }
+    const { status, body } = await t.request('GET', '/api/v1/recipe?choices=course,diets', { key: 'admin' });
+    assert.equal(status, 200, JSON.stringify(body));
+    const labels = (name: string) => body.choices[name].map((choice: { value: string; label: string }) => [choice.value, choice.label]).sort();
+    assert.deepEqual(labels('course'), [['main', 'Main'], ['starter', 'Starter']]);
+    assert.deepEqual(labels('diets'), [['veggie', 'Végétarien']]);
   });
 
   it('uses the English label where one string is needed: the OpenAPI document', async () => {
@@ -55,6 +72,6 @@ describe('per-language labels of the configuration', () => {
     assert.equal(status, 200);
     const list = JSON.parse(text).paths['/api/v1/recipe'].get;
     assert.equal(list.summary, 'List Recipes');
-    assert.doesNotMatch(text, /Rezept|Kochzeit|\[object Object\]/, 'no German, and no object where a string belongs');
+    assert.doesNotMatch(text, /Rezept|Kochzeit|Vorspeise|\[object Object\]/, 'no German, and no object where a string belongs');
   });
 });

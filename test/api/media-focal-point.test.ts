@@ -61,6 +61,10 @@ describe('attachment focal point', () => {
       [{ _id: attachmentId, focalPoint: [50, 50] }, ['focalPoint']],
       [{ _id: attachmentId }, ['focalPoint']],
       [{ _id: '../etc', focalPoint: { x: 1, y: 1 } }, ['_id']],
+      [{ _id: { $ne: 1 }, focalPoint: { x: 1, y: 1 } }, ['_id']],
+      [{ _id: [attachmentId], focalPoint: { x: 1, y: 1 } }, ['_id']],
+      [{ _id: 'a'.repeat(100_000), focalPoint: { x: 1, y: 1 } }, ['_id']],
+      [{ _id: attachmentId, focalPoint: { x: 1e308, y: 1 } }, ['focalPoint.x']],
     ];
     for (const [body, paths] of cases) {
       const res = await setFocalPoint(body);
@@ -70,6 +74,11 @@ describe('attachment focal point', () => {
     }
     const notObject = await setFocalPoint('x=1');
     assert.equal(notObject.status, 400);
+    for (const payload of ['', 'null', `{"_id":"${attachmentId}","focalPoint":{"__proto__":{"x":1},"x":1,"y":1}}`]) {
+      const res = await t.request('POST', focalPointUrl, { payload, headers: { 'content-type': 'application/json' } });
+      assert.equal(res.status, 400, `${payload}: ${res.text}`);
+      assert.equal(res.body.name, 'invalid');
+    }
     const missing = await setFocalPoint({ _id: 'nosuchattachment', focalPoint: { x: 1, y: 1 } });
     assert.equal(missing.status, 404);
     assert.equal(missing.body.name, 'notfound');

@@ -88,4 +88,25 @@ describe('media tags', () => {
     assert.equal(bad.status, 400, bad.text);
     assert.equal(bad.body.name, 'invalid');
   });
+
+  it('refuses hostile _tags writes with 400 or 403, never 500, and names no tag by a text too long to match', async () => {
+    await created('@cms/image-tag', { title: 'Harbour lights' });
+    const image = await created('@cms/image', { title: 'Quay', attachment: { _id: (await uploaded(t, 'quay.png', await makeImage('png', 8, 8)))._id } });
+    const write = (body: unknown, key?: 'contributor' | 'guest') => t.request('PATCH', `/api/v1/@cms/image/${image._id}`, { body, key });
+    for (const tags of [5, { _id: 'x' }, [{ _id: { $ne: 1 } }], [{ _id: 5 }], [null]]) {
+      const res = await write({ _tags: tags });
+      assert.equal(res.status, 400, `${JSON.stringify(tags)}: ${res.text}`);
+      assert.equal(res.body.data.errors[0].path.split('.')[0], '_tags');
+    }
+    const proto = await t.request('PATCH', `/api/v1/@cms/image/${image._id}`, { payload: '{"_tags":[{"__proto__":{"_id":"x"}}]}', headers: { 'content-type': 'application/json' } });
+    assert.equal(proto.status, 400, proto.text);
+    // Past SQLite's 50,000-byte LIKE pattern: looked up as a title, it names no tag.
+    const long = await write({ _tags: [{ _id: 'a'.repeat(60_000) }] });
+    assert.equal(long.status, 200, long.text);
+    assert.deepEqual(long.body.tagsIds, []);
+    for (const key of ['contributor', 'guest'] as const) {
+      const res = await write({ _tags: [] }, key);
+      assert.equal(res.status, 403, `${key}: ${res.text}`);
+    }
+  });
 });

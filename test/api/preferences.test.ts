@@ -127,6 +127,19 @@ describe('per-user preferences', () => {
       assert.equal(res.status, 400, `${payload}: ${res.text}`);
       assert.equal(res.body.name, 'invalid');
     }
+    const json = { ...alice.headers, 'content-type': 'application/json' };
+    const huge = '{"lists":{"article":{"columns":[' + Array.from({ length: 20_000 }, () => '"x"').join(',') + ']}}}';
+    for (const payload of ['', '{"theme":', `{"theme":${'['.repeat(5000)}${']'.repeat(5000)}}`, huge]) {
+      const res = await t.request('PATCH', url, { key: null, headers: json, payload });
+      assert.equal(res.status, 400, `${payload.slice(0, 40)}: ${res.text}`);
+      assert.equal(res.body.name, 'invalid');
+    }
+    const text = await t.request('PATCH', url, { key: null, headers: { ...alice.headers, 'content-type': 'text/plain' }, payload: 'theme=dark' });
+    assert.equal(text.status, 415, text.text);
+    // No user id to name: the route keeps the caller's own, whatever the body or query say.
+    assert.equal((await patch(alice, { userId: bob.id })).body.data.path, 'userId');
+    const queried = await t.request('PATCH', `${url}?userId=${bob.id}`, { key: null, headers: alice.headers, body: {} });
+    assert.deepEqual(queried.body, before);
     assert.deepEqual((await get(alice)).body, before, 'nothing stored');
   });
 

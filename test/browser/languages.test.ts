@@ -138,8 +138,17 @@ function recipeConfig(): Record<string, unknown> {
   const config = adminTestConfig();
   const recipe = {
     extend: '@cms/piece-type',
-    options: { label: { en: 'Recipe', de: 'Rezept' }, pluralLabel: { en: 'Recipes', de: 'Rezepte' } },
-    fields: { add: { minutes: { type: 'integer', label: { en: 'Cooking time', de: 'Kochzeit' }, help: { en: 'In minutes', de: 'In Minuten' } } } },
+    options: {
+      label: { en: 'Recipe', de: 'Rezept' },
+      pluralLabel: { en: 'Recipes', de: 'Rezepte' },
+      columns: [{ name: 'title', label: { en: 'Dish', de: 'Gericht' } }, 'minutes', { name: 'updatedAt', label: 'Edited' }, 'createdAt'],
+    },
+    fields: {
+      add: {
+        minutes: { type: 'integer', label: { en: 'Cooking time', de: 'Kochzeit' }, help: { en: 'In minutes', de: 'In Minuten' } },
+        course: { type: 'select', label: { en: 'Course', de: 'Gang' }, choices: [{ label: { en: 'Starter', de: 'Vorspeise' }, value: 'starter' }, { label: 'Main', value: 'main' }] },
+      },
+    },
   };
   return { ...config, modules: { ...(config.modules as Record<string, unknown>), recipe } };
 }
@@ -148,11 +157,12 @@ describe('admin: labels of the configuration in the editor\'s language', { skip:
   const suite = signedInAdminSuite('rezeptor', 'Rita Rezept', recipeConfig);
 
   it('shows a type\'s German labels in German, English ones in English, and English where its language has none', async () => {
-    const { page } = suite;
-    for (const [language, plural, label, help] of [
-      ['de', 'Rezepte', 'Kochzeit', 'In Minuten'],
-      ['en', 'Recipes', 'Cooking time', 'In minutes'],
-      ['fr', 'Recipes', 'Cooking time', 'In minutes'],
+    const { page, ctx } = suite;
+    await api(ctx, '/recipe?cmsLocale=en', { method: 'POST', body: { title: 'Soup', minutes: 20 } });
+    for (const [language, plural, label, help, course, starter] of [
+      ['de', 'Rezepte', 'Kochzeit', 'In Minuten', 'Gang', 'Vorspeise'],
+      ['en', 'Recipes', 'Cooking time', 'In minutes', 'Course', 'Starter'],
+      ['fr', 'Recipes', 'Cooking time', 'In minutes', 'Course', 'Starter'],
     ] as const) {
       await page.goto('/admin/');
       await languageMenu(page).selectOption(language);
@@ -160,7 +170,19 @@ describe('admin: labels of the configuration in the editor\'s language', { skip:
       await page.goto('/admin/types/recipe/new');
       await page.getByRole('spinbutton', { name: label }).waitFor();
       await page.getByText(help, { exact: true }).waitFor();
+      const courses = await page.getByRole('combobox', { name: course }).locator('option').allTextContents();
+      assert.deepEqual(courses.slice(1).map((text) => text.trim()), [starter, 'Main'], `the choices in ${language}`);
+      if (language !== 'fr') {
+        // The list's columns: configured labels win, per language or not; a built-in one nobody labelled speaks the catalogue.
+        await page.goto('/admin/types/recipe');
+        await page.getByRole('link', { name: 'Soup' }).waitFor();
+        const names = (await page.getByRole('columnheader').allInnerTexts()).map((text) => text.split('\n')[0]!.trim()).filter(Boolean);
+        const expected = language === 'de' ? ['Gericht', 'Kochzeit', 'Edited', 'Erstellt'] : ['Dish', 'Cooking time', 'Edited', 'Created'];
+        assert.deepEqual(names.filter((name) => expected.includes(name)), expected, `the columns in ${language}: ${names.join(' | ')}`);
+        assert.ok(!names.some((name) => ['Title', 'Titel', 'Last change', 'Letzte Änderung'].includes(name)), names.join(' | '));
+      }
       if (language === 'de') {
+        await page.goto('/admin/types/recipe/new');
         await page.getByRole('heading', { level: 1, name: 'Neu: Rezept' }).waitFor();
         await screenshot(page, 'admin-language-labels-de');
       }

@@ -2,13 +2,13 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { browserSkipReason, expectNoSeriousA11yViolations, screenshot } from '../helpers/browser.js';
-import { adminTestConfig, signedInAdminSuite } from '../helpers/admin-app.js';
+import { adminPassword, adminTestConfig, signedInAdminSuite, signedInPage } from '../helpers/admin-app.js';
 import { api, eventually, uniqueWord, type FlowContext } from './flow-support.js';
 
 /**
- * The list's configured columns (`options.columns`), their sort, the Columns menu kept per user,
- * a filter ticking several values, and the bulk unpublish, delete and "Set a field", each checked
- * against the API. A `product` type of its own, so the other list tests keep their columns.
+ * The list's configured columns (`options.columns`), their sort, the Columns menu and the sort
+ * kept per user on the server (another browser signed in shows them), a filter ticking several
+ * values, and the bulk unpublish, delete and "Set a field", each checked against the API. A `product` type of its own, so the other list tests keep their columns.
  */
 function productConfig(): Record<string, unknown> {
   const config = adminTestConfig();
@@ -117,6 +117,23 @@ describe('admin: list columns, sorts, filters of several values and more bulk ac
     assert.match(request, /project\[price\]=1/);
     assert.doesNotMatch(request, /project\[featured\]/);
     assert.doesNotMatch(request, /project\[body\]/);
+
+    // Another browser (a context of its own: no localStorage, no cookie), signed in again: the
+    // columns and the sort come back from the user's preferences on the server.
+    const elsewhere = await signedInPage(suite.browser, ctx.baseUrl, 'columnist', adminPassword);
+    try {
+      const kept = await elsewhere.evaluate(async () => ((await (await fetch('/api/v1/@cms/preferences')).json()) as { lists: Record<string, unknown> }).lists);
+      assert.deepEqual(kept, { product: { columns: ['title', 'category', 'price', 'tags', 'releaseDate', 'updatedAt'], sort: '-price' } });
+      await openSearched(elsewhere, ctx, word);
+      await eventually(async () => assert.deepEqual(await titlesShown(elsewhere, word), await apiTitles(ctx, `autocomplete=${word}&sort[price]=-1`)));
+      assert.deepEqual((await headers(elsewhere)).map((text) => text.split('\n')[0]!.trim()).slice(1), ['Title', 'Status', 'Locale', 'Category', 'Price', 'Tags', 'Release Date', 'Last change']);
+      assert.equal(await elsewhere.getByRole('columnheader', { name: 'Price' }).getAttribute('aria-sort'), 'descending');
+      // A sort in the URL wins over the kept one.
+      await openSearched(elsewhere, ctx, word, '&sort=title');
+      await eventually(async () => assert.deepEqual(await titlesShown(elsewhere, word), [`${word} Anvil`, `${word} Bucket`, `${word} Crate`, `${word} Drum`]));
+    } finally {
+      await elsewhere.context().close();
+    }
 
     // At 360 px the rows stack, each further column on a line of its own.
     await page.setViewportSize({ width: 360, height: 740 });

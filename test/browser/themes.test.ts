@@ -175,8 +175,10 @@ describe('admin: light and dark themes', { skip: browserSkipReason }, () => {
       await page.keyboard.press('Escape');
       await prompt.waitFor({ state: 'detached' });
 
-      // The media picker.
-      await page.getByRole('button', { name: 'Browse media for Hero Image' }).click();
+      // The media picker. Its button's text keeps the space before the hidden words (the name alone would not tell).
+      const browse = page.getByRole('button', { name: 'Browse media for Hero Image' });
+      assert.equal((await browse.textContent())?.trim(), 'Browse media for Hero Image');
+      await browse.click();
       const picker = page.getByRole('dialog', { name: 'Choose an image' });
       await picker.getByRole('button', { name: 'lighthouse' }).waitFor();
       await expectNoSeriousA11yViolations(page);

@@ -126,3 +126,11 @@ test('the four catalogues have exactly the same keys, each translated with the s
     assert.deepEqual(differing, [], `${language} messages empty or with other placeholders than en`);
   }
 });
+
+test('the server names the built-in list columns nobody labelled with the English catalogue\'s words, which column-label.ts translates', async () => {
+  const { loadAppConfig } = await import('../../src/load-app-config.js');
+  const article = { extend: '@cms/piece-type', options: { label: 'Article', columns: ['updatedAt', 'createdAt'] } };
+  const config = await loadAppConfig({ env: {}, cwd: root, config: { modules: { article } } });
+  const labels = Object.fromEntries(config.pieceTypes.get('article')!.options.columns.map((column) => [column.name, column.label]));
+  assert.deepEqual(labels, { title: english.get('listTable.title'), updatedAt: english.get('listTable.lastChange'), createdAt: english.get('listTable.created') });
+});

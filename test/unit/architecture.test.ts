@@ -304,3 +304,40 @@ test('every operation on a stored document opens its transaction through runOnDo
   assert.ok(operations.some((file) => file.endsWith('/patch.ts')), 'the operations were read');
   assert.deepEqual(found, []);
 });
+
+/** `../i18n` from `admin/src/x/y.ts` → `admin/src/i18n/index.ts`: the file Vite resolves it to, of those in `files`. */
+function resolveAdmin(file: string, specifier: string, files: ReadonlySet<string>): string | undefined {
+  const target = posix.normalize(posix.join(posix.dirname(file), specifier));
+  return [target, `${target}.ts`, `${target}/index.ts`].find((candidate) => files.has(candidate));
+}
+
+/**
+ * Every module of the admin with those it imports at run time: a type-only import is erased by
+ * the build, so it closes no loop of evaluation.
+ */
+async function adminImportGraph(): Promise<Map<string, string[]>> {
+  const files = await adminFiles();
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const runtime = scriptOf(file, await readFile(posix.join(root, file), 'utf8')).replace(/^\s*(import|export) type\b[^;]*;/gm, '');
+    const targets = ts.preProcessFile(runtime, true, true).importedFiles
+      .filter(({ fileName }) => fileName.startsWith('.'))
+      .map(({ fileName }) => resolveAdmin(file, fileName, known))
+      .filter((target): target is string => target !== undefined);
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+/**
+ * A loop of the admin's script modules is evaluated in an order that leaves one of them half
+ * initialised when another reads it (i18n -> preferences -> api/client -> i18n did). A loop
+ * through components is the nesting of fields (a field's component renders the list of fields
+ * that holds it), resolved only when rendering, long after every module ran.
+ */
+test('no script module of the admin imports itself back at run time, components aside', async () => {
+  const graph = await adminImportGraph();
+  assert.ok(graph.get('admin/src/api/client.ts')?.includes('admin/src/i18n/index.ts'), 'the admin\'s imports were resolved');
+  assert.deepEqual(cyclesOf(graph).filter((cycle) => !cycle.includes('.vue')), []);
+});

@@ -444,6 +444,10 @@ test('labels and help may be given per language; the server resolves them to Eng
   assert.deepEqual(time.labelText, { en: 'Cooking time', de: 'Kochzeit' });
   const plain = await loadAppConfig({ env: {}, cwd: tmpdir(), config: { modules: { article: article({}, { label: 'Story' }) } } });
   assert.equal(plain.pieceTypes.get('article')!.options.labelText, 'Story', 'a plain string still works');
+  const choices = [{ label: { en: 'Starter', de: 'Vorspeise' }, value: 'starter' }, { label: 'Main', value: 'main' }, { label: '', value: '' }];
+  const course = await loadAppConfig({ env: {}, cwd: tmpdir(), config: { modules: { article: article({ course: { type: 'select', choices } }) } } });
+  const courseField = course.pieceTypes.get('article')!.fields.find((field) => field.name === 'course')!;
+  assert.deepEqual(courseField.options.choices, choices, 'choice labels kept as configured, per language, plain, or empty');
 });
 
 test('a per-language label of another shape is refused with the path of the bad value', async () => {
@@ -461,6 +465,11 @@ test('a per-language label of another shape is refused with the path of the bad 
     [{ type: 'string', label: ['Title'] }, 'modules.article.fields.add.category.label'],
     [{ type: 'string', help: { de: '' } }, 'modules.article.fields.add.category.help'],
     [{ type: 'string', label: 7 }, 'modules.article.fields.add.category.label'],
+    [{ type: 'select', choices: [{ label: {}, value: 'a' }] }, 'modules.article.fields.add.category.choices.0.label'],
+    [{ type: 'checkboxes', choices: [{ label: 'A', value: 'a' }, { label: { de: '' }, value: 'b' }] }, 'modules.article.fields.add.category.choices.1.label'],
+    [{ type: 'select', choices: [{ label: { 'not a language': 'x' }, value: 'a' }] }, 'modules.article.fields.add.category.choices.0.label'],
+    [{ type: 'select', choices: [{ label: ['A'], value: 'a' }] }, 'modules.article.fields.add.category.choices.0.label'],
+    [{ type: 'select', choices: [{ value: 'a' }] }, 'modules.article.fields.add.category.choices.0.label'],
   ] as const) {
     const error = await rejectsAt({ modules: { article: article({ category: field }) } }, path);
     assert.match(error.message, message);

@@ -1,4 +1,4 @@
-import { nextTick, reactive, ref, shallowRef, type Ref } from 'vue';
+import { nextTick, reactive, ref, type Ref } from 'vue';
 import { useRouter } from 'vue-router';
 import { ApiError, etagOf } from '../api/client';
 import { getPiece, insertPiece, replacePiece } from '../api/pieces';
@@ -10,19 +10,13 @@ import { confirmAction } from '../ui/confirm';
 import { errorMessage, notify, notifyError } from '../ui/notify';
 import { t } from '../i18n';
 import { tookOverMessage, type AdvisoryLock } from './advisory-lock';
-import { changedSinceRead, compareVersions, mergeChoices, type ChangedBy, type Choice, type FieldComparison } from './conflict';
+import { changedSinceRead, type ChangedBy } from './conflict';
+import { useConflictChoices } from './use-conflict-choices';
 import { formPayload } from './form-payload';
 import type { EditedDocument, EditorTarget, LoadedDocument } from './use-document-loader';
 
 /** What the status line says about saving: "Saved", "Saving…", or "Not saved: <reason>". */
 export type SaveState = { readonly kind: 'saved' } | { readonly kind: 'saving' } | { readonly kind: 'failed'; readonly reason: string };
-
-/** A 412 being resolved: the comparison shown, answered with the choices or undefined (cancel). */
-export interface OpenConflict {
-  readonly comparisons: readonly FieldComparison[];
-  readonly changedBy: string;
-  readonly answer: (choices: Map<string, Choice> | undefined) => void;
-}
 
 export interface SaveOptions {
   /** Saved by autosave: refusals show in the status line and beside fields, focus stays where the user types. */
@@ -42,7 +36,7 @@ export function useDraftSaving(target: EditorTarget, loaded: LoadedDocument, err
   const router = useRouter();
   const { doc, versions, tracker } = loaded;
   const saveState = ref<SaveState>({ kind: 'saved' });
-  const conflict = shallowRef<OpenConflict>();
+  const { conflict, merged: rebasedValues } = useConflictChoices();
   /** The editor's own move from `new` to `edit` after the first save: nothing is left behind. */
   let movingToSaved = false;
   /** One save at a time, in the order asked: each is based on the ETag the one before answered. */
@@ -153,31 +147,14 @@ export function useDraftSaving(target: EditorTarget, loaded: LoadedDocument, err
     const base = JSON.parse(tracker.savedState() ?? '{}') as Record<string, unknown>;
     const mine = formPayload(fields, current);
     const theirValues = formPayload(fields, theirs);
-    const comparisons = compareVersions(fields, base, mine, theirValues);
-    const choices = comparisons.length ? await askChoices(comparisons, change.message) : new Map<string, Choice>();
-    if (!choices) return undefined;
-    if (doc.value !== current) return undefined;
-    const merged = mergeChoices(fields, base, mine, theirValues, choices);
+    const merged = await rebasedValues(fields, { base, mine, theirs: theirValues }, change.message);
+    if (!merged || doc.value !== current) return undefined;
     const etag = etagOf(theirs);
     doc.value = reactive({ ...theirs, ...merged }) as EditedDocument;
     loaded.etag.value = etag;
     await nextTick();
     tracker.markCleanAs(JSON.stringify(theirValues));
     return saveNow(auto, rebases + 1);
-  }
-
-  function askChoices(comparisons: readonly FieldComparison[], changedBy: string): Promise<Map<string, Choice> | undefined> {
-    conflict.value?.answer(undefined);
-    return new Promise((resolve) => {
-      conflict.value = {
-        comparisons,
-        changedBy,
-        answer: (choices) => {
-          conflict.value = undefined;
-          resolve(choices);
-        },
-      };
-    });
   }
 
   /**

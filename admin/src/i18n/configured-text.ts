@@ -1,6 +1,6 @@
 import type { InOneLanguage, LocalizedText } from '../api/types';
 
-/** The keys whose values the configuration may give per language (a type's labels, a field's label and help). */
+/** The keys whose values the configuration may give per language (a type's labels, a field's label and help, a choice's or a column's label). */
 const textKeys = new Set(['label', 'pluralLabel', 'help']);
 
 /** One configured text in `language`: that language's, else English, else the first given. */

@@ -3,7 +3,7 @@ import en from './messages/en.json';
 import es from './messages/es.json';
 import fr from './messages/fr.json';
 import de from './messages/de.json';
-import { browserLanguage, followLanguageChoice, loadLanguageChoice, saveLanguageChoice, type InterfaceLanguage } from './language-choice';
+import { browserLanguage, loadLanguageChoice, type InterfaceLanguage } from './language-choice';
 
 /**
  * The admin's interface language. Messages are compiled at run time by vue-i18n's JIT compiler,
@@ -38,23 +38,9 @@ export function formatDateTime(value: string | number | Date, style: keyof typeo
 }
 
 /** Puts the interface in `language`: the catalogue's words and `<html lang>`. */
-function showLanguage(language: InterfaceLanguage): void {
+export function showLanguage(language: InterfaceLanguage): void {
   i18n.global.locale.value = language;
   document.documentElement.lang = language;
-}
-
-/**
- * Called before the app mounts: the first paint is in the language it opened in (this browser's
- * last, else the browser's own); then in the signed-in user's, kept on the server.
- */
-export function followLanguage(): void {
-  followLanguageChoice(showLanguage);
-}
-
-/** Changes the interface language at once and keeps the choice for the user; rejects when it could not be saved. */
-export async function chooseLanguage(language: InterfaceLanguage): Promise<void> {
-  showLanguage(language);
-  await saveLanguageChoice(language);
 }
 
 showLanguage(currentLanguage());

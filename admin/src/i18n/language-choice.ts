@@ -1,11 +1,11 @@
 import { mirroredPreference } from '../preferences/mirror';
-import { preferences, savePreferences } from '../preferences/preferences';
 
 /**
- * The one place that knows where the editor's choice of interface language is kept: for the user
- * on the server, as the preferences' `language` (preferences/preferences.ts), and mirrored in this
- * browser's localStorage for the sign-in page and the first paint, exactly as the theme is
- * (preferences/mirror.ts). Once the user's preferences load, their language wins.
+ * The interface languages, and the one this browser showed last: the user's choice is kept on the
+ * server, as the preferences' `language`, and mirrored in this browser's localStorage for the
+ * sign-in page and the first paint, exactly as the theme is (preferences/mirror.ts). Following
+ * and saving the user's choice is preferences/language.ts's, so that the catalogue (i18n/index.ts),
+ * which the API client needs, needs nothing of the preferences.
  */
 
 /** The languages the admin's catalogues cover, with each one's name in itself for the menu. */
@@ -31,23 +31,10 @@ export function browserLanguage(preferred: readonly string[]): InterfaceLanguage
   return 'en';
 }
 
-const languageMirror = mirroredPreference('cms.admin.language', isInterfaceLanguage);
+/** The interface language kept for the user, mirrored in this browser. */
+export const languageMirror = mirroredPreference('cms.admin.language', isInterfaceLanguage);
 
 /** The language this browser showed last, before anyone has signed in (else the browser's applies). */
 export function loadLanguageChoice(): InterfaceLanguage | undefined {
   return languageMirror.kept();
-}
-
-/**
- * Shows the signed-in user's language whenever the preferences take one (loaded from the server,
- * or chosen), and mirrors it; none chosen (`null`), or one the admin does not speak, leaves the
- * language shown. Called once the modules are loaded (main.ts), as the theme's is.
- */
-export function followLanguageChoice(show: (language: InterfaceLanguage) => void): void {
-  languageMirror.follow(() => preferences.language, show);
-}
-
-/** Keeps the user's choice on the server; it is shown at once, and on a refusal the server's is shown again. */
-export async function saveLanguageChoice(language: InterfaceLanguage): Promise<void> {
-  await savePreferences({ language });
 }

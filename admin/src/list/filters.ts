@@ -103,18 +103,22 @@ export function filterParam(def: FilterDef, filter: FilterValue): string | reado
 export const takesChoices = (def: FilterDef) => def.kind === 'choice' || def.kind === 'anyOf';
 
 /**
- * The options of a choice filter: the values the matching documents hold, labelled by the server
- * (choice labels, related titles). The chosen values stay listed even when no document holds
- * them, so the control never silently shows "Any" while a filter applies.
+ * The options of a choice filter: the values the matching documents hold, labelled as the schema
+ * labels a choice (in the admin's language), else as the server does (related titles). The chosen
+ * values stay listed even when no document holds them, so the control never silently shows "Any"
+ * while a filter applies.
  */
 export function filterOptions(def: FilterDef, answer: ListAnswer | undefined, chosen: readonly string[]): FilterOption[] {
-  const held = (answer?.choices?.[def.name] ?? []).map((choice) => ({ value: String(choice.value), label: choice.label }));
+  const held = (answer?.choices?.[def.name] ?? []).map((choice) => {
+    const value = String(choice.value);
+    return { value, label: choiceLabel(def.field, value, choice.label) };
+  });
   if (def.field.type === 'relationship') held.push({ value: 'none', label: t('filters.none', { field: def.label.toLowerCase() }) });
   const missing = chosen.filter((value) => value && !held.some((option) => option.value === value));
   return [...missing.map((value) => ({ value, label: choiceLabel(def.field, value) })), ...held];
 }
 
-/** The configured label of a select or checkboxes value; the value itself when it has none. */
-export function choiceLabel(field: FieldSchema, value: string): string {
-  return field.choices?.find((choice) => String(choice.value) === value)?.label ?? value;
+/** The configured label of a select or checkboxes value; `otherwise` (the value itself) when it has none. */
+export function choiceLabel(field: FieldSchema, value: string, otherwise = value): string {
+  return field.choices?.find((choice) => String(choice.value) === value)?.label ?? otherwise;
 }

@@ -1,42 +1,20 @@
-import { session } from '../session';
+import { notifyNotSaved, preferences, savePreferences, type ListPreferences } from '../preferences/preferences';
 
-/**
+/*
  * What the list keeps per user and type between visits: the columns shown and the last sort
- * (`title`, `-updatedAt`). ONE place to load and save them; kept in localStorage for now, in the
- * shape of the server's preferences (`lists: { [type]: { columns, sort } }`) so this module alone
- * changes when the list reads them from there.
+ * (`title`, `-updatedAt`). Kept for the user on the server, as the preferences' `lists`
+ * (preferences/preferences.ts), so they follow the user to another browser. No localStorage
+ * mirror: a list only shows once the session, and with it the preferences, has loaded.
  */
-export interface ListPreferences {
-  /** The names of the columns shown, in the type's order; absent: the type's columns. */
-  readonly columns?: readonly string[];
-  readonly sort?: string;
+
+export type { ListPreferences };
+
+/** The user's columns and sort for `type`; none kept: the type's own (an empty object). */
+export function listPreferences(type: string): ListPreferences {
+  return preferences.lists[type] ?? {};
 }
 
-function storageKey(type: string): string {
-  return `cms.list.${session.user?._id ?? 'anonymous'}.${type}`;
-}
-
-function isPreferences(value: unknown): value is ListPreferences {
-  if (typeof value !== 'object' || value === null) return false;
-  const { columns, sort } = value as Record<string, unknown>;
-  const columnsOk = columns === undefined || (Array.isArray(columns) && columns.every((name) => typeof name === 'string'));
-  return columnsOk && (sort === undefined || typeof sort === 'string');
-}
-
-export function loadListPreferences(type: string): ListPreferences {
-  try {
-    const stored: unknown = JSON.parse(localStorage.getItem(storageKey(type)) ?? '{}');
-    return isPreferences(stored) ? stored : {};
-  } catch {
-    // Unreadable (another version's shape, storage switched off): the type's defaults.
-    return {};
-  }
-}
-
+/** Shows `change` at once and keeps it for the user; a refusal is told, and the server's kept ones come back. */
 export function saveListPreferences(type: string, change: ListPreferences): void {
-  try {
-    localStorage.setItem(storageKey(type), JSON.stringify({ ...loadListPreferences(type), ...change }));
-  } catch {
-    // Storage full or switched off: the choice lasts while the list stays open.
-  }
+  savePreferences({ lists: { [type]: change } }).catch(notifyNotSaved);
 }

@@ -68,14 +68,34 @@ export function forgetPreferences(): void {
   preferences.loaded = false;
 }
 
+/** The lists after `patch`, merged as the server merges them: a type's keys into those kept, `null` removing the type's entry. */
+function listsAfter(lists: Readonly<Record<string, ListPreferences>>, patch: PreferencesPatch['lists']): Record<string, ListPreferences> {
+  const next = { ...lists };
+  for (const [type, entry] of Object.entries(patch ?? {})) {
+    if (entry === null) delete next[type];
+    else next[type] = { ...next[type], ...entry };
+  }
+  return next;
+}
+
+/** One save at a time, in the order made, so the server merges them in that order. */
+let saving: Promise<unknown> = Promise.resolve();
+/** The saves asked for so far: only the last one's answer is shown, earlier ones would undo later changes shown at once. */
+let savesAsked = 0;
+
 /** Shows `patch` at once and saves it; on a refusal, shows what the server keeps and rethrows. */
 export async function savePreferences(patch: PreferencesPatch): Promise<void> {
   if (patch.theme !== undefined) preferences.theme = patch.theme;
   if (patch.language !== undefined) preferences.language = patch.language;
+  if (patch.lists !== undefined) preferences.lists = listsAfter(preferences.lists, patch.lists);
+  const save = ++savesAsked;
+  const sent = saving.then(() => request<Preferences>('/@cms/preferences', { method: 'PATCH', body: patch }));
+  saving = sent.catch(() => undefined);
   try {
-    take(await request<Preferences>('/@cms/preferences', { method: 'PATCH', body: patch }));
+    const answer = await sent;
+    if (save === savesAsked) take(answer);
   } catch (error) {
-    await loadPreferences();
+    if (save === savesAsked) await loadPreferences();
     throw error;
   }
 }

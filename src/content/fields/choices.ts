@@ -2,10 +2,11 @@ import { FieldFailure, type DefinitionContext } from './field-type.js';
 import { ConfigError } from '../../errors/app-error.js';
 import { isPlainObject } from '../../config/schema-check.js';
 import { keyPath } from './definition-checks.js';
+import { checkLocalizedText } from '../types/localized-text.js';
 
 export type ChoiceValue = string | number | boolean;
 
-/** `choices: [{ label, value }]`: non-empty, values unique strings, numbers or booleans. */
+/** `choices: [{ label, value }]`: non-empty, labels one text or one per language (as a field's), values unique strings, numbers or booleans. */
 export function checkChoices(definition: Record<string, unknown>, ctx: DefinitionContext): void {
   const path = keyPath(ctx, 'choices');
   const choices = definition.choices;
@@ -16,7 +17,8 @@ export function checkChoices(definition: Record<string, unknown>, ctx: Definitio
   choices.forEach((choice, index) => {
     const at = `${path}.${index}`;
     if (!isPlainObject(choice)) throw new ConfigError(at, 'must be an object { label, value }');
-    if (typeof choice.label !== 'string') throw new ConfigError(`${at}.label`, 'must be a string');
+    // Any string, '' too (a "none" choice), as before per-language labels; anything else must be one.
+    if (typeof choice.label !== 'string') checkLocalizedText(choice.label, `${at}.label`);
     if (!isChoiceValue(choice.value)) throw new ConfigError(`${at}.value`, 'must be a string, number or boolean');
     if (seen.has(choice.value)) throw new ConfigError(`${at}.value`, `duplicate choice value ${JSON.stringify(choice.value)}`);
     seen.add(choice.value);

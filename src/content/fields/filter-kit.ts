@@ -4,6 +4,7 @@ import type { FilterOperation, IndexValue } from '../../storage/storage-adapter.
 import { FieldFailure } from './field-type.js';
 import { choiceValues, matchChoice, type ChoiceValue } from './choices.js';
 import { isPlainObject } from './nested.js';
+import { defaultText, type LocalizedText } from '../types/localized-text.js';
 
 /**
  * The building blocks of field-type filters: how a scalar value enters the filter index, and
@@ -73,7 +74,7 @@ export function containsFilter(field: SanitizedField, normalize: (text: string) 
 export function choicesFilter(field: SanitizedField): QueryFilter {
   const values = choiceValues(field.options);
   const labels = new Map(
-    (field.options.choices as { value: ChoiceValue; label: string }[]).map((choice) => [toIndexValue(choice.value), choice]),
+    (field.options.choices as { value: ChoiceValue; label: LocalizedText }[]).map((choice) => [toIndexValue(choice.value), { value: choice.value, label: defaultText(choice.label) }]),
   );
   return {
     name: field.name,

@@ -175,7 +175,7 @@ const choicesSchema = {
       required: ['value', 'label'],
       properties: {
         value: {},
-        label: { type: 'string' },
+        label: { type: 'string', description: 'A choice\'s label (its English one, else the first, when configured per language) or the related title' },
         count: { type: 'integer' },
         _id: { type: 'string', description: 'Relationship choices: the related version\'s full `_id` (the value of the slug filters)' },
         slug: { type: 'string', description: 'Relationship choices: the related document\'s slug (the value of the slug filters)' },

@@ -119,7 +119,7 @@ export const schemaAnswerComponents: Record<string, JsonSchema> = {
   SchemaChoice: {
     type: 'object',
     required: ['label', 'value'],
-    properties: { label: string, value: { type: ['string', 'number', 'boolean'] } },
+    properties: { label: localizedText, value: { type: ['string', 'number', 'boolean'] } },
     additionalProperties: false,
   },
   SchemaAreaOptions: {

@@ -51,8 +51,10 @@ export function compileCondition(condition: FilterCondition, seq: string, partit
     case 'range':
       return withValue('value BETWEEN ? AND ?', rangeBounds(condition.min, condition.max));
     case 'contains':
-      // LIKE ignores ASCII case; the range keeps it to text values.
-      return withValue("value >= '' AND value < x'' AND value LIKE ? ESCAPE '\\'", [`%${escapeLike(condition.text)}%`]);
+      // Ignoring ASCII case as LIKE does (SQLite's lower() folds ASCII only), without LIKE's
+      // 50,000-byte pattern limit, which a long text passes (a relationship named by a title).
+      // The range keeps it to text values.
+      return withValue("value >= '' AND value < x'' AND instr(lower(value), lower(?)) > 0", [condition.text]);
     case 'none':
       return {
         sql: `NOT EXISTS (SELECT 1 FROM document_values
@@ -62,11 +64,6 @@ export function compileCondition(condition: FilterCondition, seq: string, partit
     default:
       throw new Error(`Unknown filter operation: ${(condition as { op: unknown }).op}`);
   }
-}
-
-/** Escapes LIKE's wildcards (and the escape character) for `ESCAPE '\'`. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, '\\$&');
 }
 
 /** Checks a value before it is written: the index holds strings and finite numbers only. */

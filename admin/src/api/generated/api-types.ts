@@ -102,6 +102,7 @@ export interface DocumentPage {
   choices?: {
     [key: string]: {
       value: unknown;
+      /** A choice's label (its English one, else the first, when configured per language) or the related title */
       label: string;
       count?: number;
       /** Relationship choices: the related version's full `_id` (the value of the slug filters) */
@@ -116,6 +117,7 @@ export interface DocumentPage {
   counts?: {
     [key: string]: {
       value: unknown;
+      /** A choice's label (its English one, else the first, when configured per language) or the related title */
       label: string;
       count?: number;
       /** Relationship choices: the related version's full `_id` (the value of the slug filters) */
@@ -337,7 +339,9 @@ export interface SchemaAreaOptions {
 }
 
 export interface SchemaChoice {
-  label: string;
+  label: string | {
+    [key: string]: string;
+  };
   value: string | number | boolean;
 }
 
