@@ -169,6 +169,8 @@ export const limitDefinitions = {
   preferencesListTypes: { env: 'CMS_LIMIT_PREFERENCES_LIST_TYPES', default: 100, min: 1, max: 10_000, unit: 'types', about: "piece types with list preferences (columns, sort, perPage) in one user's preferences; more are refused with 400" },
   preferencesListColumns: { env: 'CMS_LIMIT_PREFERENCES_LIST_COLUMNS', default: 50, min: 1, max: 1_000, unit: 'columns', about: "columns one user's list of one type names; more are refused with 400" },
   preferencesNameLength: { env: 'CMS_LIMIT_PREFERENCES_NAME_LENGTH', default: 200, min: 1, max: 10_000, unit: 'characters', about: "one column or sort name in a user's list preferences; longer is refused with 400" },
+  // The home screen's dashboard (GET /api/v1/@cms/dashboard): one list read per section and piece type, each this long.
+  dashboardItems: { env: 'CMS_LIMIT_DASHBOARD_ITEMS', default: 10, min: 1, max: 100, unit: 'documents', about: 'documents in each section of the dashboard (my drafts, recently changed, scheduled); the dashboard reads this many per section and piece type, so its cost grows with the number of types' },
   eventStreamLifetime: { env: 'CMS_LIMIT_EVENT_STREAM_LIFETIME', default: 3_600_000, min: 1_000, max: 86_400_000, unit: 'ms', about: 'an event stream is ended after this long; the client reconnects with Last-Event-ID and its rights are checked again' },
 } as const satisfies Record<string, LimitDefinition>;
 

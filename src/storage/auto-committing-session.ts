@@ -138,6 +138,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       complete: (key, token) => transaction((tx) => tx.schedules.complete(key, token)),
       fail: (key, token) => transaction((tx) => tx.schedules.fail(key, token)),
       setUnreviewedChange: (key, change) => transaction((tx) => tx.schedules.setUnreviewedChange(key, change)),
+      soonestPending: (args) => read.schedules.soonestPending(args),
       schedulesAfter: (after, limit) => read.schedules.schedulesAfter(after, limit),
       restore: (schedule) => transaction((tx) => tx.schedules.restore(schedule)),
     },

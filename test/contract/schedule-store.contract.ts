@@ -92,6 +92,34 @@ export function describeScheduleStoreContract(adapterOf: () => StorageAdapter): 
       assert.equal(await store.remove(key), true);
     });
 
+    it('answers the soonest pending schedules of the types and locale asked, failed ones and others left out', async () => {
+      const store = adapterOf().schedules;
+      const other = (docId: string, dueAt: number, change: Partial<NewSchedule>): NewSchedule => ({ ...schedule(docId, dueAt), ...change });
+      await store.put(schedule('soon-b', t0 + 30));
+      await store.put(schedule('soon-a', t0 + 30, 'unpublish'));
+      await store.put(schedule('soon-a', t0 + 20));
+      await store.put(schedule('soon-c', t0 + 40));
+      await store.put(schedule('soon-failed', t0 + 10), 'failed');
+      await store.put(other('soon-note', t0 + 5, { type: 'note', versionId: 'soon-note:en:draft' }));
+      await store.put(other('soon-fr', t0 + 5, { locale: 'fr', versionId: 'soon-fr:fr:draft' }));
+      const soonest = (types: string[], limit = 10) => store.soonestPending({ types, locale: 'en', limit });
+      // Ties on the time go by draft id, then action.
+      assert.deepEqual((await soonest(['article'])).map((s) => [s.docId, s.action, s.dueAt - t0]), [
+        ['soon-a', 'publish', 20],
+        ['soon-a', 'unpublish', 30],
+        ['soon-b', 'publish', 30],
+        ['soon-c', 'publish', 40],
+      ]);
+      assert.deepEqual((await soonest(['article', 'note'], 2)).map((s) => s.docId), ['soon-note', 'soon-a']);
+      assert.deepEqual(await soonest(['note', 'nothing']), [{ ...other('soon-note', t0 + 5, { type: 'note', versionId: 'soon-note:en:draft' }), status: 'pending', attempts: 0, unreviewedChange: null }]);
+      assert.deepEqual(await soonest([]), []);
+      for (const key of [schedule('soon-b', 0), schedule('soon-a', 0, 'unpublish'), schedule('soon-a', 0), schedule('soon-c', 0), schedule('soon-failed', 0)]) {
+        assert.equal(await store.remove(key), true);
+      }
+      assert.equal(await store.remove({ versionId: 'soon-note:en:draft', action: 'publish' }), true);
+      assert.equal(await store.remove({ versionId: 'soon-fr:fr:draft', action: 'publish' }), true);
+    });
+
     it('gives each due schedule to one of several claimers at once', async () => {
       const store = adapterOf().schedules;
       for (let i = 0; i < 20; i++) await store.put(schedule(`race${i}`, t0));

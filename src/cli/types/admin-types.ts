@@ -8,7 +8,7 @@ import { componentDeclarations, componentOfRef, schemaComponents, type SchemaCom
  * The answers the admin reads, by component: every one is the same in every configuration, so
  * the admin (which works on any piece type) can be typed once.
  */
-export const adminComponents = ['ConfigurationSchema', 'DocumentVersion', 'DocumentPage', 'HistoryPage', 'Whoami', 'Attachment', 'Error', 'AuditRecord'] as const;
+export const adminComponents = ['ConfigurationSchema', 'DocumentVersion', 'DocumentPage', 'HistoryPage', 'Whoami', 'Attachment', 'Error', 'AuditRecord', 'Dashboard'] as const;
 
 /** Where the module is committed, from the repository root. */
 export const adminTypesPath = 'admin/src/api/generated/api-types.ts';

@@ -23,6 +23,7 @@ import { revokeShareLink } from './operations/revoke-share-link.js';
 import type { LinkOutput } from './preview-links.js';
 import { locales } from './operations/locales.js';
 import { readableTypeNames } from './operations/readable-type-names.js';
+import { dashboard, type Dashboard } from './operations/dashboard.js';
 import { history, type HistoryListResult } from './operations/history.js';
 import { historyEntry } from './operations/history-entry.js';
 import { restoreHistory } from './operations/restore-history.js';
@@ -61,6 +62,8 @@ export interface DocumentOperations {
   /** What a cache of the type's answers (list, get-one, locales) depends on: see `answer-dependencies.ts`. */
   answerDependencies(typeName: string): AnswerDependencies;
   readableTypeNames(principal: Principal): readonly string[];
+  /** The signed-in user's home screen, every section in one call (`GET /api/v1/@cms/dashboard`). */
+  dashboard(principal: Principal, query: Query): Promise<Dashboard>;
 }
 
 /** The operations over the collaborators the composition root built. */
@@ -90,5 +93,6 @@ export function documentOperations(c: DocumentCollaborators): DocumentOperations
     restoreHistory: (caller, type, id, entryId, body) => restoreHistory(c, caller, type, id, entryId, body),
     answerDependencies: (type) => answerDependencies(c.config, c.fieldTypes, pieceTypeOf(c.config, type).name),
     readableTypeNames: readableTypeNames(c.config),
+    dashboard: (principal, query) => dashboard(c, principal, query),
   };
 }

@@ -67,10 +67,12 @@ export class VersionWriter {
 
   /**
    * Saves a version whose fields did not change, only its bookkeeping (`modified`,
-   * `lastPublishedAt`): its filter values, search texts and attachments' usage stay as stored.
+   * `lastPublishedAt`): its attachments' usage and related documents stay as stored. A draft's
+   * index is derived again, as its bookkeeping keys (`draftKeys`: the dashboard's) follow
+   * `modified`; another version's stays.
    */
   async updateBookkeeping(session: StorageSession, doc: StoredDocument): Promise<boolean> {
-    return session.documents.update(doc);
+    return session.documents.update(doc, doc.cmsMode === 'draft' ? this.#storable(doc) : undefined);
   }
 
   /** Removes versions of the type (missing ones are skipped); returns how many there were. */

@@ -8,7 +8,16 @@ import { sortify } from '../../core/text.js';
 // Counted up whenever what the indexer derives from the same plan changes: every store then
 // indexes its documents again at the next start (reindex.ts). 2: no public texts of their own
 // for types whose projection shows every text. 3: fields' own keys (`indexEntries`: image sizes).
-const indexFormat = 3;
+// 4: the drafts' bookkeeping keys (`draftKeys`).
+const indexFormat = 4;
+
+/**
+ * Index keys of a draft's bookkeeping, for the dashboard's "my drafts" (issue 35): who changed it
+ * last (`updatedBy._id`, a user's) and, as 1, whether it has changes no one published (`modified`,
+ * or never published). No field name starts with `@`, so no list filter can name them: only the
+ * content layer's own queries use them.
+ */
+export const draftKeys = { editor: '@editor', unpublished: '@unpublished' } as const;
 
 /** What the original stores on every document for its own search; kept for clients that read it. */
 export interface SearchProperties {
@@ -78,6 +87,7 @@ export class DocumentIndexer {
       for (const value of fieldType.indexValues!(doc, field)) values.push({ key, value });
     }
     for (const { field, fieldType } of plan.entries) values.push(...fieldType.indexEntries!(doc, field));
+    if (doc.cmsMode === 'draft') values.push(...draftEntries(doc));
     const texts = this.#texts(plan, doc);
     // A previous version only waits to be reverted to: no search reads it, so it has no texts.
     const search = doc.cmsMode === 'previous' ? noSearchTexts : searchTextsOf(plan, doc, texts);
@@ -141,6 +151,14 @@ export class DocumentIndexer {
     this.#plans.set(type, plan);
     return plan;
   }
+}
+
+function draftEntries(doc: StoredDocument): IndexEntry[] {
+  const entries: IndexEntry[] = [];
+  const editor = (doc.updatedBy as { _id?: unknown } | undefined)?._id;
+  if (typeof editor === 'string') entries.push({ key: draftKeys.editor, value: editor });
+  if (doc.modified === true || !doc.lastPublishedAt) entries.push({ key: draftKeys.unpublished, value: 1 });
+  return entries;
 }
 
 /** The index's texts: the title apart (searchable whatever its options say), the others by weight. */

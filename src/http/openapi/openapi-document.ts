@@ -11,6 +11,7 @@ import { auditComponents, auditPaths } from './audit-paths.js';
 import { eventPaths } from './event-paths.js';
 import { presencePaths } from './presence-paths.js';
 import { preferencesPaths } from './preferences-paths.js';
+import { dashboardComponents, dashboardPaths } from './dashboard-paths.js';
 import { schemaAnswerComponents } from './schema-answer.js';
 
 /** An OpenAPI 3.1 document, as plain JSON. */
@@ -49,6 +50,7 @@ export function openApiDocument(config: AppConfig, fieldTypes: FieldTypeLookup =
     ...schemaAnswerComponents,
     ...webhookComponents,
     ...auditComponents,
+    ...dashboardComponents,
     [anyPageComponent]: anyPageSchema,
   };
   // No piece or widget type may take these names, nor that of a document of any type.
@@ -61,7 +63,7 @@ export function openApiDocument(config: AppConfig, fieldTypes: FieldTypeLookup =
     // Relative without a configured baseUrl: the document is served by the server it describes.
     servers: [{ url: config.baseUrl ? config.baseUrl : '/' }],
     tags: [...config.pieceTypes.values()].map((type) => ({ name: type.name, description: `${type.options.pluralLabel} (\`${type.name}\`)` })),
-    paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths(), ...webhookPaths(), ...auditPaths(), ...eventPaths(), ...presencePaths(), ...preferencesPaths(config) },
+    paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths(), ...webhookPaths(), ...auditPaths(), ...eventPaths(), ...presencePaths(), ...preferencesPaths(config), ...dashboardPaths() },
     components: {
       schemas: {
         ...fixedComponentSchemas,

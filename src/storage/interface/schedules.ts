@@ -69,6 +69,12 @@ export interface ScheduleStore {
   setUnreviewedChange(key: ScheduleKey, change: string | null): Promise<boolean>;
   /** Marks the schedule failed when `token` still holds its claim, ending the claim; false otherwise. */
   fail(key: ScheduleKey, token: string): Promise<boolean>;
+  /**
+   * Up to `limit` pending schedules of these types in `locale`, soonest first (then by draft id
+   * and action): the dashboard's scheduled publishes. Walks the due-time index in order, so it
+   * reads the pending schedules due before the last one it answers, of any type.
+   */
+  soonestPending(args: { types: readonly string[]; locale: string; limit: number }): Promise<Schedule[]>;
   /** Up to `limit` schedules whose key sorts after `after` (null: from the first), by draft id then action (`cms export`). */
   schedulesAfter(after: ScheduleKey | null, limit: number): Promise<Schedule[]>;
   /** Adds a schedule exactly as it was kept, attempts and unreviewed change included, unclaimed (`cms import`). */

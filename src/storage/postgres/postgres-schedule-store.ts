@@ -21,6 +21,10 @@ const anyDueSql = `SELECT 1 FROM schedules WHERE status = 'pending' AND due_at <
 const completeSql = `DELETE FROM schedules WHERE version_id = $1::text AND action = $2::text AND lease_token = $3::text RETURNING ${columns}`;
 const failSql = `UPDATE schedules SET status = 'failed', lease_until = 0, lease_token = NULL
   WHERE version_id = $1::text AND action = $2::text AND lease_token = $3::text`;
+// `schedules_due` (status, due_at) gives the order: the walk stops at the limit.
+const soonestSql = `SELECT ${columns} FROM schedules
+  WHERE status = 'pending' AND locale = $1::text AND type = ANY($2::text[])
+  ORDER BY due_at, version_id, action LIMIT $3::int`;
 const afterSql = `SELECT ${columns} FROM schedules WHERE (version_id, action) > ($1::text, $2::text) ORDER BY version_id, action LIMIT $3::int`;
 const restoreSql = `INSERT INTO schedules (version_id, action, type, doc_id, locale, due_at, scheduled_by, status, attempts, unreviewed_change)
   VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::text, $8::text, $9::int, $10::text)`;
@@ -57,6 +61,12 @@ export function createPostgresScheduleStore(statements: StatementSource): Schedu
     async fail({ versionId, action }, token) {
       const { rowCount } = await statements.prepared(failSql, [versionId, action, token]);
       return rowCount === 1;
+    },
+
+    async soonestPending({ types, locale, limit }) {
+      if (types.length === 0) return [];
+      const { rows } = await statements.prepared<ScheduleRow>(soonestSql, [locale, types, limit]);
+      return rows.map(scheduleOf);
     },
 
     async schedulesAfter(after, limit) {

@@ -18,6 +18,10 @@ const anyDueSql = `SELECT 1 FROM schedules WHERE status = 'pending' AND due_at <
 const completeSql = `DELETE FROM schedules WHERE version_id = @versionId AND action = @action AND lease_token = @token RETURNING ${columns}`;
 const failSql = `UPDATE schedules SET status = 'failed', lease_until = 0, lease_token = NULL
   WHERE version_id = @versionId AND action = @action AND lease_token = @token`;
+// `schedules_due` (status, due_at) gives the order: the walk stops at the limit.
+const soonestSql = `SELECT ${columns} FROM schedules
+  WHERE status = 'pending' AND locale = @locale AND type IN (SELECT value FROM json_each(@types))
+  ORDER BY due_at, version_id, action LIMIT @limit`;
 const afterSql = `SELECT ${columns} FROM schedules WHERE (version_id, action) > (@versionId, @action) ORDER BY version_id, action LIMIT @limit`;
 const restoreSql = `INSERT INTO schedules (version_id, action, type, doc_id, locale, due_at, scheduled_by, status, attempts, unreviewed_change)
   VALUES (@versionId, @action, @type, @docId, @locale, @dueAt, @by, @status, @attempts, @unreviewedChange)`;
@@ -51,6 +55,12 @@ export function createSqliteScheduleStore(statements: StatementSource): Schedule
 
     async fail({ versionId, action }, token) {
       return statements.statement(failSql).run({ versionId, action, token }).changes === 1;
+    },
+
+    async soonestPending({ types, locale, limit }) {
+      if (types.length === 0) return [];
+      const rows = statements.statement(soonestSql).all({ types: JSON.stringify(types), locale, limit }) as ScheduleRow[];
+      return rows.map(scheduleOf);
     },
 
     async schedulesAfter(after, limit) {

@@ -94,6 +94,55 @@ export interface Crop {
   height: number;
 }
 
+/** Every section of the dashboard, each possibly empty. */
+export interface Dashboard {
+  /** The locale every section is read in */
+  locale: string;
+  /** Drafts the caller changed last, with unpublished changes, newest first */
+  myDrafts: {
+    results: DashboardDocument[];
+  };
+  /** The latest changed documents, newest first */
+  recentlyChanged: {
+    results: DashboardDocument[];
+  };
+  /** Pending schedules, soonest first */
+  scheduled: {
+    results: DashboardSchedule[];
+  };
+}
+
+/** A document as a dashboard section lists it: the type's list answer for the caller, reduced to these (a projection may hide some). */
+export interface DashboardDocument {
+  _id: string;
+  /** Its piece type */
+  type: string;
+  cmsDocId?: string;
+  cmsLocale?: string;
+  title?: string;
+  /** @format date-time */
+  updatedAt?: string;
+  updatedBy?: {
+    _id?: string | null;
+    title?: string | null;
+    username?: string | null;
+  } | null;
+  modified?: boolean;
+  /** @format date-time */
+  lastPublishedAt?: string | null;
+}
+
+/** A pending scheduled publish or unpublish, with the draft it acts on. */
+export interface DashboardSchedule {
+  action: "publish" | "unpublish";
+  /**
+   * When it runs
+   * @format date-time
+   */
+  at: string;
+  document: DashboardDocument;
+}
+
 /** One page of a list of any type (`count=1` answers `{ count }` instead). Each type's is `<Type>List`. */
 export interface DocumentPage {
   pages: number;

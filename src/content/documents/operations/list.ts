@@ -1,6 +1,9 @@
-import type { DocumentQuery } from '../../../storage/storage-adapter.js';
+import type { DocumentQuery, FilterCondition } from '../../../storage/storage-adapter.js';
 import type { SanitizedPieceType } from '../../types/piece-type.js';
-import type { DocumentCollaborators, ListResult } from '../collaborators.js';
+import type { DocumentCollaborators, DocumentOutput, ListResult } from '../collaborators.js';
+import type { Principal } from '../../../core/principal.js';
+import type { Mode } from '../../../core/ids.js';
+import type { FilterContext } from '../../fields/field-type.js';
 import type { Caller } from '../caller.js';
 import { NotFoundError } from '../../../errors/app-error.js';
 import { canAccessApi, canReadType, readableArchived, requireDrafts, visibleValues } from '../../access/permissions.js';
@@ -25,6 +28,55 @@ export async function list(
   typeName: string,
   query: Readonly<Record<string, unknown>>,
 ): Promise<ListResult | { count: number }> {
+  const { store, queries } = deps;
+  const prepared = await prepareList(deps, caller, typeName, query);
+  const { type, params, base, filtered } = prepared;
+  if (params.count) return { count: await store.count(filtered) };
+  const perPage = Math.min(params.perPage ?? type.options.perPage, maxPerPage);
+  const [total, results] = await Promise.all([store.count(filtered), readPage(deps, prepared, (params.page - 1) * perPage, perPage)]);
+  const result: ListResult = { pages: Math.ceil(total / perPage), currentPage: params.page, results };
+  const choiceArgs = { offered: prepared.offered, query: base, conditions: prepared.conditions, store, ctx: prepared.filterContext };
+  const choices = await queries.choices({ ...choiceArgs, names: params.choices, withCounts: false });
+  if (Object.keys(choices).length > 0) result.choices = choices;
+  if (params.counts.length > 0) result.counts = await queries.choices({ ...choiceArgs, names: params.counts, withCounts: true });
+  return result;
+}
+
+/**
+ * The first page of a list (`perPage` of `query`), uncounted, narrowed by `narrowing` as well:
+ * conditions on index keys that no list parameter offers (the drafts' `draftKeys`), for readers
+ * that show a few documents of many types (the dashboard). The rights, projections and
+ * parameters are the list's own.
+ */
+export async function firstResults(
+  deps: ListDeps,
+  caller: Caller,
+  typeName: string,
+  query: Readonly<Record<string, unknown>>,
+  narrowing: readonly FilterCondition[] = [],
+): Promise<DocumentOutput[]> {
+  const prepared = await prepareList(deps, caller, typeName, query);
+  const narrowed = { ...prepared, filtered: { ...prepared.filtered, conditions: [...(prepared.filtered.conditions ?? []), ...narrowing] } };
+  return readPage(deps, narrowed, 0, Math.min(prepared.params.perPage ?? prepared.type.options.perPage, maxPerPage));
+}
+
+/** A list's query as the caller may run it: its rights checked, its parameters laundered. */
+interface PreparedList {
+  readonly type: SanitizedPieceType;
+  readonly principal: Principal;
+  readonly locale: string | null;
+  readonly mode: Mode | null;
+  readonly params: ListParams;
+  readonly fullAccess: boolean;
+  readonly offered: ReturnType<ListQueries['filtersFor']>;
+  readonly filterContext: FilterContext;
+  readonly conditions: Map<string, readonly FilterCondition[]>;
+  /** Without the field filters (what `choices` start from). */
+  readonly base: DocumentQuery;
+  readonly filtered: DocumentQuery;
+}
+
+async function prepareList(deps: ListDeps, caller: Caller, typeName: string, query: Readonly<Record<string, unknown>>): Promise<PreparedList> {
   const { principal } = caller;
   const { store, queries } = deps;
   const type = pieceTypeOf(deps.config, typeName);
@@ -50,27 +102,22 @@ export async function list(
     search: params.search && toTextSearch(params.search.text, { prefix: params.search.prefix, publicOnly }),
   };
   const filtered = { ...base, conditions: [...conditions.values()].flat() };
-  if (params.count) return { count: await store.count(filtered) };
-  const perPage = Math.min(params.perPage ?? type.options.perPage, maxPerPage);
-  const [total, docs] = await Promise.all([
-    store.count(filtered),
-    store.find({ ...filtered, ...orderOf(queries, type, params, fullAccess), skip: (params.page - 1) * perPage, limit: perPage }),
-  ]);
+  return { type, principal, locale, mode, params, fullAccess, offered, filterContext, conditions, base, filtered };
+}
+
+/** One page of the prepared list, presented as the caller may see it. */
+async function readPage(deps: ListDeps, prepared: PreparedList, skip: number, limit: number): Promise<DocumentOutput[]> {
+  const { type, principal, locale, mode, params, base } = prepared;
+  const docs = await deps.store.find({ ...prepared.filtered, ...orderOf(deps.queries, type, params, prepared.fullAccess), skip, limit });
   const { docs: shown, filled } = mode === 'published' ? await fillFallbackFields(deps, type, docs, base) : unfilled(docs);
   const presented = await deps.presenter.present(shown, { type, principal });
   // Marked after `project`, which keeps them whatever it names.
-  const results = presented.map((output, index) => {
+  return presented.map((output, index) => {
     const shaped = requestedShape(deps.areas, output, params);
     if (locale !== null) markFallbackLocale(shaped, shown[index]!, locale);
     markFallbackFields(shaped, filled.get(shown[index]!._id));
     return shaped;
   });
-  const result: ListResult = { pages: Math.ceil(total / perPage), currentPage: params.page, results };
-  const choiceArgs = { offered, query: base, conditions, store, ctx: filterContext };
-  const choices = await queries.choices({ ...choiceArgs, names: params.choices, withCounts: false });
-  if (Object.keys(choices).length > 0) result.choices = choices;
-  if (params.counts.length > 0) result.counts = await queries.choices({ ...choiceArgs, names: params.counts, withCounts: true });
-  return result;
 }
 
 /**
