@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DocumentStore, StorageAdapter } from '../../src/storage/storage-adapter.js';
+import type { DocumentStore, StorageAdapter, StorageSession } from '../../src/storage/storage-adapter.js';
 import { loadAppConfig } from '../../src/load-app-config.js';
 import { ConfigError } from '../../src/errors/app-error.js';
 import { keys, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -49,30 +49,42 @@ function relationshipConfig(): Record<string, unknown> {
   };
 }
 
-/** Counts `documents.find` on the real adapter (reads inside transactions are not counted). */
-function countFinds(counter: { finds: number }) {
+/**
+ * Counts `documents.find` on the real adapter as `finds` (reads inside transactions are not
+ * counted there) and inside transactions, as writes read, as `writeFinds`.
+ */
+function countFinds(counter: { finds: number; writeFinds: number }) {
   const bound = <T extends object>(target: T, prop: string | symbol) => {
     const value = Reflect.get(target, prop, target);
     return typeof value === 'function' ? value.bind(target) : value;
   };
-  return (adapter: StorageAdapter): StorageAdapter => {
-    const documents = new Proxy(adapter.documents, {
+  const counting = <T extends { documents: DocumentStore }>(holder: T, count: () => void): T => {
+    const documents = new Proxy(holder.documents, {
       get(target, prop) {
         if (prop !== 'find') return bound(target, prop);
         return (query: Parameters<DocumentStore['find']>[0]) => {
-          counter.finds++;
+          count();
           return target.find(query);
         };
       },
     });
-    return new Proxy(adapter, { get: (target, prop) => (prop === 'documents' ? documents : bound(target, prop)) });
+    return new Proxy(holder, { get: (target, prop) => (prop === 'documents' ? documents : bound(target, prop)) });
+  };
+  return (adapter: StorageAdapter): StorageAdapter => {
+    const transaction = (...args: unknown[]) => {
+      const work = args.pop() as (tx: StorageSession) => Promise<unknown>;
+      return (adapter.transaction as (...all: unknown[]) => Promise<unknown>)(...args, (tx: StorageSession) =>
+        work(counting(tx, () => counter.writeFinds++)));
+    };
+    const counted = counting(adapter, () => counter.finds++);
+    return new Proxy(counted, { get: (target, prop) => (prop === 'transaction' ? transaction : Reflect.get(target, prop)) });
   };
 }
 
 const ids = (docs: { _id: string }[]) => docs.map((doc) => doc._id);
 
 describe('relationships', () => {
-  const counter = { finds: 0 };
+  const counter = { finds: 0, writeFinds: 0 };
   let t: TestApp;
   const create = async (type: string, body: Record<string, unknown>, query = '') => {
     const res = await t.request('POST', `/api/v1/${type}${query}`, { body });
@@ -172,6 +184,22 @@ describe('relationships', () => {
     assert.deepEqual(byTitle.authorsIds, [grace.cmsDocId, ada.cmsDocId]);
     const mixed = await create('article', { title: 'Mixed', _authors: [ada.cmsDocId, 'GRACE BREWSTER!'] });
     assert.deepEqual(mixed.authorsIds, [ada.cmsDocId, grace.cmsDocId]);
+  });
+
+  it('looks every title up in one query, however many there are; the oldest of a title wins', async () => {
+    const older = await create('person', { title: 'Twin Name' });
+    await create('person', { title: 'twin  name' });
+    const unknown = Array.from({ length: 500 }, (_, i) => `nobody number ${i}`);
+    const writeFinds = async (authors: string[]) => {
+      counter.writeFinds = 0;
+      const doc = await create('article', { title: 'Many titles', _authors: authors });
+      return { doc, finds: counter.writeFinds };
+    };
+    const one = await writeFinds(['Twin Name']);
+    assert.deepEqual(one.doc.authorsIds, [older.cmsDocId]);
+    const many = await writeFinds([...unknown, 'Twin Name']);
+    assert.deepEqual(many.doc.authorsIds, [older.cmsDocId]);
+    assert.equal(many.finds, one.finds);
   });
 
   // The relationship type keeps them from the stored container it is given as convert's fifth

@@ -7,11 +7,12 @@ import { visibleValues } from '../access/permissions.js';
 import { sortify } from '../../core/text.js';
 import { parseDocumentId } from '../../core/ids.js';
 import { relatedVersion } from './related-loader.js';
+import { ownKeys } from '../indexing/document-indexer.js';
 
 /**
  * Relationship input names related documents by `_id` (full or bare `cmsDocId`) or by title,
  * compared sortified (`"hello, world"` names "Hello World"). Every reference is first tried
- * as an id, all in one query; only those that name no document are then tried as titles.
+ * as an id, all in one query; those that name no document are then tried as titles, in one more.
  */
 
 export interface ReferenceLookup {
@@ -55,17 +56,17 @@ function isFullId(ref: string): boolean {
 }
 
 /**
- * One query per title: the index holds titles as written, so the store narrows by the
- * longest word of the title and the sortified comparison decides. The oldest match wins.
+ * Every title in one indexed query on the sortified titles (`ownKeys.title`); the oldest
+ * match of each wins, as the query is sorted by creation.
  */
 async function findByTitles(titles: readonly string[], store: DocumentStore, query: TypeQuery): Promise<Map<string, StoredDocument>> {
+  const sortified = [...new Set(titles.map(sortify))].filter((title) => title !== '');
   const found = new Map<string, StoredDocument>();
-  for (const sortified of new Set(titles.map(sortify))) {
-    if (sortified === '') continue;
-    const word = sortified.split(' ').reduce((longest, w) => (w.length > longest.length ? w : longest), '');
-    const candidates = await store.find({ ...query, conditions: [{ key: 'title', op: 'contains', text: word }] });
-    const match = candidates.find((doc) => sortify(doc.title) === sortified);
-    if (match) found.set(sortified, match);
+  if (sortified.length === 0) return found;
+  const candidates = await store.find({ ...query, conditions: [{ key: ownKeys.title, op: 'in', values: sortified }] });
+  for (const doc of candidates) {
+    const title = sortify(String(doc.title ?? ''));
+    if (!found.has(title)) found.set(title, doc);
   }
   return found;
 }

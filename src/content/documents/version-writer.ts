@@ -68,7 +68,7 @@ export class VersionWriter {
   /**
    * Saves a version whose fields did not change, only its bookkeeping (`modified`,
    * `lastPublishedAt`): its attachments' usage and related documents stay as stored. A draft's
-   * index is derived again, as its bookkeeping keys (`draftKeys`: the dashboard's) follow
+   * index is derived again, as its bookkeeping keys (`ownKeys`: the dashboard's) follow
    * `modified`; another version's stays.
    */
   async updateBookkeeping(session: StorageSession, doc: StoredDocument): Promise<boolean> {

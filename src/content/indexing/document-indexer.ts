@@ -8,16 +8,17 @@ import { sortify } from '../../core/text.js';
 // Counted up whenever what the indexer derives from the same plan changes: every store then
 // indexes its documents again at the next start (reindex.ts). 2: no public texts of their own
 // for types whose projection shows every text. 3: fields' own keys (`indexEntries`: image sizes).
-// 4: the drafts' bookkeeping keys (`draftKeys`).
+// 4: the content layer's own keys (`ownKeys`).
 const indexFormat = 4;
 
 /**
- * Index keys of a draft's bookkeeping, for the dashboard's "my drafts" (issue 35): who changed it
- * last (`updatedBy._id`, a user's) and, as 1, whether it has changes no one published (`modified`,
- * or never published). No field name starts with `@`, so no list filter can name them: only the
- * content layer's own queries use them.
+ * Index keys the content layer's own queries use. No field name starts with `@`, so no list
+ * filter can name them. A draft's bookkeeping, for the dashboard's "my drafts": who changed it
+ * last (`editor`, `updatedBy._id`) and, as 1, whether it has changes no one published
+ * (`unpublished`: `modified`, or never published). `title`: the sortified title of every current
+ * version, so relationship input naming documents by title finds them all in one indexed query.
  */
-export const draftKeys = { editor: '@editor', unpublished: '@unpublished' } as const;
+export const ownKeys = { editor: '@editor', unpublished: '@unpublished', title: '@title' } as const;
 
 /** What the original stores on every document for its own search; kept for clients that read it. */
 export interface SearchProperties {
@@ -88,6 +89,8 @@ export class DocumentIndexer {
     }
     for (const { field, fieldType } of plan.entries) values.push(...fieldType.indexEntries!(doc, field));
     if (doc.cmsMode === 'draft') values.push(...draftEntries(doc));
+    const title = sortify(String(doc.title ?? ''));
+    if (doc.cmsMode !== 'previous' && title !== '') values.push({ key: ownKeys.title, value: title });
     const texts = this.#texts(plan, doc);
     // A previous version only waits to be reverted to: no search reads it, so it has no texts.
     const search = doc.cmsMode === 'previous' ? noSearchTexts : searchTextsOf(plan, doc, texts);
@@ -156,8 +159,8 @@ export class DocumentIndexer {
 function draftEntries(doc: StoredDocument): IndexEntry[] {
   const entries: IndexEntry[] = [];
   const editor = (doc.updatedBy as { _id?: unknown } | undefined)?._id;
-  if (typeof editor === 'string') entries.push({ key: draftKeys.editor, value: editor });
-  if (doc.modified === true || !doc.lastPublishedAt) entries.push({ key: draftKeys.unpublished, value: 1 });
+  if (typeof editor === 'string') entries.push({ key: ownKeys.editor, value: editor });
+  if (doc.modified === true || !doc.lastPublishedAt) entries.push({ key: ownKeys.unpublished, value: 1 });
   return entries;
 }
 

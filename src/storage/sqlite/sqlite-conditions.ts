@@ -52,7 +52,7 @@ export function compileCondition(condition: FilterCondition, seq: string, partit
       return withValue('value BETWEEN ? AND ?', rangeBounds(condition.min, condition.max));
     case 'contains':
       // Ignoring ASCII case as LIKE does (SQLite's lower() folds ASCII only), without LIKE's
-      // 50,000-byte pattern limit, which a long text passes (a relationship named by a title).
+      // 50,000-byte pattern limit, which a long filter text would pass.
       // The range keeps it to text values.
       return withValue("value >= '' AND value < x'' AND instr(lower(value), lower(?)) > 0", [condition.text]);
     case 'none':

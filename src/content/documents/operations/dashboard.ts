@@ -12,7 +12,7 @@ import { builtinPieceTypeNames } from '../../types/builtin-types.js';
 import { canSortOn } from '../../query/list-query.js';
 import { splitLocale } from '../caller.js';
 import { firstResults } from './list.js';
-import { draftKeys } from '../../indexing/document-indexer.js';
+import { ownKeys } from '../../indexing/document-indexer.js';
 
 type DashboardDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'queries' | 'indexer' | 'presenter' | 'areas' | 'schedules'>;
 
@@ -81,8 +81,8 @@ function dashboardLocale(config: AppConfig, query: Readonly<Record<string, unkno
 
 function readMyDrafts(deps: DashboardDeps, caller: Caller, userId: string, types: readonly SanitizedPieceType[], limit: number): Promise<DocumentOutput[]> {
   const mine = [
-    { key: draftKeys.editor, op: 'in', values: [userId] },
-    { key: draftKeys.unpublished, op: 'in', values: [1] },
+    { key: ownKeys.editor, op: 'in', values: [userId] },
+    { key: ownKeys.unpublished, op: 'in', values: [1] },
   ] as const;
   const editable = types.filter((type) => type.options.localized && canViewDrafts(caller.principal, type) && canWrite(caller.principal, type, 'draft'));
   return newestOf(

@@ -44,7 +44,7 @@ export async function list(
 
 /**
  * The first page of a list (`perPage` of `query`), uncounted, narrowed by `narrowing` as well:
- * conditions on index keys that no list parameter offers (the drafts' `draftKeys`), for readers
+ * conditions on index keys that no list parameter offers (the drafts' `ownKeys`), for readers
  * that show a few documents of many types (the dashboard). The rights, projections and
  * parameters are the list's own.
  */
