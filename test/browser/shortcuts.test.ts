@@ -112,6 +112,14 @@ describe('admin: keyboard shortcuts and the command palette', { skip: browserSki
     await page.keyboard.type('a/b');
     // In the search box the key is text: it neither refocused nor was swallowed.
     assert.equal(await page.locator('#list-search').inputValue(), 'a/b');
+
+    // The media library's search box answers it too.
+    await page.goto('/admin/media');
+    const mediaSearch = page.getByRole('searchbox', { name: 'Search images', exact: true });
+    await mediaSearch.waitFor();
+    await page.locator('main h1').click();
+    await page.keyboard.press('/');
+    assert.equal(await mediaSearch.evaluate((input) => input === document.activeElement), true);
   });
 
   it('opens the command palette with Ctrl+K, finds a document by part of its title, and Enter opens its editor', async () => {
