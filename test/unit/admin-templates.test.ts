@@ -14,9 +14,6 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const sourceDir = join(root, 'admin/src');
 const openingSpace = /<[a-zA-Z][^<>]*>&#32;/g;
 
-/** Dropped spaces on another branch's screen (the home screen's); each must still occur, so the list cannot outlive its reason. */
-const knownExceptions: ReadonlySet<string> = new Set(['admin/src/live/RecentChanges.vue']);
-
 function vueFiles(): string[] {
   return readdirSync(sourceDir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.vue'))
@@ -33,6 +30,5 @@ test('no element of an admin template opens with a space Vue would drop (&#32;)'
     const count = [...template.matchAll(openingSpace)].length;
     if (count > 0) found.set(relative(root, file).split('\\').join('/'), count);
   }
-  assert.deepEqual([...found.keys()].filter((file) => !knownExceptions.has(file)), []);
-  assert.deepEqual([...knownExceptions].filter((file) => !found.has(file)), [], 'a known exception no longer occurs: remove it');
+  assert.deepEqual([...found.keys()], []);
 });
