@@ -67,6 +67,13 @@ export async function startAdminSite(config: Record<string, unknown> = adminTest
   };
 }
 
+/** The first-run setup code the server logged at its start (`site.logLines`). */
+export function setupCode(lines: readonly string[]): string {
+  const match = lines.map((line) => /setup code ([A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4})/.exec(line)).find(Boolean);
+  assert.ok(match, `no setup code in the log:\n${lines.join('')}`);
+  return match[1]!;
+}
+
 /** Signs in through the admin's form in a fresh browser context; answers the page on the content screen. */
 export async function signedInPage(browser: Browser, baseUrl: string, username: string, password: string): Promise<Page> {
   const page = await openPage(browser, baseUrl);
