@@ -55,8 +55,9 @@ export interface AdminTestSite extends BrowserApp {
   createUser(user: { username: string; password: string; role: string; title?: string }): Promise<string>;
 }
 
-export async function startAdminSite(config: Record<string, unknown> = adminTestConfig()): Promise<AdminTestSite> {
-  const app = await startBrowserApp({ config });
+/** `env` reaches the server (CMS_DATA_DIR: a store filled before it starts). */
+export async function startAdminSite(config: Record<string, unknown> = adminTestConfig(), env?: Record<string, string>): Promise<AdminTestSite> {
+  const app = await startBrowserApp({ config, env });
   return {
     ...app,
     async createUser({ username, password, role, title }) {
