@@ -10,6 +10,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       count: (query) => read.documents.count(query),
       distinctValues: (query, key) => read.documents.distinctValues(query, key),
       heldValues: (query, key) => read.documents.heldValues(query, key),
+      heldValuesOfKeys: (query, keys) => read.documents.heldValuesOfKeys(query, keys),
       slugsLike: (args) => read.documents.slugsLike(args),
       versionsAfter: (type, afterId, limit) => read.documents.versionsAfter(type, afterId, limit),
       insert: (doc, index) => transaction((tx) => tx.documents.insert(doc, index)),

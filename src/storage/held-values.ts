@@ -36,8 +36,32 @@ export async function heldValuesOf(
   query: DocumentQuery,
   key: string,
 ): Promise<IndexValue[]> {
-  if (selectsWholeList(query) && (await leavesOutFew(query, count))) return store.heldValues(query, key);
+  if (await walksFilterIndex(query, count)) return store.heldValues(query, key);
   return (await store.distinctValues(query, key)).map(({ value }) => value);
+}
+
+/** `heldValuesOfKeys` as one `heldValues` per key: for reads with no cheaper way (a transaction's, PostgreSQL's pool runs them side by side). */
+export function heldValuesKeyByKey(store: Pick<DocumentStore, 'heldValues'>, query: DocumentQuery, keys: readonly string[]): Promise<IndexValue[][]> {
+  return Promise.all(keys.map((key) => store.heldValues(query, key)));
+}
+
+/**
+ * `heldValuesOfKeys` of an adapter's reads, as `heldValuesOf` chooses for each key: a list it
+ * walks is walked key by key (an entry or two per value), and the others are counted for all
+ * keys in one read (`distinctValuesOfKeys`), which finds what the query selects once.
+ */
+export async function heldValuesOfKeysOf(
+  store: Pick<DocumentStore, 'heldValues'> & { distinctValuesOfKeys(query: DocumentQuery, keys: readonly string[]): Promise<{ value: IndexValue }[][]> },
+  count: (query: DocumentQuery) => Promise<number>,
+  query: DocumentQuery,
+  keys: readonly string[],
+): Promise<IndexValue[][]> {
+  if (await walksFilterIndex(query, count)) return heldValuesKeyByKey(store, query, keys);
+  return (await store.distinctValuesOfKeys(query, keys)).map((values) => values.map(({ value }) => value));
+}
+
+async function walksFilterIndex(query: DocumentQuery, count: (query: DocumentQuery) => Promise<number>): Promise<boolean> {
+  return selectsWholeList(query) && (await leavesOutFew(query, count));
 }
 
 async function leavesOutFew(query: DocumentQuery, count: (query: DocumentQuery) => Promise<number>): Promise<boolean> {

@@ -11,7 +11,7 @@ import type { DocumentStore } from './interface/documents.js';
  * fall back to English, against 1 ms a part).
  */
 export function alongLocaleChains(store: DocumentStore): DocumentStore {
-  return {
+  const chained: DocumentStore = {
     ...store,
     async count(query) {
       const parts = partsOf(query);
@@ -52,7 +52,12 @@ export function alongLocaleChains(store: DocumentStore): DocumentStore {
       }
       return [...held.values()].sort(compareValues);
     },
+    // A chain's parts are read key by key: each part is a query of its own.
+    heldValuesOfKeys(query, keys) {
+      return partsOf(query) ? Promise.all(keys.map((key) => chained.heldValues(query, key))) : store.heldValuesOfKeys(query, keys);
+    },
   };
+  return chained;
 }
 
 /** The per-locale parts of a chain of more than one locale; undefined for any other query. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { browserSkipReason, expectNoSeriousA11yViolations, launchBrowser, openPage, screenshot } from '../helpers/browser.js';
-import { adminApiKey, adminPassword as password, signedInPage, startAdminSite, type AdminTestSite } from '../helpers/admin-app.js';
+import { adminApiKey, adminPassword as password, setupCode, signedInPage, startAdminSite, type AdminTestSite } from '../helpers/admin-app.js';
 import { api, eventually } from './flow-support.js';
 
 /**
@@ -17,12 +17,6 @@ type Crop = { top: number; left: number; width: number; height: number };
 type Doc = { _id: string; cmsDocId: string; title: string; archived: boolean; [field: string]: unknown };
 
 const crop: Crop = { top: 60, left: 80, width: 400, height: 300 };
-
-function setupCode(lines: readonly string[]): string {
-  const match = lines.map((line) => /setup code ([A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4})/.exec(line)).find(Boolean);
-  assert.ok(match, `no setup code in the log:\n${lines.join('')}`);
-  return match[1]!;
-}
 
 async function answerDialog(page: Page, button: string): Promise<void> {
   const dialog = page.getByRole('dialog');

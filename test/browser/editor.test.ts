@@ -76,6 +76,38 @@ describe('admin: the editor, its fields, areas and relationships', { skip: brows
     assert.equal(await fresh.getByRole('textbox', { name: 'Title', exact: true }).inputValue(), 'No waterfall');
     await fresh.context().close();
   });
+  it('fetches the rich-text editor\'s code only when an editor with rich text opens', async () => {
+    const { site, browser } = suite;
+    const note = await site.t.request('POST', '/api/v1/note?cmsMode=draft', { body: { title: 'Plain words' } });
+    const article = await site.t.request('POST', '/api/v1/article?cmsMode=draft', { body: { title: 'Rich words' } });
+    const fresh = await signedInPage(browser, site.baseUrl, 'writer', adminPassword);
+    // Every script the page fetches, from the first load on, each read for ProseMirror's class
+    // (test/unit/admin-budget.test.ts: only the rich-text chunk holds it).
+    const scripts: Promise<{ path: string; richText: boolean }>[] = [];
+    const seen = (page: typeof fresh) => page.on('response', (response) => {
+      const path = new URL(response.url()).pathname;
+      if (/^\/admin\/assets\/.+\.js$/.test(path)) scripts.push(response.text().then((code) => ({ path, richText: code.includes('ProseMirror') })));
+    });
+    seen(fresh);
+    await fresh.reload();
+    await fresh.getByRole('heading', { name: 'Content', level: 1 }).waitFor();
+    const richTextFetched = async () => (await Promise.all(scripts)).filter((script) => script.richText).map((script) => script.path);
+    for (const [url, shown] of [
+      ['/admin/types/article', fresh.getByRole('link', { name: 'Rich words' })],
+      ['/admin/media', fresh.getByRole('heading', { name: 'Media', level: 1 })],
+      [`/admin/types/note/${note.body.cmsDocId}`, fresh.getByRole('textbox', { name: 'Text', exact: true })],
+    ] as const) {
+      await fresh.goto(url);
+      await shown.waitFor();
+    }
+    assert.ok((await Promise.all(scripts)).length > 3, 'the screens\' scripts were seen');
+    assert.deepEqual(await richTextFetched(), [], 'home, a list, media and an editor without rich text fetch no rich-text code');
+    await fresh.goto(`/admin/types/article/${article.body.cmsDocId}`);
+    await fresh.getByRole('button', { name: 'Add content to Body' }).waitFor();
+    const fetched = await richTextFetched();
+    assert.equal(fetched.length, 1, `the rich-text chunk, once: ${fetched.join(', ')}`);
+    await fresh.context().close();
+  });
   it('has no serious accessibility violation in the editor, at 1280 and at 360 px wide', async () => {
     const { page } = suite;
     await page.goto('/admin/types/article/new');

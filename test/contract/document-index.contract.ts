@@ -160,6 +160,11 @@ export function describeIndexContract(store: () => StorageAdapter): void {
           // In a transaction nothing is counted first: a whole list is always walked there.
           assert.deepEqual(await store().transaction((tx) => tx.documents.heldValues(query, key)), counted, about);
         }
+        // Several keys at once (a list's choices): each key's values, in the order asked.
+        const keys = ['priority', 'missing', 'category'];
+        const each = await Promise.all(keys.map(async (key) => (await store().documents.distinctValues(query, key)).map(({ value }) => value)));
+        assert.deepEqual(await store().documents.heldValuesOfKeys(query, keys), each, JSON.stringify({ query, keys }));
+        assert.deepEqual(await store().transaction((tx) => tx.documents.heldValuesOfKeys(query, keys)), each, JSON.stringify({ query, keys }));
       }
     });
   });

@@ -55,8 +55,9 @@ export interface AdminTestSite extends BrowserApp {
   createUser(user: { username: string; password: string; role: string; title?: string }): Promise<string>;
 }
 
-export async function startAdminSite(config: Record<string, unknown> = adminTestConfig()): Promise<AdminTestSite> {
-  const app = await startBrowserApp({ config });
+/** `env` reaches the server (CMS_DATA_DIR: a store filled before it starts). */
+export async function startAdminSite(config: Record<string, unknown> = adminTestConfig(), env?: Record<string, string>): Promise<AdminTestSite> {
+  const app = await startBrowserApp({ config, env });
   return {
     ...app,
     async createUser({ username, password, role, title }) {
@@ -65,6 +66,13 @@ export async function startAdminSite(config: Record<string, unknown> = adminTest
       return created.body._id as string;
     },
   };
+}
+
+/** The first-run setup code the server logged at its start (`site.logLines`). */
+export function setupCode(lines: readonly string[]): string {
+  const match = lines.map((line) => /setup code ([A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4})/.exec(line)).find(Boolean);
+  assert.ok(match, `no setup code in the log:\n${lines.join('')}`);
+  return match[1]!;
 }
 
 /** Signs in through the admin's form in a fresh browser context; answers the page on the content screen. */

@@ -46,13 +46,14 @@ export interface BrowserApp {
 
 
 /**
- * A real app listening on loopback, on a fresh store in a temporary directory. Its `baseUrl` is
- * relative, so the origin the browser uses is the server's own for the CSRF origin check.
+ * A real app listening on loopback, on a fresh store in a temporary directory (or the one `env`'s
+ * CMS_DATA_DIR names, filled before). Its `baseUrl` is relative, so the origin the browser uses is
+ * the server's own for the CSRF origin check.
  */
-export async function startBrowserApp(options: { config?: Record<string, unknown>; adminDir?: string } = {}): Promise<BrowserApp> {
+export async function startBrowserApp(options: { config?: Record<string, unknown>; adminDir?: string; env?: Record<string, string> } = {}): Promise<BrowserApp> {
   const config = { ...(options.config ?? testConfig()), baseUrl: '' };
   const logLines: string[] = [];
-  const t = await startTestApp(config, { CMS_LOG_LEVEL: 'warn' }, {
+  const t = await startTestApp(config, { CMS_LOG_LEVEL: 'warn', ...options.env }, {
     adminDir: options.adminDir,
     passwordHasher: cheapPasswordHasher(),
     logStream: { write: (line) => void logLines.push(line) },

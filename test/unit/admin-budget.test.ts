@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -76,5 +76,24 @@ test(
     const kb = (bytes: number) => (bytes / 1024).toFixed(1);
     t.diagnostic(`admin first load, gzipped: ${kb(totals.script)} KB of JavaScript (budget ${kb(javascriptBudget)} KB) in ${files.filter((f) => f.kind === 'script').length} files, ${kb(totals.stylesheet)} KB of CSS`);
     assert.ok(totals.script <= javascriptBudget, `${kb(totals.script)} KB of JavaScript, over the ${kb(javascriptBudget)} KB budget`);
+  },
+);
+
+/** Whether a built script holds the rich-text editor: ProseMirror's class, which its view sets on every editor. */
+const holdsRichTextEditor = (code: string) => code.includes('ProseMirror');
+
+test(
+  'the rich-text editor (tiptap, ProseMirror) is in a chunk of its own, not in the first load',
+  { skip: existsSync(shell) ? false : `no admin build at ${shell}: run npm run build to look at the admin's chunks` },
+  async () => {
+    const assets = join(adminDir, 'assets');
+    const scripts = (await readdir(assets)).filter((name) => name.endsWith('.js'));
+    const withEditor: string[] = [];
+    for (const name of scripts) if (holdsRichTextEditor(await readFile(join(assets, name), 'utf8'))) withEditor.push(name);
+    assert.equal(withEditor.length, 1, `one chunk holds the rich-text editor: ${withEditor.join(', ') || 'none'}`);
+    const firstLoad = firstLoadFiles(await readFile(shell, 'utf8')).filter((file) => file.kind === 'script');
+    for (const file of firstLoad) {
+      assert.ok(!holdsRichTextEditor(await readFile(builtFile(file.url), 'utf8')), `${file.url}, loaded first, holds the rich-text editor`);
+    }
   },
 );

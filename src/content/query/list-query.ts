@@ -4,7 +4,7 @@ import type { Mode } from '../../core/ids.js';
 import type { Choice, FilterContext, QueryFilter } from '../fields/field-type.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js';
-import type { DocumentQuery, DocumentStore, FilterCondition, FilterOperation } from '../../storage/storage-adapter.js';
+import type { DocumentQuery, DocumentStore, FilterCondition, FilterOperation, IndexValue } from '../../storage/storage-adapter.js';
 import type { FieldError } from '../../errors/app-error.js';
 import type { SortTerm } from './list-params.js';
 import { FieldFailure } from '../fields/field-type.js';
@@ -133,20 +133,36 @@ export class ListQueries {
     ctx: FilterContext;
     withCounts: boolean;
   }): Promise<Record<string, Choice[]>> {
-    const result: Record<string, Choice[]> = {};
-    for (const name of args.names) {
+    const shown = args.names.flatMap((name) => {
       const entry = args.offered.get(name);
-      if (!entry) continue;
+      return entry ? [{ name, entry }] : [];
+    });
+    // The filters not in use see every condition: one query, whose values the store reads for
+    // all of them at once (heldValuesOfKeys). A filter in use sees the others only: its own.
+    const reads = new Map<string, { query: DocumentQuery; wanted: { name: string; entry: OfferedFilter }[] }>();
+    for (const wanted of shown) {
+      if (wanted.entry.blind) continue;
+      const group = args.conditions.has(wanted.name) ? `filter:${wanted.name}` : '';
+      const others = [...args.conditions].filter(([other]) => other !== wanted.name).flatMap(([, conditions]) => conditions);
+      const read = reads.get(group) ?? { query: { ...args.query, conditions: others }, wanted: [] };
+      read.wanted.push(wanted);
+      reads.set(group, read);
+    }
+    const valuesOf = new Map<string, { value: IndexValue; count?: number }[]>();
+    for (const { query, wanted } of reads.values()) {
+      const keys = wanted.map(({ entry }) => entry.filter.key);
+      const values = args.withCounts
+        ? await Promise.all(keys.map((key) => args.store.distinctValues(query, key)))
+        : (await args.store.heldValuesOfKeys(query, keys)).map((held) => held.map((value) => ({ value })));
+      wanted.forEach(({ name }, index) => valuesOf.set(name, values[index]!));
+    }
+    const result: Record<string, Choice[]> = {};
+    for (const { name, entry } of shown) {
       if (entry.blind) {
         result[name] = [];
         continue;
       }
-      const others = [...args.conditions].filter(([other]) => other !== name).flatMap(([, conditions]) => conditions);
-      const query = { ...args.query, conditions: others };
-      const values = args.withCounts
-        ? await args.store.distinctValues(query, entry.filter.key)
-        : (await args.store.heldValues(query, entry.filter.key)).map((value) => ({ value }));
-      const choices = await entry.filter.choices(values, args.ctx);
+      const choices = await entry.filter.choices(valuesOf.get(name)!, args.ctx);
       result[name] = args.withCounts ? choices : choices.map(({ count: _count, ...choice }) => choice);
     }
     return result;

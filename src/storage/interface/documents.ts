@@ -80,6 +80,13 @@ export interface DocumentStore {
    */
   heldValues(query: DocumentQuery, key: string): Promise<IndexValue[]>;
   /**
+   * `heldValues` of each of `keys` over the one query, in the order of `keys` (a list's
+   * `choices`, several fields at once): a store may then find what the query selects once for
+   * all of them, where a read per key would select it again each time (a filter or a search over
+   * 100,000 documents, some 30 ms on SQLite, for every field offered).
+   */
+  heldValuesOfKeys(query: DocumentQuery, keys: readonly string[]): Promise<IndexValue[][]>;
+  /**
    * Stores the document with its filter values and search texts, replacing nothing (its
    * `relatedReverseIds` as given).
    * Throws ConflictError (data.constraint `id` or `slug`) when the `_id` or the slug is taken.

@@ -4,7 +4,7 @@ import type { StorageAdapter, StorageSession, TransactionOptions } from '../inte
 import type { ChangeLogStore } from '../interface/change-log.js';
 import type { DocumentStore } from '../interface/documents.js';
 import { VersionedCounts } from '../versioned-counts.js';
-import { heldValuesOf } from '../held-values.js';
+import { heldValuesKeyByKey, heldValuesOf } from '../held-values.js';
 import { alongLocaleChains } from '../locale-chain-reads.js';
 import { autoCommittingSession } from '../auto-committing-session.js';
 import { limitedTransactions, withOptionalOptions, type TransactionState } from '../transaction-queue.js';
@@ -269,6 +269,8 @@ function keepingCounts(documents: DocumentStore, generation: (keys: readonly str
   const keptCounts: DocumentStore = {
     ...documents,
     heldValues: (query, key) => heldValuesOf(documents, (counted) => keptCounts.count(counted), query, key),
+    // Key by key: the pool reads them side by side.
+    heldValuesOfKeys: (query, keys) => heldValuesKeyByKey(keptCounts, query, keys),
     async count(query) {
       if (query.type === null) return documents.count(query);
       const { sql, params } = compileCountQuery(query);

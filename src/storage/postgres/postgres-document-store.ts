@@ -7,6 +7,7 @@ import { compileCountQuery, compileDistinctValuesQuery, compileFindQuery, compil
 import type { StatementSource } from './statements.js';
 import { conflictError, translatingErrors } from './translate-error.js';
 import { fillReverseIds, laterStamp, splitReverseIds } from '../reverse-ids.js';
+import { heldValuesKeyByKey } from '../held-values.js';
 
 // Bound as $1 … $12 (the columns), $13 … $18 (the search texts), $19 … $21 (the filter values).
 const columns = 'id, doc_id, type, locale, mode, slug, archived, visibility, title_sortified, created_at, updated_at, data';
@@ -139,6 +140,12 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
     await statements.prepared(keepReverseIdsSql, [versionId, ids ?? []]);
   };
 
+  const heldValues = async (query: DocumentQuery, key: string) => {
+    const { sql, params } = compileHeldValuesQuery(query, key) ?? compileDistinctValuesQuery(query, key);
+    const { rows } = await statements.query<{ num: number | null; txt: string | null }>(sql, params);
+    return rows.map((row) => (row.num ?? row.txt) as IndexValue);
+  };
+
   return {
     async find(query: DocumentQuery) {
       const { sql, params } = compileFindQuery(query);
@@ -159,11 +166,8 @@ export function createPostgresDocumentStore(statements: StatementSource, inTrans
       return rows.map((row) => ({ value: (row.num ?? row.txt) as IndexValue, count: Number(row.count) }));
     },
 
-    async heldValues(query: DocumentQuery, key: string) {
-      const { sql, params } = compileHeldValuesQuery(query, key) ?? compileDistinctValuesQuery(query, key);
-      const { rows } = await statements.query<{ num: number | null; txt: string | null }>(sql, params);
-      return rows.map((row) => (row.num ?? row.txt) as IndexValue);
-    },
+    heldValues,
+    heldValuesOfKeys: (query, keys) => heldValuesKeyByKey({ heldValues }, query, keys),
 
     async insert(doc, index) {
       assertDocumentIndex(index);

@@ -6,6 +6,7 @@ import type { StatementSource } from './statement-cache.js';
 import { assertDocumentIndex, removeIndex, replaceIndex, writeIndex, type PendingSearchWrites } from './sqlite-document-index.js';
 import { translateSqliteError } from './translate-error.js';
 import { fillReverseIds, splitReverseIds } from '../reverse-ids.js';
+import { heldValuesKeyByKey } from '../held-values.js';
 
 const columnValues = `@id, @docId, @type, @locale, @mode, @slug, @archived, @visibility, @titleSortified,
   @createdAt, @updatedAt, @data`;
@@ -73,6 +74,11 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
   const beforeRead = (query: DocumentQuery) => {
     if (query.search) pendingSearch?.flush(statements);
   };
+  const heldValues = async (query: DocumentQuery, key: string) => {
+    beforeRead(query);
+    const { sql, params } = compileHeldValuesQuery(query, key) ?? compileDistinctValuesQuery(query, key);
+    return statements.statement(sql).pluck().all(...params) as IndexValue[];
+  };
   return {
     async find(query: DocumentQuery) {
       beforeRead(query);
@@ -93,11 +99,9 @@ export function createSqliteDocumentStore(statements: StatementSource, pendingSe
       return statements.statement(sql).all(...params) as { value: IndexValue; count: number }[];
     },
 
-    async heldValues(query: DocumentQuery, key: string) {
-      beforeRead(query);
-      const { sql, params } = compileHeldValuesQuery(query, key) ?? compileDistinctValuesQuery(query, key);
-      return statements.statement(sql).pluck().all(...params) as IndexValue[];
-    },
+    heldValues,
+    // In a transaction nothing is counted first: each key's values are read as heldValues reads them.
+    heldValuesOfKeys: (query, keys) => heldValuesKeyByKey({ heldValues }, query, keys),
 
     // A write touches documents, document_values and both search tables. Outside a transaction
     // the adapter runs it in one of its own. Inside one, it must not leave half a write behind

@@ -1,10 +1,10 @@
 import type { DocumentQuery, DocumentStore, IndexValue } from '../storage-adapter.js';
 import type { CountsUntilWrite } from './counts-until-write.js';
-import { compileDistinctValuesQuery, compileFindQuery, costGrowsWithSelection } from './sqlite-query.js';
+import { compileDistinctValuesOfKeysQuery, compileDistinctValuesQuery, compileFindQuery, costGrowsWithSelection } from './sqlite-query.js';
 import type { ReadThreads } from './read-threads.js';
 import type { StatementSource } from './statement-cache.js';
 import { withReverseIds } from './sqlite-document-store.js';
-import { heldValuesOf } from '../held-values.js';
+import { heldValuesOf, heldValuesOfKeysOf } from '../held-values.js';
 
 // The sorts a list index holds in order, after type, locale, mode and archived.
 const indexedSorts = new Set(['updatedAt', 'createdAt', 'titleSortified']);
@@ -26,11 +26,20 @@ export function withListReads(
     const { sql, params } = compileDistinctValuesQuery(query, key, { bySelected: true });
     return statements.statement(sql).all(...params) as { value: IndexValue; count: number }[];
   }
+  async function distinctValuesOfKeys(query: DocumentQuery, keys: readonly string[]) {
+    const { sql, params } = compileDistinctValuesOfKeysQuery(query, keys, { bySelected: await selectsFew(query, count) });
+    const byKey = new Map(keys.map((key) => [key, [] as { value: IndexValue; count: number }[]]));
+    for (const row of statements.statement(sql).all(...params) as { key: string; value: IndexValue; count: number }[]) {
+      byKey.get(row.key)!.push({ value: row.value, count: row.count });
+    }
+    return keys.map((key) => byKey.get(key)!);
+  }
   return {
     ...store,
     count: async (query) => counts.count(query, offLoop(query)),
     distinctValues,
     heldValues: (query, key) => heldValuesOf({ distinctValues, heldValues: store.heldValues }, count, query, key),
+    heldValuesOfKeys: (query, keys) => heldValuesOfKeysOf({ distinctValuesOfKeys, heldValues: store.heldValues }, count, query, keys),
     async find(query) {
       const probe = await probesConditions(query, counts);
       const away = offLoop(query);
