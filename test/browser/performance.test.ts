@@ -155,7 +155,11 @@ describe(`admin: every screen answers in under ${budgetMs} ms at ${documentCount
       ]);
       await time('media', { click: '#main-nav a[href="/admin/media"]' }, [{ selector: '.media-grid .media-title', text: '^(harbour|lighthouse|gulls)$' }]);
       // Last: a run starts on the home screen, where signing in left the page.
-      await time('home', { click: 'a.brand' }, [{ selector: 'main h1', text: '^Content$' }, { selector: 'main a[href^="/admin/types/article/"]' }]);
+      // The dashboard's recently changed articles: newest first over the 100,000.
+      await time('home', { click: 'a.brand' }, [
+        { selector: 'main h1', text: '^Content$' },
+        { selector: 'section[aria-labelledby="dashboard-recentlyChanged"] a[href^="/admin/types/article/"]' },
+      ]);
     }
     const report = [...timings].map(([screen, values]) => `${screen}: median ${median(values).toFixed(0)} ms (${values.map((value) => value.toFixed(0)).join(', ')})`);
     t.diagnostic(report.join('; '));
