@@ -1,7 +1,7 @@
 import { computed, reactive, watch } from 'vue';
 import { ApiError, request, setCsrfToken } from './api/client';
 import type { PieceTypeSchema, Schema, ServedSchema, SignedInUser } from './api/types';
-import { currentLanguage, i18n } from './i18n';
+import { builtInText, currentLanguage, i18n } from './i18n';
 import { inLanguage } from './i18n/configured-text';
 import { closeLiveEvents } from './live/live-events';
 import { forgetPreferences, loadPreferences } from './preferences/preferences';
@@ -22,7 +22,7 @@ export const session = reactive({
 /** The schema as the server sent it; `session.schema` is it in the interface language. */
 let servedSchema: ServedSchema | undefined;
 watch(i18n.global.locale, () => {
-  if (servedSchema) session.schema = inLanguage(servedSchema, currentLanguage());
+  if (servedSchema) session.schema = inLanguage(servedSchema, currentLanguage(), builtInText);
 });
 
 /**
@@ -71,7 +71,7 @@ export async function loadSession(): Promise<void> {
   });
   const [user, served] = await Promise.all([signedIn, request<ServedSchema>('/@cms/schema')]);
   servedSchema = served;
-  const schema = inLanguage(served, currentLanguage());
+  const schema = inLanguage(served, currentLanguage(), builtInText);
   session.user = user;
   session.schema = schema;
   setCsrfToken(user?.csrfToken);

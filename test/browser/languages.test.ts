@@ -156,7 +156,7 @@ function recipeConfig(): Record<string, unknown> {
 describe('admin: labels of the configuration in the editor\'s language', { skip: browserSkipReason }, () => {
   const suite = signedInAdminSuite('rezeptor', 'Rita Rezept', recipeConfig);
 
-  it('shows a type\'s German labels in German, English ones in English, and English where its language has none', async () => {
+  it('shows a type\'s German labels in German, English ones in English, English where its language has none, and the built-in fields in each', async () => {
     const { page, ctx } = suite;
     await api(ctx, '/recipe?cmsLocale=en', { method: 'POST', body: { title: 'Soup', minutes: 20 } });
     for (const [language, plural, label, help, course, starter] of [
@@ -170,6 +170,11 @@ describe('admin: labels of the configuration in the editor\'s language', { skip:
       await page.goto('/admin/types/recipe/new');
       await page.getByRole('spinbutton', { name: label }).waitFor();
       await page.getByText(help, { exact: true }).waitFor();
+      // The fields every type has: the server names them in English, the catalogue translates them.
+      const builtIn = { de: ['Titel', 'Sichtbarkeit', 'Öffentlich'], en: ['Title', 'Visibility', 'Public'], fr: ['Titre', 'Visibilité', 'Public'] }[language];
+      await page.getByRole('textbox', { name: builtIn[0], exact: true }).waitFor();
+      const visibility = await page.getByRole('combobox', { name: builtIn[1], exact: true }).locator('option').allTextContents();
+      assert.equal(visibility[1]?.trim(), builtIn[2], `the visibility choices in ${language}: ${visibility.join(' | ')}`);
       const courses = await page.getByRole('combobox', { name: course }).locator('option').allTextContents();
       assert.deepEqual(courses.slice(1).map((text) => text.trim()), [starter, 'Main'], `the choices in ${language}`);
       if (language !== 'fr') {

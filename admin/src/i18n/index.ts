@@ -28,6 +28,18 @@ export const i18n = createI18n({
 /** The catalogue lookup for scripts outside components (notifications, helpers). */
 export const t = i18n.global.t;
 
+/**
+ * The server names its built-in fields, types and choices in English (`Title`, `Visibility`,
+ * `Login Required`): the catalogue's `builtIn` words, by their English text.
+ */
+const builtInKeys: ReadonlyMap<string, string> = new Map(Object.entries(en.builtIn).map(([key, english]) => [english, `builtIn.${key}`]));
+
+/** A configured text as the interface shows it: a built-in English word translated, any other as given. */
+export function builtInText(text: string): string {
+  const key = builtInKeys.get(text);
+  return key ? t(key) : text;
+}
+
 export function currentLanguage(): InterfaceLanguage {
   return i18n.global.locale.value as InterfaceLanguage;
 }
