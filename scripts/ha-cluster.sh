@@ -11,12 +11,18 @@
 #   scripts/ha-cluster.sh node N DIR   starts node N's Patroni again (after a test killed it)
 #
 # Ports: etcd 2479 (peer 2480), PostgreSQL 5441-5443, Patroni's REST API 8011-8013, HAProxy
-# 5450 (primary) and 5451 (replicas), HAProxy's status page 8050. docs/guides/deploying.md walks
-# through the same setup for production and what each setting protects.
+# 5450 (primary) and 5451 (replicas), HAProxy's status page 8050; CMS_HA_PORT_OFFSET (default 0)
+# is added to each, for two clusters side by side. docs/guides/deploying.md walks through the
+# same setup for production and what each setting protects.
 set -euo pipefail
 
 command=${1:?usage: ha-cluster.sh start|stop|node N DIR}
 nodes=3
+offset=${CMS_HA_PORT_OFFSET:-0}
+etcd_port=$((2479 + offset)) etcd_peer_port=$((2480 + offset))
+write_port=$((5450 + offset)) read_port=$((5451 + offset)) status_port=$((8050 + offset))
+pg_port() { echo $((5440 + $1 + offset)); }
+api_port() { echo $((8010 + $1 + offset)); }
 pg_bin=${CMS_HA_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)}
 
 as_postgres() {
@@ -37,16 +43,16 @@ wait_until() { # seconds, description, command...
 patroni_config() { # node number, dir
   local n=$1 dir=$2
   cat <<YAML
-scope: cms-ha
+scope: cms-ha-$offset
 name: node$n
 log:
   dir: $dir/log
   file_num: 2
 restapi:
-  listen: 127.0.0.1:801$n
-  connect_address: 127.0.0.1:801$n
+  listen: 127.0.0.1:$(api_port $n)
+  connect_address: 127.0.0.1:$(api_port $n)
 etcd3:
-  hosts: 127.0.0.1:2479
+  hosts: 127.0.0.1:$etcd_port
 bootstrap:
   dcs:
     # The leader's key lives ttl seconds without a renewal: a primary that dies is replaced that
@@ -79,8 +85,8 @@ bootstrap:
     - host replication postgres 127.0.0.1/32 trust
     - host all all 127.0.0.1/32 trust
 postgresql:
-  listen: 127.0.0.1:544$n
-  connect_address: 127.0.0.1:544$n
+  listen: 127.0.0.1:$(pg_port $n)
+  connect_address: 127.0.0.1:$(pg_port $n)
   data_dir: $dir/node$n
   bin_dir: $pg_bin
   pgpass: $dir/pgpass$n
@@ -109,23 +115,23 @@ defaults
   # A node marked down has its connections cut at once: a client never waits on a dead primary.
   default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions
 listen primary
-  bind 127.0.0.1:5450
+  bind 127.0.0.1:$write_port
   option httpchk GET /primary
   http-check expect status 200
 CFG
-  for n in $(seq $nodes); do echo "  server node$n 127.0.0.1:544$n check port 801$n"; done
+  for n in $(seq $nodes); do echo "  server node$n 127.0.0.1:$(pg_port $n) check port $(api_port $n)"; done
   cat <<CFG
 listen replicas
-  bind 127.0.0.1:5451
+  bind 127.0.0.1:$read_port
   balance roundrobin
   option httpchk GET /replica
   http-check expect status 200
 CFG
-  for n in $(seq $nodes); do echo "  server node$n 127.0.0.1:544$n check port 801$n"; done
+  for n in $(seq $nodes); do echo "  server node$n 127.0.0.1:$(pg_port $n) check port $(api_port $n)"; done
   cat <<CFG
 listen status
   mode http
-  bind 127.0.0.1:8050
+  bind 127.0.0.1:$status_port
   stats enable
   stats uri /
 CFG
@@ -136,10 +142,10 @@ start_patroni() { # node number, dir
   as_postgres "cd $dir && nohup patroni $dir/patroni$n.yml >>$dir/log/patroni$n.out 2>&1 & echo \$! >$dir/patroni$n.pid"
 }
 
-is_primary() { curl -fsS -o /dev/null "http://127.0.0.1:801$1/primary"; }
+is_primary() { curl -fsS -o /dev/null "http://127.0.0.1:$(api_port $1)/primary"; }
 has_sync_standby() {
-  curl -fsS http://127.0.0.1:8011/cluster | grep -q '"role": *"sync_standby"' ||
-    curl -fsS http://127.0.0.1:8012/cluster | grep -q '"role": *"sync_standby"'
+  curl -fsS "http://127.0.0.1:$(api_port 1)/cluster" | grep -q '"role": *"sync_standby"' ||
+    curl -fsS "http://127.0.0.1:$(api_port 2)/cluster" | grep -q '"role": *"sync_standby"'
 }
 any_primary() { for n in $(seq $nodes); do is_primary "$n" && return 0; done; return 1; }
 port_answers() { node -e "require('net').connect($1, '127.0.0.1').on('connect', () => process.exit(0)).on('error', () => process.exit(1))"; }
@@ -152,21 +158,21 @@ start() {
   haproxy_config "$dir" >"$dir/haproxy.cfg"
   [ "$(id -u)" = 0 ] && chown -R postgres "$dir"
   as_postgres "nohup etcd --name cms-ha --data-dir $dir/etcd \
-    --listen-client-urls http://127.0.0.1:2479 --advertise-client-urls http://127.0.0.1:2479 \
-    --listen-peer-urls http://127.0.0.1:2480 --initial-advertise-peer-urls http://127.0.0.1:2480 \
-    --initial-cluster cms-ha=http://127.0.0.1:2480 >>$dir/log/etcd.out 2>&1 & echo \$! >$dir/etcd.pid"
-  wait_until 20 "etcd answering" curl -fsS http://127.0.0.1:2479/health
+    --listen-client-urls http://127.0.0.1:$etcd_port --advertise-client-urls http://127.0.0.1:$etcd_port \
+    --listen-peer-urls http://127.0.0.1:$etcd_peer_port --initial-advertise-peer-urls http://127.0.0.1:$etcd_peer_port \
+    --initial-cluster cms-ha=http://127.0.0.1:$etcd_peer_port >>$dir/log/etcd.out 2>&1 & echo \$! >$dir/etcd.pid"
+  wait_until 20 "etcd answering" curl -fsS http://127.0.0.1:$etcd_port/health
   # The first node bootstraps the cluster; the others copy it once it is the primary.
   start_patroni 1 "$dir"
   wait_until 60 "node1 becoming the primary" is_primary 1
   for n in $(seq 2 $nodes); do start_patroni "$n" "$dir"; done
   as_postgres "haproxy -D -f $dir/haproxy.cfg"
   wait_until 90 "a synchronous standby" has_sync_standby
-  wait_until 20 "HAProxy's write port" port_answers 5450
-  as_postgres "$pg_bin/psql -h 127.0.0.1 -p 5450 -U postgres -qAtc 'CREATE DATABASE test' postgres"
+  wait_until 20 "HAProxy's write port" port_answers $write_port
+  as_postgres "$pg_bin/psql -h 127.0.0.1 -p $write_port -U postgres -qAtc 'CREATE DATABASE test' postgres"
   echo "CMS_HA_DIR=$dir"
-  echo "CMS_HA_WRITE_URL=postgres://postgres@127.0.0.1:5450/test"
-  echo "CMS_HA_READ_URL=postgres://postgres@127.0.0.1:5451/test"
+  echo "CMS_HA_WRITE_URL=postgres://postgres@127.0.0.1:$write_port/test"
+  echo "CMS_HA_READ_URL=postgres://postgres@127.0.0.1:$read_port/test"
 }
 
 stop() {
