@@ -57,6 +57,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get changes() {
       return current().changes;
     },
+    get idempotencyKeys() {
+      return current().idempotencyKeys;
+    },
     get presence() {
       return current().presence;
     },

@@ -51,6 +51,12 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       put: (preferences) => transaction((tx) => tx.preferences.put(preferences)),
       remove: (userId) => transaction((tx) => tx.preferences.remove(userId)),
     },
+    idempotencyKeys: {
+      claim: (record, now) => transaction((tx) => tx.idempotencyKeys.claim(record, now)),
+      find: (scope, key, now) => read.idempotencyKeys.find(scope, key, now),
+      keepAnswer: (scope, key, answer) => transaction((tx) => tx.idempotencyKeys.keepAnswer(scope, key, answer)),
+      prune: (now, limit) => transaction((tx) => tx.idempotencyKeys.prune(now, limit)),
+    },
     shareLinks: {
       insert: (link) => transaction((tx) => tx.shareLinks.insert(link)),
       findByDigest: (digest) => read.shareLinks.findByDigest(digest),

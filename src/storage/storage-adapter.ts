@@ -15,6 +15,7 @@ export type * from './interface/preferences.js';
 export * from './interface/document-query.js';
 export type * from './interface/documents.js';
 export type * from './interface/history.js';
+export type * from './interface/idempotency-keys.js';
 export type * from './interface/index-plans.js';
 export type * from './interface/login-throttle.js';
 export type * from './interface/logins.js';

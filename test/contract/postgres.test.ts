@@ -343,6 +343,7 @@ describeOnPostgres('postgres migrations', () => {
         DROP TABLE change_log;
         DROP TABLE presence;
         DROP TABLE user_preferences;
+        DROP TABLE idempotency_keys;
         ${migrations[14]};
         DELETE FROM schema_migrations WHERE version > 15`);
 

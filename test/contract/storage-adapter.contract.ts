@@ -14,6 +14,7 @@ import { describeWebhookOutboxContract } from './webhook-outbox.contract.js';
 import { describeAuditContract } from './audit-store.contract.js';
 import { describeReverseIdsContract } from './reverse-ids.contract.js';
 import { describeScheduleStoreContract } from './schedule-store.contract.js';
+import { describeIdempotencyKeyContract } from './idempotency-key-store.contract.js';
 
 /** Creates a fresh, empty store; `cleanup` runs after the suite has closed the adapter. */
 export type MakeAdapter = () => Promise<{ adapter: StorageAdapter; cleanup: () => Promise<void> }>;
@@ -468,6 +469,7 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
     describeAuditContract(() => adapter);
     describeReverseIdsContract(() => adapter);
     describeScheduleStoreContract(() => adapter);
+    describeIdempotencyKeyContract(() => adapter);
 
     describe('logins', () => {
       it('stores and reads a login by user id', async () => {

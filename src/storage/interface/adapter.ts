@@ -5,6 +5,7 @@ import type { AuditStore } from './audit.js';
 import type { ChangeLogStore } from './change-log.js';
 import type { DocumentStore } from './documents.js';
 import type { HistoryStore } from './history.js';
+import type { IdempotencyKeyStore } from './idempotency-keys.js';
 import type { IndexPlanStore } from './index-plans.js';
 import type { LoginThrottleStore } from './login-throttle.js';
 import type { LoginStore } from './logins.js';
@@ -35,6 +36,7 @@ export interface StorageSession {
   readonly changes: ChangeLogStore;
   readonly presence: PresenceStore;
   readonly preferences: PreferencesStore;
+  readonly idempotencyKeys: IdempotencyKeyStore;
 }
 
 export interface StorageCapabilities {

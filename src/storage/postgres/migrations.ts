@@ -5,6 +5,7 @@ import { auditMigration } from './audit-migration.js';
 import { changeLogMigration } from './change-log-migration.js';
 import { presenceMigration } from './presence-migration.js';
 import { preferencesMigration } from './preferences-migration.js';
+import { idempotencyKeysMigration } from './idempotency-migration.js';
 import { shareLinksMigration } from './migration-share-links.js';
 import { scheduleReviewMigration } from './migration-schedule-review.js';
 
@@ -440,6 +441,8 @@ export const migrations: readonly string[] = [
   presenceMigration,
   // 26: each user's admin preferences (preferences-migration.ts).
   preferencesMigration,
+  // 27: the records of writes sent with an Idempotency-Key (idempotency-migration.ts).
+  idempotencyKeysMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

@@ -8,6 +8,7 @@ import { auditMigration } from './audit-migration.js';
 import { changeLogMigration } from './change-log-migration.js';
 import { presenceMigration } from './presence-migration.js';
 import { preferencesMigration } from './preferences-migration.js';
+import { idempotencyKeysMigration } from './idempotency-migration.js';
 
 /**
  * The schema, one entry per version: entry `i` upgrades a database at `PRAGMA user_version = i`
@@ -459,6 +460,8 @@ export const migrations: readonly string[] = [
   presenceMigration,
   // 28: each user's admin preferences (preferences-migration.ts).
   preferencesMigration,
+  // 29: the records of writes sent with an Idempotency-Key (idempotency-migration.ts).
+  idempotencyKeysMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

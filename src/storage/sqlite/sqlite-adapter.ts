@@ -12,6 +12,7 @@ import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
 import { createSqliteShareLinkStore } from './sqlite-share-link-store.js';
+import { createSqliteIdempotencyKeyStore } from './sqlite-idempotency-key-store.js';
 import { createSqliteSetupCodeStore } from './sqlite-setup-code-store.js';
 import { createSqliteHistoryStore } from './sqlite-history-store.js';
 import { createSqliteAdvisoryLockStore } from './sqlite-advisory-lock-store.js';
@@ -233,5 +234,6 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     shareLinks: createSqliteShareLinkStore(statements),
     presence: createSqlitePresenceStore(statements),
     preferences: createSqlitePreferencesStore(statements),
+    idempotencyKeys: createSqliteIdempotencyKeyStore(statements),
   };
 }
