@@ -228,7 +228,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   });
   // After the auth hook: a cached answer is found by who asks.
   answers.register(app);
-  registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers });
+  registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers, idempotencyKeyLength: config.limits.idempotencyKeyLength });
   await registerLivePreviewScriptRoute(app);
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
   await registerOpenApiRoutes(app, { documents: new OpenApiAnswers(config, fieldTypes), baseUrl: config.baseUrl ?? '' });

@@ -97,6 +97,7 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     store: storage.documents,
     history: storage.history,
     shareLinks: storage.shareLinks,
+    idempotencyKeys: storage.idempotencyKeys,
     schedules: storage.schedules,
     apiKeys: new KeyRoles(new ApiKeys(config.apiKeys), new StoredApiKeys(storage)),
     transactions,
@@ -110,6 +111,7 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     queries: new ListQueries({ config, registry: fieldTypes }),
     indexer,
     areas: new AreaRenderer(config.widgetTypes, fieldTypes, builtInWidgetRenderers(deps.imageSizes)),
+    onFollowUpFailure: deps.onFollowUpFailure,
   });
 }
 

@@ -77,6 +77,21 @@ export interface WriteOptions extends VersionOptions {
   readonly ifUnchanged?: object | string;
 }
 
+/** A write that a retry may send again safely: with an `Idempotency-Key`, the server runs it once. */
+export interface IdempotentOptions {
+  /**
+   * Sent as `Idempotency-Key`: the same write sent again with it (after a lost answer, a 503)
+   * writes nothing and gets the first answer. `true`: a new random key for this call. Per
+   * caller, kept by the server for `limits.idempotencyKeyTtl` (a day by default).
+   */
+  readonly idempotencyKey?: string | true;
+  /**
+   * With a key: how many times the call is sent again, with the same key, after a 503 (waiting
+   * its `Retry-After`, at most 30 s) or a connection that failed. Default 0.
+   */
+  readonly retries?: number;
+}
+
 export interface GetOptions extends VersionOptions {
   /** `true` replaces each area's items by `_rendered` HTML, `inline` adds it to each widget. */
   readonly renderAreas?: boolean | 'inline';
@@ -253,18 +268,19 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
   }
 
   /** Inserts a document: published by default (needs the publish role), a draft only with `mode: 'draft'`. */
-  insert<K extends keyof T & string>(type: K, body: Shape<T, K, 'write'>, options: VersionOptions = {}): Promise<Shape<T, K, 'read'>> {
-    return this.#request('POST', `${typePath(type)}${queryString(versionParameters(options))}`, body);
+  insert<K extends keyof T & string>(type: K, body: Shape<T, K, 'write'>, options: VersionOptions & IdempotentOptions = {}): Promise<Shape<T, K, 'read'>> {
+    return this.#keyedRequest('POST', `${typePath(type)}${queryString(versionParameters(options))}`, body, {}, options);
   }
 
   /** Changes only what the patch names (plain keys, dot paths, `$push` and the other operators). */
-  patch<K extends keyof T & string>(type: K, id: string, body: Shape<T, K, 'patch'>, options: WriteOptions = {}): Promise<Shape<T, K, 'read'>> {
-    return this.#request('PATCH', `${typePath(type)}/${segment(id)}${queryString(versionParameters(options))}`, body, this.#ifMatch(options));
+  patch<K extends keyof T & string>(type: K, id: string, body: Shape<T, K, 'patch'>, options: WriteOptions & IdempotentOptions = {}): Promise<Shape<T, K, 'read'>> {
+    return this.#keyedRequest('PATCH', `${typePath(type)}/${segment(id)}${queryString(versionParameters(options))}`, body, this.#ifMatch(options), options);
   }
 
   /** Copies the draft into the published version; answers the published version. */
-  publish<K extends keyof T & string>(type: K, id: string, options: Pick<WriteOptions, 'locale' | 'ifUnchanged'> = {}): Promise<Shape<T, K, 'read'>> {
-    return this.#request('POST', `${typePath(type)}/${segment(id)}/publish${queryString({ cmsLocale: options.locale })}`, undefined, this.#ifMatch(options));
+  publish<K extends keyof T & string>(type: K, id: string, options: Pick<WriteOptions, 'locale' | 'ifUnchanged'> & IdempotentOptions = {}): Promise<Shape<T, K, 'read'>> {
+    const path = `${typePath(type)}/${segment(id)}/publish${queryString({ cmsLocale: options.locale })}`;
+    return this.#keyedRequest('POST', path, undefined, this.#ifMatch(options), options);
   }
 
   /**
@@ -348,6 +364,22 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
     return this.#request('POST', `/api/v1/@cms/image/autocrop${queryString(versionParameters(options))}`, body);
   }
 
+  /** `#request` with the call's `Idempotency-Key`, sent again with it as `retries` allows. */
+  async #keyedRequest<R>(method: string, path: string, body: unknown, headers: Record<string, string>, options: IdempotentOptions): Promise<R> {
+    const key = options.idempotencyKey === true ? globalThis.crypto.randomUUID() : options.idempotencyKey;
+    if (key === undefined) return this.#request(method, path, body, headers);
+    const retries = options.retries ?? 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#request<R>(method, path, body, { ...headers, 'idempotency-key': key });
+      } catch (error) {
+        const delay = retryDelayOf(error);
+        if (attempt >= retries || delay === null) throw error;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
   async #request<R>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<R> {
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (this.#authorization !== undefined) headers.authorization = this.#authorization;
@@ -365,6 +397,18 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
     if (etag !== null && typeof answer === 'object' && answer !== null) this.#etags.set(answer, etag);
     return answer;
   }
+}
+
+/**
+ * How long to wait before sending a keyed write again, in ms: a 503's `Retry-After` (the
+ * database away, or the outcome of a commit unknown), a second after a failed connection
+ * (`fetch` rejects with a TypeError); null for any other failure, which a retry would meet again.
+ */
+function retryDelayOf(error: unknown): number | null {
+  if (error instanceof TypeError) return 1000;
+  if (!(error instanceof CmsError) || error.status !== 503) return null;
+  const seconds = typeof error.data.retryAfter === 'number' ? error.data.retryAfter : 1;
+  return Math.min(Math.max(seconds, 0), 30) * 1000;
 }
 
 type Credentials = { readonly apiKey: string } | { readonly bearer: string };

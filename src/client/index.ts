@@ -11,6 +11,7 @@ export {
   type CropFields,
   type FieldFilter,
   type GetOptions,
+  type IdempotentOptions,
   type ListAnswer,
   type ListQuery,
   type Mode,

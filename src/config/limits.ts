@@ -58,6 +58,11 @@ export const limitDefinitions = {
   patchOperations: { env: 'CMS_LIMIT_PATCH_OPERATIONS', default: 1000, min: 1, max: 100000, unit: 'operations', about: 'keys and operator paths in one PATCH body, `_patches` included' },
   // Editors' advisory locks (the original's `advisoryLockTimeout`): the admin refreshes its lock every few seconds.
   advisoryLockTimeout: { env: 'CMS_LIMIT_ADVISORY_LOCK_TIMEOUT', default: 15, min: 1, max: 86_400, unit: 's', about: 'an advisory lock not refreshed this long is free for another tab to take' },
+  // Writes sent with an `Idempotency-Key` (content/documents/idempotency.ts): a retry within the
+  // lifetime gets the first answer. A day, as Stripe keeps its keys; a retry after a lost answer
+  // comes within seconds or minutes.
+  idempotencyKeyTtl: { env: 'CMS_LIMIT_IDEMPOTENCY_KEY_TTL', default: 86_400, min: 1, max: 2_592_000, unit: 's', about: 'how long a write sent with an `Idempotency-Key` is remembered: a retry with the same key within it gets the first answer' },
+  idempotencyKeyLength: { env: 'CMS_LIMIT_IDEMPOTENCY_KEY_LENGTH', default: 255, min: 1, max: 1_024, unit: 'characters', about: 'longest `Idempotency-Key` header (visible ASCII characters); a longer one is refused with 400' },
   // Document history (issues 25, 33): each document keeps, per locale, its first entry and, per role
   // of their authors, at most so many changes and so many publishes, none older than so many days
   // (a piece type's `history` option sets its own); a save prunes only its own role's share, so

@@ -10,6 +10,7 @@ export const errorCodes = [
   'conflict',
   'locked',
   'changed',
+  'unprocessable',
   'unauthorized',
   'toolarge',
   'unsupported',
@@ -70,6 +71,19 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   constructor(message = 'conflict', data: Record<string, unknown> = {}) {
     super('conflict', message, data);
+  }
+}
+
+/**
+ * An `Idempotency-Key` sent again with another request (another body, path or method) than the
+ * write it was first sent with: nothing is written, and the first write's answer is not shown.
+ */
+export class IdempotencyKeyReusedError extends AppError {
+  constructor() {
+    super(
+      'unprocessable',
+      'This Idempotency-Key was sent before with another request (method, path or body): send a new key for a new request, or the same request to get its answer again',
+    );
   }
 }
 

@@ -61,6 +61,8 @@ export function versionAnswer(output: VersionOutput): Answer {
 export function sendWritten(reply: FastifyReply, output: VersionOutput | false): FastifyReply {
   if (output === false) return reply.send(false);
   const answer = versionAnswer(output);
+  // The answer of an earlier request with the same Idempotency-Key: the client learns that nothing was written now.
+  if (output.replayed) reply.header('idempotency-replayed', 'true');
   return reply.header('etag', answer.etag).type('application/json; charset=utf-8').send(answer.body);
 }
 

@@ -15,6 +15,7 @@ const statusOf: Record<ErrorCode, number> = {
   conflict: 409,
   locked: 409,
   changed: 412,
+  unprocessable: 422,
   unauthorized: 401,
   toolarge: 413,
   unsupported: 415,

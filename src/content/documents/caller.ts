@@ -6,6 +6,7 @@ import { requireDrafts } from '../access/permissions.js';
 import { composeId, isMode, parseDocumentId } from '../../core/ids.js';
 import type { Precondition } from './preconditions.js';
 import type { RequestOrigin, ScheduledRun } from '../../core/audit.js';
+import type { IdempotentRequest } from './idempotency.js';
 
 /** Who makes a request, and the version it asks for: the cmsLocale/cmsMode it named. */
 export interface Caller {
@@ -29,6 +30,8 @@ export interface Caller {
   readonly keyCallerId?: string;
   /** Set when a schedule makes the change (schedule-runner.ts): the audit record says so. */
   readonly schedule?: ScheduledRun;
+  /** A write's `Idempotency-Key`: its record is written in the write's transaction (idempotency.ts). */
+  readonly idempotency?: IdempotentRequest;
 }
 
 /** One version of one document set: the `_id` and its parts, after every override is applied. */

@@ -10,6 +10,7 @@ import { anonymous, userTypeName, type Principal } from '../../core/principal.js
 import { changeOf, eventAuditVerbs, deliveriesOf, purgeDeliveriesOf, purgeTagsOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
 import { shareKeyProperty } from './draft-sharing.js';
 import { composeId } from '../../core/ids.js';
+import { claimKey, type IdempotentRequest } from './idempotency.js';
 
 /** The audit verb of each history action: one spelling per action, the audit trail's own. */
 const historyAuditVerbs: Readonly<Record<HistoryAction, DocumentAuditVerb>> = {
@@ -75,6 +76,8 @@ export class ChangeRecorder {
   readonly #history: HistoryRecorder;
   readonly #wrote = new WeakSet<StorageSession>();
   readonly #logged = new WeakSet<StorageSession>();
+  /** The open transactions that claimed their write's Idempotency-Key: a write claims it once, for the first version it records. */
+  readonly #claimed = new WeakSet<StorageSession>();
   /** The CDN tags each open transaction's purge events named already: a write purges each tag once. */
   readonly #purged = new WeakMap<StorageSession, Set<string>>();
 
@@ -125,16 +128,22 @@ export class ChangeRecorder {
    * event (a revert, a localize); `auditAction`: the audit record's, `action` unless it says more
    * (an update made by PATCH or PUT). A change made by the system (a scheduled publish) calls
    * this as an operation does. A change to a draft whose publish is scheduled marks or clears
-   * the schedule's review (`schedule-review.ts`).
+   * the schedule's review (`schedule-review.ts`). A write sent with an `Idempotency-Key` claims
+   * it here, in its transaction, for the first version it records: the one it answers (a PATCH
+   * with `_publish` records the draft first, then the published version).
    */
   async recorded(
     session: StorageSession,
     event: Exclude<ChangeEventName, 'delete'>,
     doc: StoredDocument,
-    by: AuditedBy,
+    by: AuditedBy & { readonly idempotency?: IdempotentRequest },
     action: HistoryAction = event,
     auditAction?: DocumentAuditVerb,
   ): Promise<StoredDocument> {
+    if (by.idempotency && !this.#claimed.has(session)) {
+      this.#claimed.add(session);
+      await claimKey(session, by.idempotency, doc._id, this.#config.limits.idempotencyKeyTtl);
+    }
     await this.recordHistory(session, action, doc, by.principal);
     await this.record(session, changeOf(event, doc, by, auditAction ?? historyAuditVerbs[action]), doc);
     await reviewScheduledPublish(session, { event, doc, type: pieceTypeOf(this.#config, doc.type), principal: by.principal });

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../app-config.js';
 import type { Role } from '../../core/principal.js';
-import type { DocumentStore, HistoryStore, ScheduleStore, ShareLinkStore } from '../../storage/storage-adapter.js';
+import type { DocumentStore, HistoryStore, IdempotencyKeyStore, ScheduleStore, ShareLinkStore } from '../../storage/storage-adapter.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { Choice } from '../fields/field-type.js';
 import type { DocumentIndexer } from '../indexing/document-indexer.js';
@@ -14,6 +14,7 @@ import type { TransactionRunner } from './transaction-runner.js';
 import type { VersionWriter } from './version-writer.js';
 import type { ImageRecrop } from './image-recrop.js';
 import type { MediaInUse } from './media-in-use.js';
+import type { FollowUpFailure } from './image-recrop.js';
 
 /**
  * What the document operations work with, built once by the composition root (`app.ts`). Each
@@ -28,6 +29,8 @@ export interface DocumentCollaborators {
   readonly history: HistoryStore;
   /** Preview links, read outside a transaction (a shared read, the editor's list). */
   readonly shareLinks: ShareLinkStore;
+  /** The records of writes sent with an `Idempotency-Key`, read outside a transaction before a write (idempotency.ts). */
+  readonly idempotencyKeys: IdempotencyKeyStore;
   /** The due-time index, peeked outside a transaction before a claim (ScheduleRunner). */
   readonly schedules: ScheduleStore;
   /** The roles of the API keys now, for the schedules they set (ScheduleRunner). */
@@ -45,6 +48,8 @@ export interface DocumentCollaborators {
   readonly imageRecrop: ImageRecrop;
   /** Deleting or archiving an image or file that published documents show is refused unless forced. */
   readonly inUse: MediaInUse;
+  /** Told when work that follows a committed write fails (keeping an idempotent write's answer). */
+  readonly onFollowUpFailure?: FollowUpFailure;
 }
 
 /** An API key as it is now, by its caller id (`Caller.keyCallerId`): its role and a stored key's id; null: it is revoked or no longer configured. */

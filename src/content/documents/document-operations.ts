@@ -27,6 +27,7 @@ import { dashboard, type Dashboard } from './operations/dashboard.js';
 import { history, type HistoryListResult } from './operations/history.js';
 import { historyEntry } from './operations/history-entry.js';
 import { restoreHistory } from './operations/restore-history.js';
+import { IdempotentWrites } from './idempotency.js';
 
 type Body = Record<string, unknown>;
 type Query = Readonly<Record<string, unknown>>;
@@ -69,15 +70,17 @@ export interface DocumentOperations {
 /** The operations over the collaborators the composition root built. */
 export function documentOperations(c: DocumentCollaborators): DocumentOperations {
   const schedules = new ScheduleRunner(c);
+  // The writes a caller may send with an Idempotency-Key: each runs once per key, retries get its answer.
+  const keyed = new IdempotentWrites({ store: c.idempotencyKeys, readVersion: (caller, type, id) => getOne(c, caller, type, id), onFailure: c.onFollowUpFailure });
   return {
     list: (caller, type, query) => list(c, caller, type, query),
     getOne: (caller, type, id, query) => getOne(c, caller, type, id, query),
-    insert: (caller, type, body, options) => insert(c, caller, type, body, options),
+    insert: (caller, type, body, options) => keyed.run(caller, type, () => insert(c, caller, type, body, options)),
     replace: (caller, type, id, body) => replace(c, caller, type, id, body),
-    patch: (caller, type, id, body) => patch(c, caller, type, id, body),
+    patch: (caller, type, id, body) => keyed.run(caller, type, () => patch(c, caller, type, id, body)),
     remove: (caller, type, id) => remove(c, caller, type, id),
-    publish: (caller, type, id) => publish(c, caller, type, id),
-    unpublish: (caller, type, id) => unpublish(c, caller, type, id),
+    publish: (caller, type, id) => keyed.run(caller, type, () => publish(c, caller, type, id)),
+    unpublish: (caller, type, id) => keyed.run(caller, type, () => unpublish(c, caller, type, id)),
     revertDraftToPublished: (caller, type, id) => revertDraftToPublished(c, caller, type, id),
     revertPublishedToPrevious: (caller, type, id) => revertPublishedToPrevious(c, caller, type, id),
     localize: (caller, type, id, body) => localize(c, caller, type, id, body),

@@ -35,6 +35,8 @@ export interface VersionOutput {
   readonly validator: string | null;
   /** What the answer read (`presentOne` with `sources`): what a kept copy of it depends on. */
   readonly sources?: AnswerSources;
+  /** The answer of an earlier request with the same `Idempotency-Key` (idempotency.ts), not of a write made now. */
+  readonly replayed?: boolean;
 }
 
 /**

@@ -22,6 +22,10 @@ export const errorResponses: Readonly<Record<number, { name: string; description
     name: 'Changed',
     description: '`If-Match` named a version that has changed since (`changed`); `data` says who changed it and when. Nothing was written.',
   },
+  422: {
+    name: 'KeyReused',
+    description: 'The `Idempotency-Key` was sent before with another request (method, path or body) (`unprocessable`). Nothing was written.',
+  },
   413: { name: 'TooLarge', description: 'The body, a file or a value is larger than the configured limit (`toolarge`).' },
   415: { name: 'Unsupported', description: 'The body is not of a media type this route reads (`unsupported`).' },
   429: { name: 'TooMany', description: 'Too many attempts or uploads; `Retry-After` says when to try again (`toomany`).' },
@@ -40,7 +44,7 @@ export const errorSchema: JsonSchema = {
   required: ['name', 'message', 'data'],
   properties: {
     name: {
-      enum: ['invalid', 'forbidden', 'notfound', 'conflict', 'locked', 'changed', 'unauthorized', 'toolarge', 'unsupported', 'unimplemented', 'toomany', 'unavailable', 'error'],
+      enum: ['invalid', 'forbidden', 'notfound', 'conflict', 'locked', 'changed', 'unprocessable', 'unauthorized', 'toolarge', 'unsupported', 'unimplemented', 'toomany', 'unavailable', 'error'],
     },
     message: { type: 'string' },
     data: {
@@ -109,6 +113,36 @@ export const ifMatchParameter = {
     'the write is refused with 412 and nothing is written. `*` only asks that the document exists.',
   schema: { type: 'string', example: '"d1a2b3c4d.0123456789abcdefghijklmnop"' },
 };
+
+/** The `Idempotency-Key` header of the writes that take one (insert, PATCH, publish, unpublish). */
+export function idempotencyKeyParameter(maxLength: number): Record<string, unknown> {
+  return {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'A key of the client\'s (a UUID, say) that makes a retry safe: the same request sent again with it within `limits.idempotencyKeyTtl` ' +
+      'writes nothing and gets the first answer, marked `Idempotency-Replayed: true`. Per caller; another request with the same key is refused with 422. ' +
+      'A refused write (4xx) keeps no record of its key.',
+    schema: { type: 'string', minLength: 1, maxLength, pattern: '^[\\x21-\\x7e]+$', example: '6f1c2a0e-8a51-4d5e-9a3f-6c0e1b7d2a94' },
+  };
+}
+
+/** A write that takes an `Idempotency-Key`: the header, its 422, and the replay mark on its answer. */
+export function idempotent(operation: Operation, maxLength: number): Operation {
+  const answers = operation.responses as Record<string, Record<string, unknown>>;
+  const success = answers['200']!;
+  const replayed = { description: '`true` when this is the answer of an earlier request with the same `Idempotency-Key`: nothing was written now.', schema: { const: 'true' } };
+  return {
+    ...operation,
+    parameters: [...((operation.parameters as unknown[] | undefined) ?? []), idempotencyKeyParameter(maxLength)],
+    responses: {
+      ...answers,
+      200: { ...success, headers: { ...(success.headers as object | undefined), 'Idempotency-Replayed': replayed } },
+      422: { $ref: `#/components/responses/${errorResponses[422]!.name}` },
+    },
+  };
+}
 
 /** A write's answer that shows a version: its `ETag` names that version, for the client's next `If-Match`. */
 export function versionResponse(description: string, schema: JsonSchema): Record<string, unknown> {

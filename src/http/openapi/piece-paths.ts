@@ -6,7 +6,7 @@ import { schemasHold } from '../../content/fields/walk-fields.js';
 import { canSortOn } from '../../content/query/list-query.js';
 import { anyDocumentComponent, type DocumentSchemas } from './document-schemas.js';
 import { ref } from './component-names.js';
-import { ifMatchParameter, jsonBody, jsonResponse, notModified, responses, security, versionResponse, type Operation } from './operations.js';
+import { idempotent, ifMatchParameter, jsonBody, jsonResponse, notModified, responses, security, versionResponse, type Operation } from './operations.js';
 
 type PathItems = Record<string, Record<string, Operation>>;
 
@@ -218,6 +218,7 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
   // Hashing a password can find the server's hashing queue full: 503 with Retry-After.
   const hashes = schemasHold([type.fields], ctx.config.widgetTypes, 'password');
   const busy = hashes ? [503] : [];
+  const keyed = (operation: Operation) => idempotent(operation, ctx.config.limits.idempotencyKeyLength);
   const action = (operationId: string, summary: string, success: Record<string, unknown>, statuses: number[], body?: Record<string, unknown>): Operation => ({
     ...write,
     operationId,
@@ -241,14 +242,14 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
         parameters: [...versionParameters, sortParameter(type), ...listParameters, ...filterParameters(type, ctx.fieldTypes)],
         responses: responses({ 200: jsonResponse('One page of versions, or `{ count }` with `count=1`.', ref(`${name}List`)), ...notModified }, [404], false),
       },
-      post: {
+      post: keyed({
         ...write,
         operationId: `insert${name}`,
         summary: `Insert a ${type.options.label}`,
         parameters: versionParameters,
         requestBody: jsonBody(ref(`${name}Input`)),
         responses: responses({ 200: versionResponse('The new version, or with `_newInstance` the defaults (nothing stored).', { anyOf: [read, newInstance] }) }, [404, 409, ...busy], true),
-      },
+      }),
     },
     [one]: {
       get: {
@@ -260,11 +261,11 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
         responses: { ...responses({ 200: jsonResponse(`The ${type.options.label} version.`, answer), ...notModified }, [404], false), 404: sharedReadNotFound },
       },
       put: forced(action(`replace${name}`, `Replace a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Input`)))),
-      patch: forced(action(`patch${name}`, `Patch a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Patch`)))),
+      patch: keyed(forced(action(`patch${name}`, `Patch a ${type.options.label} version`, { 200: document }, [404, 409, ...busy], jsonBody(ref(`${name}Patch`))))),
       delete: forced(action(`delete${name}`, `Delete a ${type.options.label} version for good`, { 200: { description: 'Deleted; the body is empty.' } }, [404, 409])),
     },
-    [`${one}/publish`]: { post: action(`publish${name}`, 'Publish the draft', { 200: versionResponse('The published version.', read) }, [404, 409]) },
-    [`${one}/unpublish`]: { post: action(`unpublish${name}`, 'Remove the published version', { 200: versionResponse('The draft.', read) }, [404]) },
+    [`${one}/publish`]: { post: keyed(action(`publish${name}`, 'Publish the draft', { 200: versionResponse('The published version.', read) }, [404, 409])) },
+    [`${one}/unpublish`]: { post: keyed(action(`unpublish${name}`, 'Remove the published version', { 200: versionResponse('The draft.', read) }, [404])) },
     [`${one}/share`]: {
       post: action(
         `share${name}`,

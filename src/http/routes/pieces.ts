@@ -5,6 +5,8 @@ import { isSharedRead } from '../../content/documents/draft-sharing.js';
 import { idOf, callerOf, writerOf } from '../caller.js';
 import { sendWritten, type CachedAnswers } from '../cached-answers.js';
 import { withExpiredPage } from '../expired-preview-page.js';
+import { idempotencyOf } from '../idempotency-key.js';
+import type { Caller } from '../../content/documents/caller.js';
 
 type Body = Record<string, unknown>;
 
@@ -22,9 +24,11 @@ function entryIdOf(request: FastifyRequest): string {
  */
 export function registerPieceRoutes(
   app: FastifyInstance,
-  deps: { documents: DocumentOperations; typeNames: Iterable<string>; answers: CachedAnswers },
+  deps: { documents: DocumentOperations; typeNames: Iterable<string>; answers: CachedAnswers; idempotencyKeyLength: number },
 ): void {
   const { documents, answers } = deps;
+  // The writes that take an Idempotency-Key (insert, PATCH, publish, unpublish); the other routes ignore it.
+  const keyed = (request: FastifyRequest, caller: Caller): Caller => ({ ...caller, idempotency: idempotencyOf(request, deps.idempotencyKeyLength) });
   for (const type of deps.typeNames) {
     const base = `/api/v1/${type}`;
     const one = { schema: { params: idParams, querystring: versionQuery } };
@@ -41,7 +45,7 @@ export function registerPieceRoutes(
       answers.send(request, reply, () => documents.list(callerOf(request), type, request.query as Record<string, unknown>)),
     );
     app.post(base, { schema: { querystring: versionQuery, body: objectBody } }, async (request, reply) =>
-      sendWritten(reply, await documents.insert(callerOf(request), type, request.body as Body)),
+      sendWritten(reply, await documents.insert(keyed(request, callerOf(request)), type, request.body as Body)),
     );
     // A get-one depends on the documents it shows, which it names once built (CachedAnswers).
     const cachedOne = { ...cached, answerNamesSources: true, answerRelatesTo: (url: string) => dependencies.relatedOf(url) };
@@ -57,16 +61,16 @@ export function registerPieceRoutes(
       sendWritten(reply, await documents.replace(writerOf(request), type, idOf(request), request.body as Body)),
     );
     app.patch(`${base}/:_id`, change, async (request, reply) =>
-      sendWritten(reply, await documents.patch(writerOf(request), type, idOf(request), request.body as Body)),
+      sendWritten(reply, await documents.patch(keyed(request, writerOf(request)), type, idOf(request), request.body as Body)),
     );
     app.delete(`${base}/:_id`, { schema: { params: idParams, querystring: writeQuery } }, async (request, reply) => {
       await documents.remove(writerOf(request), type, idOf(request));
       return reply.code(200).send();
     });
 
-    app.post(`${base}/:_id/publish`, one, async (request, reply) => sendWritten(reply, await documents.publish(writerOf(request), type, idOf(request))));
+    app.post(`${base}/:_id/publish`, one, async (request, reply) => sendWritten(reply, await documents.publish(keyed(request, writerOf(request)), type, idOf(request))));
     app.post(`${base}/:_id/unpublish`, one, async (request, reply) =>
-      sendWritten(reply, await documents.unpublish(writerOf(request), type, idOf(request))),
+      sendWritten(reply, await documents.unpublish(keyed(request, writerOf(request)), type, idOf(request))),
     );
     app.post(`${base}/:_id/localize`, write, async (request, reply) =>
       sendWritten(reply, await documents.localize(writerOf(request), type, idOf(request), request.body as Body)),

@@ -1,0 +1,104 @@
+import type { IdempotencyKeyStore, StorageSession } from '../../storage/storage-adapter.js';
+import { ConflictError, IdempotencyKeyReusedError } from '../../errors/app-error.js';
+import type { Caller } from './caller.js';
+import type { VersionOutput } from './present.js';
+import type { FollowUpFailure } from './image-recrop.js';
+
+/**
+ * A write sent with an `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header, Stripe's
+ * model): who sent it, the key, and what it asked. The HTTP layer reads it (`Caller.idempotency`).
+ */
+export interface IdempotentRequest {
+  /** The caller's id (`user:<id>`, `key:<SHA-256 of the key>`): a key never crosses callers. */
+  readonly scope: string;
+  readonly key: string;
+  /** A digest of the method, the path with its query and the body: the same key names one request. */
+  readonly fingerprint: string;
+}
+
+/** Expired records removed after each keyed write: more than one write makes, so the table never grows past its live records. */
+const pruneBatch = 100;
+
+/**
+ * Ends the transaction of a write whose key a live record already holds: another request with
+ * the key committed first (or is committing: PostgreSQL waits for it). Nothing is written twice.
+ */
+class KeyTaken extends Error {}
+
+/**
+ * Claims the key of a write in the write's own transaction, with the version it answers: a
+ * write that commits always has its record, one that rolls back has none.
+ */
+export async function claimKey(session: StorageSession, request: IdempotentRequest, resultId: string, ttlSeconds: number): Promise<void> {
+  const now = new Date();
+  const { scope, key, fingerprint } = request;
+  const expiresAt = new Date(now.getTime() + ttlSeconds * 1000).toISOString();
+  const claimed = await session.idempotencyKeys.claim({ scope, key, fingerprint, createdAt: now.toISOString(), expiresAt, resultId }, now.toISOString());
+  if (!claimed) throw new KeyTaken();
+}
+
+export interface IdempotentWritesDeps {
+  /** Read outside the write's transaction: what committed. */
+  readonly store: IdempotencyKeyStore;
+  /** The version a record names, as a GET of it by the caller answers now. */
+  readonly readVersion: (caller: Caller, typeName: string, id: string) => Promise<VersionOutput>;
+  /** Told when keeping an answer or pruning fails after the write committed (the caller still gets its answer). */
+  readonly onFailure?: FollowUpFailure;
+}
+
+/**
+ * Runs a write at most once per `Idempotency-Key` of a caller. A write without a key just runs.
+ * With one, a live record of the key answers instead of the write: 422 when it was sent with
+ * another request; else the answer kept after its commit, or, when the process stopped between
+ * the commit and keeping it, the version it wrote as a GET reads it now. Both are marked
+ * `replayed`. A write that meets the key claimed by another request sent at the same time rolls
+ * back and answers as a retry. A refused write (4xx) stores no record: a retry runs again.
+ */
+export class IdempotentWrites {
+  readonly #deps: IdempotentWritesDeps;
+
+  constructor(deps: IdempotentWritesDeps) {
+    this.#deps = deps;
+  }
+
+  async run(caller: Caller, typeName: string, write: () => Promise<VersionOutput>): Promise<VersionOutput> {
+    const request = caller.idempotency;
+    if (!request) return write();
+    const earlier = await this.#replay(caller, typeName, request);
+    if (earlier) return earlier;
+    let output: VersionOutput;
+    try {
+      output = await write();
+    } catch (error) {
+      if (!(error instanceof KeyTaken)) throw error;
+      // The record that took the key is committed: ON CONFLICT (PostgreSQL) and the single writer (SQLite) waited for it.
+      const replay = await this.#replay(caller, typeName, request);
+      if (!replay) throw new ConflictError('Another request with this Idempotency-Key was answered at the same time; send it again');
+      return replay;
+    }
+    await this.#keep(request, output);
+    return output;
+  }
+
+  async #replay(caller: Caller, typeName: string, request: IdempotentRequest): Promise<VersionOutput | null> {
+    const record = await this.#deps.store.find(request.scope, request.key, new Date().toISOString());
+    if (!record) return null;
+    if (record.fingerprint !== request.fingerprint) throw new IdempotencyKeyReusedError();
+    if (record.answer !== null) return { ...(JSON.parse(record.answer) as VersionOutput), replayed: true };
+    // The id alone says which version: the request's cmsLocale and cmsMode do not move it.
+    const reader: Caller = { principal: caller.principal, origin: caller.origin };
+    return { ...(await this.#deps.readVersion(reader, typeName, record.resultId)), replayed: true };
+  }
+
+  /** The answer on the record, for retries; best effort, as the write has committed already. */
+  async #keep(request: IdempotentRequest, output: VersionOutput): Promise<void> {
+    const { store, onFailure } = this.#deps;
+    const answer = JSON.stringify({ document: output.document, validator: output.validator });
+    try {
+      await store.keepAnswer(request.scope, request.key, answer);
+      await store.prune(new Date().toISOString(), pruneBatch);
+    } catch (error) {
+      onFailure?.(error, 'keeping the answer of a write sent with an Idempotency-Key');
+    }
+  }
+}
