@@ -3,6 +3,7 @@ import { ConflictError, IdempotencyKeyReusedError } from '../../errors/app-error
 import type { Caller } from './caller.js';
 import type { VersionOutput } from './present.js';
 import type { FollowUpFailure } from './image-recrop.js';
+import type { TransactionRunner } from './transaction-runner.js';
 
 /**
  * A write sent with an `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header, Stripe's
@@ -40,6 +41,8 @@ export async function claimKey(session: StorageSession, request: IdempotentReque
 export interface IdempotentWritesDeps {
   /** Read outside the write's transaction: what committed. */
   readonly store: IdempotencyKeyStore;
+  /** A read after the writes queued before it (the one that took the key) have ended. */
+  readonly transactions: Pick<TransactionRunner, 'run'>;
   /** The version a record names, as a GET of it by the caller answers now. */
   readonly readVersion: (caller: Caller, typeName: string, id: string) => Promise<VersionOutput>;
   /** Told when keeping an answer or pruning fails after the write committed (the caller still gets its answer). */
@@ -71,8 +74,9 @@ export class IdempotentWrites {
       output = await write();
     } catch (error) {
       if (!(error instanceof KeyTaken)) throw error;
-      // The record that took the key is committed: ON CONFLICT (PostgreSQL) and the single writer (SQLite) waited for it.
-      const replay = await this.#replay(caller, typeName, request);
+      // Read in a transaction of its own, the record that took the key is committed by then: on
+      // PostgreSQL the claim waited for it, and SQLite runs it after the write group that holds it.
+      const replay = await this.#replay(caller, typeName, request, true);
       if (!replay) throw new ConflictError('Another request with this Idempotency-Key was answered at the same time; send it again');
       return replay;
     }
@@ -80,8 +84,12 @@ export class IdempotentWrites {
     return output;
   }
 
-  async #replay(caller: Caller, typeName: string, request: IdempotentRequest): Promise<VersionOutput | null> {
-    const record = await this.#deps.store.find(request.scope, request.key, new Date().toISOString());
+  async #replay(caller: Caller, typeName: string, request: IdempotentRequest, afterWrites = false): Promise<VersionOutput | null> {
+    const { scope, key } = request;
+    const now = new Date().toISOString();
+    const record = afterWrites
+      ? await this.#deps.transactions.run({}, (tx) => tx.idempotencyKeys.find(scope, key, now))
+      : await this.#deps.store.find(scope, key, now);
     if (!record) return null;
     if (record.fingerprint !== request.fingerprint) throw new IdempotencyKeyReusedError();
     if (record.answer !== null) return { ...(JSON.parse(record.answer) as VersionOutput), replayed: true };
