@@ -54,7 +54,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
     idempotencyKeys: {
       claim: (record, now) => transaction((tx) => tx.idempotencyKeys.claim(record, now)),
       find: (scope, key, now) => read.idempotencyKeys.find(scope, key, now),
-      keepAnswer: (scope, key, answer) => transaction((tx) => tx.idempotencyKeys.keepAnswer(scope, key, answer)),
+      keepAnswer: (scope, key, fingerprint, answer) => transaction((tx) => tx.idempotencyKeys.keepAnswer(scope, key, fingerprint, answer)),
       prune: (now, limit) => transaction((tx) => tx.idempotencyKeys.prune(now, limit)),
     },
     shareLinks: {

@@ -103,7 +103,10 @@ describe('Idempotency-Key: a write sent again with its key is run once and answe
   it('answers a write whose answer was lost before it was kept as a GET of its version now, marked replayed', async () => {
     const first = ok(await post('answer-lost', { title: 'Answer Lost' }), 'first');
     // The process stopped between the commit and keeping the answer: the record names the version alone.
-    assert.equal(await storage().idempotencyKeys.keepAnswer(scopeOf('admin'), 'answer-lost', null), true);
+    const record = (await storage().idempotencyKeys.find(scopeOf('admin'), 'answer-lost', new Date().toISOString()))!;
+    assert.equal(record.resultId, first.body._id, 'the record names the version answered');
+    assert.deepEqual(JSON.parse(record.answer!).document, first.body, 'and keeps the answer once presented');
+    assert.equal(await storage().idempotencyKeys.keepAnswer(scopeOf('admin'), 'answer-lost', record.fingerprint, null), true);
     ok(await t.request('PATCH', `/api/v1/article/${first.body._id}`, { body: { category: 'since' } }), 'a later change');
     const again = ok(await post('answer-lost', { title: 'Answer Lost' }), 'again');
     assert.equal(again.headers['idempotency-replayed'], 'true');

@@ -18,19 +18,20 @@ export function describeIdempotencyKeyContract(adapterOf: () => StorageAdapter):
       assert.deepEqual(await store.find('key:abc', 'k1', at(1)), { ...record('k1'), answer: null });
       assert.equal(await store.claim(record('k1', { fingerprint: 'f2', resultId: 'other' }), at(1)), false, 'a live record is kept');
       assert.equal((await store.find('key:abc', 'k1', at(1)))!.fingerprint, 'f1');
-      assert.equal(await store.keepAnswer('key:abc', 'k1', '{"document":{}}'), true);
+      assert.equal(await store.keepAnswer('key:abc', 'k1', 'f1', '{"document":{}}'), true);
+      assert.equal(await store.keepAnswer('key:abc', 'k1', 'f2', 'another request\'s'), false, 'only for the request the record is of');
       assert.equal((await store.find('key:abc', 'k1', at(1)))!.answer, '{"document":{}}');
-      assert.equal(await store.keepAnswer('key:abc', 'k1', null), true, 'an answer can be cleared');
+      assert.equal(await store.keepAnswer('key:abc', 'k1', 'f1', null), true, 'an answer can be cleared');
       assert.equal((await store.find('key:abc', 'k1', at(1)))!.answer, null);
       assert.equal(await store.find('user:u1', 'k1', at(1)), null, 'another scope has no record of it');
       assert.equal(await store.claim(record('k1', { scope: 'user:u1' }), at(1)), true, 'and claims it for itself');
-      assert.equal(await store.keepAnswer('user:u2', 'k1', 'x'), false);
+      assert.equal(await store.keepAnswer('user:u2', 'k1', 'f1', 'x'), false);
     });
 
     it('forgets a record once it expires, and lets the key be claimed again', async () => {
       const store = adapterOf().idempotencyKeys;
       await store.claim(record('k2'), at(0));
-      await store.keepAnswer('key:abc', 'k2', 'first');
+      await store.keepAnswer('key:abc', 'k2', 'f1', 'first');
       assert.equal(await store.find('key:abc', 'k2', at(60)), null, 'expired at expiresAt');
       const again = record('k2', { fingerprint: 'f2', createdAt: at(60), expiresAt: at(120), resultId: 'second' });
       assert.equal(await store.claim(again, at(60)), true);

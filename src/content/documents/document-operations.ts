@@ -71,7 +71,12 @@ export interface DocumentOperations {
 export function documentOperations(c: DocumentCollaborators): DocumentOperations {
   const schedules = new ScheduleRunner(c);
   // The writes a caller may send with an Idempotency-Key: each runs once per key, retries get its answer.
-  const keyed = new IdempotentWrites({ store: c.idempotencyKeys, transactions: c.transactions, readVersion: (caller, type, id) => getOne(c, caller, type, id), onFailure: c.onFollowUpFailure });
+  const keyed = new IdempotentWrites({
+    store: c.idempotencyKeys,
+    transactions: c.transactions,
+    readVersion: (caller, type, id) => getOne(c, caller, type, id),
+    onFailure: c.onFollowUpFailure,
+  });
   return {
     list: (caller, type, query) => list(c, caller, type, query),
     getOne: (caller, type, id, query) => getOne(c, caller, type, id, query),

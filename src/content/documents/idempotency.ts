@@ -103,7 +103,7 @@ export class IdempotentWrites {
     const { store, onFailure } = this.#deps;
     const answer = JSON.stringify({ document: output.document, validator: output.validator });
     try {
-      await store.keepAnswer(request.scope, request.key, answer);
+      await store.keepAnswer(request.scope, request.key, request.fingerprint, answer);
       await store.prune(new Date().toISOString(), pruneBatch);
     } catch (error) {
       onFailure?.(error, 'keeping the answer of a write sent with an Idempotency-Key');

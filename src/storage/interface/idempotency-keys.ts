@@ -31,8 +31,11 @@ export interface IdempotencyKeyStore {
   claim(record: Omit<StoredIdempotencyKey, 'answer'>, now: string): Promise<boolean>;
   /** The live record of a scope and key at `now`, else null. */
   find(scope: string, key: string, now: string): Promise<StoredIdempotencyKey | null>;
-  /** Sets (or, with null, clears) the answer of the record of a scope and key; false when there is none. */
-  keepAnswer(scope: string, key: string, answer: string | null): Promise<boolean>;
+  /**
+   * Sets (or, with null, clears) the answer of the record of a scope and key made for the request
+   * of `fingerprint`; false when there is none (another request's took the key once it expired).
+   */
+  keepAnswer(scope: string, key: string, fingerprint: string, answer: string | null): Promise<boolean>;
   /** Removes up to `limit` records expired at `now`, the oldest first (on an index); answers how many. */
   prune(now: string, limit: number): Promise<number>;
 }

@@ -12,7 +12,7 @@ const claimSql = `INSERT INTO idempotency_keys (scope, key, fingerprint, created
     expires_at = excluded.expires_at, result_id = excluded.result_id, answer = NULL
   WHERE idempotency_keys.expires_at <= $7::text`;
 const findSql = `SELECT ${selected} FROM idempotency_keys WHERE scope = $1::text AND key = $2::text AND expires_at > $3::text`;
-const keepAnswerSql = 'UPDATE idempotency_keys SET answer = $1::text WHERE scope = $2::text AND key = $3::text';
+const keepAnswerSql = 'UPDATE idempotency_keys SET answer = $1::text WHERE scope = $2::text AND key = $3::text AND fingerprint = $4::text';
 // Rows another prune (or a claim) holds are skipped: two processes pruning at once do not wait on each other.
 const pruneSql = `DELETE FROM idempotency_keys WHERE (scope, key) IN
   (SELECT scope, key FROM idempotency_keys WHERE expires_at <= $1::text ORDER BY expires_at LIMIT $2::int FOR UPDATE SKIP LOCKED)`;
@@ -30,8 +30,8 @@ export function createPostgresIdempotencyKeyStore(statements: StatementSource): 
       return rows[0] ?? null;
     },
 
-    async keepAnswer(scope, key, answer) {
-      const kept = await statements.prepared(keepAnswerSql, [answer, scope, key]);
+    async keepAnswer(scope, key, fingerprint, answer) {
+      const kept = await statements.prepared(keepAnswerSql, [answer, scope, key, fingerprint]);
       return kept.rowCount === 1;
     },
 

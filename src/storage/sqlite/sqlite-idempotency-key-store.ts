@@ -11,7 +11,7 @@ const claimSql = `INSERT INTO idempotency_keys (scope, key, fingerprint, created
     expires_at = excluded.expires_at, result_id = excluded.result_id, answer = NULL
   WHERE idempotency_keys.expires_at <= ?`;
 const findSql = `SELECT ${selected} FROM idempotency_keys WHERE scope = ? AND key = ? AND expires_at > ?`;
-const keepAnswerSql = 'UPDATE idempotency_keys SET answer = ? WHERE scope = ? AND key = ?';
+const keepAnswerSql = 'UPDATE idempotency_keys SET answer = ? WHERE scope = ? AND key = ? AND fingerprint = ?';
 const pruneSql = `DELETE FROM idempotency_keys WHERE rowid IN
   (SELECT rowid FROM idempotency_keys WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)`;
 
@@ -26,8 +26,8 @@ export function createSqliteIdempotencyKeyStore(statements: StatementSource): Id
       return (statements.statement(findSql).get(scope, key, now) as StoredIdempotencyKey | undefined) ?? null;
     },
 
-    async keepAnswer(scope, key, answer) {
-      return statements.statement(keepAnswerSql).run(answer, scope, key).changes === 1;
+    async keepAnswer(scope, key, fingerprint, answer) {
+      return statements.statement(keepAnswerSql).run(answer, scope, key, fingerprint).changes === 1;
     },
 
     async prune(now, limit) {
