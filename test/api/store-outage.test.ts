@@ -25,7 +25,11 @@ function assertUnavailable(res: TestResponse, what: string): void {
 // The app reaches PostgreSQL through a relay of the test's own, which it cuts: the server others
 // use is never restarted. Behind PgBouncer the app's connections end at the pooler, not at the
 // server sessions this file ends: the direct runs cover it.
-const skipPostgres = skipWithoutPostgres || (poolerUrl ? 'the outage runs against PostgreSQL directly, not through PgBouncer' : false);
+// Through HAProxy (`npm run test:ha`) the sessions' client ports are HAProxy's, not the relay's.
+const skipPostgres =
+  skipWithoutPostgres ||
+  (poolerUrl ? 'the outage runs against PostgreSQL directly, not through PgBouncer' : false) ||
+  (process.env.CMS_TEST_HA_WRITE_URL ? 'the outage runs against PostgreSQL directly, not through HAProxy' : false);
 
 describe('PostgreSQL going away and coming back', { skip: skipPostgres }, () => {
   let database: SchemaDatabase;

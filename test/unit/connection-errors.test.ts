@@ -13,6 +13,7 @@ test('the failures of a PostgreSQL that went away are told from those of a state
     failure('terminating connection due to administrator command', '57P01'),
     failure('the database system is starting up', '57P03'),
     failure('terminating connection due to idle-session timeout', '57P05'),
+    failure('cannot execute INSERT in a read-only transaction', '25006'),
     failure('server login has been failing, try again later (server_login_retry)', '08P01'),
     failure('Connection terminated unexpectedly'),
     failure('Connection terminated due to connection timeout'),

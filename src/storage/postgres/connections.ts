@@ -15,9 +15,11 @@ const socketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT',
 
 // SQLSTATEs of a server that ends or refuses sessions: 57P01 admin_shutdown (a restart, or
 // pg_terminate_backend), 57P02 crash_shutdown, 57P03 cannot_connect_now (starting or stopping),
-// 57P05 idle_session_timeout, 53300 too_many_connections. Class 08 (connection exception) comes
+// 57P05 idle_session_timeout, 53300 too_many_connections, 25006 read_only_sql_transaction (a
+// connection that reached a standby, or a primary demoted by a failover: a new one reaches the
+// new primary). Class 08 (connection exception) comes
 // from the server and from PgBouncer (08P01 "server conn crashed?", "server login has been failing").
-const serverCodes = new Set(['57P01', '57P02', '57P03', '57P05', '53300']);
+const serverCodes = new Set(['57P01', '57P02', '57P03', '57P05', '53300', '25006']);
 
 // What pg and pg-pool say, without a code, when a socket ends under them or a connection does not
 // come within `connectionTimeoutMillis`.
