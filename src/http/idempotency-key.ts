@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { IdempotentRequest } from '../content/documents/idempotency.js';
+import type { IdempotentRequest } from '../content/documents/caller.js';
 import { InvalidRequestError } from '../errors/app-error.js';
 
 /** Visible ASCII, as the header's draft (draft-ietf-httpapi-idempotency-key-header) and Stripe's keys use. */

@@ -6,7 +6,18 @@ import { requireDrafts } from '../access/permissions.js';
 import { composeId, isMode, parseDocumentId } from '../../core/ids.js';
 import type { Precondition } from './preconditions.js';
 import type { RequestOrigin, ScheduledRun } from '../../core/audit.js';
-import type { IdempotentRequest } from './idempotency.js';
+
+/**
+ * A write sent with an `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header, Stripe's
+ * model): who sent it, the key, and what it asked. The HTTP layer reads it (`Caller.idempotency`).
+ */
+export interface IdempotentRequest {
+  /** The caller's id (`user:<id>`, `key:<SHA-256 of the key>`): a key never crosses callers. */
+  readonly scope: string;
+  readonly key: string;
+  /** A digest of the method, the path with its query and the body: the same key names one request. */
+  readonly fingerprint: string;
+}
 
 /** Who makes a request, and the version it asks for: the cmsLocale/cmsMode it named. */
 export interface Caller {

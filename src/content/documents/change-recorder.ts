@@ -2,7 +2,7 @@ import type { AppConfig } from '../app-config.js';
 import type { ChangeEntry, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
 import { purgeEventName, type ChangeEventName } from '../../config/webhooks-config.js';
 import type { DocumentPresenter } from './present.js';
-import { pieceTypeOf } from './caller.js';
+import { pieceTypeOf, type IdempotentRequest } from './caller.js';
 import { reviewScheduledPublish } from './schedule-review.js';
 import type { HistoryAction, HistoryRecorder } from './history-recorder.js';
 import { audit, type AuditEntry, type AuditedBy, type DocumentAuditVerb } from '../../core/audit.js';
@@ -10,7 +10,7 @@ import { anonymous, userTypeName, type Principal } from '../../core/principal.js
 import { changeOf, eventAuditVerbs, deliveriesOf, purgeDeliveriesOf, purgeTagsOf, webhookReader, type Change, type ChangeSubscriptions } from './change-events.js';
 import { shareKeyProperty } from './draft-sharing.js';
 import { composeId } from '../../core/ids.js';
-import { claimKey, type IdempotentRequest } from './idempotency.js';
+import { claimKey } from './idempotency-claim.js';
 
 /** The audit verb of each history action: one spelling per action, the audit trail's own. */
 const historyAuditVerbs: Readonly<Record<HistoryAction, DocumentAuditVerb>> = {

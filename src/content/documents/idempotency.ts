@@ -1,42 +1,15 @@
-import type { IdempotencyKeyStore, StorageSession } from '../../storage/storage-adapter.js';
+import type { IdempotencyKeyStore } from '../../storage/storage-adapter.js';
 import { ConflictError, IdempotencyKeyReusedError } from '../../errors/app-error.js';
-import type { Caller } from './caller.js';
+import type { Caller, IdempotentRequest } from './caller.js';
+import { KeyTaken } from './idempotency-claim.js';
 import type { VersionOutput } from './present.js';
 import type { FollowUpFailure } from './image-recrop.js';
 import type { TransactionRunner } from './transaction-runner.js';
 
-/**
- * A write sent with an `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header, Stripe's
- * model): who sent it, the key, and what it asked. The HTTP layer reads it (`Caller.idempotency`).
- */
-export interface IdempotentRequest {
-  /** The caller's id (`user:<id>`, `key:<SHA-256 of the key>`): a key never crosses callers. */
-  readonly scope: string;
-  readonly key: string;
-  /** A digest of the method, the path with its query and the body: the same key names one request. */
-  readonly fingerprint: string;
-}
 
 /** Expired records removed after each keyed write: more than one write makes, so the table never grows past its live records. */
 const pruneBatch = 100;
 
-/**
- * Ends the transaction of a write whose key a live record already holds: another request with
- * the key committed first (or is committing: PostgreSQL waits for it). Nothing is written twice.
- */
-class KeyTaken extends Error {}
-
-/**
- * Claims the key of a write in the write's own transaction, with the version it answers: a
- * write that commits always has its record, one that rolls back has none.
- */
-export async function claimKey(session: StorageSession, request: IdempotentRequest, resultId: string, ttlSeconds: number): Promise<void> {
-  const now = new Date();
-  const { scope, key, fingerprint } = request;
-  const expiresAt = new Date(now.getTime() + ttlSeconds * 1000).toISOString();
-  const claimed = await session.idempotencyKeys.claim({ scope, key, fingerprint, createdAt: now.toISOString(), expiresAt, resultId }, now.toISOString());
-  if (!claimed) throw new KeyTaken();
-}
 
 export interface IdempotentWritesDeps {
   /** Read outside the write's transaction: what committed. */
