@@ -193,7 +193,7 @@ describe('a PostgreSQL failover under load', { skip }, () => {
       }
     }
     const running = Array.from({ length: clients }, (_, c) => client(c));
-    const failed = Promise.all(running).then(() => undefined);
+    const clientsDone = Promise.all(running).then(() => undefined);
 
     // The old primary's sessions outlive its postmaster for a moment, and writes on them may
     // still succeed: writes work again with the first that succeeds after the last that failed.
@@ -208,22 +208,22 @@ describe('a PostgreSQL failover under load', { skip }, () => {
     let newLeader = 0;
     let electedMs = 0;
     try {
-      await Promise.race([pause(warmUpMs), failed]);
+      await Promise.race([pause(warmUpMs), clientsDone]);
       killedAt = Date.now();
       killed = await cluster.killLeader();
-      newLeader = await Promise.race([cluster.waitForNewLeader(killed), failed.then(() => 0)]);
+      newLeader = await Promise.race([cluster.waitForNewLeader(killed), clientsDone.then(() => 0)]);
       electedMs = Date.now() - killedAt;
       // The dead node comes back as a standby of the new primary while the load goes on.
       await cluster.restartNode(killed);
       while (!stopping) {
-        await Promise.race([pause(200), failed]);
+        await Promise.race([pause(200), clientsDone]);
         const again = firstWriteAgain();
         if ((again && Date.now() > again.endedAt + settleMs) || Date.now() > killedAt + 60_000) stopping = true;
       }
     } finally {
       stopping = true;
     }
-    await failed;
+    await clientsDone;
 
     // What is stored: every document, read through the other process than most wrote it.
     const titles = new Map<string, number>();
