@@ -132,6 +132,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
       writesPerCommit: config.limits.writesPerCommit,
       walCheckpointPages: config.limits.walCheckpointPages,
       connectTimeout: config.limits.postgresConnectTimeout,
+      statementTimeout: config.limits.postgresStatementTimeout,
       busyTimeout: config.limits.sqliteBusyTimeout,
       statistics: { afterRows: config.limits.statisticsRows, everyMs: config.limits.statisticsInterval },
       attachmentsGenerationKey,

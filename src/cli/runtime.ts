@@ -18,6 +18,7 @@ export async function withStore<T>(config: AppConfig, work: (storage: StorageAda
   const storage = await createStorage(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     connectTimeout: config.limits.postgresConnectTimeout,
+    statementTimeout: config.limits.postgresStatementTimeout,
     busyTimeout: config.limits.sqliteBusyTimeout,
     attachmentsGenerationKey,
   });

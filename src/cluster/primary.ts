@@ -44,6 +44,7 @@ async function prepareStore(config: AppConfig, log: Logger): Promise<string | nu
   const storage = await createStorage(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     connectTimeout: config.limits.postgresConnectTimeout,
+    statementTimeout: config.limits.postgresStatementTimeout,
     busyTimeout: config.limits.sqliteBusyTimeout,
     attachmentsGenerationKey,
   });

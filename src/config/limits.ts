@@ -114,6 +114,10 @@ export const limitDefinitions = {
   // The store going away (a PostgreSQL restart, a network cut, another process holding SQLite's
   // write lock): a request waits this long for it, then is refused with 503 and Retry-After.
   postgresConnectTimeout: { env: 'CMS_LIMIT_POSTGRES_CONNECT_TIMEOUT', default: 5_000, min: 100, max: 600_000, unit: 'ms', about: 'PostgreSQL: a statement waits this long for a connection, new or from the pool, then the request is refused with 503' },
+  // A statement whose answer does not come: the connection may be half dead (a primary killed
+  // on a host that sends no reset, a network cut), which no error tells. Past this the
+  // connection is closed and the request refused with 503, before the client gives up.
+  postgresStatementTimeout: { env: 'CMS_LIMIT_POSTGRES_STATEMENT_TIMEOUT', default: 30_000, min: 100, max: 3_600_000, unit: 'ms', about: 'PostgreSQL: a statement whose answer has not come within this long closes its connection, and the request is refused with 503' },
   sqliteBusyTimeout: { env: 'CMS_LIMIT_SQLITE_BUSY_TIMEOUT', default: 5_000, min: 1, max: 600_000, unit: 'ms', about: 'SQLite: a write waits this long for the write lock another process holds (CMS_WORKERS, the CLI), then the request is refused with 503' },
   // SQLite writes: the writes that queue up while one commit runs are committed together (each
   // still all-or-nothing), since a commit's cost hardly depends on how much it holds.

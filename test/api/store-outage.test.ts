@@ -31,6 +31,9 @@ const skipPostgres =
   (poolerUrl ? 'the outage runs against PostgreSQL directly, not through PgBouncer' : false) ||
   (process.env.CMS_TEST_HA_WRITE_URL ? 'the outage runs against PostgreSQL directly, not through HAProxy' : false);
 
+// Short, so that the wait for an answer that never comes is measured in the test's time.
+const statementTimeout = 1_000;
+
 describe('PostgreSQL going away and coming back', { skip: skipPostgres }, () => {
   let database: SchemaDatabase;
   let proxy: TcpProxy;
@@ -44,6 +47,7 @@ describe('PostgreSQL going away and coming back', { skip: skipPostgres }, () => 
     t = await startTestApp(testConfig(), {
       CMS_DATABASE_URL: proxy.urlThrough(database.url),
       CMS_LIMIT_POSTGRES_CONNECT_TIMEOUT: '500',
+      CMS_LIMIT_POSTGRES_STATEMENT_TIMEOUT: String(statementTimeout),
     });
     const res = await t.request('POST', '/api/v1/article', { body: { title: 'Written before the outage' } });
     assert.equal(res.status, 200, res.text);
@@ -125,6 +129,23 @@ describe('PostgreSQL going away and coming back', { skip: skipPostgres }, () => 
     await proxy.restore();
     const res = await t.request('GET', `/api/v1/article/${kept.id}`);
     assert.equal(res.status, 200, res.text);
+  });
+
+  it('a connection that stops answering without closing is a 503 after the statement timeout, and is not used again', async () => {
+    // Open connections in the pool first, then leave them without a word, as a killed host does.
+    assert.equal((await t.request('GET', `/api/v1/article/${kept.id}`)).status, 200);
+    proxy.freeze();
+    const startedAt = Date.now();
+    assertUnavailable(await t.request('GET', `/api/v1/article/${kept.id}`), 'get one on a frozen connection');
+    const waited = Date.now() - startedAt;
+    // Once the statement timeout, not twice: a read that timed out is not run again.
+    assert.ok(waited >= statementTimeout && waited < 2 * statementTimeout, `answered after ${waited} ms`);
+    // The frozen connections are closed, not pooled: the next request opens new ones, which work.
+    const read = await t.request('GET', `/api/v1/article/${kept.id}`);
+    assert.equal(read.status, 200, read.text);
+    const write = await t.request('PATCH', `/api/v1/article/${kept.id}`, { body: { category: 'after the freeze' } });
+    assert.equal(write.status, 200, write.text);
+    await proxy.restore();
   });
 
   it('a write whose connection breaks once COMMIT is sent is a 503 saying the outcome is unknown, and runs no second time', async () => {

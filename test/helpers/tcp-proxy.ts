@@ -9,6 +9,8 @@ interface Pair {
   held: boolean;
   /** Set by `cutOnAnswerTo`: the target's next answer is dropped and the connection cut. */
   cutOnAnswer: boolean;
+  /** Set by `freeze`: what either side sends is dropped. */
+  frozen: boolean;
 }
 
 /**
@@ -26,7 +28,13 @@ export interface TcpProxy {
    * when the server's host is cut off the network.
    */
   stall(): void;
-  /** Relays again, listening again on the same port after `cut`. */
+  /**
+   * Relays nothing more either way on the connections open now, and leaves them open: what a
+   * client meets on a connection whose server died without a reset (a killed host, a cut
+   * network). New connections are relayed.
+   */
+  freeze(): void;
+  /** Relays again, listening again on the same port after `cut`, ending every frozen connection. */
   restore(): Promise<void>;
   /**
    * Holds what the target sends on the connections open now, until their client next writes:
@@ -80,13 +88,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       return;
     }
     const upstream = connect(target.port, target.host);
-    const pair: Pair = { client, upstream, held: false, cutOnAnswer: false };
+    const pair: Pair = { client, upstream, held: false, cutOnAnswer: false, frozen: false };
     pairs.add(pair);
     const destroy = () => {
       client.destroy();
       upstream.destroy();
     };
     client.on('data', (chunk) => {
+      if (pair.frozen) return;
       if (cutArmed && chunk.includes(cutArmed.text)) pair.cutOnAnswer = true;
       if (!pair.held) {
         upstream.write(chunk);
@@ -98,6 +107,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       upstream.resume();
     });
     upstream.on('data', (chunk) => {
+      if (pair.frozen) return;
       if (!pair.cutOnAnswer) {
         client.write(chunk);
         return;
@@ -128,11 +138,20 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       stalled = true;
       endAll();
     },
+    freeze() {
+      for (const pair of pairs) pair.frozen = true;
+    },
     async restore() {
+      for (const pair of pairs) {
+        if (pair.frozen) {
+          pair.client.destroy();
+          pair.upstream.destroy();
+        }
+      }
       if (stalled) {
         stalled = false;
         endAll();
-      } else server = await listen(port);
+      } else if (!server.listening) server = await listen(port);
     },
     cutOnAnswerTo(text) {
       return new Promise((resolve) => (cutArmed = { text, done: resolve }));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isConnectionError, unavailableIfDisconnected } from '../../src/storage/postgres/connections.js';
+import { isConnectionError, isStatementTimeout, unavailableIfDisconnected } from '../../src/storage/postgres/connections.js';
 import { StoreUnavailableError } from '../../src/errors/app-error.js';
 
 /** An error as pg or node:net make it: a message and, for most, a code. */
@@ -18,6 +18,8 @@ test('the failures of a PostgreSQL that went away are told from those of a state
     failure('Connection terminated unexpectedly'),
     failure('Connection terminated due to connection timeout'),
     failure('timeout exceeded when trying to connect'),
+    // The statement timeout (pg's query_timeout): a connection whose answer never came.
+    failure('Query read timeout'),
     new AggregateError([failure('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED'), failure('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')]),
   ];
   const statement = [
@@ -34,4 +36,12 @@ test('the failures of a PostgreSQL that went away are told from those of a state
   assert.ok(unavailable instanceof StoreUnavailableError);
   assert.equal(unavailable.cause, away[2]);
   assert.equal(unavailableIfDisconnected(statement[0]), statement[0]);
+});
+
+test('a statement that waited out its statement timeout is told from a connection that broke', () => {
+  assert.equal(isStatementTimeout(failure('Query read timeout')), true);
+  // The server's own statement_timeout cancels the statement on a working connection.
+  assert.equal(isStatementTimeout(failure('canceling statement due to statement timeout', '57014')), false);
+  assert.equal(isStatementTimeout(failure('Connection terminated unexpectedly')), false);
+  assert.equal(isStatementTimeout('Query read timeout'), false);
 });

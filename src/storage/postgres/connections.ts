@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { PoolClient } from 'pg';
+import type { PoolClient, QueryConfig } from 'pg';
 import { StoreUnavailableError } from '../../errors/app-error.js';
 import type { Queryable } from './statements.js';
 
@@ -21,6 +21,12 @@ const socketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT',
 // from the server and from PgBouncer (08P01 "server conn crashed?", "server login has been failing").
 const serverCodes = new Set(['57P01', '57P02', '57P03', '57P05', '53300', '25006']);
 
+// What pg says when a statement's answer did not come within `query_timeout` (the adapter's
+// statement timeout): the connection is most likely half dead (its server killed without a reset
+// reaching us), and in any case it still runs a statement whose answer would come to the next
+// one, so it is closed like a broken one.
+const statementTimeoutMessage = 'Query read timeout';
+
 // What pg and pg-pool say, without a code, when a socket ends under them or a connection does not
 // come within `connectionTimeoutMillis`.
 const driverMessages = new Set([
@@ -28,6 +34,7 @@ const driverMessages = new Set([
   'Connection terminated due to connection timeout',
   'Client has encountered a connection error and is not queryable',
   'timeout exceeded when trying to connect',
+  statementTimeoutMessage,
 ]);
 
 /** Whether `error` says the connection to PostgreSQL could not be made, or broke. */
@@ -37,6 +44,21 @@ export function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (socketCodes.has(code) || serverCodes.has(code) || code.startsWith('08'))) return true;
   return driverMessages.has(error.message);
+}
+
+/**
+ * A statement exempt from the pool's statement timeout (`query_timeout`): the migrations and
+ * ANALYZE, whose time grows with the data and which no request waits for. (pg takes no 0 for
+ * "none" per statement, and a timer cannot be longer than this.)
+ */
+export function untimed(text: string, values?: unknown[]): QueryConfig {
+  const config: QueryConfig & { query_timeout: number } = { text, values, query_timeout: 2 ** 31 - 1 };
+  return config;
+}
+
+/** Whether `error` is a statement that waited its whole statement timeout for an answer. */
+export function isStatementTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === statementTimeoutMessage;
 }
 
 /** `error` as a StoreUnavailableError when it is a connection error; any other unchanged. */
@@ -65,6 +87,8 @@ export interface Connections {
    * Reads outside transactions. A read that failed because its connection broke runs once
    * more on a new connection: it changed nothing, and the break was most often an idle
    * connection the server had closed (a restart, an idle timeout) that is not noticed until used.
+   * Not one that waited out its statement timeout: a second wait would hold the request twice
+   * as long.
    */
   readonly reads: Queryable;
   /** Notes an error a connection met: a connection error retires the connections open now. */
@@ -120,7 +144,7 @@ export function connectionsOf(pool: pg.Pool): Connections {
           return result;
         } catch (error) {
           release(error);
-          if (attempt === 2 || !isConnectionError(error)) throw unavailableIfDisconnected(error);
+          if (attempt === 2 || !isConnectionError(error) || isStatementTimeout(error)) throw unavailableIfDisconnected(error);
         }
       }
     },

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { untimed } from './connections.js';
 import { historyMigration, historyPoolsMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
 import { auditMigration } from './audit-migration.js';
@@ -486,10 +487,11 @@ export async function runMigrations(pool: Pool, schema: string | undefined): Pro
   try {
     await client.query('BEGIN');
     try {
-      await client.query('SELECT pg_advisory_xact_lock($1::int, hashtext(coalesce($2::text, current_schema(), \'\')))', [
+      // Waits for another process's migrations, however long they take.
+      await client.query(untimed('SELECT pg_advisory_xact_lock($1::int, hashtext(coalesce($2::text, current_schema(), \'\')))', [
         migrationLockKey,
         schema ?? null,
-      ]);
+      ]));
       if (schema !== undefined) {
         assertSchemaName(schema);
         const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1::text', [schema]);
@@ -505,7 +507,7 @@ export async function runMigrations(pool: Pool, schema: string | undefined): Pro
         throw new Error(`The database schema is at version ${current}, newer than this server knows (${migrations.length})`);
       }
       for (let version = current; version < migrations.length; version++) {
-        await client.query(migrations[version]);
+        await client.query(untimed(migrations[version]!));
         await client.query('INSERT INTO schema_migrations (version) VALUES ($1::int)', [version + 1]);
       }
       await client.query('COMMIT');

@@ -9,7 +9,7 @@ import { alongLocaleChains } from '../locale-chain-reads.js';
 import { autoCommittingSession } from '../auto-committing-session.js';
 import { limitedTransactions, withOptionalOptions, type TransactionState } from '../transaction-queue.js';
 import { ConflictError, StoreUnavailableError } from '../../errors/app-error.js';
-import { connectionsOf, isConnectionError, unavailableIfDisconnected } from './connections.js';
+import { connectionsOf, isConnectionError, unavailableIfDisconnected, untimed } from './connections.js';
 import { assertSchemaName, runMigrations } from './migrations.js';
 import { createPostgresAttachmentStore, holdAttachments } from './postgres-attachment-store.js';
 import { createPostgresDocumentStore, holdDocuments } from './postgres-document-store.js';
@@ -59,10 +59,21 @@ export interface PostgresAdapterOptions {
    * Default `defaultConnectTimeout`.
    */
   readonly connectTimeout?: number;
+  /**
+   * Milliseconds a statement waits for its answer before it fails with a StoreUnavailableError
+   * (503) and its connection is closed: a connection whose server died without closing it (a
+   * killed primary, a cut network) holds no request longer. Default `defaultStatementTimeout`.
+   */
+  readonly statementTimeout?: number;
 }
 
 export const defaultPoolSize = 10;
 export const defaultConnectTimeout = 5_000;
+export const defaultStatementTimeout = 30_000;
+
+// An idle connection is probed after this long without traffic, so that one whose server went
+// away without a word is found by the kernel rather than by the next request that takes it.
+const keepAliveDelay = 10_000;
 
 // A work runs again at most this many times in all: each rerun follows a race that another
 // writer won, which it does not meet again unless yet another writer wins the next one.
@@ -86,7 +97,8 @@ const maxAttempts = 20;
  * Transactions take at most half the pool's connections, the other half staying for reads.
  */
 export function createPostgresAdapter(options: PostgresAdapterOptions): StorageAdapter {
-  const { schema, poolSize = defaultPoolSize, attachmentsGenerationKey, connectTimeout = defaultConnectTimeout } = options;
+  const { schema, poolSize = defaultPoolSize, attachmentsGenerationKey } = options;
+  const { connectTimeout = defaultConnectTimeout, statementTimeout = defaultStatementTimeout } = options;
   const { connectionString, transactionPooler } = poolerMode(options.connectionString);
   if (schema !== undefined) assertSchemaName(schema);
   if (!Number.isSafeInteger(poolSize) || poolSize < 2) throw new Error(`Invalid pool size: ${poolSize}`);
@@ -97,7 +109,11 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
     // A query waits at most this long for a connection, new or from the pool, instead of for
     // ever when the server cannot be reached (ping() then answers false).
     connectionTimeoutMillis: connectTimeout,
+    // Measured by pg on this side: a server that no longer answers cannot cancel the statement
+    // (statement_timeout), and the error closes the connection (connections.ts).
+    query_timeout: statementTimeout,
     keepAlive: true,
+    keepAliveInitialDelayMillis: keepAliveDelay,
     // The schema's name is checked above: lowercase letters, digits and "_" only.
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   });
@@ -200,7 +216,7 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
       const { rows } = await pool.query<{ name: string }>(
         "SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename",
       );
-      if (rows.length > 0) await pool.query(`ANALYZE ${rows.map((row) => row.name).join(', ')}`);
+      if (rows.length > 0) await pool.query(untimed(`ANALYZE ${rows.map((row) => row.name).join(', ')}`));
     },
 
     async ping() {
