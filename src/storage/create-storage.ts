@@ -7,6 +7,8 @@ export interface StorageOptions {
   readonly poolSize?: number;
   /** PostgreSQL: milliseconds a statement waits for a connection (`limits.postgresConnectTimeout`). */
   readonly connectTimeout?: number;
+  /** PostgreSQL read replicas (CMS_DATABASE_READ_URL) and how they are watched (`limits.readReplica*`). */
+  readonly readReplicas?: { readonly urls: readonly string[]; readonly pollMs: number; readonly maxLagMs: number };
   /** SQLite: milliseconds a write waits for another process's write lock (`limits.sqliteBusyTimeout`). */
   readonly busyTimeout?: number;
   /** SQLite: worker threads for the reads whose cost grows with what they select (0: none). */
@@ -39,8 +41,8 @@ export async function createStorage(databaseUrl: string, options: StorageOptions
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const { createPostgresAdapter } = await import('./postgres/postgres-adapter.js');
-    const { poolSize, attachmentsGenerationKey, connectTimeout } = options;
-    return createPostgresAdapter({ connectionString: databaseUrl, poolSize, attachmentsGenerationKey, connectTimeout });
+    const { poolSize, attachmentsGenerationKey, connectTimeout, readReplicas } = options;
+    return createPostgresAdapter({ connectionString: databaseUrl, poolSize, attachmentsGenerationKey, connectTimeout, readReplicas });
   }
   throw new Error(`Unsupported database URL: ${databaseUrl.split(':')[0]}`);
 }
