@@ -96,6 +96,8 @@ function readReplicaUrls(value: string | undefined, databaseUrl: string | undefi
     if (!/^postgres(ql)?:\/\//.test(url) || !URL.canParse(url)) {
       throw new ConfigError('CMS_DATABASE_READ_URL', `URL ${n + 1} is not a valid PostgreSQL URL`);
     }
+    // The server watches each replica's own replay position: a pooler between would hide which one answers.
+    if (/[?&]pgbouncer=/.test(url)) throw new ConfigError('CMS_DATABASE_READ_URL', `URL ${n + 1} names a pooler (pgbouncer=): name each replica directly`);
   });
   return urls;
 }

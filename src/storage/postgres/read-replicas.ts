@@ -131,10 +131,16 @@ export function createReadReplicas(primaryReads: Queryable, options: ReadReplica
     );
   }
 
-  let polling: Promise<void> = poll();
-  const timer = setInterval(() => {
-    polling = polling.then(poll);
-  }, pollMs);
+  // One poll at a time: one that waits for a replica that does not answer (up to the connect
+  // timeout) is not queued behind by others.
+  let polling: Promise<void> | undefined;
+  const pollOnce = () => {
+    polling ??= poll().finally(() => {
+      polling = undefined;
+    });
+  };
+  pollOnce();
+  const timer = setInterval(pollOnce, pollMs);
   timer.unref();
 
   const caughtUp = (replica: Replica, after: bigint | undefined): boolean =>
@@ -206,8 +212,8 @@ export function createReadReplicas(primaryReads: Queryable, options: ReadReplica
       if (found) noteCommitted(parseLsn(found.rows[0]!.lsn)!);
     },
 
+    // What the last polls found: /health never waits for a replica that does not answer.
     async health(primaryUp) {
-      await polling.catch(() => undefined);
       return [
         { role: 'primary', name: primary.name, up: primaryUp, served: primary.served },
         ...replicas.map((replica) => ({
@@ -224,7 +230,7 @@ export function createReadReplicas(primaryReads: Queryable, options: ReadReplica
 
     async close() {
       clearInterval(timer);
-      await polling.catch(() => undefined);
+      await polling;
       await Promise.all(replicas.map((replica) => replica.pool.end()));
     },
   };
