@@ -86,6 +86,31 @@ describe('read replicas on plain PostgreSQL (the primary named as its own replic
     assert.deepEqual(again.body.results.map((doc: { title: string }) => doc.title), ['Cached']);
   });
 
+  it('gives the admin session its position in the cms.read-after cookie, which its reads send back', async () => {
+    const password = 'session-password-123';
+    const user = await t.request('POST', '/api/v1/@cms/user', { body: { title: 'Session Person', username: 'session', password, role: 'admin' } });
+    assert.equal(user.status, 200, user.text);
+    const login = await t.request('POST', '/api/v1/@cms/login/login', { key: null, body: { username: 'session', password, session: true } });
+    assert.equal(login.status, 200, login.text);
+    const session = ([] as string[]).concat(login.headers['set-cookie'] as string | string[]).map((line) => line.split(';')[0]).join('; ');
+    const created = await t.request('POST', '/api/v1/article', { key: null, headers: { cookie: session, 'x-csrf-token': login.body.csrfToken }, body: { title: 'From the admin', category: 'admin' } });
+    assert.equal(created.status, 200, created.text);
+    const lsn = String(created.headers['cms-read-after']);
+    assert.match(lsn, position);
+    const set = ([] as string[]).concat(created.headers['set-cookie'] as string | string[]);
+    const cookie = set.find((line) => line.startsWith('cms.read-after='));
+    assert.equal(cookie, `cms.read-after=${lsn}; Path=/; HttpOnly; SameSite=Strict`);
+    const list = await t.request('GET', '/api/v1/article?category=admin', { key: null, headers: { cookie: `${session}; ${cookie!.split(';')[0]!}` } });
+    assert.equal(list.status, 200, list.text);
+    assert.deepEqual(list.body.results.map((doc: { title: string }) => doc.title), ['From the admin']);
+    // An API key's answer carries the header only: no cookie for a caller that keeps none.
+    const byKey = await t.request('POST', '/api/v1/article', { body: { title: 'By key' } });
+    assert.equal(([] as string[]).concat((byKey.headers['set-cookie'] as string | string[] | undefined) ?? []).some((line) => line.startsWith('cms.read-after=')), false);
+    // A cookie that is not a position is ignored, not refused: the browser holds it.
+    const stale = await t.request('GET', '/api/v1/article?category=admin', { key: null, headers: { cookie: `${session}; cms.read-after=garbage` } });
+    assert.equal(stale.status, 200, stale.text);
+  });
+
   it('refuses a malformed CMS-Read-After with 400 in the error shape', async () => {
     for (const bad of ['', 'zz/1', '1', '1/2/3', '123456789/1', '1/ 2']) {
       const res = await t.request('GET', '/api/v1/article', { headers: { 'cms-read-after': bad } });

@@ -19,6 +19,9 @@ import type { Queryable } from './statements.js';
  *   it is kept under (a replica reads the counters as of its own replay, consistent with its
  *   documents). Reading the counters from the primary instead would pair the primary's newest
  *   token with a replica's older answer, and keep that stale answer until the next write.
+ *   (So `generations().position` never comes back within a request; across requests it may, one
+ *   served by a replica behind the last one's source: the PostgreSQL store ignores `since`, and
+ *   the cache only compares positions read within one request.)
  * - A source is chosen for a request only if it has replayed the request's position (the
  *   caller's `CMS-Read-After`, raised by the request's own commits), as last polled; otherwise
  *   the primary. A polled replay position is no later than the replica's real one, so the rule
