@@ -36,6 +36,11 @@ const settings = {
   processes: (process.env.BENCH_PROCESSES ?? '1,2').split(',').map((value) => positive('BENCH_PROCESSES', value)),
   /** Added each way to the servers' round trips to the database (0: none), through a proxy. */
   latencyMs: process.env.BENCH_PG_LATENCY_MS === undefined ? 0 : positive('BENCH_PG_LATENCY_MS', process.env.BENCH_PG_LATENCY_MS),
+  /**
+   * Streaming replicas of the database `url` names, comma-separated (CMS_DATABASE_READ_URL of the
+   * servers, each given the schema's search_path): with them, a row of GET reads through them.
+   */
+  readUrls: (process.env.CMS_BENCH_READ_URL ?? '').split(',').map((url) => url.trim()).filter(Boolean),
 };
 
 /** The servers' way to the database: through the latency proxy when there is one (main). */
@@ -44,9 +49,10 @@ let serversPort: number | undefined;
 interface Scenario {
   readonly key: string;
   readonly request: string;
-  readonly method: 'PATCH' | 'POST';
+  readonly method: 'PATCH' | 'POST' | 'GET';
   readonly paths: readonly string[];
-  readonly bodyTemplate: string;
+  /** None for a GET. */
+  readonly bodyTemplate?: string;
 }
 
 interface Row {
@@ -76,7 +82,32 @@ function scenarios(articleIds: readonly string[]): Scenario[] {
     { key: 'patch-same', request: 'PATCH $inc, one document', method: 'PATCH', paths: [`/api/v1/article/${articleIds[0]}`], bodyTemplate: patch },
     { key: 'insert', request: 'POST, a distinct title each', method: 'POST', paths: ['/api/v1/article'], bodyTemplate: JSON.stringify({ title: 'Bench {n}' }) },
     { key: 'insert-same-title', request: 'POST, one title (one slug base)', method: 'POST', paths: ['/api/v1/article'], bodyTemplate: JSON.stringify({ title: 'Same title' }) },
+    ...(settings.readUrls.length > 0 ? [readsScenario(articleIds)] : []),
   ];
+}
+
+/** With CMS_BENCH_READ_URL: get-ones and list pages in turn, read through the replicas. */
+function readsScenario(articleIds: readonly string[]): Scenario {
+  const pages = Array.from({ length: 50 }, (_, n) => `/api/v1/article?perPage=10&page=${n + 1}`);
+  const ones = articleIds.slice(0, 200).map((id) => `/api/v1/article/${id}`);
+  return { key: 'reads-replicas', request: `GET, ${ones.length} get-ones and ${pages.length} list pages in turn, through ${settings.readUrls.length} replica(s)`, method: 'GET', paths: [...ones, ...pages] };
+}
+
+/** The reads of GET requests each server's connections served (`/health`): the primary's, the replicas'. */
+async function servedReads(bases: readonly string[]): Promise<{ primary: number; replicas: number }> {
+  const totals = { primary: 0, replicas: 0 };
+  for (const base of bases) {
+    const { connections } = (await getJson(`${base}/health`)) as { connections?: { role: string; served: number }[] };
+    for (const connection of connections ?? []) totals[connection.role === 'primary' ? 'primary' : 'replicas'] += connection.served;
+  }
+  return totals;
+}
+
+/** A replica's URL with the schema's search_path, as the servers are given it. */
+function inSchema(url: string, schema: string): string {
+  const withPath = new URL(url);
+  withPath.searchParams.set('options', `-c search_path=${schema}`);
+  return withPath.href;
 }
 
 async function admin<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
@@ -116,12 +147,14 @@ async function runProcesses(processes: number): Promise<Row[]> {
     await writeFile(env.CMS_CONFIG, JSON.stringify(writersConfig()));
     log(`${processes} process(es): seeding ${settings.docs} articles in schema ${schema}…`);
     const { articleIds } = await seed(env, settings.docs, () => undefined);
-    const serverEnv = { ...env, CMS_DATABASE_URL: schemaUrl(schema, serversPort) };
+    const readUrls = settings.readUrls.map((url) => inSchema(url, schema));
+    const serverEnv = { ...env, CMS_DATABASE_URL: schemaUrl(schema, serversPort), ...(readUrls.length > 0 ? { CMS_DATABASE_READ_URL: readUrls.join(',') } : {}) };
     const servers = [];
     for (let n = 0; n < processes; n++) servers.push(await startCms(serverEnv, children));
     const rows: Row[] = [];
     for (const scenario of scenarios(articleIds)) {
       const before = await countsBefore(servers[0]!.base, scenario);
+      const servedBefore = scenario.method === 'GET' ? await servedReads(servers.map((server) => server.base)) : undefined;
       const results = await Promise.all(
         servers.map(async (server, n) => {
           // Each wrk its own folder for the paths and body files of its run.
@@ -138,7 +171,9 @@ async function runProcesses(processes: number): Promise<Row[]> {
         p50: Math.max(...results.map((result) => result.p50)),
         p99: Math.max(...results.map((result) => result.p99)),
         errors: sum(results.map((result) => result.statusErrors + result.socketErrors)),
-        check: await check({ base: servers[0]!.base, schema, scenario, before, results }),
+        check: servedBefore
+          ? readsCheck(servedBefore, await servedReads(servers.map((server) => server.base)), results)
+          : await check({ base: servers[0]!.base, schema, scenario, before, results }),
       };
       log(tableRow(row));
       rows.push(row);
@@ -205,6 +240,16 @@ async function check(args: {
     return `${inserted} inserted of ${answered} answered; ${slugs!.distinct} distinct slugs of ${slugs!.versions} published`;
   }
   return '';
+}
+
+/** The reads row's figures: the servers' CPU per answer, and the share of reads the replicas served. */
+function readsCheck(before: { primary: number; replicas: number }, after: { primary: number; replicas: number }, results: readonly LoadResult[]): string {
+  const replicas = after.replicas - before.replicas;
+  const routed = replicas + after.primary - before.primary;
+  const cpuMs = sum(results.map((result) => (result.serverCpu / 100) * settings.seconds * 1000));
+  const answers = sum(results.map((result) => result.total));
+  const share = routed === 0 ? 0 : (100 * replicas) / routed;
+  return `server CPU ${(cpuMs / Math.max(answers, 1)).toFixed(2)} ms per request; replicas served ${share.toFixed(1)}% of ${routed} store reads`;
 }
 
 function sum(values: readonly number[]): number {

@@ -7,6 +7,7 @@
 #
 #   scripts/ha-cluster.sh start DIR    starts it in DIR (made, empty), waits for a primary and a
 #                                      synchronous standby, and prints the URLs as shell variables
+#                                      (the standbys' own in CMS_HA_REPLICA_URLS, for read replicas)
 #   scripts/ha-cluster.sh stop DIR     stops everything it started and removes DIR
 #   scripts/ha-cluster.sh node N DIR   starts node N's Patroni again (after a test killed it)
 #
@@ -173,6 +174,12 @@ start() {
   echo "CMS_HA_DIR=$dir"
   echo "CMS_HA_WRITE_URL=postgres://postgres@127.0.0.1:$write_port/test"
   echo "CMS_HA_READ_URL=postgres://postgres@127.0.0.1:$read_port/test"
+  # Each standby directly, comma-separated (CMS_DATABASE_READ_URL): Patroni answers 200 on /replica for one.
+  local replicas=()
+  for n in $(seq $nodes); do
+    curl -fsS -o /dev/null "http://127.0.0.1:$(api_port "$n")/replica" 2>/dev/null && replicas+=("postgres://postgres@127.0.0.1:$(pg_port "$n")/test")
+  done
+  echo "CMS_HA_REPLICA_URLS=$(IFS=,; echo "${replicas[*]}")"
 }
 
 stop() {

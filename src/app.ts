@@ -16,6 +16,7 @@ import { registerErrorHandling, sendFrameworkError } from './http/plugins/error-
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerNosniff } from './http/plugins/nosniff.js';
+import { registerReadPosition } from './http/plugins/read-position.js';
 import { registerCors } from './http/plugins/cors.js';
 import { PublicKeyGuard } from './http/public-keys.js';
 import { registerBodyDrain } from './http/plugins/drain-body.js';
@@ -133,6 +134,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
       walCheckpointPages: config.limits.walCheckpointPages,
       connectTimeout: config.limits.postgresConnectTimeout,
       statementTimeout: config.limits.postgresStatementTimeout,
+      readReplicas: { urls: config.databaseReadUrls, pollMs: config.limits.readReplicaPoll, maxLagMs: config.limits.readReplicaMaxLag },
       busyTimeout: config.limits.sqliteBusyTimeout,
       statistics: { afterRows: config.limits.statisticsRows, everyMs: config.limits.statisticsInterval },
       attachmentsGenerationKey,
@@ -217,6 +219,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   const baseUrl = config.baseUrl ?? '';
   const publicKeys = config.publicDemoKeys ? new PublicKeyGuard({ baseUrl, listenHost: config.host, trustedOrigins: config.corsOrigins }) : null;
   registerAuth(app, { apiKeys: new ApiKeys(config.apiKeys), storedKeys: new StoredApiKeys(storage), tokens, baseUrl, publicKeys });
+  // After the auth hook, before the response cache (see there).
+  registerReadPosition(app, { routing: storage.connections !== undefined, baseUrl });
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens, baseUrl });
   registerSetupRoutes(app, { setup, code: setupCode, baseUrl });

@@ -236,6 +236,11 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
   readonly #authorization: string | undefined;
   readonly #fetch: Fetch;
   readonly #etags = new WeakMap<object, string>();
+  /**
+   * The store position after this client's last write (`CMS-Read-After`), sent with every later
+   * request: a server with read replicas then serves its reads from one that has that write.
+   */
+  #readAfter: string | undefined;
 
   constructor(options: CmsClientOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -383,6 +388,7 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
   async #request<R>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<R> {
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (this.#authorization !== undefined) headers.authorization = this.#authorization;
+    if (this.#readAfter !== undefined) headers['cms-read-after'] = this.#readAfter;
     let payload: BodyInit | undefined;
     if (body instanceof FormData) payload = body;
     else if (body !== undefined) {
@@ -390,6 +396,8 @@ export class CmsClient<T extends { [K in keyof T]: PieceTypeShapes }, A extends 
       payload = JSON.stringify(body);
     }
     const response = await this.#fetch(`${this.#baseUrl}${path}`, { method, headers, body: payload });
+    const readAfter = response.headers.get('cms-read-after');
+    if (readAfter !== null) this.#readAfter = laterPosition(this.#readAfter, readAfter);
     if (!response.ok) throw await CmsError.fromResponse(response);
     const answer = (await response.json()) as R;
     // The version a document answer shows, for a later write's `ifUnchanged`.
@@ -425,4 +433,17 @@ export function createCmsClient<T extends { [K in keyof T]: PieceTypeShapes }, T
 export function createCmsClient<T extends { [K in keyof T]: PieceTypeShapes }, TAttachment = UploadedAttachment>(options: CmsClientOptions): CmsClient<T, 'public', TAttachment>;
 export function createCmsClient<T extends { [K in keyof T]: PieceTypeShapes }, TAttachment = UploadedAttachment>(options: CmsClientOptions): CmsClient<T, Audience, TAttachment> {
   return new CmsClient<T, Audience, TAttachment>(options);
+}
+
+/**
+ * The later of two store positions (`16/B374D848`, as the server sends them): answers of writes
+ * sent side by side may arrive in any order. (The client imports nothing of the server, whose
+ * own reading of a position is in src/core/read-position.ts.)
+ */
+function laterPosition(known: string | undefined, received: string): string {
+  if (known === undefined) return received;
+  const parts = (position: string) => position.split('/').map((part) => Number.parseInt(part, 16));
+  const [knownHigh = 0, knownLow = 0] = parts(known);
+  const [high = 0, low = 0] = parts(received);
+  return high > knownHigh || (high === knownHigh && low > knownLow) ? received : known;
 }

@@ -46,6 +46,8 @@ export interface LoadedConfig {
   readonly databaseUrl: string;
   /** Most connections to PostgreSQL per process (CMS_DATABASE_POOL_SIZE); undefined: the adapter's default. */
   readonly databasePoolSize: number | undefined;
+  /** PostgreSQL read replicas (CMS_DATABASE_READ_URL): where GET requests' lock-free reads may go. */
+  readonly databaseReadUrls: readonly string[];
   readonly port: number;
   readonly host: string;
   /** The bundled demo is served with its published API keys (local use only; `main.ts` warns). */

@@ -17,6 +17,7 @@ export interface EnvironmentSettings {
   readonly databaseUrl: string;
   /** Most connections to PostgreSQL per process; undefined leaves the adapter's default. */
   readonly databasePoolSize: number | undefined;
+  readonly databaseReadUrls: readonly string[];
   readonly logLevel: string;
   readonly baseUrl: string | undefined;
   readonly apiKeys: Map<string, { role: Role }> | undefined;
@@ -78,6 +79,27 @@ function readDatabaseUrl(value: string | undefined, dataDir: string, cwd: string
   const location = value.slice('sqlite:'.length).replace(/^\/\/(?=.)/, '');
   if (!location) throw new ConfigError('CMS_DATABASE_URL', 'names no database file');
   return location === ':memory:' ? 'sqlite::memory:' : `sqlite:${resolve(cwd, location)}`;
+}
+
+/**
+ * The read replicas of a PostgreSQL store, comma-separated (docs/guides/read-replicas.md). An
+ * empty value names none. Messages never repeat a URL: it may hold a password.
+ */
+function readReplicaUrls(value: string | undefined, databaseUrl: string | undefined): string[] {
+  if (value === undefined) return [];
+  const urls = value.split(',').map((url) => url.trim()).filter((url) => url !== '');
+  if (urls.length === 0) return [];
+  if (databaseUrl === undefined || !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('CMS_DATABASE_READ_URL', 'needs CMS_DATABASE_URL to name a PostgreSQL database');
+  }
+  urls.forEach((url, n) => {
+    if (!/^postgres(ql)?:\/\//.test(url) || !URL.canParse(url)) {
+      throw new ConfigError('CMS_DATABASE_READ_URL', `URL ${n + 1} is not a valid PostgreSQL URL`);
+    }
+    // The server watches each replica's own replay position: a pooler between would hide which one answers.
+    if (/[?&]pgbouncer=/.test(url)) throw new ConfigError('CMS_DATABASE_READ_URL', `URL ${n + 1} names a pooler (pgbouncer=): name each replica directly`);
+  });
+  return urls;
 }
 
 function readPoolSize(value: string | undefined): number | undefined {
@@ -179,6 +201,7 @@ export function readEnvironment(env: Environment, cwd: string): EnvironmentSetti
     dataDir,
     databaseUrl: readDatabaseUrl(valueOf(env, 'CMS_DATABASE_URL'), dataDir, cwd),
     databasePoolSize: readPoolSize(valueOf(env, 'CMS_DATABASE_POOL_SIZE')),
+    databaseReadUrls: readReplicaUrls(valueOf(env, 'CMS_DATABASE_READ_URL'), valueOf(env, 'CMS_DATABASE_URL')),
     logLevel: readLogLevel(valueOf(env, 'CMS_LOG_LEVEL')),
     // An empty CMS_BASE_URL is meaningful: relative URLs.
     baseUrl: env.CMS_BASE_URL?.trim(),

@@ -118,6 +118,10 @@ export const limitDefinitions = {
   // on a host that sends no reset, a network cut), which no error tells. Past this the
   // connection is closed and the request refused with 503, before the client gives up.
   postgresStatementTimeout: { env: 'CMS_LIMIT_POSTGRES_STATEMENT_TIMEOUT', default: 30_000, min: 100, max: 3_600_000, unit: 'ms', about: 'PostgreSQL: a statement whose answer has not come within this long closes its connection, and the request is refused with 503' },
+  // Read replicas (CMS_DATABASE_READ_URL): how fresh what the server knows of their replay is,
+  // and how far behind one may be and still serve the reads of callers with no position to see.
+  readReplicaPoll: { env: 'CMS_LIMIT_READ_REPLICA_POLL', default: 200, min: 10, max: 60_000, unit: 'ms', about: 'PostgreSQL read replicas: how often each replica\'s replay position (and the primary\'s) is read; a caller\'s reads after its write go to the primary until then' },
+  readReplicaMaxLag: { env: 'CMS_LIMIT_READ_REPLICA_MAX_LAG', default: 5_000, min: 0, max: 3_600_000, unit: 'ms', about: 'PostgreSQL read replicas: one further behind the primary than this (or down) serves no reads until it catches up' },
   sqliteBusyTimeout: { env: 'CMS_LIMIT_SQLITE_BUSY_TIMEOUT', default: 5_000, min: 1, max: 600_000, unit: 'ms', about: 'SQLite: a write waits this long for the write lock another process holds (CMS_WORKERS, the CLI), then the request is refused with 503' },
   // SQLite writes: the writes that queue up while one commit runs are committed together (each
   // still all-or-nothing), since a commit's cost hardly depends on how much it holds.

@@ -185,6 +185,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     dataDir: settings.dataDir,
     databaseUrl: settings.databaseUrl,
     databasePoolSize: settings.databasePoolSize,
+    databaseReadUrls: settings.databaseReadUrls,
     port: settings.port,
     host: settings.host ?? (publicDemoKeys ? '127.0.0.1' : '0.0.0.0'),
     publicDemoKeys,

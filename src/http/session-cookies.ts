@@ -17,7 +17,7 @@ const plainCookies: CookieNames = { session: 'cms.sid', csrf: 'cms.csrf' };
 const hostCookies: CookieNames = { session: '__Host-cms.sid', csrf: '__Host-cms.csrf' };
 
 /** Whether the server is reached over https, directly or as `baseUrl` says (TLS ended by a proxy). */
-function isSecure(request: FastifyRequest, baseUrl: string): boolean {
+export function isSecure(request: FastifyRequest, baseUrl: string): boolean {
   return request.protocol === 'https' || /^https:/i.test(baseUrl);
 }
 

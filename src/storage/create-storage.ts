@@ -9,6 +9,8 @@ export interface StorageOptions {
   readonly connectTimeout?: number;
   /** PostgreSQL: milliseconds a statement waits for its answer (`limits.postgresStatementTimeout`). */
   readonly statementTimeout?: number;
+  /** PostgreSQL read replicas (CMS_DATABASE_READ_URL) and how they are watched (`limits.readReplica*`). */
+  readonly readReplicas?: { readonly urls: readonly string[]; readonly pollMs: number; readonly maxLagMs: number };
   /** SQLite: milliseconds a write waits for another process's write lock (`limits.sqliteBusyTimeout`). */
   readonly busyTimeout?: number;
   /** SQLite: worker threads for the reads whose cost grows with what they select (0: none). */
@@ -41,8 +43,8 @@ export async function createStorage(databaseUrl: string, options: StorageOptions
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const { createPostgresAdapter } = await import('./postgres/postgres-adapter.js');
-    const { poolSize, attachmentsGenerationKey, connectTimeout, statementTimeout } = options;
-    return createPostgresAdapter({ connectionString: databaseUrl, poolSize, attachmentsGenerationKey, connectTimeout, statementTimeout });
+    const { poolSize, attachmentsGenerationKey, connectTimeout, statementTimeout, readReplicas } = options;
+    return createPostgresAdapter({ connectionString: databaseUrl, poolSize, attachmentsGenerationKey, connectTimeout, statementTimeout, readReplicas });
   }
   throw new Error(`Unsupported database URL: ${databaseUrl.split(':')[0]}`);
 }

@@ -272,6 +272,22 @@ test('a PostgreSQL database URL is taken as written, with its pool size', async 
   assert.equal(config.databasePoolSize, 25);
 });
 
+test('CMS_DATABASE_READ_URL names PostgreSQL replicas of a PostgreSQL store, comma-separated', async () => {
+  const readUrlsOf = async (env: Record<string, string>) => (await loadAppConfig({ env, cwd: tmpdir(), config: {} })).databaseReadUrls;
+  assert.deepEqual(await readUrlsOf({}), []);
+  assert.deepEqual(await readUrlsOf({ CMS_DATABASE_URL: 'postgres://primary/cms', CMS_DATABASE_READ_URL: '' }), []);
+  assert.deepEqual(
+    await readUrlsOf({ CMS_DATABASE_URL: 'postgres://primary/cms', CMS_DATABASE_READ_URL: 'postgres://r1/cms, postgresql://u:p@r2:5433/cms,' }),
+    ['postgres://r1/cms', 'postgresql://u:p@r2:5433/cms'],
+  );
+  await rejectsAt({}, 'CMS_DATABASE_READ_URL', { CMS_DATABASE_READ_URL: 'postgres://r1/cms' });
+  await rejectsAt({}, 'CMS_DATABASE_READ_URL', { CMS_DATABASE_URL: 'sqlite:cms.sqlite', CMS_DATABASE_READ_URL: 'postgres://r1/cms' });
+  const bad = await rejectsAt({}, 'CMS_DATABASE_READ_URL', { CMS_DATABASE_URL: 'postgres://primary/cms', CMS_DATABASE_READ_URL: 'postgres://r1/cms,postgres://u:secret@[broken/cms' });
+  assert.match(bad.message, /URL 2 /);
+  assert.doesNotMatch(bad.message, /secret/);
+  await rejectsAt({}, 'CMS_DATABASE_READ_URL', { CMS_DATABASE_URL: 'postgres://primary/cms', CMS_DATABASE_READ_URL: 'postgres://pooler/cms?pgbouncer=true' });
+});
+
 test('CMS_WORKERS is 1 by default, a count from 1 to 256, or auto (one per core)', async () => {
   const workersOf = async (value?: string) =>
     (await loadAppConfig({ env: value === undefined ? {} : { CMS_WORKERS: value }, cwd: tmpdir(), config: {} })).workers;

@@ -113,7 +113,27 @@ export const fixedComponents: Record<string, JsonSchema> = {
   Health: {
     type: 'object',
     required: ['status'],
-    properties: { status: { const: 'ok' }, store: { const: 'ok', description: 'The database answers (readiness only)' } },
+    properties: {
+      status: { const: 'ok' },
+      store: { const: 'ok', description: 'The database answers (readiness only)' },
+      connections: {
+        type: 'array',
+        description: 'With read replicas (CMS_DATABASE_READ_URL) only: the primary, then each replica (readiness only)',
+        items: {
+          type: 'object',
+          required: ['role', 'name', 'up', 'served'],
+          properties: {
+            role: { enum: ['primary', 'replica'] },
+            name: { type: 'string', description: 'Which one: host and port, never credentials' },
+            up: { type: 'boolean' },
+            lagMs: { type: ['number', 'null'], description: 'A replica: how far behind the primary it is (null: not measured yet)' },
+            skipped: { type: 'boolean', description: 'A replica: down, or lagging beyond limits.readReplicaMaxLag, so reads pass it by' },
+            served: { type: 'integer', description: 'Reads of GET requests it answered since the process started' },
+            error: { type: 'string', description: 'A replica that is down: why' },
+          },
+        },
+      },
+    },
   },
 };
 

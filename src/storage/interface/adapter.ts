@@ -64,6 +64,21 @@ export interface GenerationSources {
   readonly versions: readonly string[];
 }
 
+/** One connection of the store: the primary, or a read replica. */
+export interface StoreConnectionHealth {
+  readonly role: 'primary' | 'replica';
+  /** Which one, never with its credentials: `replica 1 (10.0.0.5:5432)`. */
+  readonly name: string;
+  readonly up: boolean;
+  /** A replica: how far behind the primary it is, in ms (null: not measured yet). */
+  readonly lagMs?: number | null;
+  /** A replica: whether reads pass it by (down, or lagging beyond the bound). */
+  readonly skipped?: boolean;
+  /** Reads of GET requests it answered since the process started. */
+  readonly served: number;
+  readonly error?: string;
+}
+
 /** The store's position, and a token of the generations of some sources (null: not read). */
 export interface GenerationRead {
   readonly position: string;
@@ -116,5 +131,10 @@ export interface StorageAdapter extends StorageSession {
   refreshStatistics(): Promise<void>;
   /** True while the store answers. */
   ping(): Promise<boolean>;
+  /**
+   * Each connection of a store that has more than one (a primary and its read replicas), for
+   * `/health`; absent when the store has only one.
+   */
+  connections?(): Promise<StoreConnectionHealth[]>;
   close(): Promise<void>;
 }

@@ -31,6 +31,7 @@ import { createPostgresWebhookOutbox } from './postgres-webhook-outbox.js';
 import { createPostgresScheduleStore } from './postgres-schedule-store.js';
 import { createPostgresAuditStore } from './postgres-audit-store.js';
 import { statementSource, type Queryable, type StatementSource } from './statements.js';
+import { createReadReplicas, type ReadReplicaOptions } from './read-replicas.js';
 
 export interface PostgresAdapterOptions {
   /**
@@ -65,6 +66,8 @@ export interface PostgresAdapterOptions {
    * killed primary, a cut network) holds no request longer. Default `defaultStatementTimeout`.
    */
   readonly statementTimeout?: number;
+  /** Read replicas (`CMS_DATABASE_READ_URL`) and how they are watched: see read-replicas.ts. */
+  readonly readReplicas?: Pick<ReadReplicaOptions, 'urls' | 'pollMs' | 'maxLagMs'>;
 }
 
 export const defaultPoolSize = 10;
@@ -121,6 +124,9 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   // An idle connection that fails (the server restarted) is dropped by the pool, which opens
   // another when one is needed; without a listener the error would end the process.
   pool.on('error', connections.noteError);
+  const replicas = options.readReplicas && options.readReplicas.urls.length > 0
+    ? createReadReplicas(connections.reads, { ...options.readReplicas, schema, poolSize, connectTimeout, statementTimeout, keepAliveDelay })
+    : undefined;
   // Set by close(): transactions asked for later are refused.
   let closed = false;
   let closing: Promise<void> | undefined;
@@ -175,6 +181,7 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
         await countUpGenerations(client, changedKeys);
         step = 'commit';
         await commit(client);
+        await replicas?.afterCommit(client);
         return result;
       } catch (error) {
         // A broken connection ends its transaction with it: the server rolls it back.
@@ -196,9 +203,23 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
 
   const readStatements = statementSource(connections.reads, undefined, !transactionPooler);
   const reads = createSession(readStatements, refuseWrite, createPostgresChangeLog(readStatements));
+  // Only the lock-free reads of documents and attachments (and their generations) may go to a replica.
+  if (replicas) {
+    const routed = statementSource(replicas.reads, undefined, !transactionPooler);
+    Object.assign(reads, { documents: createPostgresDocumentStore(routed, false), attachments: createPostgresAttachmentStore(routed, refuseWrite) });
+  }
 
-  const generations = postgresGenerations(connections.reads);
+  const generations = replicas?.generations ?? postgresGenerations(connections.reads);
   const generation = async (keys: readonly string[]) => (await generations({ keys, versions: [] })).token!;
+
+  async function ping(): Promise<boolean> {
+    try {
+      const { rows } = await connections.reads.query<{ ok: number }>({ text: 'SELECT 1 AS ok' });
+      return rows[0]?.ok === 1;
+    } catch {
+      return false;
+    }
+  }
 
   return {
     ...autoCommittingSession({ ...reads, documents: alongLocaleChains(keepingCounts(reads.documents, generation)) }, transaction),
@@ -219,19 +240,13 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
       if (rows.length > 0) await pool.query(untimed(`ANALYZE ${rows.map((row) => row.name).join(', ')}`));
     },
 
-    async ping() {
-      try {
-        const { rows } = await connections.reads.query<{ ok: number }>({ text: 'SELECT 1 AS ok' });
-        return rows[0]?.ok === 1;
-      } catch {
-        return false;
-      }
-    },
+    ping,
+    ...(replicas ? { connections: async () => replicas.health(await ping()) } : {}),
 
     close() {
       // Waits for the transactions already asked for; pool.end() then closes every connection.
       closed = true;
-      closing ??= transactions.idle().then(() => pool.end());
+      closing ??= transactions.idle().then(() => Promise.all([pool.end(), replicas?.close()])).then(() => undefined);
       return closing;
     },
   };
