@@ -26,8 +26,10 @@ pg_port() { echo $((5440 + $1 + offset)); }
 api_port() { echo $((8010 + $1 + offset)); }
 pg_bin=${CMS_HA_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)}
 
+# From /, which every user may enter: the caller's directory may be root's alone (a CI clone),
+# and HAProxy, for one, stops when it cannot go back to where it started.
 as_postgres() {
-  if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi
+  if [ "$(id -u)" = 0 ]; then (cd / && su postgres -s /bin/sh -c "$*"); else sh -c "$*"; fi
 }
 
 wait_until() { # seconds, description, command...
