@@ -137,6 +137,7 @@ describe('CORS: any origin reads anonymously, only listed origins send credentia
     assert.equal(read.status, 200);
     assert.equal(read.headers['access-control-allow-origin'], '*');
     assert.match(String(read.headers.vary), /\bOrigin\b/);
+    assert.match(String(read.headers['access-control-expose-headers']), /\bETag\b/);
   });
 
   it('lets only a listed origin read an answer given to credentials; a key of its own still works from anywhere', async () => {
@@ -151,6 +152,8 @@ describe('CORS: any origin reads anonymously, only listed origins send credentia
     const fromListed = await t.request('GET', '/api/v1/note', { key: 'editor', headers: { origin: listed } });
     assert.equal(fromListed.status, 200);
     assert.equal(fromListed.headers['access-control-allow-origin'], listed);
+    // Its page reads the version for If-Match and the headers of retries and read replicas.
+    assert.equal(fromListed.headers['access-control-expose-headers'], 'ETag, Retry-After, CMS-Read-After, Idempotency-Replayed');
     const refused = await t.request('GET', '/api/v1/note', { key: null, headers: { origin: listed, authorization: 'ApiKey wrong-key-0123456789' } });
     assert.equal(refused.status, 403);
     assert.equal(refused.headers['access-control-allow-origin'], listed, 'its page may read why');

@@ -3,6 +3,10 @@ import { credentialsOf } from './auth.js';
 
 const everyMethod = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 const readMethods = new Set(['GET', 'HEAD']);
+// What a page may read of an answer beyond the CORS-safelisted headers: the version for
+// If-Match (ETag), when to try again (Retry-After), the position its next reads must see
+// (CMS-Read-After, which the typed client sends back) and whether a write was a replay.
+const exposedHeaders = 'ETag, Retry-After, CMS-Read-After, Idempotency-Replayed';
 
 /** Whether a request reads without credentials: what any page may do, and read the answer of. */
 function isAnonymousRead(request: FastifyRequest): boolean {
@@ -57,8 +61,8 @@ export function registerCors(app: FastifyInstance, options: { readonly origins: 
   app.addHook('onRequest', (request, reply, done) => {
     const trusted = trustedOriginOf(request);
     if (request.method === 'OPTIONS') return answerPreflight(request, reply, trusted);
-    if (trusted !== null) reply.header('access-control-allow-origin', trusted);
-    else if (isAnonymousRead(request)) reply.header('access-control-allow-origin', '*');
+    if (trusted !== null) reply.header('access-control-allow-origin', trusted).header('access-control-expose-headers', exposedHeaders);
+    else if (isAnonymousRead(request)) reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', exposedHeaders);
     done();
   });
   // The answer depends on Origin once some origins are listed; routes set their own Vary, so it is added last.
