@@ -98,6 +98,11 @@ postgresql:
       username: postgres
     replication:
       username: postgres
+  # An old primary that pg_rewind cannot bring back (its WAL went further than the new primary's
+  # history allows) is copied afresh from the new primary instead of staying down: with
+  # synchronous_mode what it loses was never acknowledged.
+  remove_data_directory_on_rewind_failure: true
+  remove_data_directory_on_diverged_timelines: true
   parameters:
     unix_socket_directories: $dir
 YAML

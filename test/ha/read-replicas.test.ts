@@ -97,7 +97,10 @@ async function streamingStandbys(): Promise<string[]> {
       if (answer?.status === 200) urls.push(`postgres://postgres@127.0.0.1:${5440 + n + offset}/test`);
     }
     if (urls.length === 2) return urls;
-    if (attempt === 120) throw new Error(`the cluster has ${urls.length} streaming standbys, not 2, after 60 s`);
+    if (attempt === 240) {
+      const cluster = await fetch(`http://127.0.0.1:${8011 + offset}/cluster`).then((answer) => answer.text()).catch((error: unknown) => String(error));
+      throw new Error(`the cluster has ${urls.length} streaming standbys, not 2, after 120 s: ${cluster}`);
+    }
     await sleep(500);
   }
 }
