@@ -1,14 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { createCmsClient } from '../../src/client/index.js';
 import { adminQuery, uniqueSchemaName } from '../helpers/postgres.js';
 import { sendRequest, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { repositoryRoot } from '../helpers/cli-store.js';
+import { startHaCluster } from '../helpers/ha-cluster.js';
 
 /*
  * Read replicas on the Patroni cluster (scripts/ha-cluster.sh): two server processes on one
@@ -57,51 +55,17 @@ interface Connection {
   error?: string;
 }
 
-const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The cluster (CI's, or one of its own) and its standbys once both stream. */
 async function clusterUp(): Promise<Cluster> {
-  if (process.env.CMS_TEST_HA_DIR) {
-    const writeUrl = process.env.CMS_TEST_HA_WRITE_URL;
-    if (!writeUrl) throw new Error('CMS_TEST_HA_DIR is set without CMS_TEST_HA_WRITE_URL');
+  const cluster = await startHaCluster();
+  try {
     // Asked now, not at the cluster's start: a failover test before this one changed who leads.
-    return { writeUrl, replicaUrls: await streamingStandbys(), stop: async () => undefined };
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'cms-ha-replicas-'));
-  const script = join(repositoryRoot, 'scripts', 'ha-cluster.sh');
-  const { stdout } = await run(script, ['start', dir], { env: process.env, timeout: 240_000 }).catch(async (error: unknown) => {
-    await run(script, ['stop', dir], { env: process.env }).catch(() => undefined);
+    return { writeUrl: cluster.writeUrl, replicaUrls: await cluster.standbyUrls(2), stop: () => cluster.stop() };
+  } catch (error) {
+    await cluster.stop();
     throw error;
-  });
-  const value = (name: string) => new RegExp(`^${name}=(.*)$`, 'm').exec(stdout)?.[1] ?? '';
-  return {
-    writeUrl: value('CMS_HA_WRITE_URL'),
-    replicaUrls: value('CMS_HA_REPLICA_URLS').split(',').filter(Boolean),
-    stop: async () => {
-      await run(script, ['stop', dir], { env: process.env });
-    },
-  };
-}
-
-/**
- * The direct URLs of the cluster's standbys once two of them stream (Patroni answers 200 on
- * `/replica`): a node a test killed and brought back takes a moment to catch up.
- */
-async function streamingStandbys(): Promise<string[]> {
-  const offset = Number(process.env.CMS_HA_PORT_OFFSET ?? 0);
-  for (let attempt = 0; ; attempt++) {
-    const urls: string[] = [];
-    for (const n of [1, 2, 3]) {
-      const answer = await fetch(`http://127.0.0.1:${8010 + n + offset}/replica`).catch(() => undefined);
-      await answer?.body?.cancel();
-      if (answer?.status === 200) urls.push(`postgres://postgres@127.0.0.1:${5440 + n + offset}/test`);
-    }
-    if (urls.length === 2) return urls;
-    if (attempt === 240) {
-      const cluster = await fetch(`http://127.0.0.1:${8011 + offset}/cluster`).then((answer) => answer.text()).catch((error: unknown) => String(error));
-      throw new Error(`the cluster has ${urls.length} streaming standbys, not 2, after 120 s: ${cluster}`);
-    }
-    await sleep(500);
   }
 }
 

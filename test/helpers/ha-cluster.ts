@@ -43,6 +43,11 @@ export interface HaCluster {
   killLeader(): Promise<number>;
   /** Resolves with the new leader once one other than `old` is running, within `timeoutMs`. */
   waitForNewLeader(old: number, timeoutMs?: number): Promise<number>;
+  /**
+   * The direct URLs (database `test`) of the standbys, once `count` of them stream, within
+   * `timeoutMs`: a node brought back takes a moment to catch up.
+   */
+  standbyUrls(count: number, timeoutMs?: number): Promise<string[]>;
   /** Starts node `n`'s Patroni again (it rejoins as a standby, pg_rewind if need be). */
   restartNode(n: number): Promise<void>;
   /** Stops the cluster and removes its directory, unless CI started it. */
@@ -51,6 +56,7 @@ export interface HaCluster {
 
 const offset = Number(process.env.CMS_HA_PORT_OFFSET ?? 0);
 const apiPort = (n: number) => 8010 + n + offset;
+const postgresPort = (n: number) => 5440 + n + offset;
 
 interface ClusterMember {
   readonly name: string;
@@ -132,6 +138,21 @@ export async function startHaCluster(): Promise<HaCluster> {
         if (n !== undefined && n !== old) return n;
         if (Date.now() > deadline) throw new Error(`no new leader within ${timeoutMs} ms of node${old}'s death`);
         await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    },
+    async standbyUrls(count, timeoutMs = 120_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        // Patroni answers 200 on /replica for a standby that runs and replicates.
+        const standbys: number[] = [];
+        for (const n of nodes) {
+          const answer = await fetch(`http://127.0.0.1:${apiPort(n)}/replica`, { signal: AbortSignal.timeout(1_000) }).catch(() => undefined);
+          await answer?.body?.cancel();
+          if (answer?.status === 200) standbys.push(n);
+        }
+        if (standbys.length >= count) return standbys.map((n) => `postgres://postgres@127.0.0.1:${postgresPort(n)}/test`);
+        if (Date.now() > deadline) throw new Error(`${standbys.length} standbys replicate, not ${count}, within ${timeoutMs} ms: ${JSON.stringify(await members())}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
       }
     },
     async restartNode(n) {
