@@ -32,8 +32,9 @@ describe('read replicas on plain PostgreSQL (the primary named as its own replic
     await database?.drop();
   });
 
+  // As an admin asks: with each connection's name and error.
   const health = async (): Promise<Connection[]> => {
-    const res = await t.request('GET', '/health', { key: null });
+    const res = await t.request('GET', '/health', { key: 'admin' });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.status, 'ok');
     return res.body.connections as Connection[];
@@ -68,6 +69,15 @@ describe('read replicas on plain PostgreSQL (the primary named as its own replic
     const server = new URL(database.url);
     assert.equal(connections[1]!.name, `replica 1 (${server.hostname}:${server.port || '5432'})`);
     assert.doesNotMatch(JSON.stringify(connections), /postgres:\/\//);
+    // Anyone else (a load balancer) learns the states, not where the store's hosts are.
+    for (const key of [null, 'editor'] as const) {
+      const res = await t.request('GET', '/health', { key });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(
+        res.body.connections.map((connection: Connection) => Object.keys(connection).sort()),
+        [['role', 'served', 'up'], ['lagMs', 'role', 'served', 'skipped', 'up']],
+      );
+    }
     const before = connections[1]!.served;
     const list = await t.request('GET', '/api/v1/article?category=none');
     assert.equal(list.status, 200, list.text);

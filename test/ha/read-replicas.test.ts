@@ -87,7 +87,7 @@ describe('read replicas on the Patroni cluster', { skip }, () => {
     sendRequest(server.port, method, path, options.body, { ...admin, ...options.headers });
 
   const connections = async (server: ServerProcess): Promise<Connection[]> => {
-    const res = await sendRequest(server.port, 'GET', '/health', undefined, {});
+    const res = await sendRequest(server.port, 'GET', '/health', undefined, admin);
     assert.equal(res.status, 200, res.text);
     return res.body.connections as Connection[];
   };

@@ -121,15 +121,15 @@ export const fixedComponents: Record<string, JsonSchema> = {
         description: 'With read replicas (CMS_DATABASE_READ_URL) only: the primary, then each replica (readiness only)',
         items: {
           type: 'object',
-          required: ['role', 'name', 'up', 'served'],
+          required: ['role', 'up', 'served'],
           properties: {
             role: { enum: ['primary', 'replica'] },
-            name: { type: 'string', description: 'Which one: host and port, never credentials' },
+            name: { type: 'string', description: 'Which one: host and port, never credentials (to an admin only)' },
             up: { type: 'boolean' },
             lagMs: { type: ['number', 'null'], description: 'A replica: how far behind the primary it is (null: not measured yet)' },
             skipped: { type: 'boolean', description: 'A replica: down, or lagging beyond limits.readReplicaMaxLag, so reads pass it by' },
             served: { type: 'integer', description: 'Reads of GET requests it answered since the process started' },
-            error: { type: 'string', description: 'A replica that is down: why' },
+            error: { type: 'string', description: 'A replica that is down: why (to an admin only)' },
           },
         },
       },
