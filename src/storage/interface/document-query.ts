@@ -10,6 +10,12 @@ export type IndexValue = string | number;
 /** Columns every adapter indexes; sorting on any other property is allowed but not indexed. */
 export const indexedSortFields = ['updatedAt', 'createdAt', 'titleSortified', 'slug', 'title', '_id'] as const;
 
+/** Where a keyset page starts: after the document with these sort values and this `_id`. */
+export interface KeysetBound {
+  readonly values: readonly (IndexValue | boolean | null)[];
+  readonly id: string;
+}
+
 /** A condition on a field's index values, without the key it applies to. */
 export type FilterOperation =
   /** At least one of the document's values equals one of these. */
@@ -79,6 +85,14 @@ export interface DocumentSelection {
    */
   readonly order?: 'sort' | 'relevance' | 'ids';
   readonly sort?: readonly { readonly field: string; readonly direction: SortDirection }[];
+  /**
+   * A keyset bound: only the documents that come after this place in the query's order (its
+   * `sort`, then `_id` as the tie-break the adapters add), so that a deep page costs what the
+   * first does and a page boundary holds under concurrent inserts and deletes. `values` are the
+   * sort fields' values of the last document read, in the sort's order (null where it had none);
+   * `id` is its `_id`. Not with `order: 'ids'`.
+   */
+  readonly after?: KeysetBound;
   readonly skip?: number;
   readonly limit?: number;
   /**
