@@ -25,6 +25,7 @@ import { capConnectionsPerAddress } from './http/connections-per-address.js';
 import { requireBodyRate } from './http/body-rate.js';
 import { redactUrl } from './http/redact-url.js';
 import { registerPieceRoutes } from './http/routes/pieces.js';
+import { registerSyncRoutes } from './http/routes/sync.js';
 import { registerLivePreviewScriptRoute } from './http/routes/live-preview-script.js';
 import { previewFrameSources } from './content/types/preview-option.js';
 import { CachedAnswers } from './http/cached-answers.js';
@@ -234,6 +235,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   // After the auth hook: a cached answer is found by who asks.
   answers.register(app);
   registerPieceRoutes(app, { documents, typeNames: config.pieceTypes.keys(), answers, idempotencyKeyLength: config.limits.idempotencyKeyLength });
+  registerSyncRoutes(app, { documents, typeNames: config.pieceTypes.keys() });
   await registerLivePreviewScriptRoute(app);
   await registerMediaRoutes(app, { media, documents, uploadLimit: config.uploadLimit });
   await registerOpenApiRoutes(app, { documents: new OpenApiAnswers(config, fieldTypes), baseUrl: config.baseUrl ?? '' });

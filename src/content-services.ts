@@ -10,6 +10,7 @@ import { MediaInUse } from './content/documents/media-in-use.js';
 import { AttachmentAnnotator, AttachmentRefs, type AttachmentFileKeeper, type AttachmentPresenter } from './content/documents/attachment-refs.js';
 import { DocumentPresenter } from './content/documents/present.js';
 import { ChangeRecorder } from './content/documents/change-recorder.js';
+import { PriorVisibility } from './content/documents/prior-visibility.js';
 import { HistoryRecorder } from './content/documents/history-recorder.js';
 import { ChangeSubscriptions } from './content/documents/change-events.js';
 import { AttachmentUsage } from './content/documents/attachment-usage.js';
@@ -76,7 +77,8 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     registry: fieldTypes,
   });
   const history = new HistoryRecorder({ config, values });
-  const changes = new ChangeRecorder({ config, subscriptions: new ChangeSubscriptions(config.webhooks), presenter, history });
+  const prior = new PriorVisibility();
+  const changes = new ChangeRecorder({ config, subscriptions: new ChangeSubscriptions(config.webhooks), presenter, history, prior });
   const usage = new AttachmentUsage();
   const transactions = new TransactionRunner({
     storage,
@@ -90,7 +92,7 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     onChangesLogged: deps.onChangesLogged,
   });
   const reverse = new ReverseBookkeeping({ config, registry: fieldTypes });
-  const versions = new VersionWriter({ config, indexer, refs, usage, reverse, history });
+  const versions = new VersionWriter({ config, indexer, refs, usage, reverse, history, prior });
   return documentOperations({
     config,
     fieldTypes,
@@ -99,6 +101,7 @@ export function buildDocumentOperations(deps: DocumentOperationsDeps): DocumentO
     shareLinks: storage.shareLinks,
     idempotencyKeys: storage.idempotencyKeys,
     schedules: storage.schedules,
+    changeLog: storage.changes,
     apiKeys: new KeyRoles(new ApiKeys(config.apiKeys), new StoredApiKeys(storage)),
     transactions,
     versions,

@@ -170,6 +170,8 @@ export const limitDefinitions = {
   // The change stream (GET /api/v1/@cms/events) and the change log it reads.
   changeLogKeepHours: { env: 'CMS_LIMIT_CHANGE_LOG_KEEP_HOURS', default: 24, min: 1, max: 8_760, unit: 'hours', about: 'a committed change stays in the change log this long: an event stream that reconnects with an older Last-Event-ID is told to resynchronise' },
   changeLogPoll: { env: 'CMS_LIMIT_CHANGE_LOG_POLL', default: 250, min: 20, max: 10_000, unit: 'ms', about: 'how often a process with open event streams reads the change log for what other processes committed (its own commits are sent at once)' },
+  // The sync API (GET /api/v1/<type>/sync, /api/v1/@cms/sync): a page's documents and tombstones.
+  syncPageMax: { env: 'CMS_LIMIT_SYNC_PAGE_MAX', default: 1_000, min: 1, max: 10_000, unit: 'entries', about: 'the largest `limit` a sync page takes (documents and tombstones together; 100 when not given); a larger one is refused with 400' },
   eventStreamsPerCaller: { env: 'CMS_LIMIT_EVENT_STREAMS_PER_CALLER', default: 8, min: 1, max: 1_000, unit: 'streams', about: 'open event streams of one user or API key (the tabs of one browser); more are refused with 429' },
   eventStreamsPerAddress: { env: 'CMS_LIMIT_EVENT_STREAMS_PER_ADDRESS', default: 32, min: 1, max: 100_000, unit: 'streams', about: 'open event streams from one client address (an IPv6 /64), anonymous ones included; more are refused with 429' },
   eventStreamHeartbeat: { env: 'CMS_LIMIT_EVENT_STREAM_HEARTBEAT', default: 15_000, min: 1_000, max: 300_000, unit: 'ms', about: 'a comment line sent on an idle event stream, so that proxies keep it open and a dead client is noticed' },

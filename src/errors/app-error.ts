@@ -17,6 +17,7 @@ export const errorCodes = [
   'unimplemented',
   'toomany',
   'unavailable',
+  'expired',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
@@ -53,6 +54,13 @@ export class ValidationError extends AppError {
 export class InvalidRequestError extends AppError {
   constructor(message: string, data: Record<string, unknown> = {}) {
     super('invalid', message, data);
+  }
+}
+
+/** A position the client kept that the server no longer holds (a sync token older than the change log's retention). */
+export class ExpiredError extends AppError {
+  constructor(message: string, data: Record<string, unknown> = {}) {
+    super('expired', message, data);
   }
 }
 

@@ -22,6 +22,7 @@ const statusOf: Record<ErrorCode, number> = {
   unimplemented: 501,
   toomany: 429,
   unavailable: 503,
+  expired: 410,
 };
 
 /** Framework errors that come from the client, by their status. */

@@ -127,6 +127,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       after: (afterSeq, limit) => read.changes.after(afterSeq, limit),
       bounds: () => read.changes.bounds(),
       prune: (before, limit) => transaction((tx) => tx.changes.prune(before, limit)),
+      signingKey: () => read.changes.signingKey(),
     },
     webhooks: {
       enqueue: (deliveries, now) => transaction((tx) => tx.webhooks.enqueue(deliveries, now)),

@@ -11,6 +11,7 @@ import { changeOf, eventAuditVerbs, deliveriesOf, purgeDeliveriesOf, purgeTagsOf
 import { shareKeyProperty } from './draft-sharing.js';
 import { composeId } from '../../core/ids.js';
 import { claimKey } from './idempotency-claim.js';
+import type { PriorVisibility } from './prior-visibility.js';
 
 /** The audit verb of each history action: one spelling per action, the audit trail's own. */
 const historyAuditVerbs: Readonly<Record<HistoryAction, DocumentAuditVerb>> = {
@@ -37,19 +38,23 @@ function auditEntryOf(change: Change, doc: StoredDocument | null): AuditEntry {
  * one, the other changes by their event. `removed`: the version a delete removed, whose
  * visibility says who may hear of it.
  */
-function changeEntryOf(change: Change, doc: StoredDocument | null, removed?: StoredDocument): ChangeEntry {
+function changeEntryOf(change: Change, doc: StoredDocument | null, removed?: StoredDocument, priorVisibility?: (id: string) => string | undefined): ChangeEntry {
   const version = doc ?? removed;
   // An unpublish is recorded on the draft it leaves; what it removed is the published version,
   // which those who may read published versions only must hear of.
   const unpublished = change.event === 'unpublish' && change.mode === 'draft' && change.locale !== null;
+  const id = unpublished ? composeId(change.docId, change.locale!, 'published') : change.id;
+  const visibility = typeof version?.visibility === 'string' ? version.visibility : 'public';
+  const before = priorVisibility?.(id);
   return {
+    ...(before !== undefined && before !== visibility ? { visibilityBefore: before } : {}),
     action: change.action === 'localize' ? 'localize' : change.event,
     type: change.type,
-    id: unpublished ? composeId(change.docId, change.locale!, 'published') : change.id,
+    id,
     docId: change.docId,
     locale: change.locale,
     mode: unpublished ? 'published' : change.mode,
-    visibility: typeof version?.visibility === 'string' ? version.visibility : 'public',
+    visibility,
     archived: version?.archived === true,
     updatedAt: typeof doc?.updatedAt === 'string' ? doc.updatedAt : null,
     updatedBy: doc?.updatedBy ?? null,
@@ -74,6 +79,7 @@ export class ChangeRecorder {
   readonly #subscriptions: ChangeSubscriptions;
   readonly #presenter: DocumentPresenter;
   readonly #history: HistoryRecorder;
+  readonly #prior: PriorVisibility;
   readonly #wrote = new WeakSet<StorageSession>();
   readonly #logged = new WeakSet<StorageSession>();
   /** The open transactions that claimed their write's Idempotency-Key: a write claims it once, for the first version it records. */
@@ -81,11 +87,12 @@ export class ChangeRecorder {
   /** The CDN tags each open transaction's purge events named already: a write purges each tag once. */
   readonly #purged = new WeakMap<StorageSession, Set<string>>();
 
-  constructor(deps: { config: AppConfig; subscriptions: ChangeSubscriptions; presenter: DocumentPresenter; history: HistoryRecorder }) {
+  constructor(deps: { config: AppConfig; subscriptions: ChangeSubscriptions; presenter: DocumentPresenter; history: HistoryRecorder; prior: PriorVisibility }) {
     this.#config = deps.config;
     this.#subscriptions = deps.subscriptions;
     this.#presenter = deps.presenter;
     this.#history = deps.history;
+    this.#prior = deps.prior;
   }
 
   /**
@@ -96,7 +103,7 @@ export class ChangeRecorder {
    */
   async record(session: StorageSession, change: Change, doc: StoredDocument | null, removed?: StoredDocument): Promise<void> {
     await audit(session, change, auditEntryOf(change, doc));
-    await session.changes.append([changeEntryOf(change, doc, removed)]);
+    await session.changes.append([changeEntryOf(change, doc, removed, (id) => this.#prior.of(session, id))]);
     this.#logged.add(session);
     await this.#recordPurge(session, change);
     const endpoints = this.#subscriptions.endpointsFor(change.type, change.event);

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../app-config.js';
 import type { Role } from '../../core/principal.js';
-import type { DocumentStore, HistoryStore, IdempotencyKeyStore, ScheduleStore, ShareLinkStore } from '../../storage/storage-adapter.js';
+import type { ChangeLogStore, DocumentStore, HistoryStore, IdempotencyKeyStore, ScheduleStore, ShareLinkStore } from '../../storage/storage-adapter.js';
 import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import type { Choice } from '../fields/field-type.js';
 import type { DocumentIndexer } from '../indexing/document-indexer.js';
@@ -31,6 +31,8 @@ export interface DocumentCollaborators {
   readonly shareLinks: ShareLinkStore;
   /** The records of writes sent with an `Idempotency-Key`, read outside a transaction before a write (idempotency.ts). */
   readonly idempotencyKeys: IdempotencyKeyStore;
+  /** The change log, read outside a transaction (the sync API); its writes follow the changes (ChangeRecorder). */
+  readonly changeLog: ChangeLogStore;
   /** The due-time index, peeked outside a transaction before a claim (ScheduleRunner). */
   readonly schedules: ScheduleStore;
   /** The roles of the API keys now, for the schedules they set (ScheduleRunner). */

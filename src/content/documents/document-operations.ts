@@ -28,6 +28,7 @@ import { history, type HistoryListResult } from './operations/history.js';
 import { historyEntry } from './operations/history-entry.js';
 import { restoreHistory } from './operations/restore-history.js';
 import { IdempotentWrites } from './idempotency.js';
+import { sync, type SyncAnswer } from './operations/sync.js';
 
 type Body = Record<string, unknown>;
 type Query = Readonly<Record<string, unknown>>;
@@ -39,6 +40,8 @@ type Query = Readonly<Record<string, unknown>>;
  */
 export interface DocumentOperations {
   list(caller: Caller, typeName: string, query: Query): Promise<ListResult | { count: number }>;
+  /** `route`: a type's name, or `@cms` for every type the caller may read. */
+  sync(caller: Caller, route: string, query: Query): Promise<SyncAnswer>;
   getOne(caller: Caller, typeName: string, rawId: string, query?: Query): Promise<VersionOutput>;
   insert(caller: Caller, typeName: string, body: Body, options?: InsertOptions): Promise<VersionOutput>;
   replace(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
@@ -79,6 +82,7 @@ export function documentOperations(c: DocumentCollaborators): DocumentOperations
   });
   return {
     list: (caller, type, query) => list(c, caller, type, query),
+    sync: (caller, route, query) => sync(c, caller, route, query),
     getOne: (caller, type, id, query) => getOne(c, caller, type, id, query),
     insert: (caller, type, body, options) => keyed.run(caller, type, () => insert(c, caller, type, body, options)),
     replace: (caller, type, id, body) => replace(c, caller, type, id, body),

@@ -12,6 +12,7 @@ import { parseDocumentId } from '../../core/ids.js';
 import { later, ReverseBookkeeping } from './reverse-bookkeeping.js';
 import type { HistoryRecorder } from './history-recorder.js';
 import { removeSchedules } from './schedules.js';
+import type { PriorVisibility } from './prior-visibility.js';
 
 /**
  * Every document write goes through `insert`, `update`, `updateBookkeeping` or `remove`, in a
@@ -27,6 +28,7 @@ export class VersionWriter {
   readonly #usage: AttachmentUsage;
   readonly #reverse: ReverseBookkeeping;
   readonly #history: HistoryRecorder;
+  readonly #prior: PriorVisibility;
 
   constructor(deps: {
     config: AppConfig;
@@ -35,6 +37,7 @@ export class VersionWriter {
     usage: AttachmentUsage;
     reverse: ReverseBookkeeping;
     history: HistoryRecorder;
+    prior: PriorVisibility;
   }) {
     this.#config = deps.config;
     this.#indexer = deps.indexer;
@@ -42,6 +45,7 @@ export class VersionWriter {
     this.#usage = deps.usage;
     this.#reverse = deps.reverse;
     this.#history = deps.history;
+    this.#prior = deps.prior;
   }
 
   /** Stores a new version with its filter values and search texts. */
@@ -55,13 +59,16 @@ export class VersionWriter {
   /** Replaces a stored version, its filter values and search texts with it. */
   async update(session: StorageSession, doc: StoredDocument): Promise<boolean> {
     const type = pieceTypeOf(this.#config, doc.type);
-    // What it related to before: only types that can relate need it read.
-    const [before] = this.#reverse.relates(type) ? await session.documents.find({ type: type.name, ids: [doc._id] }) : [];
+    // What it related to before, and its visibility before (the change log's).
+    const [before] = await session.documents.find({ type: type.name, ids: [doc._id] });
+    if (before) this.#prior.note(session, [before]);
     doc.cacheInvalidatedAt = later(doc.cacheInvalidatedAt, doc.updatedAt);
     const updated = await session.documents.update(doc, this.#storable(doc));
     if (!updated) return false;
     await this.#trackAttachments(session, doc);
-    await this.#reverse.afterWrite(session, type, { before: before ?? null, after: doc }, doc.updatedAt);
+    // Only types that can relate read what it related to before.
+    const related = this.#reverse.relates(type) ? (before ?? null) : null;
+    await this.#reverse.afterWrite(session, type, { before: related, after: doc }, doc.updatedAt);
     return true;
   }
 
@@ -77,12 +84,13 @@ export class VersionWriter {
 
   /** Removes versions of the type (missing ones are skipped); returns how many there were. */
   async remove(session: StorageSession, type: SanitizedPieceType, ids: readonly string[]): Promise<number> {
-    // A `previous` copy leaves no bookkeeping (ReverseBookkeeping.afterWrite): it is not read back.
-    const live = this.#reverse.keepsBooks(type) ? ids.filter((id) => parseDocumentId(id).mode !== 'previous') : [];
+    // A `previous` copy leaves no bookkeeping (ReverseBookkeeping.afterWrite) and no change: it is not read back.
+    const live = ids.filter((id) => parseDocumentId(id).mode !== 'previous');
     const gone = live.length > 0 ? await session.documents.find({ type: type.name, ids: live }) : [];
+    this.#prior.note(session, gone);
     const removed = await session.documents.remove(type.name, ids);
     const now = new Date().toISOString();
-    for (const before of gone) await this.#reverse.afterWrite(session, type, { before, after: null }, now);
+    if (this.#reverse.keepsBooks(type)) for (const before of gone) await this.#reverse.afterWrite(session, type, { before, after: null }, now);
     await session.advisoryLocks.removeAll(ids);
     // A draft removed is its document deleted in that locale: its history goes with it.
     if (removed > 0) await this.#history.forgetRemoved(session, type, ids);

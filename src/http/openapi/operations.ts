@@ -26,6 +26,10 @@ export const errorResponses: Readonly<Record<number, { name: string; description
     name: 'KeyReused',
     description: 'The `Idempotency-Key` was sent before with another request (method, path or body) (`unprocessable`). Nothing was written.',
   },
+  410: {
+    name: 'Expired',
+    description: 'The `syncToken` is older than the change log keeps (`expired`): sync again from scratch, without a token.',
+  },
   413: { name: 'TooLarge', description: 'The body, a file or a value is larger than the configured limit (`toolarge`).' },
   415: { name: 'Unsupported', description: 'The body is not of a media type this route reads (`unsupported`).' },
   429: { name: 'TooMany', description: 'Too many attempts or uploads; `Retry-After` says when to try again (`toomany`).' },
@@ -44,7 +48,7 @@ export const errorSchema: JsonSchema = {
   required: ['name', 'message', 'data'],
   properties: {
     name: {
-      enum: ['invalid', 'forbidden', 'notfound', 'conflict', 'locked', 'changed', 'unprocessable', 'unauthorized', 'toolarge', 'unsupported', 'unimplemented', 'toomany', 'unavailable', 'error'],
+      enum: ['invalid', 'forbidden', 'notfound', 'conflict', 'locked', 'changed', 'unprocessable', 'unauthorized', 'toolarge', 'unsupported', 'unimplemented', 'toomany', 'unavailable', 'expired', 'error'],
     },
     message: { type: 'string' },
     data: {

@@ -19,7 +19,7 @@ const query = (name: string, schema: JsonSchema, description: string, extra: Rec
 });
 
 /** Every version route takes these (`src/http/schemas.ts`). */
-const versionParameters = [
+export const versionParameters = [
   { $ref: '#/components/parameters/cmsMode' },
   { $ref: '#/components/parameters/cmsLocale' },
 ];
@@ -392,7 +392,7 @@ function historyEntryOf(read: JsonSchema): JsonSchema {
 }
 
 /** A filter parameter for every filter the type's top-level fields offer (`category`, `_author`, `authorAnd`…). */
-function filterParameters(type: SanitizedPieceType, fieldTypes: FieldTypeLookup) {
+export function filterParameters(type: SanitizedPieceType, fieldTypes: FieldTypeLookup) {
   return type.fields.flatMap((field) =>
     (fieldTypes.get(field.type)?.filters?.(field) ?? []).map((filter) =>
       query(filter.name, filterValue, filter.about ?? `Filter on ${field.label || field.name} (\`${field.type}\`).`, deepObject),

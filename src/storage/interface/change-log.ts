@@ -14,6 +14,12 @@ export interface ChangeEntry {
   readonly mode: string | null;
   readonly visibility: string;
   readonly archived: boolean;
+  /**
+   * The version's visibility before the change's transaction, when the change altered it (an
+   * update, a publish): who could read it before may be told it left their view (the sync
+   * API's tombstones). Absent or null: as `visibility`.
+   */
+  readonly visibilityBefore?: string | null;
   /** The version's `updatedAt` after the change (null when the change left none: a delete). */
   readonly updatedAt: string | null;
   /** The version's `updatedBy` after the change, as stored (`{ _id, title, username }`). */
@@ -41,4 +47,9 @@ export interface ChangeLogStore {
   bounds(): Promise<{ readonly oldest: number | null; readonly latest: number }>;
   /** Removes up to `limit` of the oldest entries written before `before` (ISO); answers how many. */
   prune(before: string, limit: number): Promise<number>;
+  /**
+   * The secret that signs positions in this log given to clients (the sync API's tokens): made
+   * at random by the migration that added it, the same for every process on the store.
+   */
+  signingKey(): Promise<string>;
 }

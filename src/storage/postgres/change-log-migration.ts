@@ -20,3 +20,15 @@ export const changeLogMigration = `
   );
   CREATE INDEX change_log_at ON change_log (at);
 `;
+
+/**
+ * What the sync API needs of the log: a version's visibility before the change (who may be told
+ * it left their view), and the secret that signs sync tokens, made here once for every process
+ * on the store (gen_random_uuid draws from a cryptographic source: two give 244 random bits).
+ */
+export const changeLogSyncMigration = `
+  ALTER TABLE change_log ADD COLUMN visibility_before text;
+  CREATE TABLE signing_keys (purpose text PRIMARY KEY, secret text NOT NULL);
+  INSERT INTO signing_keys (purpose, secret)
+    VALUES ('change-log', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''));
+`;

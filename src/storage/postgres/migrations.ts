@@ -3,7 +3,7 @@ import { untimed } from './connections.js';
 import { historyMigration, historyPoolsMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
 import { auditMigration } from './audit-migration.js';
-import { changeLogMigration } from './change-log-migration.js';
+import { changeLogMigration, changeLogSyncMigration } from './change-log-migration.js';
 import { presenceMigration } from './presence-migration.js';
 import { preferencesMigration } from './preferences-migration.js';
 import { idempotencyKeysMigration } from './idempotency-migration.js';
@@ -444,6 +444,8 @@ export const migrations: readonly string[] = [
   preferencesMigration,
   // 27: the records of writes sent with an Idempotency-Key (idempotency-migration.ts).
   idempotencyKeysMigration,
+  // 28: the change log's visibility before a change and the sync tokens' key (change-log-migration.ts).
+  changeLogSyncMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

@@ -9,9 +9,10 @@ const afterSql = `SELECT ${changeLogColumns} FROM change_log WHERE seq > $1::big
 const boundsSql = `SELECT (SELECT min(seq) FROM change_log) AS oldest, coalesce((SELECT max(seq) FROM change_log),
   (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM change_log_seq_seq)) AS latest`;
 const pruneSql = 'DELETE FROM change_log WHERE seq IN (SELECT seq FROM change_log WHERE at < $1::text ORDER BY at LIMIT $2::int)';
+const signingKeySql = "SELECT secret FROM signing_keys WHERE purpose = 'change-log'";
 // One row per entry, from arrays: one statement whatever their number.
 const insertSql = `INSERT INTO change_log (${changeLogInsertColumns})
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::text[])`;
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::text[], $12::text[])`;
 // Held to the commit: the next writer's rows take their seq once this one's have committed.
 const lockSql = `SELECT pg_advisory_xact_lock(${changeLogLockKey}, hashtext(coalesce(current_schema(), '')))`;
 
@@ -42,6 +43,10 @@ export function createPostgresChangeLog(statements: StatementSource): ChangeLogS
     },
     async prune(before, limit) {
       return (await statements.prepared(pruneSql, [before, limit])).rowCount ?? 0;
+    },
+    async signingKey() {
+      const { rows } = await statements.prepared<{ secret: string }>(signingKeySql, []);
+      return rows[0]!.secret;
     },
   };
 }

@@ -5,7 +5,7 @@ import { shareLinksMigration } from './migration-share-links.js';
 import { scheduleReviewMigration } from './migration-schedule-review.js';
 
 import { auditMigration } from './audit-migration.js';
-import { changeLogMigration } from './change-log-migration.js';
+import { changeLogMigration, changeLogSyncMigration } from './change-log-migration.js';
 import { presenceMigration } from './presence-migration.js';
 import { preferencesMigration } from './preferences-migration.js';
 import { idempotencyKeysMigration } from './idempotency-migration.js';
@@ -462,6 +462,8 @@ export const migrations: readonly string[] = [
   preferencesMigration,
   // 29: the records of writes sent with an Idempotency-Key (idempotency-migration.ts).
   idempotencyKeysMigration,
+  // 30: the change log's visibility before a change and the sync tokens' key (change-log-migration.ts).
+  changeLogSyncMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

@@ -2,11 +2,12 @@ import type { ChangeLogStore } from '../storage-adapter.js';
 import { changeLogColumns, changeLogInsertColumns, changeLogRowValues, loggedChangeOf, type ChangeLogRow } from '../change-log-rows.js';
 import type { StatementSource } from './statement-cache.js';
 
-const insertSql = `INSERT INTO change_log (${changeLogInsertColumns}) VALUES (${new Array(11).fill('?').join(', ')})`;
+const insertSql = `INSERT INTO change_log (${changeLogInsertColumns}) VALUES (${new Array(12).fill('?').join(', ')})`;
 const afterSql = `SELECT ${changeLogColumns} FROM change_log WHERE seq > ? ORDER BY seq LIMIT ?`;
 // sqlite_sequence keeps the last seq given even once its row is pruned.
 const boundsSql = `SELECT (SELECT min(seq) FROM change_log) AS oldest, coalesce((SELECT max(seq) FROM change_log),
   (SELECT seq FROM sqlite_sequence WHERE name = 'change_log'), 0) AS latest`;
+const signingKeySql = "SELECT secret FROM signing_keys WHERE purpose = 'change-log'";
 const pruneSql = 'DELETE FROM change_log WHERE seq IN (SELECT seq FROM change_log WHERE at < ? ORDER BY at LIMIT ?)';
 
 /** The change_log table, read and written through the given connection's statements. */
@@ -25,6 +26,9 @@ export function createSqliteChangeLog(statements: StatementSource): ChangeLogSto
     },
     async prune(before, limit) {
       return statements.statement(pruneSql).run(before, limit).changes;
+    },
+    async signingKey() {
+      return (statements.statement(signingKeySql).get() as { secret: string }).secret;
     },
   };
 }

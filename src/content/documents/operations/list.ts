@@ -1,4 +1,4 @@
-import type { DocumentQuery, FilterCondition } from '../../../storage/storage-adapter.js';
+import type { DocumentQuery, FilterCondition, StoredDocument } from '../../../storage/storage-adapter.js';
 import type { SanitizedPieceType } from '../../types/piece-type.js';
 import type { DocumentCollaborators, DocumentOutput, ListResult } from '../collaborators.js';
 import type { Principal } from '../../../core/principal.js';
@@ -16,7 +16,7 @@ import { fillFallbackFields, localeChainOf, markFallbackFields, markFallbackLoca
 
 export const maxPerPage = 100;
 
-type ListDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'queries' | 'indexer' | 'presenter' | 'areas'>;
+export type ListDeps = Pick<DocumentCollaborators, 'config' | 'store' | 'queries' | 'indexer' | 'presenter' | 'areas'>;
 
 /**
  * GET /api/v1/<type>: `query` is the whole query string. A caller without API access filters,
@@ -61,7 +61,7 @@ export async function firstResults(
 }
 
 /** A list's query as the caller may run it: its rights checked, its parameters laundered. */
-interface PreparedList {
+export interface PreparedList {
   readonly type: SanitizedPieceType;
   readonly principal: Principal;
   readonly locale: string | null;
@@ -76,7 +76,7 @@ interface PreparedList {
   readonly filtered: DocumentQuery;
 }
 
-async function prepareList(deps: ListDeps, caller: Caller, typeName: string, query: Readonly<Record<string, unknown>>): Promise<PreparedList> {
+export async function prepareList(deps: ListDeps, caller: Caller, typeName: string, query: Readonly<Record<string, unknown>>): Promise<PreparedList> {
   const { principal } = caller;
   const { store, queries } = deps;
   const type = pieceTypeOf(deps.config, typeName);
@@ -107,8 +107,14 @@ async function prepareList(deps: ListDeps, caller: Caller, typeName: string, que
 
 /** One page of the prepared list, presented as the caller may see it. */
 async function readPage(deps: ListDeps, prepared: PreparedList, skip: number, limit: number): Promise<DocumentOutput[]> {
-  const { type, principal, locale, mode, params, base } = prepared;
+  const { type, params } = prepared;
   const docs = await deps.store.find({ ...prepared.filtered, ...orderOf(deps.queries, type, params, prepared.fullAccess), skip, limit });
+  return presentPage(deps, prepared, docs);
+}
+
+/** Versions the prepared list selected, presented as its page shows them (the sync API's too). */
+export async function presentPage(deps: ListDeps, prepared: PreparedList, docs: StoredDocument[]): Promise<DocumentOutput[]> {
+  const { type, principal, locale, mode, params, base } = prepared;
   const { docs: shown, filled } = mode === 'published' ? await fillFallbackFields(deps, type, docs, base) : unfilled(docs);
   const presented = await deps.presenter.present(shown, { type, principal });
   // Marked after `project`, which keeps them whatever it names.
