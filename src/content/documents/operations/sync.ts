@@ -64,7 +64,7 @@ async function walk(deps: SyncDeps, lists: readonly PreparedList[], position: Sy
   while (index < lists.length && items.length < limit) {
     const list = lists[index]!;
     const room = limit - items.length;
-    const bound = after === null ? {} : { after: { values: [after], id: after } };
+    const bound = after === null ? {} : { after: { values: [], id: after } };
     const docs = await deps.store.find({ ...list.filtered, order: 'sort', sort: [{ field: '_id', direction: 1 }], ...bound, limit: room });
     items.push(...(await presentPage(deps, list, docs)));
     if (docs.length < room) [index, after] = [index + 1, null];
