@@ -128,6 +128,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       bounds: () => read.changes.bounds(),
       prune: (before, limit) => transaction((tx) => tx.changes.prune(before, limit)),
       signingKey: () => read.changes.signingKey(),
+      prunedThrough: () => read.changes.prunedThrough(),
     },
     webhooks: {
       enqueue: (deliveries, now) => transaction((tx) => tx.webhooks.enqueue(deliveries, now)),

@@ -41,6 +41,6 @@ export function loggedChangeOf(row: ChangeLogRow): LoggedChange {
     archived: row.archived === true || row.archived === 1,
     updatedAt: row.updated_at,
     updatedBy: row.updated_by === null ? null : JSON.parse(row.updated_by),
-    visibilityBefore: row.visibility_before,
+    ...(row.visibility_before !== null && { visibilityBefore: row.visibility_before }),
   };
 }

@@ -54,10 +54,24 @@ export function describeChangeLogContract(adapterOf: () => StorageAdapter): void
       const adapter = adapterOf();
       await adapter.transaction((tx) => tx.changes.append([entry('old', '2030-01-01T00:00:00.000Z'), entry('new', '2030-01-03T00:00:00.000Z')]));
       const [, newer] = await adapter.changes.after(0, 10);
+      assert.equal(await adapter.changes.prunedThrough(), 0);
       assert.equal(await adapter.transaction((tx) => tx.changes.prune('2030-01-02T00:00:00.000Z', 10)), 1);
+      assert.equal(await adapter.changes.prunedThrough(), newer!.seq - 1, 'the greatest seq removed');
       assert.deepEqual(await adapter.changes.bounds(), { oldest: newer!.seq, latest: newer!.seq });
       assert.equal(await adapter.transaction((tx) => tx.changes.prune('2031-01-01T00:00:00.000Z', 10)), 1);
       assert.deepEqual(await adapter.changes.bounds(), { oldest: null, latest: newer!.seq });
+      assert.equal(await adapter.changes.prunedThrough(), newer!.seq);
+    });
+
+    it("keeps a version's visibility before the change, and one signing key for every reader of the store", async () => {
+      const adapter = adapterOf();
+      const start = (await adapter.changes.bounds()).latest;
+      await adapter.transaction((tx) => tx.changes.append([{ ...entry('hidden'), visibility: 'loginRequired', visibilityBefore: 'public' }]));
+      const [hidden] = await adapter.changes.after(start, 10);
+      assert.deepEqual([hidden!.visibility, hidden!.visibilityBefore], ['loginRequired', 'public']);
+      const key = await adapter.changes.signingKey();
+      assert.match(key, /^[0-9a-f]{64}$/);
+      assert.equal(await adapter.transaction((tx) => tx.changes.signingKey()), key);
     });
   });
 }

@@ -344,6 +344,8 @@ describeOnPostgres('postgres migrations', () => {
         DROP TABLE presence;
         DROP TABLE user_preferences;
         DROP TABLE idempotency_keys;
+        DROP TABLE change_log_pruned;
+        DROP TABLE signing_keys;
         ${migrations[14]};
         DELETE FROM schema_migrations WHERE version > 15`);
 

@@ -45,6 +45,12 @@ export interface ChangeLogStore {
   after(afterSeq: number, limit: number): Promise<LoggedChange[]>;
   /** The first `seq` still kept (null: none kept) and the last `seq` given (0: none ever). */
   bounds(): Promise<{ readonly oldest: number | null; readonly latest: number }>;
+  /**
+   * The greatest `seq` pruning removed (0: none). A reader at a smaller position has lost
+   * entries. `bounds().oldest` cannot tell: on PostgreSQL a rolled back transaction leaves a gap
+   * in the sequence, and a gap is no loss.
+   */
+  prunedThrough(): Promise<number>;
   /** Removes up to `limit` of the oldest entries written before `before` (ISO); answers how many. */
   prune(before: string, limit: number): Promise<number>;
   /**

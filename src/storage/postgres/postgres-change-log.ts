@@ -8,7 +8,10 @@ const afterSql = `SELECT ${changeLogColumns} FROM change_log WHERE seq > $1::big
 // The last committed seq; once every row is pruned, the sequence's (is_called: one was ever given).
 const boundsSql = `SELECT (SELECT min(seq) FROM change_log) AS oldest, coalesce((SELECT max(seq) FROM change_log),
   (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM change_log_seq_seq)) AS latest`;
-const pruneSql = 'DELETE FROM change_log WHERE seq IN (SELECT seq FROM change_log WHERE at < $1::text ORDER BY at LIMIT $2::int)';
+// Deletes and raises the watermark in one statement: the watermark is the greatest seq removed.
+const pruneSql = `WITH gone AS (DELETE FROM change_log WHERE seq IN (SELECT seq FROM change_log WHERE at < $1::text ORDER BY at LIMIT $2::int) RETURNING seq)
+  UPDATE change_log_pruned SET seq = greatest(change_log_pruned.seq, coalesce((SELECT max(seq) FROM gone), 0)) RETURNING (SELECT count(*) FROM gone)::int AS removed`;
+const prunedThroughSql = 'SELECT seq FROM change_log_pruned';
 const signingKeySql = "SELECT secret FROM signing_keys WHERE purpose = 'change-log'";
 // One row per entry, from arrays: one statement whatever their number.
 const insertSql = `INSERT INTO change_log (${changeLogInsertColumns})
@@ -42,7 +45,12 @@ export function createPostgresChangeLog(statements: StatementSource): ChangeLogS
       return { oldest: rows[0]!.oldest === null ? null : Number(rows[0]!.oldest), latest: Number(rows[0]!.latest) };
     },
     async prune(before, limit) {
-      return (await statements.prepared(pruneSql, [before, limit])).rowCount ?? 0;
+      const { rows } = await statements.prepared<{ removed: number }>(pruneSql, [before, limit]);
+      return rows[0]?.removed ?? 0;
+    },
+    async prunedThrough() {
+      const { rows } = await statements.prepared<{ seq: string }>(prunedThroughSql, []);
+      return Number(rows[0]!.seq);
     },
     async signingKey() {
       const { rows } = await statements.prepared<{ secret: string }>(signingKeySql, []);

@@ -23,11 +23,13 @@ export const changeLogMigration = `
 
 /**
  * What the sync API needs of the log: a version's visibility before the change (who may be told
- * it left their view), and the secret that signs sync tokens, made here once for every process
+ * it left their view), the greatest seq pruning removed (no token before it holds), and the secret that signs sync tokens, made here once for every process
  * on the store (randomblob reads SQLite's cryptographic source).
  */
 export const changeLogSyncMigration = `
   ALTER TABLE change_log ADD COLUMN visibility_before TEXT;
+  CREATE TABLE change_log_pruned (seq INTEGER NOT NULL);
+  INSERT INTO change_log_pruned (seq) VALUES (0);
   CREATE TABLE signing_keys (purpose TEXT PRIMARY KEY, secret TEXT NOT NULL) STRICT;
   INSERT INTO signing_keys (purpose, secret) VALUES ('change-log', lower(hex(randomblob(32))));
 `;

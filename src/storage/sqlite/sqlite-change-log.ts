@@ -8,7 +8,10 @@ const afterSql = `SELECT ${changeLogColumns} FROM change_log WHERE seq > ? ORDER
 const boundsSql = `SELECT (SELECT min(seq) FROM change_log) AS oldest, coalesce((SELECT max(seq) FROM change_log),
   (SELECT seq FROM sqlite_sequence WHERE name = 'change_log'), 0) AS latest`;
 const signingKeySql = "SELECT secret FROM signing_keys WHERE purpose = 'change-log'";
-const pruneSql = 'DELETE FROM change_log WHERE seq IN (SELECT seq FROM change_log WHERE at < ? ORDER BY at LIMIT ?)';
+const prunedSelection = 'SELECT seq FROM change_log WHERE at < ? ORDER BY at LIMIT ?';
+const pruneSql = `DELETE FROM change_log WHERE seq IN (${prunedSelection})`;
+const notePrunedSql = `UPDATE change_log_pruned SET seq = max(seq, coalesce((SELECT max(seq) FROM (${prunedSelection})), 0))`;
+const prunedThroughSql = 'SELECT seq FROM change_log_pruned';
 
 /** The change_log table, read and written through the given connection's statements. */
 export function createSqliteChangeLog(statements: StatementSource): ChangeLogStore {
@@ -25,7 +28,12 @@ export function createSqliteChangeLog(statements: StatementSource): ChangeLogSto
       return { oldest: row.oldest, latest: Number(row.latest) };
     },
     async prune(before, limit) {
+      // The watermark first, of the very rows the delete takes (the same selection, in the same transaction).
+      statements.statement(notePrunedSql).run(before, limit);
       return statements.statement(pruneSql).run(before, limit).changes;
+    },
+    async prunedThrough() {
+      return Number((statements.statement(prunedThroughSql).get() as { seq: number }).seq);
     },
     async signingKey() {
       return (statements.statement(signingKeySql).get() as { secret: string }).secret;
