@@ -133,13 +133,14 @@ export class WebhookDispatcher {
     return purges;
   }
 
-  /** Tells one endpoint of these purges, one request after another; each delivery's outcome is the first failure's, or success. */
+  /**
+   * Tells one endpoint of these purges, its requests at once (so the batch takes one attempt's
+   * time, within the lease); each delivery's outcome is the first failed request's, or success.
+   */
   async #purge(endpoint: WebhookEndpointConfig, deliveries: readonly WebhookDelivery[], token: string): Promise<void> {
-    let outcome: Outcome = { statusCode: 204, error: null };
-    for (const request of purgeRequestsOf(deliveries, endpoint.maxPurgeTags, new Date())) {
-      outcome = await this.#attempt(endpoint, request);
-      if (!succeeded(outcome)) break;
-    }
+    const requests = purgeRequestsOf(deliveries, endpoint.maxPurgeTags, new Date());
+    const outcomes = await Promise.all(requests.map((request) => this.#attempt(endpoint, request)));
+    const outcome = outcomes.find((one) => !succeeded(one)) ?? outcomes[0]!;
     await Promise.all(deliveries.map((delivery) => this.#record(delivery, token, outcome)));
   }
 
