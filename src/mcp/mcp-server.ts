@@ -70,8 +70,9 @@ function checkArguments(tool: ListedTool, args: unknown): void {
  */
 async function callTool(deps: McpDeps, context: McpContext, tool: ListedTool, args: Record<string, unknown>): Promise<CallToolResult> {
   checkArguments(tool, args);
-  const type = typeof args.type === 'string' ? args.type : null;
-  const asked = typeof args.id === 'string' ? [args.id] : [];
+  const type = stringArgument(args, 'type') ?? null;
+  const id = stringArgument(args, 'id');
+  const asked = id === undefined ? [] : [id];
   try {
     const answer = await tool.run(context, args);
     await recordCall(deps, context.caller, tool.name, { type, ids: answer.ids.length > 0 ? answer.ids : asked, detail: { status: 200 } });
@@ -82,6 +83,12 @@ async function callTool(deps: McpDeps, context: McpContext, tool: ListedTool, ar
     const refused = { status, error: body };
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(refused) }], structuredContent: refused };
   }
+}
+
+/** The piece type or document id a call names, for its audit record. */
+function stringArgument(args: Record<string, unknown>, name: 'type' | 'id'): string | undefined {
+  const value = args[name];
+  return typeof value === 'string' ? value : undefined;
 }
 
 function describe(deps: McpDeps, error: unknown, what: string): ReturnType<McpDeps['describeError']> {
