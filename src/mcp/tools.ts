@@ -134,7 +134,9 @@ export const tools: readonly ListedTool[] = [
     description: 'Changes the draft of a document (as PATCH /api/v1/<type>/<id>?cmsMode=draft); with `publish: true`, publishes it after (the PATCH\'s `_publish`).',
     run: async (context, args) => {
       const caller: Caller = { ...context.caller, locale: args.locale, mode: 'draft' };
-      const body = { ...args.patch, _publish: args.publish === true };
+      // Publishing is this tool's `publish` argument alone: a `_publish` among the fields is dropped.
+      const { _publish: _dropped, ...fields } = args.patch;
+      const body = args.publish === true ? { ...fields, _publish: true } : fields;
       return versionAnswer((await context.documents.patch(caller, context.servedType(args.type), args.id, body)).document);
     },
   }),

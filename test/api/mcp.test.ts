@@ -166,6 +166,11 @@ describe('the MCP server over Streamable HTTP', () => {
     });
     const unchanged = await t.request('GET', `/api/v1/article/${draft.value._id}`, { key: 'editor' });
     assert.equal(unchanged.body.title, 'By a contributor', 'the refused patch wrote nothing');
+    const smuggled = await call(as('contributor'), 'patchDraft', { type: 'article', id: draft.value._id, patch: { title: 'Still a draft', _publish: true } });
+    assert.equal(smuggled.isError, false, 'a `_publish` among the fields is dropped, not refused');
+    assert.equal(smuggled.value.cmsMode, 'draft');
+    const notPublished = await t.request('GET', `/api/v1/article/${draft.value.cmsDocId}`, { key: 'editor' });
+    assert.equal(notPublished.status, 404, 'and nothing is published');
 
     const restGuest = await t.request('POST', '/api/v1/article?cmsMode=draft', { key: 'guest', body: { title: 'By a guest' } });
     assert.equal(restGuest.status, 403, restGuest.text);
