@@ -9,6 +9,7 @@ import { fixedComponents, fixedPaths } from './fixed-paths.js';
 import { webhookComponents, webhookPaths } from './webhook-paths.js';
 import { auditComponents, auditPaths } from './audit-paths.js';
 import { eventPaths } from './event-paths.js';
+import { mcpPaths } from './mcp-paths.js';
 import { presencePaths } from './presence-paths.js';
 import { preferencesPaths } from './preferences-paths.js';
 import { dashboardComponents, dashboardPaths } from './dashboard-paths.js';
@@ -63,7 +64,7 @@ export function openApiDocument(config: AppConfig, fieldTypes: FieldTypeLookup =
     // Relative without a configured baseUrl: the document is served by the server it describes.
     servers: [{ url: config.baseUrl ? config.baseUrl : '/' }],
     tags: [...config.pieceTypes.values()].map((type) => ({ name: type.name, description: `${type.options.pluralLabel} (\`${type.name}\`)` })),
-    paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths(), ...webhookPaths(), ...auditPaths(), ...eventPaths(), ...presencePaths(), ...preferencesPaths(config), ...dashboardPaths() },
+    paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths(), ...webhookPaths(), ...auditPaths(), ...eventPaths(), ...mcpPaths(), ...presencePaths(), ...preferencesPaths(config), ...dashboardPaths() },
     components: {
       schemas: {
         ...fixedComponentSchemas,
