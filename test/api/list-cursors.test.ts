@@ -45,7 +45,8 @@ describe('list cursors', () => {
   let t: TestApp;
 
   before(async () => {
-    t = await startTestApp(cursorConfig());
+    // Every save its own history entry, for a history of many pages.
+    t = await startTestApp(cursorConfig(), { CMS_LIMIT_HISTORY_MERGE_SECONDS: '0' });
     for (let n = 0; n < articleCount; n++) {
       const res = await t.request('POST', '/api/v1/article', { body: article(n) });
       assert.equal(res.status, 200, res.text);
@@ -53,13 +54,19 @@ describe('list cursors', () => {
   });
   after(() => t.close());
 
-  const ids = (res: TestResponse): string[] => res.body.results.map((doc: { _id: string }) => doc._id);
+  // Documents and history entries have an `_id`, audit records an `id`.
+  const ids = (res: TestResponse): string[] => res.body.results.map((item: { _id?: string; id?: string }) => item._id ?? item.id);
 
-  /** Every page by cursor; `between` runs after each page but the last, given its answer. */
-  async function walk(type: string, query: string, key: Key = 'admin', between?: (res: TestResponse) => Promise<void>) {
+  /** Every page of a type's list by cursor; `between` runs after each page but the last, given its answer. */
+  function walk(type: string, query: string, key: Key = 'admin', between?: (res: TestResponse) => Promise<void>) {
+    return walkList(`/api/v1/${type}`, query, key, between);
+  }
+
+  /** Every page of the list at `path` by cursor, as `walk`. */
+  async function walkList(path: string, query: string, key: Key = 'admin', between?: (res: TestResponse) => Promise<void>) {
     const seen: string[] = [];
     const cursors: string[] = [];
-    let url = `/api/v1/${type}?perPage=${perPage}${query}`;
+    let url = `${path}?perPage=${perPage}${query}`;
     for (let page = 1; page <= 100; page++) {
       const res = await t.request('GET', url, { key });
       assert.equal(res.status, 200, res.text);
@@ -69,16 +76,17 @@ describe('list cursors', () => {
       assert.equal(res.body.results.length, perPage, 'a page before the last is full');
       cursors.push(res.body.nextCursor);
       await between?.(res);
-      url = `/api/v1/${type}?perPage=${perPage}${query}&cursor=${encodeURIComponent(res.body.nextCursor)}`;
+      url = `${path}?perPage=${perPage}${query}&cursor=${encodeURIComponent(res.body.nextCursor)}`;
     }
     throw new Error('the walk did not end');
   }
 
-  /** The whole list in its order, by page numbers. */
+  /** The whole list of a type (or the list at a path) in its order, by page numbers. */
   async function whole(type: string, query: string, key: Key = 'admin'): Promise<string[]> {
     const all: string[] = [];
+    const path = type.startsWith('/') ? type : `/api/v1/${type}`;
     for (let page = 1; ; page++) {
-      const res = await t.request('GET', `/api/v1/${type}?perPage=100&page=${page}${query}`, { key });
+      const res = await t.request('GET', `${path}?perPage=100&page=${page}${query}`, { key });
       assert.equal(res.status, 200, res.text);
       all.push(...ids(res));
       if (page >= res.body.pages) return all;
@@ -232,4 +240,42 @@ describe('list cursors', () => {
       for (const id of original) if (!seen.includes(id)) assert.ok(deleted.has(id));
     });
   }
+  it('walks the audit trail by cursor as its page numbers list it, records appended meanwhile read no twice', async () => {
+    const audit = '/api/v1/@cms/audit';
+    const query = '&action=document.insert';
+    const expected = await whole(audit, query);
+    assert.ok(expected.length > 5 * perPage);
+    assert.deepEqual((await walkList(audit, query)).seen, expected);
+    const { seen } = await walkList(audit, query, 'admin', async () => {
+      assert.equal((await t.request('POST', '/api/v1/memo', { body: { title: 'appended between pages' } })).status, 200);
+    });
+    // The new records are newer than the walk's place: none is read, and no earlier one twice.
+    assert.deepEqual(seen, expected);
+    const first = await t.request('GET', `${audit}?perPage=${perPage}${query}`);
+    for (const [what, url] of [
+      ['another filter', `${audit}?perPage=${perPage}&action=document.update&cursor=${encodeURIComponent(first.body.nextCursor)}`],
+      ['with page', `${audit}?perPage=${perPage}${query}&page=2&cursor=${encodeURIComponent(first.body.nextCursor)}`],
+      ['garbage', `${audit}?perPage=${perPage}${query}&cursor=%00%ff`],
+    ] as const) {
+      assertRefused(await t.request('GET', url), what);
+    }
+  });
+
+  it('walks a document\'s history by cursor as its page numbers list it, and refuses another document\'s cursor', async () => {
+    const doc = (await t.request('POST', '/api/v1/memo', { body: { title: 'with a long history' } })).body;
+    const other = (await t.request('POST', '/api/v1/memo', { body: { title: 'with a short history' } })).body;
+    const save = async (n: number) => {
+      const res = await t.request('PATCH', `/api/v1/memo/${doc.cmsDocId}:en:draft`, { body: { text: `save ${n}` } });
+      assert.equal(res.status, 200, res.text);
+    };
+    for (let n = 0; n < 45; n++) await save(n);
+    const path = `/api/v1/memo/${doc.cmsDocId}:en:draft/history`;
+    const expected = await whole(path, '');
+    assert.ok(expected.length > 2 * perPage);
+    let saves = 100;
+    const { seen, cursors } = await walkList(path, '', 'admin', () => save(saves++));
+    assert.deepEqual(seen, expected, 'the saves between pages are newer than the walk\'s place');
+    const elsewhere = await t.request('GET', `/api/v1/memo/${other.cmsDocId}:en:draft/history?perPage=${perPage}&cursor=${encodeURIComponent(cursors[0]!)}`);
+    assertRefused(elsewhere, 'another document\'s history');
+  });
 });

@@ -30,7 +30,11 @@ export function listDigest(query: DocumentQuery, fullAccess: boolean): string {
   const { type, locale, localeChain, mode, archived, visibility, docIds, scheduled, search, order, sort } = query;
   // The filters' order in the query string does not change the list.
   const conditions = (query.conditions ?? []).map((condition) => JSON.stringify(condition)).sort();
-  const list = { type, locale, localeChain, mode, archived, visibility, docIds, scheduled, search, order, sort, conditions, fullAccess };
+  return digestOf({ type, locale, localeChain, mode, archived, visibility, docIds, scheduled, search, order, sort, conditions, fullAccess });
+}
+
+/** The digest of what a list is (its JSON), for cursors of lists other than documents' (audit, history). */
+export function digestOf(list: unknown): string {
   return createHash('sha256').update(JSON.stringify(list)).digest('base64url').slice(0, 22);
 }
 

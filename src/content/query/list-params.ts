@@ -70,9 +70,9 @@ export function parseListParams(query: Readonly<Record<string, unknown>>): ListP
   };
 }
 
-/** `page` and `perPage` alone, for the routes paginated as a list that take no other list parameter (history). */
-export function parsePaging(query: Readonly<Record<string, unknown>>): { page: number; perPage?: number } {
-  return { page: positiveInteger(query.page, 'page') ?? 1, perPage: positiveInteger(query.perPage, 'perPage') };
+/** `page`, `perPage` and `cursor` alone, for the routes paginated as a list that take no other list parameter (history). */
+export function parsePaging(query: Readonly<Record<string, unknown>>): { page: number; perPage?: number; cursor?: string } {
+  return { page: positiveInteger(query.page, 'page') ?? 1, perPage: positiveInteger(query.perPage, 'perPage'), cursor: parseCursor(query.cursor, query.page) };
 }
 
 /** The cursor's text, read by the list that knows what it must hold; a page number names another place. */

@@ -370,7 +370,10 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
 }
 
 /** The history routes' own parameters. */
-const pagingParameters = listParameters.filter((parameter) => parameter.name === 'page' || parameter.name === 'perPage');
+const pagingParameters = [
+  ...listParameters.filter((parameter) => parameter.name === 'page' || parameter.name === 'perPage'),
+  query('cursor', { type: 'string', maxLength: maxCursorLength }, 'A previous answer\'s `nextCursor`: the entries after its page\'s last, of the same document and locale. Not with `page`.'),
+];
 const entryIdParameter = {
   name: 'entryId',
   in: 'path',

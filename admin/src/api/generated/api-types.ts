@@ -358,6 +358,8 @@ export interface HistoryEntry {
 export interface HistoryPage {
   pages: number;
   currentPage: number;
+  /** The `cursor` of the next page; null on the last. */
+  nextCursor: string | null;
   results: HistoryEntry[];
 }
 
