@@ -13,6 +13,7 @@ type Key = 'admin' | null;
 function cursorConfig(): Record<string, unknown> {
   const config = testConfig();
   const modules = config.modules as Record<string, any>;
+  config.locales = { en: { label: 'English' }, es: { label: 'Español', fallback: 'en' } };
   modules.article.options.sort = { priority: -1 };
   modules.memo = { extend: '@cms/piece-type', options: { label: 'Memo', publicApiProjection: { title: 1, slug: 1 } }, fields: { add: { text: { type: 'string' } } } };
   return config;
@@ -50,9 +51,17 @@ describe('list cursors', () => {
     for (let n = 0; n < articleCount; n++) {
       const res = await t.request('POST', '/api/v1/article', { body: article(n) });
       assert.equal(res.status, 200, res.text);
+      // Every tenth in Spanish too, titled and ranked otherwise: a fallback list mixes both locales.
+      if (n % 10 === 0) await localized(res.body.cmsDocId, { title: `Es ${n}`, priority: 4 - (n % 5) });
     }
   });
   after(() => t.close());
+
+  async function localized(docId: string, values: Record<string, unknown>): Promise<void> {
+    assert.equal((await t.request('POST', `/api/v1/article/${docId}:en:draft/localize`, { body: { toLocale: 'es' } })).status, 200);
+    assert.equal((await t.request('PATCH', `/api/v1/article/${docId}:es:draft`, { body: values })).status, 200);
+    assert.equal((await t.request('POST', `/api/v1/article/${docId}:es:draft/publish`)).status, 200);
+  }
 
   // Documents and history entries have an `_id`, audit records an `id`.
   const ids = (res: TestResponse): string[] => res.body.results.map((item: { _id?: string; id?: string }) => item._id ?? item.id);
@@ -103,12 +112,15 @@ describe('list cursors', () => {
     { name: 'a search by relevance, filtered', query: '&search=alpha&category=beta' },
     { name: 'an autocomplete by relevance', query: '&autocomplete=alp' },
     { name: 'a search sorted by title', query: '&search=alpha&sort[title]=-1' },
+    { name: 'a locale\'s fallback chain (one version per document, of either locale)', query: '&cmsLocale=es&fallback=true' },
+    { name: 'a locale\'s fallback chain by title', query: '&cmsLocale=es&fallback=true&sort[title]=1' },
   ];
 
   for (const { name, query } of sorts) {
     it(`walks ${name} as the page numbers list it`, async () => {
       const expected = await whole('article', query);
       assert.ok(expected.length > perPage, 'more than one page');
+      if (query.includes('fallback')) assert.ok(expected.some((id) => id.endsWith(':es:published')) && expected.some((id) => id.endsWith(':en:published')));
       const { seen } = await walk('article', query);
       assert.deepEqual(seen, expected);
     });
