@@ -1,6 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, testConfig, type TestApp, type TestResponse } from '../helpers/test-app.js';
+import { countFinds } from '../helpers/find-counter.js';
 
 // Lists walked by `?cursor=` on a real store (SQLite, or PostgreSQL with CMS_TEST_API_DATABASE):
 // the walk answers the same documents in the same order as the page numbers do, for every sort
@@ -44,10 +45,11 @@ function cursorContent(cursor: string): unknown[] {
 
 describe('list cursors', () => {
   let t: TestApp;
+  const counter = { finds: 0 };
 
   before(async () => {
     // Every save its own history entry, for a history of many pages.
-    t = await startTestApp(cursorConfig(), { CMS_LIMIT_HISTORY_MERGE_SECONDS: '0' });
+    t = await startTestApp(cursorConfig(), { CMS_LIMIT_HISTORY_MERGE_SECONDS: '0' }, { wrapStorage: countFinds(counter) });
     for (let n = 0; n < articleCount; n++) {
       const res = await t.request('POST', '/api/v1/article', { body: article(n) });
       assert.equal(res.status, 200, res.text);
@@ -206,12 +208,15 @@ describe('list cursors', () => {
     const first = await t.request('GET', `/api/v1/article?perPage=${perPage}&sort[title]=1`, { key: null });
     const url = `/api/v1/article?perPage=${perPage}&sort[title]=1&cursor=${encodeURIComponent(first.body.nextCursor)}`;
     const a = await t.request('GET', url, { key: null });
+    const finds = counter.finds;
     const b = await t.request('GET', url, { key: null });
+    assert.equal(counter.finds, finds, 'the second answer is the cache\'s: no read');
     assert.equal(b.text, a.text);
     assert.equal(b.headers.etag, a.headers.etag);
     const gone = a.body.results[3]._id as string;
     assert.equal((await t.request('DELETE', `/api/v1/article/${gone}`)).status, 200);
     const c = await t.request('GET', url, { key: null });
+    assert.ok(counter.finds > finds, 'the write let the cached answer go');
     assert.notEqual(c.headers.etag, a.headers.etag);
     assert.ok(!ids(c).includes(gone), 'the deleted document is no longer answered');
     assert.deepEqual(ids(c).slice(0, 3), ids(a).slice(0, 3));
