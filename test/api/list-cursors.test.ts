@@ -161,13 +161,18 @@ describe('list cursors', () => {
     assert.equal((shownTitles as string[]).length, 1);
   });
 
-  it('refuses a cursor whose hidden values were read again from a document gone since, saying to start again', async () => {
+  it('refuses a cursor whose document is gone when the page needs it (hidden values, a rank), saying to start again', async () => {
     const first = await t.request('GET', `/api/v1/article?perPage=${perPage}`, { key: null });
     const last = first.body.results.at(-1)._id as string;
     assert.equal((await t.request('DELETE', `/api/v1/article/${last}`)).status, 200);
     const res = await t.request('GET', `/api/v1/article?perPage=${perPage}&cursor=${encodeURIComponent(first.body.nextCursor)}`, { key: null });
     assertRefused(res, 'the bound document is gone');
     assert.match(res.body.message, /first page again/);
+    // A search by relevance ranks the cursor's document anew: gone, it is refused as well.
+    const ranked = await t.request('GET', `/api/v1/article?perPage=${perPage}&search=alpha`);
+    assert.equal((await t.request('DELETE', `/api/v1/article/${ranked.body.results.at(-1)._id}`)).status, 200);
+    const after = await t.request('GET', `/api/v1/article?perPage=${perPage}&search=alpha&cursor=${encodeURIComponent(ranked.body.nextCursor)}`);
+    assertRefused(after, 'the ranked bound document is gone');
   });
 
   it('refuses, in the error shape, a cursor that is not this list\'s', async () => {

@@ -39,6 +39,7 @@ export async function list(
   const skip = place === undefined ? (params.page - 1) * perPage : 0;
   // One more than the page tells whether another follows, without counting what comes after.
   const [total, found] = await Promise.all([store.count(filtered), findPage(deps, prepared, { skip, limit: perPage + 1, after: place?.bound })]);
+  if (place !== undefined && found.length === 0) await assertPlaceHolds(deps, prepared, place.bound);
   const docs = found.slice(0, perPage);
   const currentPage = place?.page ?? params.page;
   const result: ListResult = {
@@ -180,11 +181,24 @@ async function placeOf(deps: ListDeps, prepared: PreparedList, walk: CursorWalk 
   if (shown.length === walk.fields.length) return { bound: { values: shown, id: cursor.id }, page: cursor.page };
   const { type, mode, filtered } = prepared;
   const [last] = await deps.store.find({ type: type.name, ids: [cursor.id], mode, archived: filtered.archived, visibility: filtered.visibility, reverseIds: false });
-  if (last === undefined) {
-    throw new InvalidRequestError('cursor: the document it continues after is no longer listed: ask the first page again', { parameter: 'cursor' });
-  }
+  if (last === undefined) throw placeGone();
   const values = walk.fields.map(({ field, shown: seen }) => (seen ? shown.shift()! : sortValueOf(last, field)));
   return { bound: { values, id: cursor.id }, page: cursor.page };
+}
+
+/**
+ * A search by relevance ranks the cursor's document anew on each page (the store carries no
+ * rank): gone since, or no longer matching, it leaves nothing after it, and an empty page would
+ * end the walk early. Such a cursor is refused instead, as one whose hidden values are gone.
+ */
+async function assertPlaceHolds(deps: ListDeps, prepared: PreparedList, bound: KeysetBound): Promise<void> {
+  const { type, params, fullAccess } = prepared;
+  if (orderOf(deps.queries, type, params, fullAccess).order !== 'relevance') return;
+  if ((await deps.store.count({ ...prepared.filtered, type: type.name, ids: [bound.id] })) === 0) throw placeGone();
+}
+
+function placeGone(): InvalidRequestError {
+  return new InvalidRequestError('cursor: the document it continues after is no longer listed: ask the first page again', { parameter: 'cursor' });
 }
 
 /** A stored version's value of a sort field, as the store sorts it: arrays and objects as their JSON. */
