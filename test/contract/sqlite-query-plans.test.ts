@@ -167,6 +167,31 @@ describe('sqlite query plans on 50,000 documents', () => {
     });
   }
 
+  it('starts a keyset page at its bound in the list index: a deep page walks no entry before it', async () => {
+    const sorts = [
+      { sort: byUpdated, range: /documents_list_updated \(type=\? AND locale=\? AND mode=\? AND archived=\? AND updated_at<\?\)/ },
+      { sort: [{ field: 'titleSortified', direction: 1 }] as const, range: /documents_list_title \(type=\? AND locale=\? AND mode=\? AND archived=\? AND title_sortified>\?\)/ },
+    ];
+    for (const { sort, range } of sorts) {
+      const deep = await adapter.documents.find({ ...list, sort, skip: 10_000, limit: 21 });
+      const last = deep[0]!;
+      const values = sort.map(({ field }) => last[field] as string);
+      const bounded: DocumentQuery = { ...list, sort, after: { values, id: last._id }, limit: 20 };
+      assert.match(plan(compileFindQuery(bounded)), range);
+      assert.deepEqual(idsOfFound(await adapter.documents.find(bounded)), idsOfFound(deep.slice(1)));
+    }
+  });
+
+  it('ranks a keyset bound of a search by relevance from indexes, the bound\'s document among the matches', async () => {
+    for (const ranked of cases.filter(({ query }) => query.order === 'relevance').map(({ query }) => query)) {
+      const [, second, ...rest] = await adapter.documents.find({ ...ranked, limit: 12 });
+      const values = (ranked.sort ?? []).map(({ field }) => second![field] as string);
+      const bounded: DocumentQuery = { ...ranked, after: { values, id: second!._id }, limit: 10 };
+      assertIndexed(plan(compileFindQuery(bounded)));
+      assert.deepEqual(idsOfFound(await adapter.documents.find(bounded)), idsOfFound(rest));
+    }
+  });
+
   it('counts a search from its matches, not by walking the list scope', () => {
     const searches = cases.filter(({ query }) => query.search !== undefined);
     assert.ok(searches.length >= 4);
@@ -280,6 +305,10 @@ describe('sqlite query plans on 50,000 documents', () => {
     return steps.map((step) => step.detail).join('\n');
   }
 });
+
+function idsOfFound(docs: readonly StoredDocument[]): string[] {
+  return docs.map((doc) => doc._id);
+}
 
 /** No step reads all of documents or all of document_values. */
 function assertIndexed(plan: string): void {

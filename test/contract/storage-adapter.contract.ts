@@ -203,6 +203,58 @@ export function runStorageContract(name: string, makeAdapter: MakeAdapter): void
       });
     });
 
+    describe('documents: keyset bound', () => {
+      // Ties, missing values, numbers, booleans and texts in one property, so that every term of
+      // both adapters' orders is crossed by a bound.
+      const keyed = (): StoredDocument[] =>
+        ['e', 'b', 'g', 'a', 'f', 'c', 'd', 'h'].map((docId, n) =>
+          makeDoc({
+            docId,
+            title: n % 3 === 0 ? 'same' : `t${n}`,
+            titleSortified: n % 2 === 0 ? 'tie' : `s${n}`,
+            updatedAt: `2024-05-0${n % 3}`,
+            ...(n % 4 === 1 ? {} : { mixed: [null, 3, 'x', true, -1.5, 'a'][n % 6] }),
+          }),
+        );
+      const sortOf = (field: string, direction: 1 | -1) => [{ field, direction }] as const;
+      const sorts = [
+        ...['updatedAt', 'titleSortified', 'title', '_id', 'mixed'].flatMap((field) => [sortOf(field, 1), sortOf(field, -1)]),
+        [{ field: 'mixed', direction: 1 }, { field: 'updatedAt', direction: -1 }] as const,
+        [{ field: 'updatedAt', direction: -1 }, { field: 'title', direction: 1 }] as const,
+      ];
+      const valueOf = (doc: StoredDocument, field: string) => {
+        const value = (doc as Record<string, unknown>)[field];
+        return value === undefined ? null : (value as string | number | boolean | null);
+      };
+
+      for (const sort of sorts) {
+        it(`walks ${sort.map(({ field, direction }) => `${field} ${direction}`).join(', ')} one document at a time`, async () => {
+          await insertAll(keyed());
+          const query: DocumentQuery = { type: 'article', locale: 'en', mode: 'draft', sort };
+          const whole = docIdsOf(await adapter.documents.find(query));
+          const walked: string[] = [];
+          let last: StoredDocument | undefined;
+          for (let step = 0; step <= whole.length; step++) {
+            const after = last && { values: sort.filter(({ field }) => field !== '_id').map(({ field }) => valueOf(last!, field)), id: last._id };
+            [last] = await adapter.documents.find({ ...query, after, limit: 1 });
+            if (last === undefined) break;
+            walked.push(last.cmsDocId);
+          }
+          assert.deepEqual(walked, whole);
+        });
+      }
+
+      it('starts after the bound even when its document is gone', async () => {
+        await insertAll(keyed());
+        const query: DocumentQuery = { type: 'article', locale: 'en', mode: 'draft', sort: sortOf('updatedAt', -1) };
+        const whole = await adapter.documents.find(query);
+        const bound = whole[2]!;
+        await adapter.documents.remove('article', [bound._id]);
+        const rest = await adapter.documents.find({ ...query, after: { values: [bound.updatedAt as string], id: bound._id } });
+        assert.deepEqual(docIdsOf(rest), docIdsOf(whole.slice(3)));
+      });
+    });
+
     describe('documents: writes', () => {
       it('updates a stored version and its filtered columns', async () => {
         const doc = makeDoc({ docId: 'a' });

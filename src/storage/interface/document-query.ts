@@ -89,8 +89,12 @@ export interface DocumentSelection {
    * A keyset bound: only the documents that come after this place in the query's order (its
    * `sort`, then `_id` as the tie-break the adapters add), so that a deep page costs what the
    * first does and a page boundary holds under concurrent inserts and deletes. `values` are the
-   * sort fields' values of the last document read, in the sort's order (null where it had none);
-   * `id` is its `_id`. Not with `order: 'ids'`.
+   * sort fields' values of the last document read, in the sort's order (null where it had none),
+   * but for `_id`, whose value is `id`: the `_id` of that document. Missing values sort below
+   * every other, as the adapters' ORDER BY places them. With `order: 'relevance'` the rank is not
+   * carried: the adapter ranks the document `id` in the same statement (a text rank weighs the
+   * whole index, which moves with every write), and a bound whose document is gone or no longer
+   * matches has nothing after it. Not with `order: 'ids'`.
    */
   readonly after?: KeysetBound;
   readonly skip?: number;

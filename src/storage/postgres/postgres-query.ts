@@ -1,7 +1,9 @@
-import { assertTypedLookup, type DocumentQuery, type SortDirection } from '../storage-adapter.js';
-import { compileCondition, inPartition, slugIs, valueIndexes, type ValuePartition } from './postgres-conditions.js';
+import { assertTypedLookup, type DocumentQuery, type IndexValue, type KeysetBound, type SortDirection } from '../storage-adapter.js';
+import { afterBoundCondition, boundValuesOf, type BoundTerm } from '../keyset-bound.js';
+import { beginning, compileCondition, inPartition, slugIs, valueIndexes, type ValuePartition } from './postgres-conditions.js';
 import { compileSearch, relevanceExpression, searchCondition, type CompiledSearch } from './postgres-search.js';
-import { Params } from './statements.js';
+import { Params, type SqlType } from './statements.js';
+import { keyLength } from './migrations.js';
 import { selectsWholeList } from '../held-values.js';
 import { earlierVersionIds } from '../locale-chain-reads.js';
 
@@ -43,8 +45,9 @@ interface Selection {
  */
 export function compileFindQuery(query: DocumentQuery): CompiledQuery {
   const params = new Params();
-  const selection = compileSelection(query, params, { orderByIds: query.order === 'ids', rank: query.order === 'relevance' });
+  let selection = compileSelection(query, params, { orderByIds: query.order === 'ids', rank: query.order === 'relevance' });
   const order = compileOrder(query, selection, params);
+  if (query.after !== undefined) selection = boundedSelection(query, selection, params, query.after);
   const page = compilePage(query, params);
   const keys = order.map((term, n) => `${term.expression} AS k${n}`).join(', ');
   const inner = `SELECT documents.seq AS seq, ${keys}${selectFrom(selection)}`
@@ -252,6 +255,56 @@ function compileIndexFilters(query: DocumentQuery, search: CompiledSearch | null
 interface OrderTerm {
   readonly expression: string;
   readonly keyword: string;
+}
+
+/**
+ * The selection narrowed to what comes after the bound, in the query's order (the terms of
+ * compileOrder, each compared with the bound's value of it). The bound's relevance is not
+ * carried: it is the rank of the bound's document (`id`), the selection narrowed to it, in the
+ * same statement, as the SQLite adapter reads it. A bound whose document is gone or no longer
+ * matches has no rank, and nothing comes after it.
+ */
+function boundedSelection(query: DocumentQuery, selection: Selection, params: Params, bound: KeysetBound): Selection {
+  const values = boundValuesOf(query, bound);
+  const terms: BoundTerm[] = [];
+  if (selection.ranked) {
+    const rank = relevanceExpression(selection.ranked);
+    const link = selection.where === '' ? ' WHERE' : ' AND';
+    const ofBound = `(SELECT ${rank}${selectFrom(selection)}${link} documents.id = ${params.add(bound.id, 'text')})`;
+    terms.push({ expression: () => rank, descending: true, nullable: false, value: () => ofBound });
+  }
+  const sort = query.sort ?? [];
+  sort.forEach(({ field, direction }, index) => terms.push(...boundSortTerms(field, direction, values[index] ?? null, params)));
+  if (!sort.some(({ field }) => field === '_id')) {
+    const id = params.add(bound.id, 'text');
+    terms.push({ expression: () => 'documents.id', descending: sort.at(-1)?.direction === -1, nullable: false, value: () => id });
+  }
+  const condition = afterBoundCondition(terms);
+  return { ...selection, where: `${selection.where}${selection.where === '' ? ' WHERE ' : ' AND '}${condition}` };
+}
+
+/** sortTerms with the bound's value of each: a property's value split as its three terms sort it. */
+function boundSortTerms(field: string, direction: SortDirection, value: IndexValue | boolean | null, params: Params): BoundTerm[] {
+  const ordered = sortTerms(field, direction, params);
+  const column = sortColumns.get(field);
+  const term = (index: number, bound: unknown, type: SqlType, nullable: boolean): BoundTerm => {
+    const placeholder = bound === null ? null : params.add(bound, type);
+    return {
+      expression: () => ordered[index]!.expression,
+      descending: direction === -1,
+      nullable,
+      value: placeholder === null ? null : () => placeholder,
+    };
+  };
+  if (column !== undefined) {
+    // The column holds the beginning of the sortified title only.
+    const text = field === 'titleSortified' && value !== null ? beginning(String(value), keyLength) : value;
+    return [term(0, text, 'text', false)];
+  }
+  if (field === 'title') return [term(0, value === null ? null : String(value), 'text', true)];
+  const kind = value === null ? 0 : typeof value === 'string' ? 2 : 1;
+  const number = typeof value === 'boolean' ? Number(value) : typeof value === 'number' ? value : null;
+  return [term(0, kind, 'bigint', false), term(1, number, 'float8', true), term(2, typeof value === 'string' ? value : null, 'text', true)];
 }
 
 function compileOrder(query: DocumentQuery, selection: Selection, params: Params): OrderTerm[] {

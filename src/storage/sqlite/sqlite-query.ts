@@ -1,4 +1,5 @@
-import { assertTypedLookup, type DocumentQuery, type SortDirection } from '../storage-adapter.js';
+import { assertTypedLookup, type DocumentQuery, type KeysetBound, type SortDirection } from '../storage-adapter.js';
+import { afterBoundCondition, boundValuesOf, type BoundTerm } from '../keyset-bound.js';
 import { compileCondition, partitionParams, valuePartitionSql, type ValuePartition } from './sqlite-conditions.js';
 import { compileSearch, matchedAlias, unionOfRowids, type CompiledSearch } from './sqlite-search.js';
 import type { CompiledQuery } from './compiled-query.js';
@@ -33,13 +34,14 @@ interface Selection {
  * data are read: skipping to page 250 then walks index entries, not 2,500 documents.
  */
 export function compileFindQuery(query: DocumentQuery, options: FindOptions = {}): CompiledQuery {
-  const selection = compileSelection(query, {
+  let selection = compileSelection(query, {
     orderByIds: query.order === 'ids',
     rank: query.order === 'relevance',
     probe: options.probeConditions === true,
   });
   const page = compilePage(query);
   const order = compileOrder(query, selection);
+  if (query.after !== undefined) selection = boundedSelection(query, selection, order, query.after);
   const orderBy = ` ORDER BY ${order.map((term) => `${term.expression} ${term.keyword}`).join(', ')}`;
   const orderParams = order.flatMap((term) => term.params ?? []);
   // An id list bounds the rows read to its length, so the page needs no subquery of its own:
@@ -390,6 +392,8 @@ interface OrderTerm {
   readonly expression: string;
   readonly params?: readonly unknown[];
   readonly keyword: 'ASC' | 'DESC';
+  /** The sort entry the term orders by; undefined for the id list's position and the relevance. */
+  readonly field?: string;
 }
 
 function compileOrder(query: DocumentQuery, selection: Selection): OrderTerm[] {
@@ -400,9 +404,9 @@ function compileOrder(query: DocumentQuery, selection: Selection): OrderTerm[] {
     terms.push({ expression: sql, params, keyword: 'ASC' });
   }
   const sort = query.sort ?? [];
-  for (const { field, direction } of sort) terms.push({ expression: sortExpression(field), keyword: sortKeyword(direction) });
+  for (const { field, direction } of sort) terms.push({ expression: sortExpression(field), keyword: sortKeyword(direction), field });
   // `id` is unique, so ending on it makes the order total and pages stable.
-  if (!sort.some(({ field }) => field === '_id')) terms.push({ expression: 'documents.id', keyword: tieBreakKeyword(sort) });
+  if (!sort.some(({ field }) => field === '_id')) terms.push({ expression: 'documents.id', keyword: tieBreakKeyword(sort), field: '_id' });
   return terms;
 }
 
@@ -414,6 +418,44 @@ function compileOrder(query: DocumentQuery, selection: Selection): OrderTerm[] {
 function tieBreakKeyword(sort: NonNullable<DocumentQuery['sort']>): OrderTerm['keyword'] {
   const last = sort.at(-1);
   return last === undefined ? 'ASC' : sortKeyword(last.direction);
+}
+
+/**
+ * The selection narrowed to what comes after the bound, in the query's order. The bound's
+ * relevance is not carried: it is the rank of the bound's document (`id`) in the same statement,
+ * the whole selection narrowed to it, because bm25 weighs a match against the whole index, which
+ * moves with every write: a rank read for an earlier page would not compare with this
+ * statement's. A bound whose document is gone or no longer matches has no rank, and nothing
+ * comes after it.
+ */
+function boundedSelection(query: DocumentQuery, selection: Selection, order: readonly OrderTerm[], bound: KeysetBound): Selection {
+  const boundValues = boundValuesOf(query, bound);
+  const params: unknown[] = [];
+  // Each piece of SQL binds its values as it is written: `?` are positional.
+  const writer = (sql: string, values: readonly unknown[]) => () => {
+    params.push(...values);
+    return sql;
+  };
+  let next = 0;
+  const terms = order.map((term): BoundTerm => {
+    const expression = writer(term.expression, term.params ?? []);
+    if (term.field === undefined) {
+      const rank = `(SELECT ${term.expression}${selectFrom(selection)}${selection.where.sql === '' ? ' WHERE' : ' AND'} documents.id = ?)`;
+      return { expression, descending: false, nullable: false, value: writer(rank, [...(term.params ?? []), ...selectionParams(selection), bound.id]) };
+    }
+    // The sort's entries take the bound's values in turn; the tie-break that follows them, its id.
+    const value = next < boundValues.length ? boundValues[next++] : bound.id;
+    return {
+      expression,
+      descending: term.keyword === 'DESC',
+      nullable: !sortExpressions.has(term.field) || term.field === 'title',
+      // json_extract reads true and false as 1 and 0.
+      value: value === null || value === undefined ? null : writer('?', [typeof value === 'boolean' ? Number(value) : value]),
+    };
+  });
+  const condition = afterBoundCondition(terms);
+  const link = selection.where.sql === '' ? ' WHERE ' : ' AND ';
+  return { ...selection, where: { sql: `${selection.where.sql}${link}${condition}`, params: [...selection.where.params, ...params] } };
 }
 
 function sortExpression(field: string): string {
