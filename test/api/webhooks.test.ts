@@ -150,8 +150,12 @@ describe('webhooks', () => {
       const second = await t.request('GET', `/api/v1/@cms/webhook/deliveries?perPage=4&before=${first.body.next}`);
       assert.deepEqual(second.body.results.map((d: { event: string }) => d.event), ['unpublish', 'update', 'insert']);
       assert.equal(second.body.next, null);
+      assert.equal(second.body.nextCursor, null);
+      assert.equal(first.body.nextCursor, String(first.body.next));
+      const byCursor = await t.request('GET', `/api/v1/@cms/webhook/deliveries?perPage=4&cursor=${first.body.nextCursor}`);
+      assert.deepEqual(byCursor.body, second.body, 'cursor walks as before does');
       const none = await t.request('GET', '/api/v1/@cms/webhook/deliveries?status=failed');
-      assert.deepEqual(none.body, { results: [], next: null });
+      assert.deepEqual(none.body, { results: [], next: null, nextCursor: null });
     });
 
     it('refuses everyone but admins, and hostile queries', async () => {
@@ -166,7 +170,7 @@ describe('webhooks', () => {
         // An anonymous caller is told how to send credentials, a known one which role it lacks.
         assert.match(retry.body.message, key === null ? /needs an API key or a sign-in/ : /needs the admin role or higher/);
       }
-      for (const query of ['status=sent', 'perPage=0', 'perPage=101', 'before=-1', 'before=abc', 'status[]=failed', 'endpoint=']) {
+      for (const query of ['status=sent', 'perPage=0', 'perPage=101', 'before=-1', 'before=abc', 'status[]=failed', 'endpoint=', 'cursor=abc', 'cursor=1&before=1']) {
         const answer = await t.request('GET', `/api/v1/@cms/webhook/deliveries?${query}`);
         assert.equal(answer.status, 400, query);
         assert.equal(answer.body.name, 'invalid');

@@ -147,6 +147,8 @@ export interface DashboardSchedule {
 export interface DocumentPage {
   pages: number;
   currentPage: number;
+  /** The `cursor` of the next page; null on the last (and for `_ids`). */
+  nextCursor: string | null;
   results: DocumentVersion[];
   choices?: {
     [key: string]: {
@@ -356,6 +358,8 @@ export interface HistoryEntry {
 export interface HistoryPage {
   pages: number;
   currentPage: number;
+  /** The `cursor` of the next page; null on the last. */
+  nextCursor: string | null;
   results: HistoryEntry[];
 }
 
