@@ -59,6 +59,11 @@ import { ChangeFeed, pruneChangeLog } from './content/changes/change-feed.js';
 import { pruneAudit } from './content/audit/audit-retention.js';
 import { AuditReader } from './content/audit/audit-reader.js';
 import { attachmentsGenerationKey } from './content/generation-keys.js';
+import { registerMcpRoutes } from './http/routes/mcp.js';
+import { mapError } from './http/error-mapper.js';
+import { CallAudit } from './content/audit/call-audit.js';
+import { answerMcpRequest } from './mcp/transports.js';
+import type { McpDeps } from './mcp/mcp-context.js';
 
 /** Request log lines without API keys or tokens: they may travel in the query string. */
 function redactedRequest(request: { method: string; url: string; ip?: string }) {
@@ -225,7 +230,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens, baseUrl });
   registerSetupRoutes(app, { setup, code: setupCode, baseUrl });
-  registerSchemaRoute(app, { schema: new SchemaDescriber(config, fieldTypes) });
+  const schema = new SchemaDescriber(config, fieldTypes);
+  registerSchemaRoute(app, { schema });
   const answers = new CachedAnswers({
     cache: new ResponseCache({ maxEntries: limits.responseCacheEntries, maxBytes: limits.responseCacheBytes }),
     generations: (sources, options) => storage.generations(sources, options),
@@ -251,6 +257,15 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerPresenceRoutes(app, { presence });
   registerPreferencesRoutes(app, { preferences: new UserPreferences(config, storage) });
   registerDashboardRoutes(app, { dashboard: (principal, query) => documents.dashboard(principal, query) });
+  const mcp: McpDeps = {
+    documents,
+    schema,
+    typeNames: new Set(config.pieceTypes.keys()),
+    audit: new CallAudit(storage),
+    describeError: mapError,
+    onInternalError: (error, what) => app.log.error({ err: error }, what),
+  };
+  registerMcpRoutes(app, { answer: (caller, request, response, body) => answerMcpRequest(mcp, caller, request, response, body), anonymous: config.mcp.anonymous });
   registerEventRoutes(app, {
     config,
     feed,

@@ -8,6 +8,7 @@ import { apiKeyRevokeCommand } from './apikey-revoke.js';
 import { exportCommand } from './export-command.js';
 import { importCommand } from './import-command.js';
 import { typesCommand } from './types-command.js';
+import { mcpCommand } from './mcp-command.js';
 
 /** Every command of `cms`, in the order `cms help` lists them. */
 export const commands: readonly CliCommand[] = [
@@ -20,4 +21,5 @@ export const commands: readonly CliCommand[] = [
   exportCommand,
   importCommand,
   typesCommand,
+  mcpCommand,
 ];

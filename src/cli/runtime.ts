@@ -7,6 +7,7 @@ import { createStorage } from '../storage/create-storage.js';
 import { loadAppConfig } from '../load-app-config.js';
 import type { CliIo } from './command.js';
 import { attachmentsGenerationKey } from '../content/generation-keys.js';
+import type { ContentServices } from '../content-services.js';
 
 /** The configuration the server would start with in the same directory and environment. */
 export function loadCliConfig(io: CliIo): Promise<AppConfig> {
@@ -37,14 +38,17 @@ export async function withStore<T>(config: AppConfig, work: (storage: StorageAda
 export const commandLineOperator: Principal = commandLine.principal;
 
 /** Runs `work` with the server's own document operations on the configured store (`withStore`). */
-export function withDocuments<T>(config: AppConfig, work: (documents: DocumentOperations, storage: StorageAdapter) => Promise<T>): Promise<T> {
+export function withDocuments<T>(
+  config: AppConfig,
+  work: (documents: DocumentOperations, storage: StorageAdapter, content: ContentServices) => Promise<T>,
+): Promise<T> {
   return withStore(config, async (storage) => {
     // Loaded when needed: the content services' modules (sharp among them) take seconds to load
     // on a busy machine, and the other commands need none of them.
     const { createContentServices } = await import('../content-services.js');
     const content = await createContentServices(config, storage);
     try {
-      return await work(content.documents, storage);
+      return await work(content.documents, storage, content);
     } finally {
       content.close();
     }

@@ -106,6 +106,8 @@ export interface GetOneOptions extends GetOptions {
 
 export interface ListQuery<D, P extends keyof D = never> extends GetOptions {
   readonly page?: number;
+  /** A previous answer's `nextCursor`: the page after it, stable under writes between pages (not with `page`). */
+  readonly cursor?: string;
   readonly perPage?: number;
   /** Full-text search; results come in relevance order unless `sort` is given. */
   readonly search?: string;
@@ -139,6 +141,8 @@ export interface ListAnswer<R> {
   readonly results: R[];
   readonly pages: number;
   readonly currentPage: number;
+  /** The `cursor` of the next page; null on the last. */
+  readonly nextCursor: string | null;
   readonly choices?: Readonly<Record<string, readonly { readonly value: unknown; readonly label: string }[]>>;
   readonly counts?: Readonly<Record<string, readonly { readonly value: unknown; readonly label: string; readonly count: number }[]>>;
 }
@@ -215,6 +219,7 @@ function listParameters(query: ListQuery<Record<string, unknown>, string>): Reco
     ...(query.filters as Record<string, QueryValue> | undefined),
     ...versionParameters(query),
     page: query.page,
+    cursor: query.cursor,
     perPage: query.perPage,
     search: query.search,
     autocomplete: query.autocomplete,

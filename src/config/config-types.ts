@@ -64,6 +64,11 @@ export interface LoadedConfig {
    * the original's login option); checked against the user type by content.
    */
   readonly whoamiFields: readonly string[];
+  /**
+   * The MCP server (`mcp.anonymous`): whether callers without an API key or token may use it,
+   * as anonymous readers of the public projections. Off by default: an agent without a credential is refused (401).
+   */
+  readonly mcp: { readonly anonymous: boolean };
   readonly logLevel: string;
   /** Server processes sharing the port (CMS_WORKERS): above 1, `main.ts` starts a primary that forks them. */
   readonly workers: number;

@@ -155,6 +155,10 @@ export const limitDefinitions = {
   webhookMaxAgeSeconds: { env: 'CMS_LIMIT_WEBHOOK_MAX_AGE_SECONDS', default: 259_200, min: 1, max: 31_536_000, unit: 's', about: 'an event not delivered this long after the change is marked failed' },
   webhookPollInterval: { env: 'CMS_LIMIT_WEBHOOK_POLL_INTERVAL', default: 2_000, min: 10, max: 600_000, unit: 'ms', about: 'how often a server looks for events other processes wrote (its own are sent at once)' },
   webhookConcurrency: { env: 'CMS_LIMIT_WEBHOOK_CONCURRENCY', default: 8, min: 1, max: 1_000, unit: 'requests', about: 'webhook deliveries one server process sends at once' },
+  // cache.purge: the events a round finds are sent together, their tags in requests of at most the
+  // endpoint's maxPurgeTags; a process sends them at most once per webhookPurgeInterval, gathering the rest.
+  webhookPurgeBatch: { env: 'CMS_LIMIT_WEBHOOK_PURGE_BATCH', default: 1_000, min: 1, max: 100_000, unit: 'events', about: 'cache.purge events one server process gathers into one round of purge requests' },
+  webhookPurgeInterval: { env: 'CMS_LIMIT_WEBHOOK_PURGE_INTERVAL', default: 1_000, min: 0, max: 600_000, unit: 'ms', about: 'shortest pause between two rounds of purge requests from one server process (the first is sent at once)' },
   webhookKeepSeconds: { env: 'CMS_LIMIT_WEBHOOK_KEEP_SECONDS', default: 604_800, min: 1, max: 315_360_000, unit: 's', about: 'delivered and failed deliveries are listed this long after their last attempt, then removed' },
   // Scheduled publishing (docs/reference/rest-api.md, "Scheduled publishing"): every process looks
   // for due schedules every schedulerInterval; a claimed run that neither ends nor fails within

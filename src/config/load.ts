@@ -65,6 +65,13 @@ export const topLevelSchema = Type.Object(
         { additionalProperties: false, errorMessage: 'must be an object { whoamiFields }' },
       ),
     ),
+    // The MCP server (`/api/v1/@cms/mcp`, `cms mcp`): whether callers without a key or token may use it.
+    mcp: Type.Optional(
+      Type.Object(
+        { anonymous: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })) },
+        { additionalProperties: false, errorMessage: 'must be an object { anonymous }' },
+      ),
+    ),
     trustProxy: Type.Optional(
       Type.Union([Type.Boolean(), Type.String()], {
         errorMessage: 'must be true, false or a comma-separated list of addresses and networks',
@@ -192,6 +199,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     trustProxy: settings.trustProxy ?? trustProxyOf(raw.trustProxy),
     corsOrigins: resolveCorsOrigins(raw.cors, options.env ?? process.env),
     whoamiFields: raw.login?.whoamiFields ?? [],
+    mcp: { anonymous: raw.mcp?.anonymous ?? false },
     logLevel: settings.logLevel,
     workers: settings.workers,
   });

@@ -25,7 +25,12 @@ export interface WebhookEndpointConfig {
   /** Piece type names, or every type. Checked against the configured types by content. */
   readonly types: '*' | readonly string[];
   readonly events: readonly WebhookEventName[];
+  /** The most CDN tags one cache.purge request names (Cloudflare takes 100 a call, Fastly 256 keys). */
+  readonly maxPurgeTags: number;
 }
+
+/** Cloudflare's limit of tags per purge call, the lower of the two CDNs': right for both unless configured. */
+export const defaultMaxPurgeTags = 100;
 
 const eventSchema = Type.Union(
   webhookEventNames.map((name) => Type.Literal(name)),
@@ -44,8 +49,9 @@ const webhookSchema = Type.Object(
       errorMessage: 'must be "*" or a non-empty list of piece type names',
     }),
     events: Type.Optional(Type.Array(eventSchema, { minItems: 1, uniqueItems: true, errorMessage: `must be a non-empty list of ${webhookEventNames.join(', ')}` })),
+    maxPurgeTags: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, errorMessage: 'must be a whole number from 1 to 10000' })),
   },
-  { additionalProperties: false, errorMessage: 'must be an object { name, url, secret, types, events }' },
+  { additionalProperties: false, errorMessage: 'must be an object { name, url, secret, types, events, maxPurgeTags }' },
 );
 
 /** The `webhooks` section of the configuration file. */
@@ -96,6 +102,7 @@ export function resolveWebhooks(fromFile: Static<typeof webhooksSchema> | undefi
       secret: secretOf(entry.secret, `${path}.secret`, env),
       types: entry.types,
       events: entry.events ?? [...changeEventNames],
+      maxPurgeTags: entry.maxPurgeTags ?? defaultMaxPurgeTags,
     };
   });
   const seen = new Set<string>();

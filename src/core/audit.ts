@@ -16,8 +16,17 @@ export const documentAuditVerbs = [
   'restoreHistory', 'localize', 'share', 'unshare', 'revokeShareLink', 'schedule', 'unschedule', 'delete',
 ] as const;
 export type DocumentAuditVerb = (typeof documentAuditVerbs)[number];
+/**
+ * The MCP server's tools (`src/mcp/tools.ts` names each one by this list) and its resource
+ * reads: every call is recorded as `mcp.<name>`, besides the record a write makes of itself.
+ */
+export const mcpAuditedCalls = [
+  'describeTypes', 'findDocuments', 'getDocument', 'createDraft', 'patchDraft', 'publish', 'schedule', 'readHistory', 'readResource',
+] as const;
+export type McpAuditedCall = (typeof mcpAuditedCalls)[number];
 export const auditActions = [
   ...documentAuditVerbs.map((verb) => `document.${verb}` as const),
+  ...mcpAuditedCalls.map((call) => `mcp.${call}` as const),
   'login', 'login.failed', 'logout', 'apikey.create', 'apikey.revoke', 'attachment.upload', 'webhook.retry',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

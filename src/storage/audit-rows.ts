@@ -62,7 +62,7 @@ export function auditRecordOf(row: AuditRow): AuditRecord {
  * and its values; `placeholder(n)` is the dialect's n-th parameter (1-based). The shapes are
  * few (each filter present or not), so each is prepared once.
  */
-export function auditConditions(query: AuditQuery, placeholder: (n: number) => string): { where: string; values: unknown[] } {
+export function auditConditions(query: AuditQuery, placeholder: (n: number) => string, afterId?: string): { where: string; values: unknown[] } {
   const conditions: string[] = [];
   const values: unknown[] = [];
   const next = (value: unknown) => {
@@ -76,5 +76,8 @@ export function auditConditions(query: AuditQuery, placeholder: (n: number) => s
   if (query.action !== undefined) conditions.push(`action = ${next(query.action)}`);
   if (query.since !== undefined) conditions.push(`at >= ${next(query.since)}`);
   if (query.until !== undefined) conditions.push(`at < ${next(query.until)}`);
+  // Newest first: the records appended before that one (found by its unique id). A record pruned
+  // since has nothing after it: pruning removes the oldest first.
+  if (afterId !== undefined) conditions.push(`seq < (SELECT seq FROM audit_records WHERE id = ${next(afterId)})`);
   return { where: conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`, values };
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Limits } from '../config/limits.js';
-import type { WebhookEndpointConfig } from '../config/webhooks-config.js';
+import { changeEventNames, purgeEventName, type WebhookEndpointConfig } from '../config/webhooks-config.js';
 import type { StorageAdapter, WebhookDelivery, WebhookDeliveryStatus } from '../storage/storage-adapter.js';
 import { signatureOf } from './signature.js';
 import { retryDelay } from './retry-delay.js';
+import { purgeRequestsOf, type PurgeRequest } from './purge-requests.js';
 
 export interface DispatcherLog {
   warn(details: object, message: string): void;
@@ -29,6 +30,10 @@ const maxErrorLength = 500;
  * committed events (`wake`), when a retry falls due, and every poll interval for the events of
  * other processes. A process that stops or dies mid-attempt leaves its lease to run out; another
  * round, here or elsewhere, sends the delivery again: delivery is at least once.
+ * `cache.purge` events go in batches: a round leases every due one (up to webhookPurgeBatch,
+ * in any order among themselves) and tells each endpoint of all their tags at once, in requests
+ * of at most its `maxPurgeTags`, at most once per webhookPurgeInterval; the events of a burst of
+ * writes gather meanwhile, so a CDN gets a few calls, not one per write.
  */
 export class WebhookDispatcher {
   readonly #storage: StorageAdapter;
@@ -41,10 +46,13 @@ export class WebhookDispatcher {
   #timer: NodeJS.Timeout | null = null;
   #timerDue = Infinity;
   #nextPrune = 0;
+  readonly #purgeEndpoints: readonly string[];
+  #nextPurge = 0;
 
   constructor(deps: { storage: StorageAdapter; endpoints: readonly WebhookEndpointConfig[]; limits: Limits; log: DispatcherLog }) {
     this.#storage = deps.storage;
     this.#endpoints = new Map(deps.endpoints.map((endpoint) => [endpoint.name, endpoint]));
+    this.#purgeEndpoints = deps.endpoints.filter((endpoint) => endpoint.events.includes(purgeEventName)).map((endpoint) => endpoint.name);
     this.#limits = deps.limits;
     this.#log = deps.log;
   }
@@ -97,30 +105,52 @@ export class WebhookDispatcher {
     const now = Date.now();
     await this.#prune(now);
     const token = randomUUID();
-    const claimed = await this.#storage.webhooks.claim({
-      endpoints: [...this.#endpoints.keys()],
-      now,
-      // Longer than an attempt can take, with room to record it.
-      leaseMs: 2 * this.#limits.webhookTimeout + 1_000,
-      token,
-      limit: this.#limits.webhookConcurrency,
-    });
+    // Longer than an attempt can take, with room to record it.
+    const lease = { now, token, leaseMs: 2 * this.#limits.webhookTimeout + 1_000 };
+    const purges = await this.#claimPurges(lease);
+    const claimed = await this.#storage.webhooks.claim({ ...lease, endpoints: [...this.#endpoints.keys()], events: changeEventNames, limit: this.#limits.webhookConcurrency });
     // Each records its own outcome; one that cannot (the store failing) is sent again once its lease runs out.
-    const outcomes = await Promise.allSettled(claimed.map((delivery) => this.#deliver(delivery, token)));
+    const outcomes = await Promise.allSettled([
+      ...claimed.map(async (delivery) => this.#record(delivery, token, await this.#attempt(this.#endpoints.get(delivery.endpoint)!, delivery))),
+      ...[...groupByEndpoint(purges)].map(([name, deliveries]) => this.#purge(this.#endpoints.get(name)!, deliveries, token)),
+    ]);
     for (const outcome of outcomes) {
       if (outcome.status === 'rejected') this.#log.error({ err: outcome.reason }, 'a webhook attempt could not be recorded');
     }
-    return claimed.length;
+    return claimed.length + purges.length;
   }
 
-  async #deliver(delivery: WebhookDelivery, token: string): Promise<void> {
+  /** The due purge events, unless this process sent some less than webhookPurgeInterval ago: then a round is set for when it may. */
+  async #claimPurges(lease: { now: number; token: string; leaseMs: number }): Promise<WebhookDelivery[]> {
+    if (this.#purgeEndpoints.length === 0) return [];
+    if (lease.now < this.#nextPurge) {
+      this.#scheduleAt(this.#nextPurge);
+      return [];
+    }
+    const limit = this.#limits.webhookPurgeBatch;
+    const purges = await this.#storage.webhooks.claim({ ...lease, endpoints: this.#purgeEndpoints, events: [purgeEventName], unordered: true, limit });
+    if (purges.length > 0) this.#nextPurge = lease.now + this.#limits.webhookPurgeInterval;
+    return purges;
+  }
+
+  /**
+   * Tells one endpoint of these purges, its requests at once (so the batch takes one attempt's
+   * time, within the lease); each delivery's outcome is the first failed request's, or success.
+   */
+  async #purge(endpoint: WebhookEndpointConfig, deliveries: readonly WebhookDelivery[], token: string): Promise<void> {
+    const requests = purgeRequestsOf(deliveries, endpoint.maxPurgeTags, new Date());
+    const outcomes = await Promise.all(requests.map((request) => this.#attempt(endpoint, request)));
+    const outcome = outcomes.find((one) => !succeeded(one)) ?? outcomes[0]!;
+    await Promise.all(deliveries.map((delivery) => this.#record(delivery, token, outcome)));
+  }
+
+  async #record(delivery: WebhookDelivery, token: string, outcome: Outcome): Promise<void> {
     const endpoint = this.#endpoints.get(delivery.endpoint)!;
-    const outcome = await this.#attempt(endpoint, delivery);
     // Abandoned: the lease runs out and the delivery is sent again, as after a crash.
     if (this.#stopping.signal.aborted) return;
     const now = Date.now();
     const attempts = delivery.attempts + 1;
-    const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const delivered = succeeded(outcome);
     const tooOld = now - delivery.createdAt >= this.#limits.webhookMaxAgeSeconds * 1000;
     const status: WebhookDeliveryStatus = delivered ? 'delivered' : attempts >= this.#limits.webhookAttempts || tooOld ? 'failed' : 'pending';
     const delay = status === 'pending' ? retryDelay(attempts, { first: this.#limits.webhookRetryDelay, max: this.#limits.webhookRetryMaxDelay }) : 0;
@@ -132,7 +162,8 @@ export class WebhookDispatcher {
   }
 
   /** One signed POST; any answer but a 2xx, a timeout or a network error is a failure. */
-  async #attempt(endpoint: WebhookEndpointConfig, delivery: WebhookDelivery): Promise<Outcome> {
+  async #attempt(endpoint: WebhookEndpointConfig, sent: WebhookDelivery | PurgeRequest): Promise<Outcome> {
+    const { id, event, payload } = 'eventId' in sent ? { id: sent.eventId, event: sent.event, payload: sent.payload } : { ...sent, event: purgeEventName };
     const timestamp = Math.floor(Date.now() / 1000);
     const timeout = this.#limits.webhookTimeout;
     try {
@@ -141,12 +172,12 @@ export class WebhookDispatcher {
         headers: {
           'content-type': 'application/json',
           'user-agent': 'cms-webhooks/1',
-          'cms-webhook-id': delivery.eventId,
-          'cms-webhook-event': delivery.event,
+          'cms-webhook-id': id,
+          'cms-webhook-event': event,
           'cms-webhook-timestamp': String(timestamp),
-          'cms-webhook-signature': signatureOf(endpoint.secret, timestamp, delivery.payload),
+          'cms-webhook-signature': signatureOf(endpoint.secret, timestamp, payload),
         },
-        body: delivery.payload,
+        body: payload,
         // A redirect is a failure: following it would send the event where it was not configured to go.
         redirect: 'manual',
         signal: AbortSignal.any([AbortSignal.timeout(timeout), this.#stopping.signal]),
@@ -184,6 +215,20 @@ export class WebhookDispatcher {
     this.#timer = null;
     this.#timerDue = Infinity;
   }
+}
+
+function succeeded(outcome: Outcome): boolean {
+  return outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+}
+
+function groupByEndpoint(deliveries: readonly WebhookDelivery[]): Map<string, WebhookDelivery[]> {
+  const groups = new Map<string, WebhookDelivery[]>();
+  for (const delivery of deliveries) {
+    const group = groups.get(delivery.endpoint);
+    if (group) group.push(delivery);
+    else groups.set(delivery.endpoint, [delivery]);
+  }
+  return groups;
 }
 
 /** Why an attempt got no answer, in a few words for the admin endpoint. */

@@ -16,7 +16,7 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
  * comment line right after it (`# 404 from now on`, `# HTTP/1.1 304 Not Modified`).
  */
 
-const pages = ['docs/reference/rest-api.md', 'docs/reference/field-types.md'];
+const pages = ['docs/reference/rest-api.md', 'docs/reference/field-types.md', 'docs/guides/mcp.md'];
 
 interface CurlCall {
   readonly where: string;

@@ -199,9 +199,9 @@ describe('History: pages, entries, restore', () => {
     const paged = [...first.body.results, ...ok(await historyOf(t, `${draft}/history?perPage=2&page=2`), 'page 2').body.results, ...third.body.results];
     assert.deepEqual(paged.map((entry: { _id: string }) => entry._id), all);
     const past = ok(await historyOf(t, `${draft}/history?perPage=2&page=9`), 'past');
-    assert.deepEqual(past.body, { pages: 3, currentPage: 9, results: [] });
+    assert.deepEqual(past.body, { pages: 3, currentPage: 9, nextCursor: null, results: [] });
     const farPast = ok(await historyOf(t, `${draft}/history?perPage=100&page=999999999`), 'far past');
-    assert.deepEqual(farPast.body, { pages: 1, currentPage: 999999999, results: [] });
+    assert.deepEqual(farPast.body, { pages: 1, currentPage: 999999999, nextCursor: null, results: [] });
     const capped = ok(await historyOf(t, `${draft}/history?perPage=100000`), 'capped');
     assert.equal(capped.body.results.length, 5);
     assert.equal(capped.body.pages, 1);

@@ -279,7 +279,7 @@ describe('Lifecycle routes: hostile input is a 400 in the one error shape', () =
 
   it('answers a history page far past the end with no entries, on both stores', async () => {
     const res = ok(await t.request('GET', `${draft}/history?page=999999999&perPage=100`), 'far page');
-    assert.deepEqual(res.body, { pages: 1, currentPage: 999_999_999, results: [] });
+    assert.deepEqual(res.body, { pages: 1, currentPage: 999_999_999, nextCursor: null, results: [] });
   });
 });
 

@@ -107,7 +107,7 @@ describe('piece endpoints: insert, get, list, replace', () => {
     }
     const first = await t.request('GET', '/api/v1/note');
     assert.equal(first.status, 200);
-    assert.deepEqual(Object.keys(first.body).sort(), ['currentPage', 'pages', 'results']);
+    assert.deepEqual(Object.keys(first.body).sort(), ['currentPage', 'nextCursor', 'pages', 'results']);
     assert.equal(first.body.pages, 2);
     assert.equal(first.body.currentPage, 1);
     assert.equal(first.body.results.length, 10);
@@ -116,7 +116,7 @@ describe('piece endpoints: insert, get, list, replace', () => {
     assert.equal(second.body.results.length, 2);
     assert.equal(second.body.currentPage, 2);
     const beyond = await t.request('GET', '/api/v1/note?page=9');
-    assert.deepEqual(beyond.body, { pages: 2, currentPage: 9, results: [] });
+    assert.deepEqual(beyond.body, { pages: 2, currentPage: 9, nextCursor: null, results: [] });
     const small = await t.request('GET', '/api/v1/note?perPage=5&page=3');
     assert.equal(small.body.pages, 3);
     assert.equal(small.body.results.length, 2);

@@ -1,9 +1,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { DocumentStore, StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { keys, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { makeImage, uploaded } from '../helpers/media.js';
+import { countFinds } from '../helpers/find-counter.js';
 
 type Key = keyof typeof keys | null;
 
@@ -15,21 +15,6 @@ function cacheConfig(): Record<string, unknown> {
   modules.article.fields.add._authors = { type: 'relationship', withType: 'person' };
   modules.article.options.publicApiProjection._authors = 1;
   return config;
-}
-
-/** Counts `documents.find` on the adapter: a cached answer reads nothing. */
-function countFinds(counter: { finds: number }) {
-  return (adapter: StorageAdapter): StorageAdapter => {
-    const documents: DocumentStore = { ...bindAll(adapter.documents), find: (query) => (counter.finds++, adapter.documents.find(query)) };
-    return new Proxy(adapter, { get: (target, prop) => (prop === 'documents' ? documents : bindOne(target, prop)) });
-  };
-}
-function bindOne<T extends object>(target: T, prop: string | symbol) {
-  const value = Reflect.get(target, prop, target);
-  return typeof value === 'function' ? value.bind(target) : value;
-}
-function bindAll<T extends object>(target: T): T {
-  return Object.fromEntries(Object.keys(target).map((name) => [name, bindOne(target, name)])) as T;
 }
 
 describe('response cache: ETag, 304, Cache-Control, compression', () => {

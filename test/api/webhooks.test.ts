@@ -30,6 +30,28 @@ function configWith(webhooks: unknown[]): Record<string, unknown> {
  * Waits until the outbox holds no pending delivery (each attempt recorded, so each request it
  * made has arrived), polling the admin endpoint, then checks nothing more came than `count`.
  */
+interface PurgedChange {
+  id: string;
+  type: string;
+  cmsDocId: string;
+  cause: string;
+  tags: string[];
+}
+
+/** The changes the purge requests told of, each once, in the order made, once `count` have come and the outbox settled. */
+async function purgedChanges(t: TestApp, receiver: WebhookReceiver, count: number): Promise<PurgedChange[]> {
+  const deadline = Date.now() + 10_000;
+  const changes = () => [...new Map(receiver.received.flatMap((hook) => hook.payload.changes as PurgedChange[]).map((change) => [change.id, change])).values()];
+  while (changes().length < count) {
+    assert.ok(Date.now() < deadline, `${changes().length} purged changes arrived, not ${count}`);
+    await sleep(20);
+  }
+  await outboxSettled(t);
+  const told = changes();
+  assert.equal(told.length, count);
+  return told;
+}
+
 async function assertNothingMore(t: TestApp, receiver: WebhookReceiver, count: number): Promise<void> {
   await outboxSettled(t);
   assert.equal(receiver.received.length, count, `expected ${count} requests, got ${receiver.received.map((hook) => hook.payload.event).join(', ')}`);
@@ -128,8 +150,12 @@ describe('webhooks', () => {
       const second = await t.request('GET', `/api/v1/@cms/webhook/deliveries?perPage=4&before=${first.body.next}`);
       assert.deepEqual(second.body.results.map((d: { event: string }) => d.event), ['unpublish', 'update', 'insert']);
       assert.equal(second.body.next, null);
+      assert.equal(second.body.nextCursor, null);
+      assert.equal(first.body.nextCursor, String(first.body.next));
+      const byCursor = await t.request('GET', `/api/v1/@cms/webhook/deliveries?perPage=4&cursor=${first.body.nextCursor}`);
+      assert.deepEqual(byCursor.body, second.body, 'cursor walks as before does');
       const none = await t.request('GET', '/api/v1/@cms/webhook/deliveries?status=failed');
-      assert.deepEqual(none.body, { results: [], next: null });
+      assert.deepEqual(none.body, { results: [], next: null, nextCursor: null });
     });
 
     it('refuses everyone but admins, and hostile queries', async () => {
@@ -144,7 +170,7 @@ describe('webhooks', () => {
         // An anonymous caller is told how to send credentials, a known one which role it lacks.
         assert.match(retry.body.message, key === null ? /needs an API key or a sign-in/ : /needs the admin role or higher/);
       }
-      for (const query of ['status=sent', 'perPage=0', 'perPage=101', 'before=-1', 'before=abc', 'status[]=failed', 'endpoint=']) {
+      for (const query of ['status=sent', 'perPage=0', 'perPage=101', 'before=-1', 'before=abc', 'status[]=failed', 'endpoint=', 'cursor=abc', 'cursor=1&before=1']) {
         const answer = await t.request('GET', `/api/v1/@cms/webhook/deliveries?${query}`);
         assert.equal(answer.status, 400, query);
         assert.equal(answer.body.name, 'invalid');
@@ -294,7 +320,7 @@ describe('webhooks', () => {
     });
   });
 
-  it('sends cache.purge only to the endpoints that list it, once per write, with the CDN tags the write invalidates', async () => {
+  it('sends cache.purge only to the endpoints that list it, each change once, with the CDN tags it invalidates', async () => {
     const receiver = await startReceiver();
     const changes = await startReceiver();
     const t = await startTestApp(
@@ -313,23 +339,20 @@ describe('webhooks', () => {
       const attachment = await uploaded(t, 'purged.png', await makeImage('png', 8, 8));
       const imageId: string = (await t.request('POST', '/api/v1/@cms/image', { body: { title: 'Purged image', attachment } })).body.cmsDocId;
       assert.equal((await t.request('PATCH', `/api/v1/@cms/image/${imageId}:en:draft`, { body: { alt: 'Now described' } })).status, 200);
-      const hooks = await receiver.waitFor(5);
-      await assertNothingMore(t, receiver, 5);
+      const changed = await purgedChanges(t, receiver, 5);
       const all = ['article:draft', 'article:published', `doc:${docId}`];
-      const tagsOf = (id: string) => hooks.filter((hook) => hook.payload.cmsDocId === id).map((hook) => [hook.payload.event, hook.payload.cause, hook.payload.tags]);
-      assert.deepEqual(
-        tagsOf(docId),
-        [['cache.purge', 'insert', all], ['cache.purge', 'update', ['article:draft']], ['cache.purge', 'publish', all]],
-        'a draft save names only the drafts: no shared answer shows them',
-      );
+      const tagsOf = (id: string) => changed.filter((change) => change.cmsDocId === id).map((change) => [change.cause, change.tags]);
+      assert.deepEqual(tagsOf(docId), [['insert', all], ['update', ['article:draft']], ['publish', all]], 'a draft save names only the drafts: no shared answer shows them');
       const image = ['@cms/image:draft', '@cms/image:published', `doc:${imageId}`];
-      assert.deepEqual(tagsOf(imageId), [['cache.purge', 'insert', image], ['cache.purge', 'update', image]], 'a draft save of an autopublishing type names its published tags');
-      for (const hook of hooks) {
+      assert.deepEqual(tagsOf(imageId), [['insert', image], ['update', image]], 'a draft save of an autopublishing type names its published tags');
+      for (const hook of receiver.received) {
         assert.ok(signatureIsValid(hook, secret));
         assert.equal(hook.headers['cms-webhook-event'], 'cache.purge');
+        assert.equal(hook.headers['cms-webhook-id'], hook.payload.id);
+        assert.equal(hook.payload.event, 'cache.purge');
         assert.equal(hook.payload.surrogateKey, hook.payload.tags.join(' '));
         assert.equal(hook.payload.cacheTag, hook.payload.tags.join(','));
-        assert.ok([docId, imageId].includes(hook.payload.cmsDocId));
+        assert.deepEqual(hook.payload.tags, [...new Set(hook.payload.changes.flatMap((change: PurgedChange) => change.tags))], 'a request names the tags of its changes once each');
       }
       await changes.waitFor(3);
       assert.ok(changes.received.every((hook) => hook.payload.event !== 'cache.purge'), 'an endpoint with the default events gets no purge');
@@ -342,6 +365,64 @@ describe('webhooks', () => {
       await t.close();
       await receiver.close();
       await changes.close();
+    }
+  });
+
+  it('gathers the purges of a burst of writes into few requests, each within the endpoint\'s maxPurgeTags', async () => {
+    const receiver = await startReceiver();
+    const t = await startTestApp(configWith([{ name: 'cdn', url: receiver.url, secret, types: ['article'], events: ['cache.purge'], maxPurgeTags: 4 }]), {
+      ...fastEnv,
+      CMS_LIMIT_WEBHOOK_PURGE_INTERVAL: '1500',
+    });
+    try {
+      const first: string = (await t.request('POST', '/api/v1/article', { body: { title: 'Sent at once' } })).body.cmsDocId;
+      const [alone] = await receiver.waitFor(1);
+      assert.deepEqual(alone!.payload.changes.map((change: PurgedChange) => change.cmsDocId), [first], 'the first purge goes at once');
+      assert.equal(alone!.payload.id, alone!.payload.changes[0].id, 'a lone event keeps its id');
+      assert.deepEqual([alone!.payload.part, alone!.payload.parts], [1, 1]);
+      const burst: string[] = [];
+      for (let n = 0; n < 6; n++) burst.push((await t.request('POST', '/api/v1/article', { body: { title: `Burst ${n}` } })).body.cmsDocId);
+      const changed = await purgedChanges(t, receiver, 7);
+      assert.deepEqual(changed.map((change) => change.cmsDocId), [first, ...burst]);
+      const later = receiver.received.slice(1);
+      // 6 documents' own tags and the two lists': 8 tags, 4 a request.
+      assert.equal(later.length, 2, `the burst gathered into two requests, not ${later.length}`);
+      assert.ok(later[0]!.at - alone!.at >= 1_400, 'the next purges waited out the interval');
+      assert.deepEqual(later.map((hook) => [hook.payload.part, hook.payload.parts]), [[1, 2], [2, 2]]);
+      assert.ok(later.every((hook) => hook.payload.tags.length <= 4));
+      assert.deepEqual(later.flatMap((hook) => hook.payload.tags).sort(), ['article:draft', 'article:published', ...burst.map((id) => `doc:${id}`)].sort());
+      assert.notEqual(later[0]!.payload.id, later[1]!.payload.id);
+      for (const hook of receiver.received) assert.ok(signatureIsValid(hook, secret));
+      const deliveries = (await t.request('GET', '/api/v1/@cms/webhook/deliveries?endpoint=cdn')).body.results;
+      assert.deepEqual(deliveries.map((delivery: { status: string }) => delivery.status), Array(7).fill('delivered'), 'every event is marked delivered');
+    } finally {
+      await t.close();
+      await receiver.close();
+    }
+  });
+
+  it('sends a gathered purge again when one of its requests fails, each event counted as attempted', async () => {
+    const receiver = await startReceiver(({ n }) => (n === 2 ? 503 : 200));
+    const t = await startTestApp(configWith([{ name: 'cdn', url: receiver.url, secret, types: ['article'], events: ['cache.purge'], maxPurgeTags: 2 }]), {
+      ...fastEnv,
+      CMS_LIMIT_WEBHOOK_PURGE_INTERVAL: '0',
+    });
+    try {
+      const docId: string = (await t.request('POST', '/api/v1/article', { body: { title: 'Purged twice' } })).body.cmsDocId;
+      // Three tags, two a request: one of the two requests fails, the event is tried again, both requests again.
+      const hooks = await receiver.waitFor(4);
+      const byPart = (pair: typeof hooks) => [...pair].sort((a, b) => a.payload.part - b.payload.part);
+      const [first, again] = [byPart(hooks.slice(0, 2)), byPart(hooks.slice(2))];
+      assert.deepEqual(hooks.map((hook) => hook.answered).sort(), [200, 200, 200, 503]);
+      assert.ok(again.every((hook) => hook.answered === 200));
+      for (const pair of [first, again]) assert.deepEqual(pair.map((hook) => hook.payload.tags), [['article:draft', 'article:published'], [`doc:${docId}`]]);
+      assert.deepEqual(first.map((hook) => hook.payload.id), again.map((hook) => hook.payload.id), 'the same batch has the same ids on a retry');
+      await outboxSettled(t);
+      const [delivery] = (await t.request('GET', '/api/v1/@cms/webhook/deliveries?endpoint=cdn')).body.results;
+      assert.deepEqual([delivery.status, delivery.attempts, delivery.lastStatusCode], ['delivered', 2, 200]);
+    } finally {
+      await t.close();
+      await receiver.close();
     }
   });
 

@@ -182,6 +182,16 @@ describe('sqlite query plans on 50,000 documents', () => {
     }
   });
 
+  it('ranks a keyset bound of a search by relevance from indexes, the bound\'s document among the matches', async () => {
+    for (const ranked of cases.filter(({ query }) => query.order === 'relevance').map(({ query }) => query)) {
+      const [, second, ...rest] = await adapter.documents.find({ ...ranked, limit: 12 });
+      const values = (ranked.sort ?? []).map(({ field }) => second![field] as string);
+      const bounded: DocumentQuery = { ...ranked, after: { values, id: second!._id }, limit: 10 };
+      assertIndexed(plan(compileFindQuery(bounded)));
+      assert.deepEqual(idsOfFound(await adapter.documents.find(bounded)), idsOfFound(rest));
+    }
+  });
+
   it('counts a search from its matches, not by walking the list scope', () => {
     const searches = cases.filter(({ query }) => query.search !== undefined);
     assert.ok(searches.length >= 4);

@@ -6,15 +6,15 @@ import type { NewWebhookDelivery, StorageAdapter } from '../../src/storage/stora
 const t0 = Date.UTC(2030, 0, 1);
 const lease = 10_000;
 
-function delivery(eventId: string, docId: string, endpoint = 'hook'): NewWebhookDelivery {
-  return { eventId, endpoint, docId, event: 'update', type: 'article', payload: JSON.stringify({ id: eventId }) };
+function delivery(eventId: string, docId: string, endpoint = 'hook', event = 'update'): NewWebhookDelivery {
+  return { eventId, endpoint, docId, event, type: 'article', payload: JSON.stringify({ id: eventId }) };
 }
 
 /** What the webhook dispatcher relies on: an outbox leased atomically, in order per document and endpoint. */
 export function describeWebhookOutboxContract(adapterOf: () => StorageAdapter): void {
   describe('webhook outbox', () => {
     const claim = (token: string, now = t0, endpoints = ['hook'], limit = 10) =>
-      adapterOf().webhooks.claim({ endpoints, now, leaseMs: lease, token, limit });
+      adapterOf().webhooks.claim({ endpoints, events: ['update'], now, leaseMs: lease, token, limit });
     const record = (id: number, token: string, status: 'pending' | 'delivered' | 'failed', now = t0, nextAttemptAt = now) =>
       adapterOf().webhooks.record({ id, token, status, statusCode: status === 'delivered' ? 200 : 500, error: status === 'delivered' ? null : 'answered 500', nextAttemptAt, now });
 
@@ -43,6 +43,16 @@ export function describeWebhookOutboxContract(adapterOf: () => StorageAdapter): 
       assert.equal(await record(first[0]!.id, 'one', 'delivered'), true);
       assert.deepEqual((await claim('two')).map((d) => d.eventId), ['a2'], 'a1 delivered: a2 is due');
       assert.deepEqual((await claim('three', t0, ['other'])).map((d) => d.eventId), ['a1']);
+    });
+
+    it('leases only the events asked for; unordered ones wait for earlier events of others, not of their own', async () => {
+      const outbox = adapterOf().webhooks;
+      await outbox.enqueue([delivery('a1', 'a', 'hook', 'purge'), delivery('a2', 'a', 'hook', 'purge'), delivery('a3', 'a'), delivery('a4', 'a', 'hook', 'purge')], t0);
+      const purges = (token: string) => outbox.claim({ endpoints: ['hook'], events: ['purge'], unordered: true, now: t0, leaseMs: lease, token, limit: 10 });
+      assert.deepEqual((await purges('one')).map((d) => d.eventId), ['a1', 'a2'], 'a4 waits behind a3, of another event');
+      assert.deepEqual(await claim('two'), [], 'a3 waits behind the purges: the order across events holds');
+      const ordered = await outbox.claim({ endpoints: ['hook'], events: ['purge'], now: t0 + lease, leaseMs: lease, token: 'three', limit: 10 });
+      assert.deepEqual(ordered.map((d) => d.eventId), ['a1'], 'without unordered, one event per document at a time');
     });
 
     it('keeps a document\'s later event back while an earlier one waits for its retry', async () => {

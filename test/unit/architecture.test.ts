@@ -25,6 +25,9 @@ const mayImport: Readonly<Record<string, readonly string[]>> = {
   'src/media/': ['src/core/', 'src/errors/', 'src/config/', ...storageInterface],
   // No storage at all: a route names the little it needs of the store (health's `Pingable`).
   'src/http/': ['src/core/', 'src/errors/', 'src/config/', 'src/content/', 'src/auth/', 'src/media/'],
+  // The MCP server: tools and resources translated onto the document operations, as http's routes are; the
+  // composition root gives it the REST error mapping, so it knows no HTTP layer.
+  'src/mcp/': ['src/core/', 'src/errors/', 'src/config/', 'src/content/'],
   // Sending the outbox's webhook deliveries: the content layer only writes them.
   'src/webhooks/': ['src/core/', 'src/errors/', 'src/config/', ...storageInterface],
   // Assembling: the configuration, the composition root, the process entry.
@@ -51,6 +54,7 @@ const packageOwners: Readonly<Record<string, readonly string[]>> = {
   'better-sqlite3': ['src/storage/sqlite/'],
   sharp: ['src/media/image-processor.ts'],
   '@aws-sdk/': ['src/media/s3-file-storage.ts'],
+  '@modelcontextprotocol/': ['src/mcp/'],
 };
 
 /**

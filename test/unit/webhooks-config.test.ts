@@ -23,7 +23,9 @@ test('no webhooks unless configured', async () => {
 
 test('an endpoint takes every event by default and its URL as its name', async () => {
   const [endpoint] = (await load([{ url: 'https://hooks.example/cms', secret, types: ['article'] }])).webhooks;
-  assert.deepEqual(endpoint, { name: 'https://hooks.example/cms', url: 'https://hooks.example/cms', secret, types: ['article'], events: [...changeEventNames] });
+  assert.deepEqual(endpoint, { name: 'https://hooks.example/cms', url: 'https://hooks.example/cms', secret, types: ['article'], events: [...changeEventNames], maxPurgeTags: 100 });
+  const [fastly] = (await load([{ url: 'https://hooks.example/cms', secret, types: ['article'], events: ['cache.purge'], maxPurgeTags: 256 }])).webhooks;
+  assert.equal(fastly!.maxPurgeTags, 256);
 });
 
 test('the secret may come from the environment, and CMS_WEBHOOKS replaces the file\'s list', async () => {
@@ -43,6 +45,7 @@ test('a broken endpoint stops the start naming its key path, never the secret', 
   await rejectsAt([{ ...good, url: 'https://user:pw@hooks.example/' }], 'webhooks.0.url');
   await rejectsAt([{ ...good, events: ['created'] }], 'webhooks.0.events.0');
   await rejectsAt([{ ...good, types: [] }], 'webhooks.0.types');
+  for (const maxPurgeTags of [0, 10_001, 2.5, '100']) await rejectsAt([{ ...good, maxPurgeTags }], 'webhooks.0.maxPurgeTags');
   await rejectsAt([good, { ...good, name: 'other', types: ['article', 'nope'] }], 'webhooks.1.types.1');
   await rejectsAt([good, good], 'webhooks.1.name');
   const short = await rejectsAt([{ ...good, secret: 'short-secret' }], 'webhooks.0.secret');

@@ -45,6 +45,15 @@ export const auditActions: readonly string[] = [
   'apikey.revoke',
   'attachment.upload',
   'webhook.retry',
+  'mcp.describeTypes',
+  'mcp.findDocuments',
+  'mcp.getDocument',
+  'mcp.createDraft',
+  'mcp.patchDraft',
+  'mcp.publish',
+  'mcp.schedule',
+  'mcp.readHistory',
+  'mcp.readResource',
 ];
 
 /** GET /api/v1/@cms/audit: one page, newest first. */

@@ -68,6 +68,7 @@ export function listMedia(kind: MediaKind, locale: string, options: { page: numb
   return listPieces(mediaTypes[kind], { locale }, { page: options.page, perPage, search: options.search.trim() || undefined, ...tags }, signal) as Promise<{
     pages: number;
     currentPage: number;
+    nextCursor: string | null;
     results: MediaPiece[];
   }>;
 }

@@ -3,13 +3,14 @@ import type { AuditQuery, AuditRecord, StorageAdapter } from '../../storage/stor
 import { InvalidRequestError } from '../../errors/app-error.js';
 import { refusal } from '../../core/refusal.js';
 import { namesCalendarDate } from '../fields/date.js';
+import { decodeCursor, digestOf, encodeCursor, type ListCursor } from '../query/list-cursor.js';
 
 export const defaultAuditPerPage = 50;
 /** As a piece list's cap. */
 export const maxAuditPerPage = 100;
 const maxFilterLength = 200;
 const filterNames = ['actor', 'type', 'action'] as const;
-const queryNames = [...filterNames, 'since', 'until', 'page', 'perPage'] as const;
+const queryNames = [...filterNames, 'since', 'until', 'page', 'perPage', 'cursor'] as const;
 // What a query may name: its own parameters, and the API key a client may send in any query string.
 const knownParameters: ReadonlySet<string> = new Set([...queryNames, 'apikey', 'apiKey']);
 // An ISO 8601 time as `Date.prototype.toISOString` writes it, or a date or a time with an offset:
@@ -19,6 +20,8 @@ const isoTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2
 export interface AuditPage {
   readonly pages: number;
   readonly currentPage: number;
+  /** The `cursor` of the next page, null on the last. */
+  readonly nextCursor: string | null;
   readonly results: AuditRecord[];
 }
 
@@ -37,12 +40,27 @@ export class AuditReader {
   async list(principal: Principal, query: Readonly<Record<string, unknown>>): Promise<AuditPage> {
     if (principal.role !== 'admin') throw refusal(principal, 'admin', 'Reading the audit trail');
     const filter = auditQueryOf(query);
-    const page = positiveInteger(query.page, 'page') ?? 1;
     const perPage = Math.min(positiveInteger(query.perPage, 'perPage') ?? defaultAuditPerPage, maxAuditPerPage);
+    // The filters make the list: a cursor of another is refused.
+    const digest = digestOf({ list: 'audit', ...filter });
+    const place = cursorOf(query, digest);
+    const page = place?.page ?? positiveInteger(query.page, 'page') ?? 1;
+    const offset = place === undefined ? (page - 1) * perPage : 0;
     const { audit } = this.#storage;
-    const [total, results] = await Promise.all([audit.count(filter), audit.list(filter, { offset: (page - 1) * perPage, limit: perPage })]);
-    return { pages: Math.ceil(total / perPage), currentPage: page, results };
+    // One more than the page tells whether another follows.
+    const [total, found] = await Promise.all([audit.count(filter), audit.list(filter, { offset, limit: perPage + 1, after: place?.id })]);
+    const results = found.slice(0, perPage);
+    const nextCursor = found.length > perPage ? encodeCursor({ page: page + 1, shown: [], id: results.at(-1)!.id }, digest) : null;
+    return { pages: Math.ceil(total / perPage), currentPage: page, nextCursor, results };
   }
+}
+
+/** The place a `cursor` names (list-cursor.ts), read against the list it must belong to; not with `page`. */
+function cursorOf(query: Readonly<Record<string, unknown>>, digest: string): ListCursor | undefined {
+  if (query.cursor === undefined) return undefined;
+  if (query.page !== undefined) throw new InvalidRequestError('cursor: cannot be used with page: a cursor names its page', { parameter: 'cursor' });
+  if (typeof query.cursor !== 'string') throw new InvalidRequestError('cursor: must be a single value', { parameter: 'cursor' });
+  return decodeCursor(query.cursor, digest, 0);
 }
 
 /**

@@ -67,6 +67,8 @@ export type { VersionOutput } from './present.js';
 export interface ListResult {
   pages: number;
   currentPage: number;
+  /** The page after this one (`?cursor=`), null on the last; see list-cursor.ts. */
+  nextCursor: string | null;
   results: DocumentOutput[];
   choices?: Record<string, Choice[]>;
   counts?: Record<string, Choice[]>;

@@ -16,6 +16,8 @@ export interface SortTerm {
 export interface ListParams {
   readonly page: number;
   readonly perPage?: number;
+  /** `cursor`: the page after the place a previous answer's `nextCursor` names (list-cursor.ts); not with `page`. */
+  readonly cursor?: string;
   /** Undefined: archived and live alike (`archived=any`). */
   readonly archived: boolean | undefined;
   readonly count: boolean;
@@ -39,7 +41,7 @@ export interface ListParams {
 
 /** Parameters of the original that are not field filters; `skip`/`limit` are overridden by paging. */
 const generic = new Set([
-  ...['page', 'perPage', 'cmsMode', 'cmsLocale', 'apikey', 'apiKey', 'search', 'autocomplete', 'archived'],
+  ...['page', 'perPage', 'cursor', 'cmsMode', 'cmsLocale', 'apikey', 'apiKey', 'search', 'autocomplete', 'archived'],
   ...['count', '_ids', 'project', 'sort', 'choices', 'counts', 'renderAreas', 'render-areas', 'skip', 'limit', 'scheduled'],
   ...['fallback', 'withPublished', 'viewContext', 'attachments', 'dynamicChoices', 'aposMode', 'aposLocale'],
 ]);
@@ -52,6 +54,7 @@ export function parseListParams(query: Readonly<Record<string, unknown>>): ListP
   return {
     page: positiveInteger(query.page, 'page') ?? 1,
     perPage: positiveInteger(query.perPage, 'perPage'),
+    cursor: parseCursor(query.cursor, query.page),
     archived: parseArchived(query.archived),
     count: query.count === undefined ? false : flag(query.count, 'count'),
     fallback: query.fallback === undefined ? false : flag(query.fallback, 'fallback'),
@@ -67,9 +70,16 @@ export function parseListParams(query: Readonly<Record<string, unknown>>): ListP
   };
 }
 
-/** `page` and `perPage` alone, for the routes paginated as a list that take no other list parameter (history). */
-export function parsePaging(query: Readonly<Record<string, unknown>>): { page: number; perPage?: number } {
-  return { page: positiveInteger(query.page, 'page') ?? 1, perPage: positiveInteger(query.perPage, 'perPage') };
+/** `page`, `perPage` and `cursor` alone, for the routes paginated as a list that take no other list parameter (history). */
+export function parsePaging(query: Readonly<Record<string, unknown>>): { page: number; perPage?: number; cursor?: string } {
+  return { page: positiveInteger(query.page, 'page') ?? 1, perPage: positiveInteger(query.perPage, 'perPage'), cursor: parseCursor(query.cursor, query.page) };
+}
+
+/** The cursor's text, read by the list that knows what it must hold; a page number names another place. */
+function parseCursor(raw: unknown, page: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  if (page !== undefined) invalid('cursor', 'cannot be used with page: a cursor names its page');
+  return single(raw, 'cursor');
 }
 
 /** `archived` on GET one: the same spellings, live documents by default. */

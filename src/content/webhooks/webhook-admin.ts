@@ -40,20 +40,23 @@ export class WebhookAdmin {
   }
 
   /**
-   * `status`, `endpoint`: only those; `before`: the deliveries older than that id (the `next`
-   * of the page before); `perPage`: 1 to 100.
+   * `status`, `endpoint`: only those; `before` (or `cursor`, as every list takes it): the
+   * deliveries older than that id (the `next` / `nextCursor` of the page before, a keyset: ids
+   * only grow); `perPage`: 1 to 100.
    */
-  async deliveries(principal: Principal, query: Readonly<Record<string, unknown>>): Promise<{ results: Output[]; next: number | null }> {
+  async deliveries(principal: Principal, query: Readonly<Record<string, unknown>>): Promise<{ results: Output[]; next: number | null; nextCursor: string | null }> {
     requireAdmin(principal);
     const status = optionalString(query.status, 'status');
     if (status !== undefined && !(statuses as readonly string[]).includes(status)) {
       throw new InvalidRequestError(`status must be one of ${statuses.join(', ')}`, { path: 'status' });
     }
     const endpoint = optionalString(query.endpoint, 'endpoint');
-    const beforeId = optionalInteger(query.before, 'before', Number.MAX_SAFE_INTEGER);
+    if (query.before !== undefined && query.cursor !== undefined) throw new InvalidRequestError('cursor and before say the same: send one', { path: 'cursor' });
+    const beforeId = optionalInteger(query.cursor ?? query.before, query.cursor === undefined ? 'before' : 'cursor', Number.MAX_SAFE_INTEGER);
     const limit = optionalInteger(query.perPage, 'perPage', maxDeliveriesPerPage) ?? defaultDeliveriesPerPage;
     const rows = await this.#storage.webhooks.list({ status: status as WebhookDeliveryStatus | undefined, endpoint, beforeId, limit });
-    return { results: rows.map(deliveryOutput), next: rows.length === limit ? rows.at(-1)!.id : null };
+    const next = rows.length === limit ? rows.at(-1)!.id : null;
+    return { results: rows.map(deliveryOutput), next, nextCursor: next === null ? null : String(next) };
   }
 
   /** A failed delivery is tried again from the start, soon; 409 for one that is not failed. */

@@ -2,6 +2,7 @@ import type { JsonSchema } from '../../content/fields/value-schema.js';
 import { ref } from './component-names.js';
 import { auditActions } from '../../core/audit.js';
 import { jsonResponse, responses, security, type Operation } from './operations.js';
+import { maxCursorLength } from '../../content/query/list-cursor.js';
 
 const nullableString = { type: ['string', 'null'] };
 
@@ -56,13 +57,24 @@ export function auditPaths(): Record<string, Record<string, Operation>> {
           time('until', 'Records before this ISO 8601 time'),
           { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
           { name: 'perPage', in: 'query', schema: { type: 'integer', minimum: 1, default: 50 }, description: 'At most 100 (more is taken as 100)' },
+          {
+            name: 'cursor',
+            in: 'query',
+            schema: { type: 'string', maxLength: maxCursorLength },
+            description: 'A previous answer\'s `nextCursor`: the records older than its page\'s last, with the same filters. Not with `page`.',
+          },
         ],
         responses: responses(
           {
             200: jsonResponse('', {
               type: 'object',
-              required: ['pages', 'currentPage', 'results'],
-              properties: { pages: { type: 'integer', minimum: 0 }, currentPage: { type: 'integer', minimum: 1 }, results: { type: 'array', items: ref('AuditRecord') } },
+              required: ['pages', 'currentPage', 'nextCursor', 'results'],
+              properties: {
+                pages: { type: 'integer', minimum: 0 },
+                currentPage: { type: 'integer', minimum: 1 },
+                nextCursor: { type: ['string', 'null'], description: 'The `cursor` of the next page; null on the last.' },
+                results: { type: 'array', items: ref('AuditRecord') },
+              },
             }),
           },
           [],

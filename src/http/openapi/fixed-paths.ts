@@ -87,8 +87,13 @@ export const fixedComponents: Record<string, JsonSchema> = {
   HistoryPage: {
     type: 'object',
     description: 'One page of the history of a document in one locale, newest first.',
-    required: ['pages', 'currentPage', 'results'],
-    properties: { pages: { type: 'integer' }, currentPage: { type: 'integer' }, results: { type: 'array', items: ref('HistoryEntry') } },
+    required: ['pages', 'currentPage', 'nextCursor', 'results'],
+    properties: {
+      pages: { type: 'integer' },
+      currentPage: { type: 'integer' },
+      nextCursor: { type: ['string', 'null'], description: 'The `cursor` of the next page; null on the last.' },
+      results: { type: 'array', items: ref('HistoryEntry') },
+    },
   },
   Locales: {
     type: 'object',

@@ -4,6 +4,7 @@ import type { FieldTypeLookup } from '../../content/fields/convert-schema.js';
 import type { JsonSchema } from '../../content/fields/value-schema.js';
 import { schemasHold } from '../../content/fields/walk-fields.js';
 import { canSortOn } from '../../content/query/list-query.js';
+import { maxCursorLength } from '../../content/query/list-cursor.js';
 import { anyDocumentComponent, type DocumentSchemas } from './document-schemas.js';
 import { ref } from './component-names.js';
 import { idempotent, ifMatchParameter, jsonBody, jsonResponse, notModified, responses, security, versionResponse, type Operation } from './operations.js';
@@ -126,6 +127,7 @@ const archived = query('archived', { enum: ['1', 'true', '0', 'false', 'any'] },
 /** The list's own parameters (`src/content/query/list-params.ts`). */
 const listParameters = [
   query('page', { type: 'integer', minimum: 1 }, 'Page number, from 1.'),
+  query('cursor', { type: 'string', maxLength: maxCursorLength }, 'The page after the one whose answer gave this `nextCursor`: the same list (type, sort, filters, search, locale, mode) walked by keyset, stable under writes between pages. Not with `page` or `_ids`.'),
   query('perPage', { type: 'integer', minimum: 1 }, 'Page size; default the type\'s `perPage`, larger than 100 is capped at 100.'),
   query('search', { type: 'string' }, 'Full-text search; `"quoted phrases"` must appear, `-word` must not.'),
   query('fallback', { enum: ['true', '1', 'false', '0'] }, '`true`: a document without a version in the asked locale shows its first version along the locale\'s fallback chain, marked `_fallbackLocale` (one version per document).'),
@@ -368,7 +370,10 @@ function pathsOfType(type: SanitizedPieceType, ctx: TypeContext): PathItems {
 }
 
 /** The history routes' own parameters. */
-const pagingParameters = listParameters.filter((parameter) => parameter.name === 'page' || parameter.name === 'perPage');
+const pagingParameters = [
+  ...listParameters.filter((parameter) => parameter.name === 'page' || parameter.name === 'perPage'),
+  query('cursor', { type: 'string', maxLength: maxCursorLength }, 'A previous answer\'s `nextCursor`: the entries after its page\'s last, of the same document and locale. Not with `page`.'),
+];
 const entryIdParameter = {
   name: 'entryId',
   in: 'path',
@@ -417,8 +422,15 @@ export function listComponents(config: AppConfig, schemas: DocumentSchemas): Rec
 function pageOf(item: JsonSchema): JsonSchema {
   return {
     type: 'object',
-    required: ['pages', 'currentPage', 'results'],
-    properties: { pages: { type: 'integer' }, currentPage: { type: 'integer' }, results: { type: 'array', items: item }, choices: choicesSchema, counts: choicesSchema },
+    required: ['pages', 'currentPage', 'nextCursor', 'results'],
+    properties: {
+      pages: { type: 'integer' },
+      currentPage: { type: 'integer' },
+      nextCursor: { type: ['string', 'null'], description: 'The `cursor` of the next page; null on the last (and for `_ids`).' },
+      results: { type: 'array', items: item },
+      choices: choicesSchema,
+      counts: choicesSchema,
+    },
   };
 }
 

@@ -81,13 +81,14 @@ export function webhookPaths(): Record<string, Record<string, Operation>> {
           { name: 'endpoint', in: 'query', schema: { type: 'string', minLength: 1 } },
           { name: 'perPage', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
           { name: 'before', in: 'query', schema: { type: 'integer', minimum: 1 }, description: 'The `next` of the page before' },
+          { name: 'cursor', in: 'query', schema: { type: 'string', pattern: '^[0-9]{1,16}$' }, description: 'The `nextCursor` of the page before (the same as `before`; not with it)' },
         ],
         responses: responses(
           {
-            200: jsonResponse('`next` is null on the last page.', {
+            200: jsonResponse('`next` and `nextCursor` are null on the last page.', {
               type: 'object',
-              required: ['results', 'next'],
-              properties: { results: { type: 'array', items: ref('WebhookDelivery') }, next: { type: ['integer', 'null'] } },
+              required: ['results', 'next', 'nextCursor'],
+              properties: { results: { type: 'array', items: ref('WebhookDelivery') }, next: { type: ['integer', 'null'] }, nextCursor: { type: ['string', 'null'] } },
             }),
           },
           [],

@@ -25,8 +25,11 @@ export interface SequencedAuditRecord {
  */
 export interface AuditStore {
   append(records: readonly AuditRecord[]): Promise<void>;
-  /** A page of the records the query matches, newest first. */
-  list(query: AuditQuery, page: { readonly offset: number; readonly limit: number }): Promise<AuditRecord[]>;
+  /**
+   * A page of the records the query matches, newest first; `after`: only those older than the
+   * record of that id (a keyset bound: a deep page costs what the first does), none if it is gone.
+   */
+  list(query: AuditQuery, page: { readonly offset: number; readonly limit: number; readonly after?: string }): Promise<AuditRecord[]>;
   count(query: AuditQuery): Promise<number>;
   /** Up to `limit` records appended after `afterSeq` (0: from the first), oldest first (export). */
   after(afterSeq: number, limit: number): Promise<SequencedAuditRecord[]>;

@@ -34,6 +34,13 @@ export interface HistoryEntry extends HistoryHead {
   readonly data: Record<string, unknown>;
 }
 
+/** A page of a history list (`HistoryStore.list`). */
+export interface HistoryPage {
+  readonly skip: number;
+  readonly limit: number;
+  readonly after?: { readonly createdAt: number; readonly id: string };
+}
+
 /** The document set and locale whose history is read or written; every lookup is scoped by all three. */
 export interface HistoryScope {
   readonly type: string;
@@ -51,8 +58,12 @@ export interface HistoryStore {
   latest(scope: HistoryScope): Promise<HistoryHead | null>;
   /** Replaces the content and author of an entry of the scope and moves its `createdAt` (an autosave merged into it). */
   merge(scope: HistoryScope, id: string, change: { readonly createdAt: number; readonly updatedBy: HistoryAuthor; readonly data: Record<string, unknown> }): Promise<void>;
-  /** The entries of the scope, newest first, `skip` and `limit` applied, with how many there are. */
-  list(scope: HistoryScope, page: { readonly skip: number; readonly limit: number }): Promise<{ total: number; entries: HistorySummary[] }>;
+  /**
+   * The entries of the scope, newest first, `skip` and `limit` applied, with how many there are
+   * (all of them). `after`: only those after that entry in this order, by its `createdAt` as read
+   * then and its place among the entries of that millisecond (a keyset bound).
+   */
+  list(scope: HistoryScope, page: HistoryPage): Promise<{ total: number; entries: HistorySummary[] }>;
   /** One entry of the scope, content included; null when the id names none there. */
   get(scope: HistoryScope, id: string): Promise<HistoryEntry | null>;
   /**

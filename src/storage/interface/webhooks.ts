@@ -41,6 +41,17 @@ export interface WebhookAttempt {
   readonly now: number;
 }
 
+/** What a sender asks of the outbox in one claim. */
+export interface WebhookClaim {
+  readonly endpoints: readonly string[];
+  readonly events: readonly string[];
+  readonly unordered?: boolean;
+  readonly now: number;
+  readonly leaseMs: number;
+  readonly token: string;
+  readonly limit: number;
+}
+
 /**
  * The transactional outbox of webhook deliveries. Writes made in a transaction commit with the
  * change they tell of, or not at all; senders on any number of processes share it by leases.
@@ -49,12 +60,14 @@ export interface WebhookOutbox {
   /** Adds pending deliveries, due at once, in the order given. */
   enqueue(deliveries: readonly NewWebhookDelivery[], now: number): Promise<void>;
   /**
-   * Leases up to `limit` due pending deliveries of these endpoints to the caller until
+   * Leases up to `limit` due pending deliveries of these endpoints and events to the caller until
    * `now + leaseMs`, oldest first, and answers them. A delivery is due once its `nextAttemptAt`
    * has come, no lease on it holds, and no earlier delivery of the same document to the same
-   * endpoint is still pending. Atomic across processes: a delivery is leased to one claimer at a time.
+   * endpoint is still pending (with `unordered`: none of another event than those claimed, for
+   * events whose order among themselves does not matter). Atomic across processes: a delivery is
+   * leased to one claimer at a time.
    */
-  claim(args: { endpoints: readonly string[]; now: number; leaseMs: number; token: string; limit: number }): Promise<WebhookDelivery[]>;
+  claim(args: WebhookClaim): Promise<WebhookDelivery[]>;
   /** Records an attempt and ends the lease; false when the lease was no longer the caller's. */
   record(attempt: WebhookAttempt): Promise<boolean>;
   /** Deliveries, newest first, with ids below `beforeId` (all: undefined). */

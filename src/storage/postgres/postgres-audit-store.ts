@@ -20,8 +20,8 @@ export function createPostgresAuditStore(statements: StatementSource): AuditStor
     },
 
     // The offset is a bigint: a page far past the end (page × perPage beyond 2^31) finds nothing, as on SQLite.
-    async list(query, { offset, limit }) {
-      const { where, values } = auditConditions(query, placeholder);
+    async list(query, { offset, limit, after }) {
+      const { where, values } = auditConditions(query, placeholder, after);
       const n = values.length;
       const sql = `SELECT ${auditColumns} FROM audit_records ${where} ORDER BY seq DESC LIMIT $${n + 1}::int OFFSET $${n + 2}::bigint`;
       const { rows } = await statements.prepared<AuditRow>(sql, [...values, limit, offset]);

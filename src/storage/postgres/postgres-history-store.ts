@@ -8,6 +8,10 @@ const appendSql = `INSERT INTO document_history (${historyInsertColumns})
 const latestSql = `SELECT ${historyHeadColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT 1`;
 const mergeSql = `UPDATE document_history SET created_at = $5::bigint, updated_by = $6::json, data = $7::json WHERE id = $4::text AND ${scope}`;
 const listSql = `SELECT ${historySummaryColumns}, count(*) OVER () AS total FROM document_history WHERE ${scope} ${historyOrder} LIMIT $4::int OFFSET $5::bigint`;
+// Newest first, after the bound: its createdAt, then the entries of that millisecond saved before
+// it (by seq; none when it is gone). Counted apart: the window would count the bounded rows only.
+const listAfterSql = `SELECT ${historySummaryColumns} FROM document_history WHERE ${scope}
+  AND (created_at, seq) < ($6::bigint, (SELECT seq FROM document_history WHERE id = $7::text AND ${scope})) ${historyOrder} LIMIT $4::int OFFSET $5::bigint`;
 const countSql = `SELECT count(*)::int AS total FROM document_history WHERE ${scope}`;
 const getSql = `SELECT ${historyEntryColumns} FROM document_history WHERE id = $4::text AND ${scope}`;
 // Two statements, each a range of an index (one with an OR would read every entry of the scope):
@@ -37,6 +41,11 @@ export function createPostgresHistoryStore(statements: StatementSource): History
     },
 
     async list(s, page) {
+      if (page.after !== undefined) {
+        const { rows } = await statements.prepared<HistoryRow>(listAfterSql, [...keys(s), page.limit, page.skip, page.after.createdAt, page.after.id]);
+        const { total } = (await statements.prepared<{ total: number }>(countSql, keys(s))).rows[0]!;
+        return { total, entries: rows.map(historySummaryOf) };
+      }
       const { rows } = await statements.prepared<HistoryRow & { total: string }>(listSql, [...keys(s), page.limit, page.skip]);
       // A page past the end has no row to carry the count.
       const total = rows[0] ? Number(rows[0].total) : (await statements.prepared<{ total: number }>(countSql, keys(s))).rows[0]!.total;

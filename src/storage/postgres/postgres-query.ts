@@ -298,7 +298,7 @@ function boundSortTerms(field: string, direction: SortDirection, value: IndexVal
   };
   if (column !== undefined) {
     // The column holds the beginning of the sortified title only.
-    const text = field === 'titleSortified' ? beginning(String(value), keyLength) : value;
+    const text = field === 'titleSortified' && value !== null ? beginning(String(value), keyLength) : value;
     return [term(0, text, 'text', false)];
   }
   if (field === 'title') return [term(0, value === null ? null : String(value), 'text', true)];

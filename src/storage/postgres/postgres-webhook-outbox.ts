@@ -14,9 +14,10 @@ const claimSql = `UPDATE webhook_deliveries SET lease_until = $3::bigint, lease_
   WHERE id IN (
     SELECT d.id FROM webhook_deliveries d
     WHERE d.status = 'pending' AND d.next_attempt_at <= $2::bigint AND d.lease_until <= $2::bigint
-      AND d.endpoint = ANY($1::text[])
+      AND d.endpoint = ANY($1::text[]) AND d.event = ANY($6::text[])
       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
-        WHERE e.status = 'pending' AND e.endpoint = d.endpoint AND e.doc_id = d.doc_id AND e.id < d.id)
+        WHERE e.status = 'pending' AND e.endpoint = d.endpoint AND e.doc_id = d.doc_id AND e.id < d.id
+          AND NOT ($7::boolean AND e.event = ANY($6::text[])))
     ORDER BY d.id LIMIT $5::int
     FOR UPDATE SKIP LOCKED)
   RETURNING ${columns}`;
@@ -49,8 +50,8 @@ export function createPostgresWebhookOutbox(statements: StatementSource): Webhoo
       ]);
     },
 
-    async claim({ endpoints, now, leaseMs, token, limit }) {
-      const { rows } = await statements.prepared<DeliveryRow>(claimSql, [endpoints, now, now + leaseMs, token, limit]);
+    async claim({ endpoints, events, unordered = false, now, leaseMs, token, limit }) {
+      const { rows } = await statements.prepared<DeliveryRow>(claimSql, [endpoints, now, now + leaseMs, token, limit, events, unordered]);
       // RETURNING gives no order.
       return rows.map(deliveryOf).sort((a, b) => a.id - b.id);
     },

@@ -19,8 +19,8 @@ export function createSqliteAuditStore(statements: StatementSource): AuditStore 
       for (const record of records) insert.run(...auditRowValues(record));
     },
 
-    async list(query, { offset, limit }) {
-      const { where, values } = auditConditions(query, placeholder);
+    async list(query, { offset, limit, after }) {
+      const { where, values } = auditConditions(query, placeholder, after);
       const sql = `SELECT ${auditColumns} FROM audit_records ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`;
       return (statements.statement(sql).all(...values, limit, offset) as AuditRow[]).map(auditRecordOf);
     },

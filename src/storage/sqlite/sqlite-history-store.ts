@@ -7,6 +7,10 @@ const appendSql = `INSERT INTO document_history (${historyInsertColumns}) VALUES
 const latestSql = `SELECT ${historyHeadColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT 1`;
 const mergeSql = `UPDATE document_history SET created_at = ?, updated_by = ?, data = ? WHERE id = ? AND ${scope}`;
 const listSql = `SELECT ${historySummaryColumns} FROM document_history WHERE ${scope} ${historyOrder} LIMIT ? OFFSET ?`;
+// Newest first, after the bound: its createdAt, then the entries of that millisecond saved before
+// it (by seq; none when it is gone).
+const listAfterSql = `SELECT ${historySummaryColumns} FROM document_history WHERE ${scope}
+  AND (created_at, seq) < (?, (SELECT seq FROM document_history WHERE id = ? AND ${scope})) ${historyOrder} LIMIT ? OFFSET ?`;
 const countSql = `SELECT count(*) AS total FROM document_history WHERE ${scope}`;
 const getSql = `SELECT ${historyEntryColumns} FROM document_history WHERE id = ? AND ${scope}`;
 // Two statements, each a range of an index (one with an OR would read every entry of the scope):
@@ -36,7 +40,10 @@ export function createSqliteHistoryStore(statements: StatementSource): HistorySt
     },
 
     async list(s, page) {
-      const rows = statements.statement(listSql).all(...keys(s), page.limit, page.skip) as HistoryRow[];
+      const { after } = page;
+      const rows = (after === undefined
+        ? statements.statement(listSql).all(...keys(s), page.limit, page.skip)
+        : statements.statement(listAfterSql).all(...keys(s), after.createdAt, after.id, ...keys(s), page.limit, page.skip)) as HistoryRow[];
       const { total } = statements.statement(countSql).get(...keys(s)) as { total: number };
       return { total, entries: rows.map(historySummaryOf) };
     },

@@ -429,10 +429,11 @@ function tieBreakKeyword(sort: NonNullable<DocumentQuery['sort']>): OrderTerm['k
  * comes after it.
  */
 function boundedSelection(query: DocumentQuery, selection: Selection, order: readonly OrderTerm[], bound: KeysetBound): Selection {
-  const values = boundValuesOf(query, bound);
+  const boundValues = boundValuesOf(query, bound);
   const params: unknown[] = [];
-  const writer = (sql: string, bound: readonly unknown[]) => () => {
-    params.push(...bound);
+  // Each piece of SQL binds its values as it is written: `?` are positional.
+  const writer = (sql: string, values: readonly unknown[]) => () => {
+    params.push(...values);
     return sql;
   };
   let next = 0;
@@ -443,7 +444,7 @@ function boundedSelection(query: DocumentQuery, selection: Selection, order: rea
       return { expression, descending: false, nullable: false, value: writer(rank, [...(term.params ?? []), ...selectionParams(selection), bound.id]) };
     }
     // The sort's entries take the bound's values in turn; the tie-break that follows them, its id.
-    const value = next < values.length ? values[next++] : bound.id;
+    const value = next < boundValues.length ? boundValues[next++] : bound.id;
     return {
       expression,
       descending: term.keyword === 'DESC',

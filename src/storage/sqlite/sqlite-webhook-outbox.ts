@@ -9,9 +9,10 @@ const claimSql = `UPDATE webhook_deliveries SET lease_until = @until, lease_toke
   WHERE id IN (
     SELECT d.id FROM webhook_deliveries d
     WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND d.lease_until <= @now
-      AND d.endpoint IN (SELECT value FROM json_each(@endpoints))
+      AND d.endpoint IN (SELECT value FROM json_each(@endpoints)) AND d.event IN (SELECT value FROM json_each(@events))
       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
-        WHERE e.status = 'pending' AND e.endpoint = d.endpoint AND e.doc_id = d.doc_id AND e.id < d.id)
+        WHERE e.status = 'pending' AND e.endpoint = d.endpoint AND e.doc_id = d.doc_id AND e.id < d.id
+          AND NOT (@unordered AND e.event IN (SELECT value FROM json_each(@events))))
     ORDER BY d.id LIMIT @limit)
   RETURNING ${columns}`;
 const recordSql = `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, last_status_code = @statusCode,
@@ -35,8 +36,9 @@ export function createSqliteWebhookOutbox(statements: StatementSource): WebhookO
       for (const delivery of deliveries) insert.run({ ...delivery, now });
     },
 
-    async claim({ endpoints, now, leaseMs, token, limit }) {
-      const rows = statements.statement(claimSql).all({ endpoints: JSON.stringify(endpoints), now, until: now + leaseMs, token, limit }) as DeliveryRow[];
+    async claim({ endpoints, events, unordered = false, now, leaseMs, token, limit }) {
+      const parameters = { endpoints: JSON.stringify(endpoints), events: JSON.stringify(events), unordered: unordered ? 1 : 0, now, until: now + leaseMs, token, limit };
+      const rows = statements.statement(claimSql).all(parameters) as DeliveryRow[];
       // RETURNING gives no order.
       return rows.map(deliveryOf).sort((a, b) => a.id - b.id);
     },

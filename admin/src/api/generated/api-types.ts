@@ -63,7 +63,7 @@ export interface AuditRecord {
   address: string | null;
   /** The HTTP request's id, as in the server's log */
   requestId: string | null;
-  /** One of `document.insert`, `document.patch`, `document.replace`, `document.publish`, `document.unpublish`, `document.revert`, `document.revertPublished`, `document.archive`, `document.restore`, `document.restoreHistory`, `document.localize`, `document.share`, `document.unshare`, `document.revokeShareLink`, `document.schedule`, `document.unschedule`, `document.delete`, `login`, `login.failed`, `logout`, `apikey.create`, `apikey.revoke`, `attachment.upload`, `webhook.retry` */
+  /** One of `document.insert`, `document.patch`, `document.replace`, `document.publish`, `document.unpublish`, `document.revert`, `document.revertPublished`, `document.archive`, `document.restore`, `document.restoreHistory`, `document.localize`, `document.share`, `document.unshare`, `document.revokeShareLink`, `document.schedule`, `document.unschedule`, `document.delete`, `mcp.describeTypes`, `mcp.findDocuments`, `mcp.getDocument`, `mcp.createDraft`, `mcp.patchDraft`, `mcp.publish`, `mcp.schedule`, `mcp.readHistory`, `mcp.readResource`, `login`, `login.failed`, `logout`, `apikey.create`, `apikey.revoke`, `attachment.upload`, `webhook.retry` */
   action: string;
   /** The piece type of a document action */
   type: string | null;
@@ -147,6 +147,8 @@ export interface DashboardSchedule {
 export interface DocumentPage {
   pages: number;
   currentPage: number;
+  /** The `cursor` of the next page; null on the last (and for `_ids`). */
+  nextCursor: string | null;
   results: DocumentVersion[];
   choices?: {
     [key: string]: {
@@ -356,6 +358,8 @@ export interface HistoryEntry {
 export interface HistoryPage {
   pages: number;
   currentPage: number;
+  /** The `cursor` of the next page; null on the last. */
+  nextCursor: string | null;
   results: HistoryEntry[];
 }
 

@@ -23,7 +23,7 @@ export interface SyncAnswer {
 export const allTypesRoute = '@cms';
 const defaultLimit = 100;
 // Parameters of the list the sync does not take: a sync is every document, in its own order.
-const refused = ['page', 'perPage', 'sort', 'search', 'autocomplete', 'count', 'choices', 'counts', '_ids', 'archived', 'scheduled', 'fallback', 'skip'];
+const refused = ['page', 'perPage', 'cursor', 'sort', 'search', 'autocomplete', 'count', 'choices', 'counts', '_ids', 'archived', 'scheduled', 'fallback', 'skip'];
 const unbound = new Set(['limit', 'syncToken', 'apikey', 'apiKey']);
 
 /**
