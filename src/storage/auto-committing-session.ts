@@ -127,7 +127,8 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       after: (afterSeq, limit) => read.changes.after(afterSeq, limit),
       bounds: () => read.changes.bounds(),
       prune: (before, limit) => transaction((tx) => tx.changes.prune(before, limit)),
-      signingKey: () => read.changes.signingKey(),
+      // Made by the first reader on PostgreSQL: a write, never sent to a replica.
+      signingKey: () => transaction((tx) => tx.changes.signingKey()),
       prunedThrough: () => read.changes.prunedThrough(),
     },
     webhooks: {

@@ -55,7 +55,7 @@ export interface ChangeLogStore {
   prune(before: string, limit: number): Promise<number>;
   /**
    * The secret that signs positions in this log given to clients (the sync API's tokens): made
-   * at random by the migration that added it, the same for every process on the store.
+   * at random once (by the migration, or the first call), the same for every process on the store.
    */
   signingKey(): Promise<string>;
 }

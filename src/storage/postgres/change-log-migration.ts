@@ -23,14 +23,14 @@ export const changeLogMigration = `
 
 /**
  * What the sync API needs of the log: a version's visibility before the change (who may be told
- * it left their view), the greatest seq pruning removed (no token before it holds), and the secret that signs sync tokens, made here once for every process
- * on the store (gen_random_uuid draws from a cryptographic source: two give 244 random bits).
+ * it left their view), the greatest seq pruning removed (no token before it holds), and the table
+ * of the secret that signs sync tokens. The secret is made by the first process that needs it
+ * (postgres-change-log.ts), from Node's cryptographic source: PostgreSQL 12 has no
+ * gen_random_uuid() without pgcrypto.
  */
 export const changeLogSyncMigration = `
   ALTER TABLE change_log ADD COLUMN visibility_before text;
   CREATE TABLE change_log_pruned (seq bigint NOT NULL);
   INSERT INTO change_log_pruned (seq) VALUES (0);
   CREATE TABLE signing_keys (purpose text PRIMARY KEY, secret text NOT NULL);
-  INSERT INTO signing_keys (purpose, secret)
-    VALUES ('change-log', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''));
 `;

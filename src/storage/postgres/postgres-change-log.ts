@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { ChangeEntry, ChangeLogStore } from '../storage-adapter.js';
 import { changeLogColumns, changeLogInsertColumns, changeLogRowValues, loggedChangeOf, type ChangeLogRow } from '../change-log-rows.js';
@@ -12,7 +13,9 @@ const boundsSql = `SELECT (SELECT min(seq) FROM change_log) AS oldest, coalesce(
 const pruneSql = `WITH gone AS (DELETE FROM change_log WHERE seq IN (SELECT seq FROM change_log WHERE at < $1::text ORDER BY at LIMIT $2::int) RETURNING seq)
   UPDATE change_log_pruned SET seq = greatest(change_log_pruned.seq, coalesce((SELECT max(seq) FROM gone), 0)) RETURNING (SELECT count(*) FROM gone)::int AS removed`;
 const prunedThroughSql = 'SELECT seq FROM change_log_pruned';
-const signingKeySql = "SELECT secret FROM signing_keys WHERE purpose = 'change-log'";
+// The first caller's key wins: a caller that lost the race reads the winner's (its own insert did nothing).
+const signingKeySql = `WITH made AS (INSERT INTO signing_keys (purpose, secret) VALUES ('change-log', $1::text) ON CONFLICT (purpose) DO NOTHING RETURNING secret)
+  SELECT secret FROM made UNION ALL SELECT secret FROM signing_keys WHERE purpose = 'change-log'`;
 // One row per entry, from arrays: one statement whatever their number.
 const insertSql = `INSERT INTO change_log (${changeLogInsertColumns})
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::text[], $12::text[])`;
@@ -53,8 +56,12 @@ export function createPostgresChangeLog(statements: StatementSource): ChangeLogS
       return Number(rows[0]!.seq);
     },
     async signingKey() {
-      const { rows } = await statements.prepared<{ secret: string }>(signingKeySql, []);
-      return rows[0]!.secret;
+      // Twice at most: a statement that waited for another's first insert does not see its row.
+      for (let attempt = 0; ; attempt++) {
+        const { rows } = await statements.prepared<{ secret: string }>(signingKeySql, [randomBytes(32).toString('hex')]);
+        if (rows[0]) return rows[0].secret;
+        if (attempt > 0) throw new Error('signing_keys holds no key after an insert');
+      }
     },
   };
 }
