@@ -52,7 +52,7 @@ export class ChangeFeed {
    * Answers the position it starts from and how to stop.
    */
   async subscribe(listener: ChangeListener, after: number | null): Promise<{ position: number; stop: () => void }> {
-    const { oldest, latest } = await this.#log.bounds();
+    const [{ latest }, pruned] = await Promise.all([this.#log.bounds(), this.#log.prunedThrough()]);
     // From where the log stands now: a cursor kept from streams closed since would replay the past.
     if (this.#cursor === null || this.#subscribers.size === 0) this.#cursor = latest;
     // Not from the feed's cursor, which may not have read yet what committed before this stream opened.
@@ -74,8 +74,9 @@ export class ChangeFeed {
     }
     this.#startTimer();
     if (after !== null && after !== subscriber.position) {
-      // Gone from the log (pruned), or never given: nothing after it can be told in order.
-      if (after > latest || (oldest !== null ? after + 1 < oldest : after < latest)) listener.resync(subscriber.position);
+      // Gone from the log (pruned), or never given: nothing after it can be told in order. (Not the
+      // oldest seq kept: on PostgreSQL a rolled back write leaves a gap in the sequence, no loss.)
+      if (after > latest || after < pruned) listener.resync(subscriber.position);
       else {
         subscriber.position = after;
         subscriber.catchingUp = true;
