@@ -287,7 +287,7 @@ export interface DocumentVersion {
 }
 
 export interface Error {
-  name: "invalid" | "forbidden" | "notfound" | "conflict" | "locked" | "changed" | "unprocessable" | "unauthorized" | "toolarge" | "unsupported" | "unimplemented" | "toomany" | "unavailable" | "error";
+  name: "invalid" | "forbidden" | "notfound" | "conflict" | "locked" | "changed" | "unprocessable" | "unauthorized" | "toolarge" | "unsupported" | "unimplemented" | "toomany" | "unavailable" | "expired" | "error";
   message: string;
   /** Details by error; those below are the ones clients act on. */
   data: {
