@@ -51,6 +51,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get logins() {
       return current().logins;
     },
+    get accountSecurity() {
+      return current().accountSecurity;
+    },
     get audit() {
       return current().audit;
     },

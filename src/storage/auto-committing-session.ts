@@ -57,6 +57,17 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       keepAnswer: (scope, key, fingerprint, answer) => transaction((tx) => tx.idempotencyKeys.keepAnswer(scope, key, fingerprint, answer)),
       prune: (now, limit) => transaction((tx) => tx.idempotencyKeys.prune(now, limit)),
     },
+    accountSecurity: {
+      getTotp: (userId) => read.accountSecurity.getTotp(userId),
+      putTotp: (totp) => transaction((tx) => tx.accountSecurity.putTotp(totp)),
+      advanceTotpStep: (userId, step) => transaction((tx) => tx.accountSecurity.advanceTotpStep(userId, step)),
+      removeTotp: (userId) => transaction((tx) => tx.accountSecurity.removeTotp(userId)),
+      insertCode: (code) => transaction((tx) => tx.accountSecurity.insertCode(code)),
+      findCode: (digest) => read.accountSecurity.findCode(digest),
+      takeCode: (digest, now) => transaction((tx) => tx.accountSecurity.takeCode(digest, now)),
+      removeCodes: (userId, purpose) => transaction((tx) => tx.accountSecurity.removeCodes(userId, purpose)),
+      countLiveCodes: (userId, purpose, now) => read.accountSecurity.countLiveCodes(userId, purpose, now),
+    },
     shareLinks: {
       insert: (link) => transaction((tx) => tx.shareLinks.insert(link)),
       findByDigest: (digest) => read.shareLinks.findByDigest(digest),

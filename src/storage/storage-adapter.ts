@@ -4,6 +4,7 @@
  * SQL, and the stores know no content rules: the locale and mode of a version, the generation
  * key of attachment writes, the digests of index plans all come from their callers.
  */
+export type * from './interface/account-security.js';
 export type * from './interface/adapter.js';
 export type * from './interface/advisory-locks.js';
 export type * from './interface/api-keys.js';

@@ -1,3 +1,4 @@
+import type { AccountSecurityStore } from './account-security.js';
 import type { AdvisoryLockStore } from './advisory-locks.js';
 import type { ApiKeyStore } from './api-keys.js';
 import type { AttachmentStore } from './attachments.js';
@@ -37,6 +38,7 @@ export interface StorageSession {
   readonly presence: PresenceStore;
   readonly preferences: PreferencesStore;
   readonly idempotencyKeys: IdempotencyKeyStore;
+  readonly accountSecurity: AccountSecurityStore;
 }
 
 export interface StorageCapabilities {

@@ -12,6 +12,7 @@ import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
 import { createSqliteShareLinkStore } from './sqlite-share-link-store.js';
+import { createSqliteAccountSecurityStore } from './sqlite-account-security-store.js';
 import { createSqliteIdempotencyKeyStore } from './sqlite-idempotency-key-store.js';
 import { createSqliteSetupCodeStore } from './sqlite-setup-code-store.js';
 import { createSqliteHistoryStore } from './sqlite-history-store.js';
@@ -235,5 +236,6 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     presence: createSqlitePresenceStore(statements),
     preferences: createSqlitePreferencesStore(statements),
     idempotencyKeys: createSqliteIdempotencyKeyStore(statements),
+    accountSecurity: createSqliteAccountSecurityStore(statements),
   };
 }
