@@ -12,6 +12,9 @@ import { ApiKeys } from './auth/api-keys.js';
 import { StoredApiKeys } from './auth/stored-api-keys.js';
 import { TokenService, type PasswordVerifier } from './auth/token-service.js';
 import { LoginThrottle } from './auth/login-throttle.js';
+import { AccountSecurity } from './auth/account-security.js';
+import { PasswordReset } from './auth/password-reset.js';
+import { smtpMailer } from './auth/mailer.js';
 import { registerErrorHandling, sendFrameworkError } from './http/plugins/error-handler.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerAuth } from './http/plugins/auth.js';
@@ -32,6 +35,7 @@ import { CachedAnswers } from './http/cached-answers.js';
 import { lazyQueryString } from './http/query-string.js';
 import { ResponseCache } from './http/response-cache.js';
 import { registerAuthRoutes } from './http/routes/auth.js';
+import { registerAccountRoutes } from './http/routes/account.js';
 import { registerSetupRoutes } from './http/routes/setup.js';
 import { FirstRunSetup, type UserDirectory } from './auth/first-run-setup.js';
 import { userTypeName } from './core/principal.js';
@@ -180,7 +184,26 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     perAddress: limits.loginFailuresPerAddress,
     periodSeconds: limits.loginLockoutSeconds,
   });
-  const tokens = new TokenService({ storage, passwords: passwordHasher, throttle, whoamiFields: config.whoamiFields });
+  const accountSecurity = new AccountSecurity({ storage, passwords: passwordHasher, throttle, totp: config.totp, setupLifetimeSeconds: limits.totpSetupLifetimeSeconds });
+  const tokens = new TokenService({ storage, passwords: passwordHasher, throttle, whoamiFields: config.whoamiFields, accountSecurity });
+  const mailer = config.mail ? smtpMailer(config.mail) : null;
+  const passwordReset = new PasswordReset({
+    storage,
+    throttle: storage.loginThrottle,
+    mailer,
+    limits: {
+      lifetimeSeconds: limits.passwordResetLifetimeSeconds,
+      perAccount: limits.passwordResetsPerAccount,
+      perAddress: limits.passwordResetsPerAddress,
+      periodSeconds: limits.passwordResetPeriodSeconds,
+      passwordMinLength: limits.passwordMinLength,
+    },
+    resetLink: (token) => `${links.url}/admin/reset?token=${encodeURIComponent(token)}`,
+    setPassword: async (by, userId, password) => {
+      await documents.patch({ principal: by.principal, origin: by.origin }, userTypeName, userId, { password });
+    },
+    onMailFailure: (error) => log?.error({ err: error }, 'sending a password reset mail failed'),
+  });
   const setup = new FirstRunSetup({ storage, users: userDirectory(documents), throttle });
   // Only a process that makes its own code logs it.
   let setupCode: string | null = null;
@@ -229,6 +252,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerReadPosition(app, { routing: storage.connections !== undefined, baseUrl });
   registerHealthRoute(app, { storage });
   registerAuthRoutes(app, { tokens, baseUrl });
+  registerAccountRoutes(app, { security: accountSecurity, reset: passwordReset });
   registerSetupRoutes(app, { setup, code: setupCode, baseUrl });
   const schema = new SchemaDescriber(config, fieldTypes);
   registerSchemaRoute(app, { schema });
@@ -307,6 +331,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
     await auditPrunes.stop();
     if (!options.storage) await storage.close();
     content.close();
+    mailer?.close();
   });
   return app;
 }

@@ -3,9 +3,10 @@ import type { Principal, Role } from '../core/principal.js';
 import { anonymous, roles, userTypeName } from '../core/principal.js';
 import { audit, type RequestOrigin } from '../core/audit.js';
 import type { StorageAdapter, UserLogin } from '../storage/storage-adapter.js';
-import { ForbiddenError, InvalidRequestError, NotFoundError, RetryLaterError } from '../errors/app-error.js';
+import { ForbiddenError, InvalidRequestError, NotFoundError, RetryLaterError, SecondFactorError } from '../errors/app-error.js';
 import type { Verification } from './passwords.js';
 import type { LoginAttempt, LoginThrottle } from './login-throttle.js';
+import type { AccountSecurity } from './account-security.js';
 
 /** How long a bearer token or a session lasts: 14 days, like the original's. */
 export const credentialLifetimeSeconds = 14 * 24 * 3600;
@@ -99,6 +100,8 @@ export interface TokenServiceDeps {
   readonly throttle: LoginThrottle;
   /** User fields `whoami` adds to the original's four (`login.whoamiFields`, checked at start). */
   readonly whoamiFields?: readonly string[];
+  /** Second factors: TOTP codes and recovery codes at login, whoami's `totp`. */
+  readonly accountSecurity?: AccountSecurity;
 }
 
 /** What the original's `whoami` answers of a user, when the user has them. */
@@ -110,12 +113,14 @@ export class TokenService {
   readonly #passwords: PasswordVerifier;
   readonly #throttle: LoginThrottle;
   readonly #whoamiFields: readonly string[];
+  readonly #accountSecurity: AccountSecurity | undefined;
 
   constructor(deps: TokenServiceDeps) {
     this.#storage = deps.storage;
     this.#passwords = deps.passwords;
     this.#throttle = deps.throttle;
     this.#whoamiFields = [...new Set([...whoamiBaseFields, ...(deps.whoamiFields ?? [])])];
+    this.#accountSecurity = deps.accountSecurity;
   }
 
   /** A bearer token for valid credentials (`#verifiedLogin`). */
@@ -160,8 +165,9 @@ export class TokenService {
     const attempt: LoginAttempt = { account: login ? `user:${login.userId}` : `name:${username}`, address: client.address };
     await this.#throttle.takeLogin(attempt);
     let verdict: Verification;
+    let role: string | null = null;
     try {
-      verdict = await this.#check(login, password);
+      ({ verdict, role } = await this.#check(login, password));
     } catch (error) {
       await this.#throttle.loginUnchecked(attempt);
       throw error;
@@ -170,9 +176,30 @@ export class TokenService {
       await this.#recordFailure(login, client);
       throw new InvalidRequestError('Your credentials are incorrect, or there is no such user');
     }
+    await this.#confirmSecondStep(login, role, body, client, attempt);
     await this.#throttle.loginSucceeded(attempt);
     if (verdict.outdated) await this.#upgradeHash(login, password);
     return login;
+  }
+
+  /**
+   * The second step of a login whose password was right (`AccountSecurity.confirmLogin`): a
+   * wrong code is a failed login like a wrong password, counted and recorded; a login that was
+   * only told a code is needed is uncounted, as no code was guessed.
+   */
+  async #confirmSecondStep(login: UserLogin, role: string | null, body: Record<string, unknown>, client: LoginClient, attempt: LoginAttempt): Promise<void> {
+    if (this.#accountSecurity === undefined) return;
+    let step;
+    try {
+      step = await this.#accountSecurity.confirmLogin(login, role ?? 'guest', body, originOfClient(client));
+    } catch (error) {
+      if (error instanceof SecondFactorError) await (error.code === 'totp-required' ? this.#throttle.loginUnchecked(attempt) : this.#throttle.loginSucceeded(attempt));
+      throw error;
+    }
+    if (step.outcome === 'wrong') {
+      await this.#recordFailure(login, client);
+      throw new InvalidRequestError('The one-time code is incorrect, or it was used already');
+    }
   }
 
   /**
@@ -185,10 +212,11 @@ export class TokenService {
   }
 
   /** The password checked against the login's hash, or against none (never valid) when its user may not log in. */
-  async #check(login: UserLogin | null, password: string): Promise<Verification> {
+  async #check(login: UserLogin | null, password: string): Promise<{ verdict: Verification; role: string | null }> {
     const user = login ? await this.#user(login.userId) : null;
     const usable = login !== null && user !== null && user.disabled !== true && user.archived !== true;
-    return this.#passwords.verify(password, usable ? login.passwordHash : null);
+    const verdict = await this.#passwords.verify(password, usable ? login.passwordHash : null);
+    return { verdict, role: typeof user?.role === 'string' ? user.role : null };
   }
 
   /** Stores a hash with the current parameters while the password is at hand; skipped when the hasher is busy. */
@@ -226,7 +254,11 @@ export class TokenService {
   async whoami(principal: Principal, credential: Credential | null): Promise<Record<string, unknown>> {
     const who = await this.#whoamiSource(principal);
     if (who === null) throw new NotFoundError();
-    const answer = Object.fromEntries(this.#whoamiFields.filter((name) => who[name] !== undefined).map((name) => [name, who[name]]));
+    const fields = Object.fromEntries(this.#whoamiFields.filter((name) => who[name] !== undefined).map((name) => [name, who[name]]));
+    // A user's whoami tells whether TOTP is on (the admin's account panel); an API key's has no such thing.
+    const answer = principal.kind === 'user' && principal.userId !== null && this.#accountSecurity
+      ? { ...fields, totp: await this.#accountSecurity.enabled(principal.userId) }
+      : fields;
     return credential?.kind === 'session' ? { ...answer, csrfToken: csrfTokenFor(credential.secret) } : answer;
   }
 

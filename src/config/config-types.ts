@@ -3,6 +3,7 @@ import type { Limits } from './limits.js';
 import type { TrustProxy } from './env.js';
 import type { FileStorageConfig } from './file-storage-config.js';
 import type { WebhookEndpointConfig } from './webhooks-config.js';
+import type { MailConfig, TotpConfig } from './account-config.js';
 
 export interface LocaleConfig {
   readonly label: string;
@@ -64,6 +65,10 @@ export interface LoadedConfig {
    * the original's login option); checked against the user type by content.
    */
   readonly whoamiFields: readonly string[];
+  /** Second factors (`login.totp`): the roles that must sign in with TOTP, the issuer apps show. */
+  readonly totp: TotpConfig;
+  /** The mail the server sends (`mail`, CMS_MAIL_SMTP, CMS_MAIL_FROM); null: none, password resets are not mailed. */
+  readonly mail: MailConfig | null;
   /**
    * The MCP server (`mcp.anonymous`): whether callers without an API key or token may use it,
    * as anonymous readers of the public projections. Off by default: an agent without a credential is refused (401).

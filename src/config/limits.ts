@@ -48,6 +48,12 @@ export const limitDefinitions = {
   // A refusal sent before the body is read waits this long for the rest of the body, so the client reads the answer.
   drainTimeout: { env: 'CMS_LIMIT_DRAIN_TIMEOUT', default: 10_000, min: 0, max: 600_000, unit: 'ms', about: 'reading the unread body of a refused request' },
   // Logins and passwords.
+  // Password resets by mail (POST /api/v1/@cms/login/forgot, /reset) and TOTP setup tokens.
+  passwordResetLifetimeSeconds: { env: 'CMS_LIMIT_PASSWORD_RESET_LIFETIME_SECONDS', default: 3_600, min: 60, max: 604_800, unit: 's', about: 'a password reset link works this long after it was mailed' },
+  passwordResetsPerAccount: { env: 'CMS_LIMIT_PASSWORD_RESETS_PER_ACCOUNT', default: 3, min: 1, max: 1_000, unit: 'requests', about: 'password reset mails asked for one account (or unknown name) within passwordResetPeriodSeconds; further requests get the same answer but send nothing' },
+  passwordResetsPerAddress: { env: 'CMS_LIMIT_PASSWORD_RESETS_PER_ADDRESS', default: 10, min: 1, max: 100_000, unit: 'requests', about: 'password reset requests from one client address within passwordResetPeriodSeconds; more are refused with 429' },
+  passwordResetPeriodSeconds: { env: 'CMS_LIMIT_PASSWORD_RESET_PERIOD_SECONDS', default: 3_600, min: 1, max: 604_800, unit: 's', about: 'period password reset requests are counted over' },
+  totpSetupLifetimeSeconds: { env: 'CMS_LIMIT_TOTP_SETUP_LIFETIME_SECONDS', default: 600, min: 60, max: 86_400, unit: 's', about: 'the setup token a user of a role that must use TOTP gets at login works this long, for setting TOTP up only' },
   passwordMinLength: { env: 'CMS_LIMIT_PASSWORD_MIN_LENGTH', default: 10, min: 1, max: 1024, unit: 'characters', about: 'shortest password a user may be given' },
   loginFailuresPerUsername: { env: 'CMS_LIMIT_LOGIN_FAILURES_PER_USERNAME', default: 3, min: 1, max: 1000, unit: 'failures', about: 'failed logins for one username within the lockout period before it is locked' },
   loginFailuresPerAddress: { env: 'CMS_LIMIT_LOGIN_FAILURES_PER_ADDRESS', default: 30, min: 1, max: 100000, unit: 'failures', about: 'failed logins from one client address within the lockout period before it is locked' },

@@ -11,6 +11,7 @@ import { absoluteHttpUrl } from './http-url.js';
 import { s3Schema, resolveFileStorage } from './file-storage-config.js';
 import { resolveWebhooks, webhooksSchema } from './webhooks-config.js';
 import { corsSchema, resolveCorsOrigins } from './cors-config.js';
+import { mailSchema, resolveMail, resolveTotp, totpSchema } from './account-config.js';
 
 export interface LoadConfigOptions {
   /** Defaults to process.env. */
@@ -58,11 +59,17 @@ export const topLevelSchema = Type.Object(
     s3: Type.Optional(s3Schema),
     webhooks: Type.Optional(webhooksSchema),
     cors: Type.Optional(corsSchema),
+    // The mail the server sends (password resets).
+    mail: Type.Optional(mailSchema),
     // The names are checked against the user type's fields by content (`app-config.ts`).
     login: Type.Optional(
       Type.Object(
-        { whoamiFields: Type.Optional(Type.Array(Type.String(), { errorMessage: 'must be a list of user field names' })) },
-        { additionalProperties: false, errorMessage: 'must be an object { whoamiFields }' },
+        {
+          whoamiFields: Type.Optional(Type.Array(Type.String(), { errorMessage: 'must be a list of user field names' })),
+          // Second factors (src/auth/account-security.ts): the roles that must use TOTP.
+          totp: Type.Optional(totpSchema),
+        },
+        { additionalProperties: false, errorMessage: 'must be an object { whoamiFields, totp }' },
       ),
     ),
     // The MCP server (`/api/v1/@cms/mcp`, `cms mcp`): whether callers without a key or token may use it.
@@ -199,6 +206,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     trustProxy: settings.trustProxy ?? trustProxyOf(raw.trustProxy),
     corsOrigins: resolveCorsOrigins(raw.cors, options.env ?? process.env),
     whoamiFields: raw.login?.whoamiFields ?? [],
+    totp: resolveTotp(raw.login?.totp),
+    mail: resolveMail(raw.mail, options.env ?? process.env),
     mcp: { anonymous: raw.mcp?.anonymous ?? false },
     logLevel: settings.logLevel,
     workers: settings.workers,

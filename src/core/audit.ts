@@ -27,7 +27,8 @@ export type McpAuditedCall = (typeof mcpAuditedCalls)[number];
 export const auditActions = [
   ...documentAuditVerbs.map((verb) => `document.${verb}` as const),
   ...mcpAuditedCalls.map((call) => `mcp.${call}` as const),
-  'login', 'login.failed', 'logout', 'apikey.create', 'apikey.revoke', 'attachment.upload', 'webhook.retry',
+  'login', 'login.failed', 'logout',
+  'login.totp.enable', 'login.totp.disable', 'login.recovery', 'login.reset.request', 'login.reset', 'apikey.create', 'apikey.revoke', 'attachment.upload', 'webhook.retry',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -18,6 +18,8 @@ export const errorCodes = [
   'toomany',
   'unavailable',
   'expired',
+  'totp-required',
+  'totp-setup-required',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
@@ -54,6 +56,17 @@ export class ValidationError extends AppError {
 export class InvalidRequestError extends AppError {
   constructor(message: string, data: Record<string, unknown> = {}) {
     super('invalid', message, data);
+  }
+}
+
+/**
+ * A login whose password was right that needs more: the TOTP code (or a recovery code) of an
+ * account with TOTP on (`totp-required`), or TOTP set up first by a user of a role that must use
+ * it (`totp-setup-required`, with a short-lived `setupToken` good for that only).
+ */
+export class SecondFactorError extends AppError {
+  constructor(code: 'totp-required' | 'totp-setup-required', message: string, data: Record<string, unknown> = {}) {
+    super(code, message, data);
   }
 }
 

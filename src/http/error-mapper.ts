@@ -23,6 +23,8 @@ const statusOf: Record<ErrorCode, number> = {
   toomany: 429,
   unavailable: 503,
   expired: 410,
+  'totp-required': 401,
+  'totp-setup-required': 401,
 };
 
 /** Framework errors that come from the client, by their status. */

@@ -65,6 +65,7 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       insertCode: (code) => transaction((tx) => tx.accountSecurity.insertCode(code)),
       findCode: (digest) => read.accountSecurity.findCode(digest),
       takeCode: (digest, now) => transaction((tx) => tx.accountSecurity.takeCode(digest, now)),
+      releaseCode: (digest) => transaction((tx) => tx.accountSecurity.releaseCode(digest)),
       removeCodes: (userId, purpose) => transaction((tx) => tx.accountSecurity.removeCodes(userId, purpose)),
       countLiveCodes: (userId, purpose, now) => read.accountSecurity.countLiveCodes(userId, purpose, now),
     },

@@ -113,6 +113,7 @@ export const fixedComponents: Record<string, JsonSchema> = {
       email: string,
       role: { enum: ['guest', 'contributor', 'editor', 'admin'], description: 'Only when `login.whoamiFields` names it (and from `setup`)' },
       csrfToken: { ...string, description: 'Session callers only' },
+      totp: { type: 'boolean', description: 'Users only: whether TOTP is on for the account' },
     },
   },
   Health: {
@@ -264,7 +265,13 @@ export function fixedPaths(): Record<string, Record<string, Operation>> {
         requestBody: jsonBody({
           type: 'object',
           required: ['username', 'password'],
-          properties: { username: { ...string, description: 'Username or email' }, password: { ...string, writeOnly: true }, session: { type: 'boolean' } },
+          properties: {
+            username: { ...string, description: 'Username or email' },
+            password: { ...string, writeOnly: true },
+            session: { type: 'boolean' },
+            totp: { ...string, pattern: '^[0-9]{6}$', description: 'The current code of the authenticator app, for an account with TOTP on (else 401 `totp-required`)' },
+            recoveryCode: { ...string, maxLength: 64, description: 'Instead of `totp`: one of the recovery codes, each good once' },
+          },
         }),
         responses: responses(
           {

@@ -7,7 +7,11 @@ export type Operation = Record<string, unknown>;
 /** The error statuses with a shared response object in `components.responses`, by status. */
 export const errorResponses: Readonly<Record<number, { name: string; description: string }>> = {
   400: { name: 'Invalid', description: 'The request is malformed or a value is refused (`invalid`; field errors in `data.errors`).' },
-  401: { name: 'Unauthorized', description: 'The bearer token is unknown, expired or revoked (`unauthorized`).' },
+  401: {
+    name: 'Unauthorized',
+    description:
+      'The bearer token is unknown, expired or revoked (`unauthorized`); at login, the password was right but a TOTP code is needed (`totp-required`), or TOTP must be set up first with `data.setupToken` (`totp-setup-required`).',
+  },
   403: {
     name: 'Forbidden',
     description: 'An unknown API key, a role below what the action needs, or a failed CSRF or Origin check (`forbidden`).',
@@ -48,7 +52,7 @@ export const errorSchema: JsonSchema = {
   required: ['name', 'message', 'data'],
   properties: {
     name: {
-      enum: ['invalid', 'forbidden', 'notfound', 'conflict', 'locked', 'changed', 'unprocessable', 'unauthorized', 'toolarge', 'unsupported', 'unimplemented', 'toomany', 'unavailable', 'expired', 'error'],
+      enum: ['invalid', 'forbidden', 'notfound', 'conflict', 'locked', 'changed', 'unprocessable', 'unauthorized', 'toolarge', 'unsupported', 'unimplemented', 'toomany', 'unavailable', 'expired', 'totp-required', 'totp-setup-required', 'error'],
     },
     message: { type: 'string' },
     data: {
@@ -70,6 +74,8 @@ export const errorSchema: JsonSchema = {
         others: { type: 'integer', description: '409 `conflict`: how many more published documents show it (the caller may not read them, or past the limit)' },
         updatedAt: { type: ['string', 'null'], description: '412: when the version was last changed (null: it is gone)' },
         updatedBy: { description: '412: who last changed it (`_id`, `title`, `username`)' },
+        setupToken: { type: 'string', description: '401 `totp-setup-required`: good for the TOTP setup and enable routes only, for `expiresIn` seconds' },
+        expiresIn: { type: 'integer', description: '401 `totp-setup-required`: seconds the setupToken lasts' },
       },
       additionalProperties: true,
     },

@@ -40,6 +40,8 @@ export interface AccountSecurityStore {
   findCode(digest: string): Promise<StoredAccountCode | null>;
   /** Marks a code taken at `now` when it is neither taken nor expired; true when this call took it. */
   takeCode(digest: string, now: string): Promise<boolean>;
+  /** Gives a taken code back (the change it was taken for was refused after all). */
+  releaseCode(digest: string): Promise<void>;
   /** Removes a user's codes of one purpose; returns how many. */
   removeCodes(userId: string, purpose: AccountCodePurpose): Promise<number>;
   /** A user's codes of one purpose not yet taken nor expired at `now`. */

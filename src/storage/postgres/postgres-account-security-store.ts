@@ -14,6 +14,7 @@ const insertCodeSql = `INSERT INTO account_codes (digest, user_id, purpose, crea
 const findCodeSql = `SELECT ${codeSelected} FROM account_codes WHERE digest = $1::text`;
 const takeCodeSql = `UPDATE account_codes SET used_at = $1::text
   WHERE digest = $2::text AND used_at IS NULL AND (expires_at IS NULL OR expires_at > $1::text)`;
+const releaseCodeSql = 'UPDATE account_codes SET used_at = NULL WHERE digest = $1::text';
 const removeCodesSql = 'DELETE FROM account_codes WHERE user_id = $1::text AND purpose = $2::text';
 const countLiveSql = `SELECT count(*)::int AS count FROM account_codes
   WHERE user_id = $1::text AND purpose = $2::text AND used_at IS NULL AND (expires_at IS NULL OR expires_at > $3::text)`;
@@ -51,6 +52,10 @@ export function createPostgresAccountSecurityStore(statements: StatementSource):
     async takeCode(digest, now) {
       const taken = await statements.prepared(takeCodeSql, [now, digest]);
       return taken.rowCount === 1;
+    },
+
+    async releaseCode(digest) {
+      await statements.prepared(releaseCodeSql, [digest]);
     },
 
     async removeCodes(userId, purpose) {

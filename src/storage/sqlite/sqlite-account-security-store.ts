@@ -12,6 +12,7 @@ const removeTotpSql = 'DELETE FROM account_totp WHERE user_id = ?';
 const insertCodeSql = 'INSERT INTO account_codes (digest, user_id, purpose, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, ?)';
 const findCodeSql = `SELECT ${codeSelected} FROM account_codes WHERE digest = ?`;
 const takeCodeSql = 'UPDATE account_codes SET used_at = ? WHERE digest = ? AND used_at IS NULL AND (expires_at IS NULL OR expires_at > ?)';
+const releaseCodeSql = 'UPDATE account_codes SET used_at = NULL WHERE digest = ?';
 const removeCodesSql = 'DELETE FROM account_codes WHERE user_id = ? AND purpose = ?';
 const countLiveSql = `SELECT count(*) FROM account_codes
   WHERE user_id = ? AND purpose = ? AND used_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`;
@@ -45,6 +46,10 @@ export function createSqliteAccountSecurityStore(statements: StatementSource): A
 
     async takeCode(digest, now) {
       return statements.statement(takeCodeSql).run(now, digest, now).changes === 1;
+    },
+
+    async releaseCode(digest) {
+      statements.statement(releaseCodeSql).run(digest);
     },
 
     async removeCodes(userId, purpose) {
