@@ -37,6 +37,17 @@ export function newOneTimeToken(): string {
 /** What a login's second step decided (`AccountSecurity.confirmLogin`). */
 export type SecondStep = { readonly outcome: 'ok'; readonly recovery: boolean } | { readonly outcome: 'wrong' };
 
+/** The second factor a login body brings, checked for its shape (`readSecondFactor`). */
+export interface SecondFactor {
+  readonly code?: string;
+  readonly recoveryCode?: string;
+}
+
+/** `totp` and `recoveryCode` of a login body: strings of at most 64 characters, or absent. Read before any attempt is counted. */
+export function readSecondFactor(body: Record<string, unknown>): SecondFactor {
+  return { code: optionalString(body, 'totp'), recoveryCode: optionalString(body, 'recoveryCode') };
+}
+
 /** Who asks to set up TOTP: a signed-in user, or the holder of a setup token from a login. */
 interface TotpActor {
   readonly userId: string;
@@ -92,9 +103,8 @@ export class AccountSecurity {
    * needed but none came, `totp-setup-required` when the role needs TOTP the user has not set
    * up; answers `wrong` for a wrong code, which the caller counts as a failed login.
    */
-  async confirmLogin(login: UserLogin, role: string, body: Record<string, unknown>, origin: RequestOrigin): Promise<SecondStep> {
-    const code = optionalString(body, 'totp');
-    const recoveryCode = optionalString(body, 'recoveryCode');
+  async confirmLogin(login: UserLogin, role: string, factor: SecondFactor, origin: RequestOrigin): Promise<SecondStep> {
+    const { code, recoveryCode } = factor;
     const { storage } = this.#deps;
     const totp = await storage.accountSecurity.getTotp(login.userId);
     if (totp === null || totp.enabledAt === null) {

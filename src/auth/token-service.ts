@@ -6,7 +6,7 @@ import type { StorageAdapter, UserLogin } from '../storage/storage-adapter.js';
 import { ForbiddenError, InvalidRequestError, NotFoundError, RetryLaterError, SecondFactorError } from '../errors/app-error.js';
 import type { Verification } from './passwords.js';
 import type { LoginAttempt, LoginThrottle } from './login-throttle.js';
-import type { AccountSecurity } from './account-security.js';
+import { readSecondFactor, type AccountSecurity, type SecondFactor } from './account-security.js';
 
 /** How long a bearer token or a session lasts: 14 days, like the original's. */
 export const credentialLifetimeSeconds = 14 * 24 * 3600;
@@ -160,6 +160,8 @@ export class TokenService {
     if (typeof username !== 'string' || typeof password !== 'string' || !username || !password) {
       throw new InvalidRequestError('Both the username and the password are required.');
     }
+    // A malformed code is refused before anything is counted or checked.
+    const factor = readSecondFactor(body);
     const login = await this.#storage.logins.findByName(username);
     // Attempts count against the user the name reached (by username or email alike), or the name.
     const attempt: LoginAttempt = { account: login ? `user:${login.userId}` : `name:${username}`, address: client.address };
@@ -176,7 +178,7 @@ export class TokenService {
       await this.#recordFailure(login, client);
       throw new InvalidRequestError('Your credentials are incorrect, or there is no such user');
     }
-    await this.#confirmSecondStep(login, role, body, client, attempt);
+    await this.#confirmSecondStep(login, role, factor, client, attempt);
     await this.#throttle.loginSucceeded(attempt);
     if (verdict.outdated) await this.#upgradeHash(login, password);
     return login;
@@ -187,11 +189,11 @@ export class TokenService {
    * wrong code is a failed login like a wrong password, counted and recorded; a login that was
    * only told a code is needed is uncounted, as no code was guessed.
    */
-  async #confirmSecondStep(login: UserLogin, role: string | null, body: Record<string, unknown>, client: LoginClient, attempt: LoginAttempt): Promise<void> {
+  async #confirmSecondStep(login: UserLogin, role: string | null, factor: SecondFactor, client: LoginClient, attempt: LoginAttempt): Promise<void> {
     if (this.#accountSecurity === undefined) return;
     let step;
     try {
-      step = await this.#accountSecurity.confirmLogin(login, role ?? 'guest', body, originOfClient(client));
+      step = await this.#accountSecurity.confirmLogin(login, role ?? 'guest', factor, originOfClient(client));
     } catch (error) {
       if (error instanceof SecondFactorError) await (error.code === 'totp-required' ? this.#throttle.loginUnchecked(attempt) : this.#throttle.loginSucceeded(attempt));
       throw error;
