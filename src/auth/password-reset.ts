@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Principal } from '../core/principal.js';
+import { userTypeName, type Principal } from '../core/principal.js';
 import { audit, type AuditedBy, type RequestOrigin } from '../core/audit.js';
 import type { LoginThrottleStore, StorageAdapter, ThrottleKey } from '../storage/storage-adapter.js';
 import { AppError, InvalidRequestError, RetryLaterError } from '../errors/app-error.js';
@@ -71,9 +71,9 @@ export class PasswordReset {
     const login = await storage.logins.findByName(name.trim());
     const account: ThrottleKey = { key: keyOf('account', login ? `user:${login.userId}` : `name:${name.trim().toLowerCase()}`), limit: limits.perAccount, periodMs };
     const allowed = (await this.#deps.throttle.take([account], Date.now())) === null;
-    if (!allowed || login === null || !login.email) return forgotAnswer;
-    const [user] = await storage.documents.find({ type: 'user', ids: [login.userId], limit: 1 });
-    if (!user || user.disabled === true || user.archived === true) return forgotAnswer;
+    // The user is read whatever the name reached, so that an unknown name costs the same reads.
+    const [user] = await storage.documents.find({ type: userTypeName, ids: [login?.userId ?? 'no-such-user'], limit: 1 });
+    if (!allowed || login === null || !login.email || !user || user.disabled === true || user.archived === true) return forgotAnswer;
     const token = newOneTimeToken();
     const now = Date.now();
     const principal: Principal = { kind: 'user', role: null, userId: login.userId, title: null, username: login.username };
