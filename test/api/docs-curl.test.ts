@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../helpers/typecheck.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 
 /*
  * The reference's curl examples run as written: every ```sh block of a page that calls curl is
@@ -16,7 +18,7 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
  * comment line right after it (`# 404 from now on`, `# HTTP/1.1 304 Not Modified`).
  */
 
-const pages = ['docs/reference/rest-api.md', 'docs/reference/field-types.md', 'docs/guides/mcp.md'];
+const pages = ['docs/reference/rest-api.md', 'docs/reference/field-types.md', 'docs/guides/mcp.md', 'docs/guides/accounts.md'];
 
 interface CurlCall {
   readonly where: string;
@@ -104,12 +106,17 @@ function refusedCalls(calls: readonly CurlCall[]): string[] {
 describe('the curl examples of the reference run as written against the demo', () => {
   let server: ServerProcess;
   let dir: string;
+  // The password reset examples mail their links: to a sink that takes every mail and keeps none.
+  const mailSink = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false, onData: (stream, _session, done) => stream.on('end', () => done()).resume() });
   before(async () => {
-    server = await startServerProcess({ env: {} });
+    await new Promise<void>((resolve) => mailSink.listen(0, '127.0.0.1', resolve));
+    const mailPort = (mailSink.server.address() as AddressInfo).port;
+    server = await startServerProcess({ env: { CMS_MAIL_SMTP: `smtp://127.0.0.1:${mailPort}`, CMS_MAIL_FROM: 'cms@example.com' } });
     dir = await mkdtemp(join(tmpdir(), 'cms-docs-curl-'));
   });
   after(async () => {
     await server?.stop();
+    await new Promise<void>((resolve) => mailSink.close(() => resolve()));
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
