@@ -13,6 +13,8 @@ export const router = createRouter({
   history: createWebHistory('/admin/'),
   routes: [
     { path: '/sign-in', name: 'sign-in', component: SignIn, meta: { public: true, title: 'signIn.title' } },
+    { path: '/forgot', name: 'forgot', component: () => import('./screens/ForgotPassword.vue'), meta: { public: true, title: 'account.forgotTitle' } },
+    { path: '/reset', name: 'reset', component: () => import('./screens/ResetPassword.vue'), meta: { public: true, title: 'account.resetTitle' } },
     { path: '/setup', name: 'setup', component: () => import('./screens/FirstRun.vue'), meta: { public: true, title: 'setup.title' } },
     { path: '/', name: 'home', component: () => import('./screens/HomeScreen.vue'), meta: { title: 'home.title' } },
     { path: '/types/:type', name: 'list', component: () => import('./screens/ListScreen.vue'), props: true },

@@ -80,10 +80,12 @@ export async function loadSession(): Promise<void> {
   session.loaded = true;
 }
 
-export async function signIn(username: string, password: string): Promise<void> {
+/** `code`: the TOTP code (6 digits) or a recovery code, once the server answered `totp-required`. */
+export async function signIn(username: string, password: string, code?: string): Promise<void> {
+  const second = code === undefined ? {} : /^\d{6}$/.test(code) ? { totp: code } : { recoveryCode: code };
   const { csrfToken } = await request<{ csrfToken: string }>('/@cms/login/login', {
     method: 'POST',
-    body: { username, password, session: true },
+    body: { username, password, session: true, ...second },
   });
   setCsrfToken(csrfToken);
   await loadSession();

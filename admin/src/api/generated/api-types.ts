@@ -63,7 +63,7 @@ export interface AuditRecord {
   address: string | null;
   /** The HTTP request's id, as in the server's log */
   requestId: string | null;
-  /** One of `document.insert`, `document.patch`, `document.replace`, `document.publish`, `document.unpublish`, `document.revert`, `document.revertPublished`, `document.archive`, `document.restore`, `document.restoreHistory`, `document.localize`, `document.share`, `document.unshare`, `document.revokeShareLink`, `document.schedule`, `document.unschedule`, `document.delete`, `mcp.describeTypes`, `mcp.findDocuments`, `mcp.getDocument`, `mcp.createDraft`, `mcp.patchDraft`, `mcp.publish`, `mcp.schedule`, `mcp.readHistory`, `mcp.readResource`, `login`, `login.failed`, `logout`, `apikey.create`, `apikey.revoke`, `attachment.upload`, `webhook.retry` */
+  /** One of `document.insert`, `document.patch`, `document.replace`, `document.publish`, `document.unpublish`, `document.revert`, `document.revertPublished`, `document.archive`, `document.restore`, `document.restoreHistory`, `document.localize`, `document.share`, `document.unshare`, `document.revokeShareLink`, `document.schedule`, `document.unschedule`, `document.delete`, `mcp.describeTypes`, `mcp.findDocuments`, `mcp.getDocument`, `mcp.createDraft`, `mcp.patchDraft`, `mcp.publish`, `mcp.schedule`, `mcp.readHistory`, `mcp.readResource`, `login`, `login.failed`, `logout`, `login.totp.enable`, `login.totp.disable`, `login.recovery`, `login.reset.request`, `login.reset`, `apikey.create`, `apikey.revoke`, `attachment.upload`, `webhook.retry` */
   action: string;
   /** The piece type of a document action */
   type: string | null;
@@ -287,7 +287,7 @@ export interface DocumentVersion {
 }
 
 export interface Error {
-  name: "invalid" | "forbidden" | "notfound" | "conflict" | "locked" | "changed" | "unprocessable" | "unauthorized" | "toolarge" | "unsupported" | "unimplemented" | "toomany" | "unavailable" | "expired" | "error";
+  name: "invalid" | "forbidden" | "notfound" | "conflict" | "locked" | "changed" | "unprocessable" | "unauthorized" | "toolarge" | "unsupported" | "unimplemented" | "toomany" | "unavailable" | "expired" | "totp-required" | "totp-setup-required" | "error";
   message: string;
   /** Details by error; those below are the ones clients act on. */
   data: {
@@ -317,6 +317,10 @@ export interface Error {
     updatedAt?: string | null;
     /** 412: who last changed it (`_id`, `title`, `username`) */
     updatedBy?: unknown;
+    /** 401 `totp-setup-required`: good for the TOTP setup and enable routes only, for `expiresIn` seconds */
+    setupToken?: string;
+    /** 401 `totp-setup-required`: seconds the setupToken lasts */
+    expiresIn?: number;
     [key: string]: unknown;
   };
 }
@@ -533,4 +537,6 @@ export interface Whoami {
   role?: "guest" | "contributor" | "editor" | "admin";
   /** Session callers only */
   csrfToken?: string;
+  /** Users only: whether TOTP is on for the account */
+  totp?: boolean;
 }
