@@ -28,6 +28,7 @@ export const auditActions = [
   ...documentAuditVerbs.map((verb) => `document.${verb}` as const),
   ...mcpAuditedCalls.map((call) => `mcp.${call}` as const),
   'login', 'login.failed', 'logout', 'apikey.create', 'apikey.revoke', 'attachment.upload', 'webhook.retry',
+  'release.publish', 'release.revert', 'release.delete',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

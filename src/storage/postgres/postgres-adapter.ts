@@ -16,6 +16,7 @@ import { createPostgresDocumentStore, holdDocuments } from './postgres-document-
 import { countUpGenerations, postgresGenerations } from './postgres-generations.js';
 import { createPostgresIndexPlanStore } from './postgres-index-plan-store.js';
 import { createPostgresShareLinkStore } from './postgres-share-link-store.js';
+import { createPostgresReleaseStore } from './postgres-release-store.js';
 import { createPostgresIdempotencyKeyStore } from './postgres-idempotency-key-store.js';
 import { createPostgresSetupCodeStore } from './postgres-setup-code-store.js';
 import { createPostgresHistoryStore } from './postgres-history-store.js';
@@ -350,6 +351,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     schedules: createPostgresScheduleStore(statements),
     audit: createPostgresAuditStore(statements),
     shareLinks: createPostgresShareLinkStore(statements),
+    releases: createPostgresReleaseStore(statements),
     changes,
     presence: createPostgresPresenceStore(statements),
     preferences: createPostgresPreferencesStore(statements),

@@ -12,6 +12,7 @@ import { createSqliteAttachmentStore } from './sqlite-attachment-store.js';
 import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
 import { createSqliteShareLinkStore } from './sqlite-share-link-store.js';
+import { createSqliteReleaseStore } from './sqlite-release-store.js';
 import { createSqliteIdempotencyKeyStore } from './sqlite-idempotency-key-store.js';
 import { createSqliteSetupCodeStore } from './sqlite-setup-code-store.js';
 import { createSqliteHistoryStore } from './sqlite-history-store.js';
@@ -232,6 +233,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     audit: createSqliteAuditStore(statements),
     changes: createSqliteChangeLog(statements),
     shareLinks: createSqliteShareLinkStore(statements),
+    releases: createSqliteReleaseStore(statements),
     presence: createSqlitePresenceStore(statements),
     preferences: createSqlitePreferencesStore(statements),
     idempotencyKeys: createSqliteIdempotencyKeyStore(statements),
