@@ -63,7 +63,7 @@ export interface AuditRecord {
   address: string | null;
   /** The HTTP request's id, as in the server's log */
   requestId: string | null;
-  /** One of `document.insert`, `document.patch`, `document.replace`, `document.publish`, `document.unpublish`, `document.revert`, `document.revertPublished`, `document.archive`, `document.restore`, `document.restoreHistory`, `document.localize`, `document.share`, `document.unshare`, `document.revokeShareLink`, `document.schedule`, `document.unschedule`, `document.delete`, `mcp.describeTypes`, `mcp.findDocuments`, `mcp.getDocument`, `mcp.createDraft`, `mcp.patchDraft`, `mcp.publish`, `mcp.schedule`, `mcp.readHistory`, `mcp.readResource`, `login`, `login.failed`, `logout`, `apikey.create`, `apikey.revoke`, `attachment.upload`, `webhook.retry` */
+  /** One of `document.insert`, `document.patch`, `document.replace`, `document.publish`, `document.unpublish`, `document.revert`, `document.revertPublished`, `document.archive`, `document.restore`, `document.restoreHistory`, `document.localize`, `document.share`, `document.unshare`, `document.revokeShareLink`, `document.schedule`, `document.unschedule`, `document.delete`, `mcp.describeTypes`, `mcp.findDocuments`, `mcp.getDocument`, `mcp.createDraft`, `mcp.patchDraft`, `mcp.publish`, `mcp.schedule`, `mcp.readHistory`, `mcp.readResource`, `login`, `login.failed`, `logout`, `apikey.create`, `apikey.revoke`, `attachment.upload`, `webhook.retry`, `release.publish`, `release.revert`, `release.delete` */
   action: string;
   /** The piece type of a document action */
   type: string | null;
