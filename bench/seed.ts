@@ -57,6 +57,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get audit() {
       return current().audit;
     },
+    get releases() {
+      return current().releases;
+    },
     get changes() {
       return current().changes;
     },

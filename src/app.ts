@@ -57,6 +57,7 @@ import { registerEventRoutes } from './http/routes/events.js';
 import { registerPresenceRoutes } from './http/routes/presence.js';
 import { PresenceBoard } from './content/presence/presence-board.js';
 import { registerPreferencesRoutes } from './http/routes/preferences.js';
+import { registerReleaseRoutes } from './http/routes/releases.js';
 import { registerDashboardRoutes } from './http/routes/dashboard.js';
 import { UserPreferences } from './content/preferences/user-preferences.js';
 import { ChangeFeed, pruneChangeLog } from './content/changes/change-feed.js';
@@ -280,6 +281,7 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerAuditRoutes(app, { audit: new AuditReader(storage) });
   registerPresenceRoutes(app, { presence });
   registerPreferencesRoutes(app, { preferences: new UserPreferences(config, storage) });
+  registerReleaseRoutes(app, { releases: documents.releases });
   registerDashboardRoutes(app, { dashboard: (principal, query) => documents.dashboard(principal, query) });
   const mcp: McpDeps = {
     documents,

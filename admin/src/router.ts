@@ -38,6 +38,7 @@ export const router = createRouter({
     },
     { path: '/media', name: 'media', component: () => import('./screens/MediaScreen.vue'), meta: { title: 'shell.media' } },
     { path: '/users', name: 'users', component: () => import('./screens/UsersScreen.vue'), meta: { title: 'shell.users', role: 'admin' } },
+    { path: '/releases', name: 'releases', component: () => import('./screens/ReleasesScreen.vue'), meta: { title: 'releases.title' } },
     { path: '/audit', name: 'audit', component: () => import('./screens/AuditScreen.vue'), meta: { title: 'shell.audit', role: 'admin' } },
     { path: '/:unknown(.*)*', name: 'not-found', component: () => import('./screens/NotFound.vue'), meta: { public: true, title: 'notFound.title' } },
   ],

@@ -32,6 +32,9 @@ watch(i18n.global.locale, () => {
  */
 export const isAdmin = computed(() => session.user !== undefined && pieceType('@cms/user')?.can.edit === true);
 
+/** Whoever may publish some type works with releases (the Releases screen, "Add to release"). */
+export const mayRelease = computed(() => Object.values(session.schema?.types ?? {}).some((type) => type.can.publish));
+
 /** Piece types the admin lists: those the role may read with drafts, users and media kept apart. */
 export const editableTypes = computed(() =>
   Object.entries(session.schema?.types ?? {})

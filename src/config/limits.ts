@@ -85,6 +85,9 @@ export const limitDefinitions = {
   // Live preview (`POST :_id/preview-url`): each preview URL carries a link of its own, short-lived
   // since the admin asks for a fresh one whenever it opens the preview.
   livePreviewLinkLifetime: { env: 'CMS_LIMIT_LIVE_PREVIEW_LINK_LIFETIME', default: 3_600, min: 1, max: 315_360_000, unit: 's', about: 'lifetime of the preview link a live preview URL carries (`POST …/preview-url` without `expiresIn`)' },
+  // Releases (`/api/v1/@cms/release`): drafts published together in one transaction.
+  releaseMaxDocuments: { env: 'CMS_LIMIT_RELEASE_MAX_DOCUMENTS', default: 10_000, min: 1, max: 100_000, unit: 'documents', about: 'drafts one release may hold' },
+  releaseDocumentsPerCall: { env: 'CMS_LIMIT_RELEASE_DOCUMENTS_PER_CALL', default: 1_000, min: 1, max: 100_000, unit: 'ids', about: 'ids one `POST …/release/:id/documents` may add and remove together' },
   shareLinksPerDraft: { env: 'CMS_LIMIT_SHARE_LINKS_PER_DRAFT', default: 50, min: 1, max: 10_000, unit: 'links', about: 'live preview links one draft may have at once' },
   // Uploads: a caller (one API key or one user) gets a byte budget per minute and a few uploads
   // at a time; four full-size (50 MB) files a minute, more than any editor sends by hand.

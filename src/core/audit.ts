@@ -29,6 +29,7 @@ export const auditActions = [
   ...mcpAuditedCalls.map((call) => `mcp.${call}` as const),
   'login', 'login.failed', 'logout',
   'login.totp.enable', 'login.totp.disable', 'login.recovery', 'login.reset.request', 'login.reset', 'apikey.create', 'apikey.revoke', 'attachment.upload', 'webhook.retry',
+  'release.publish', 'release.revert', 'release.delete',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

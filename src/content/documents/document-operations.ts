@@ -18,6 +18,7 @@ import { share } from './operations/share.js';
 import { previewUrl, type PreviewUrl } from './operations/preview-url.js';
 import { schedule } from './operations/schedule.js';
 import { ScheduleRunner } from './schedule-runner.js';
+import { Releases } from './releases.js';
 import { shareLinks } from './operations/share-links.js';
 import { revokeShareLink } from './operations/revoke-share-link.js';
 import type { LinkOutput } from './preview-links.js';
@@ -57,6 +58,8 @@ export interface DocumentOperations {
   schedule(caller: Caller, typeName: string, rawId: string, body: Body): Promise<VersionOutput>;
   /** Runs the schedules due now, on a timer of the server's (`schedule-runner.ts`); answers how many it claimed. */
   runDueSchedules(): Promise<number>;
+  /** Releases (`releases.ts`): drafts of any types published together. */
+  readonly releases: Releases;
   shareLinks(caller: Caller, typeName: string, rawId: string): Promise<{ results: LinkOutput[] }>;
   revokeShareLink(caller: Caller, typeName: string, rawId: string, linkId: string): Promise<{ revoked: string }>;
   locales(caller: Caller, typeName: string, rawId: string): Promise<{ results: { _id: string; cmsLocale: string }[] }>;
@@ -73,6 +76,7 @@ export interface DocumentOperations {
 /** The operations over the collaborators the composition root built. */
 export function documentOperations(c: DocumentCollaborators): DocumentOperations {
   const schedules = new ScheduleRunner(c);
+  const releases = new Releases(c);
   // The writes a caller may send with an Idempotency-Key: each runs once per key, retries get its answer.
   const keyed = new IdempotentWrites({
     store: c.idempotencyKeys,
@@ -96,7 +100,9 @@ export function documentOperations(c: DocumentCollaborators): DocumentOperations
     share: (caller, type, id, body) => share(c, caller, type, id, body),
     previewUrl: (caller, type, id, body) => previewUrl(c, caller, type, id, body),
     schedule: (caller, type, id, body) => schedule(c, caller, type, id, body),
-    runDueSchedules: () => schedules.runDue(),
+    // The scheduler's timer runs the due releases too.
+    runDueSchedules: async () => (await schedules.runDue()) + (await releases.runDue()),
+    releases,
     shareLinks: (caller, type, id) => shareLinks(c, caller, type, id),
     revokeShareLink: (caller, type, id, linkId) => revokeShareLink(c, caller, type, id, linkId),
     locales: (caller, type, id) => locales(c, caller, type, id),

@@ -109,21 +109,29 @@ export class ScheduleRunner {
   }
 
   /** Who the run acts as: the user or the API key who scheduled it, with the role they have now; a string: why not. */
-  async #actingPrincipal(schedule: Schedule): Promise<Principal | string> {
-    const by = parseScheduledBy(schedule.by);
-    if (!by) return 'Who scheduled it is not recorded';
-    if (by.kind === 'apiKey') {
-      // An import (or a schedule older than this check) does not hold the key: it cannot be asked about.
-      if (by.keyId === null) return 'The API key that scheduled it is not recorded: schedule it again';
-      const key = await this.#deps.apiKeys.keyOf(by.keyId);
-      if (key === null) return 'The API key that scheduled it was revoked or is no longer configured';
-      return { kind: 'apiKey', role: key.role, userId: null, title: by.title, username: null, ...(key.keyId !== undefined && { keyId: key.keyId }) };
-    }
-    const [user] = by.userId === null ? [] : await this.#deps.store.find({ type: userTypeName, ids: [by.userId], limit: 1 });
-    if (!user || user.disabled === true || user.archived === true) return `The user who scheduled it (${by.username ?? by.title}) no longer exists or is disabled`;
-    const role = isRole(user.role) ? user.role : 'guest';
-    return { kind: 'user', role, userId: user._id, title: String(user.title ?? ''), username: String(user.username ?? '') };
+  #actingPrincipal(schedule: Schedule): Promise<Principal | string> {
+    return actingPrincipal(this.#deps, schedule.by);
   }
+}
+
+/**
+ * Who a scheduled run acts as (a schedule's, a release's): the user or the API key `byText`
+ * records, with the role they have now; a string: why not.
+ */
+export async function actingPrincipal(deps: Pick<RunnerDeps, 'apiKeys' | 'store'>, byText: string): Promise<Principal | string> {
+  const by = parseScheduledBy(byText);
+  if (!by) return 'Who scheduled it is not recorded';
+  if (by.kind === 'apiKey') {
+    // An import (or a schedule older than this check) does not hold the key: it cannot be asked about.
+    if (by.keyId === null) return 'The API key that scheduled it is not recorded: schedule it again';
+    const key = await deps.apiKeys.keyOf(by.keyId);
+    if (key === null) return 'The API key that scheduled it was revoked or is no longer configured';
+    return { kind: 'apiKey', role: key.role, userId: null, title: by.title, username: null, ...(key.keyId !== undefined && { keyId: key.keyId }) };
+  }
+  const [user] = by.userId === null ? [] : await deps.store.find({ type: userTypeName, ids: [by.userId], limit: 1 });
+  if (!user || user.disabled === true || user.archived === true) return `The user who scheduled it (${by.username ?? by.title}) no longer exists or is disabled`;
+  const role = isRole(user.role) ? user.role : 'guest';
+  return { kind: 'user', role, userId: user._id, title: String(user.title ?? ''), username: String(user.username ?? '') };
 }
 
 /** Another process took the schedule over, or it was changed or cancelled meanwhile: the run writes nothing. */

@@ -15,6 +15,7 @@ import type { PreferencesStore } from './preferences.js';
 import type { ScheduleStore } from './schedules.js';
 import type { SetupCodeStore } from './setup-codes.js';
 import type { ShareLinkStore } from './share-links.js';
+import type { ReleaseStore } from './releases.js';
 import type { TokenStore } from './tokens.js';
 import type { WebhookOutbox } from './webhooks.js';
 
@@ -34,6 +35,7 @@ export interface StorageSession {
   readonly schedules: ScheduleStore;
   readonly audit: AuditStore;
   readonly shareLinks: ShareLinkStore;
+  readonly releases: ReleaseStore;
   readonly changes: ChangeLogStore;
   readonly presence: PresenceStore;
   readonly preferences: PreferencesStore;

@@ -9,6 +9,7 @@ import { preferencesMigration } from './preferences-migration.js';
 import { idempotencyKeysMigration } from './idempotency-migration.js';
 import { shareLinksMigration } from './migration-share-links.js';
 import { accountSecurityMigration } from './migration-account-security.js';
+import { releasesMigration } from './migration-releases.js';
 import { scheduleReviewMigration } from './migration-schedule-review.js';
 
 /**
@@ -449,6 +450,8 @@ export const migrations: readonly string[] = [
   changeLogSyncMigration,
   // 29: TOTP secrets and one-time account codes: recovery, password reset, TOTP setup (migration-account-security.ts).
   accountSecurityMigration,
+  // 30: releases, drafts published together (migration-releases.ts).
+  releasesMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

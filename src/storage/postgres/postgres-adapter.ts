@@ -17,6 +17,7 @@ import { countUpGenerations, postgresGenerations } from './postgres-generations.
 import { createPostgresIndexPlanStore } from './postgres-index-plan-store.js';
 import { createPostgresShareLinkStore } from './postgres-share-link-store.js';
 import { createPostgresAccountSecurityStore } from './postgres-account-security-store.js';
+import { createPostgresReleaseStore } from './postgres-release-store.js';
 import { createPostgresIdempotencyKeyStore } from './postgres-idempotency-key-store.js';
 import { createPostgresSetupCodeStore } from './postgres-setup-code-store.js';
 import { createPostgresHistoryStore } from './postgres-history-store.js';
@@ -351,6 +352,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     schedules: createPostgresScheduleStore(statements),
     audit: createPostgresAuditStore(statements),
     shareLinks: createPostgresShareLinkStore(statements),
+    releases: createPostgresReleaseStore(statements),
     changes,
     presence: createPostgresPresenceStore(statements),
     preferences: createPostgresPreferencesStore(statements),

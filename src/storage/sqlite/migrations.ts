@@ -3,6 +3,7 @@ import { historyMigration, historyPoolsMigration } from './history-migration.js'
 import { schedulesMigration } from './migration-schedules.js';
 import { shareLinksMigration } from './migration-share-links.js';
 import { accountSecurityMigration } from './migration-account-security.js';
+import { releasesMigration } from './migration-releases.js';
 import { scheduleReviewMigration } from './migration-schedule-review.js';
 
 import { auditMigration } from './audit-migration.js';
@@ -467,6 +468,8 @@ export const migrations: readonly string[] = [
   changeLogSyncMigration,
   // 31: TOTP secrets and one-time account codes: recovery, password reset, TOTP setup (migration-account-security.ts).
   accountSecurityMigration,
+  // 32: releases, drafts published together (migration-releases.ts).
+  releasesMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

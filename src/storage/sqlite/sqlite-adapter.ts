@@ -13,6 +13,7 @@ import { createSqliteDocumentStore } from './sqlite-document-store.js';
 import { createSqliteLoginStore, createSqliteTokenStore } from './sqlite-login-store.js';
 import { createSqliteShareLinkStore } from './sqlite-share-link-store.js';
 import { createSqliteAccountSecurityStore } from './sqlite-account-security-store.js';
+import { createSqliteReleaseStore } from './sqlite-release-store.js';
 import { createSqliteIdempotencyKeyStore } from './sqlite-idempotency-key-store.js';
 import { createSqliteSetupCodeStore } from './sqlite-setup-code-store.js';
 import { createSqliteHistoryStore } from './sqlite-history-store.js';
@@ -233,6 +234,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     audit: createSqliteAuditStore(statements),
     changes: createSqliteChangeLog(statements),
     shareLinks: createSqliteShareLinkStore(statements),
+    releases: createSqliteReleaseStore(statements),
     presence: createSqlitePresenceStore(statements),
     preferences: createSqlitePreferencesStore(statements),
     idempotencyKeys: createSqliteIdempotencyKeyStore(statements),
