@@ -54,6 +54,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get audit() {
       return current().audit;
     },
+    get review() {
+      return current().review;
+    },
     get changes() {
       return current().changes;
     },

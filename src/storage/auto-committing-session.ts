@@ -57,6 +57,16 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       keepAnswer: (scope, key, fingerprint, answer) => transaction((tx) => tx.idempotencyKeys.keepAnswer(scope, key, fingerprint, answer)),
       prune: (now, limit) => transaction((tx) => tx.idempotencyKeys.prune(now, limit)),
     },
+    review: {
+      insertComment: (comment) => transaction((tx) => tx.review.insertComment(comment)),
+      listComments: (versionId, limit) => read.review.listComments(versionId, limit),
+      countComments: (versionId) => read.review.countComments(versionId),
+      resolveComment: (versionId, id, resolved, at) => transaction((tx) => tx.review.resolveComment(versionId, id, resolved, at)),
+      removeComments: (versionId) => transaction((tx) => tx.review.removeComments(versionId)),
+      insertLink: (link) => transaction((tx) => tx.review.insertLink(link)),
+      findLink: (digest) => read.review.findLink(digest),
+      useLink: (digest, at) => transaction((tx) => tx.review.useLink(digest, at)),
+    },
     shareLinks: {
       insert: (link) => transaction((tx) => tx.shareLinks.insert(link)),
       findByDigest: (digest) => read.shareLinks.findByDigest(digest),

@@ -14,6 +14,7 @@ import type { PreferencesStore } from './preferences.js';
 import type { ScheduleStore } from './schedules.js';
 import type { SetupCodeStore } from './setup-codes.js';
 import type { ShareLinkStore } from './share-links.js';
+import type { ReviewStore } from './review.js';
 import type { TokenStore } from './tokens.js';
 import type { WebhookOutbox } from './webhooks.js';
 
@@ -33,6 +34,7 @@ export interface StorageSession {
   readonly schedules: ScheduleStore;
   readonly audit: AuditStore;
   readonly shareLinks: ShareLinkStore;
+  readonly review: ReviewStore;
   readonly changes: ChangeLogStore;
   readonly presence: PresenceStore;
   readonly preferences: PreferencesStore;

@@ -7,6 +7,7 @@ import { changeLogMigration, changeLogSyncMigration } from './change-log-migrati
 import { presenceMigration } from './presence-migration.js';
 import { preferencesMigration } from './preferences-migration.js';
 import { idempotencyKeysMigration } from './idempotency-migration.js';
+import { reviewMigration } from './migration-review.js';
 import { shareLinksMigration } from './migration-share-links.js';
 import { scheduleReviewMigration } from './migration-schedule-review.js';
 
@@ -446,6 +447,8 @@ export const migrations: readonly string[] = [
   idempotencyKeysMigration,
   // 28: the change log's visibility before a change and the sync tokens' key (change-log-migration.ts).
   changeLogSyncMigration,
+  // 29: review of drafts: comments and approve links (migration-review.ts).
+  reviewMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

@@ -1,3 +1,4 @@
+import { createPostgresReviewStore } from './postgres-review-store.js';
 import pg from 'pg';
 import type { PoolClient, QueryConfig } from 'pg';
 import type { StorageAdapter, StorageSession, TransactionOptions } from '../interface/adapter.js';
@@ -350,6 +351,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     schedules: createPostgresScheduleStore(statements),
     audit: createPostgresAuditStore(statements),
     shareLinks: createPostgresShareLinkStore(statements),
+    review: createPostgresReviewStore(statements),
     changes,
     presence: createPostgresPresenceStore(statements),
     preferences: createPostgresPreferencesStore(statements),

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { historyMigration, historyPoolsMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
+import { reviewMigration } from './migration-review.js';
 import { shareLinksMigration } from './migration-share-links.js';
 import { scheduleReviewMigration } from './migration-schedule-review.js';
 
@@ -464,6 +465,8 @@ export const migrations: readonly string[] = [
   idempotencyKeysMigration,
   // 30: the change log's visibility before a change and the sync tokens' key (change-log-migration.ts).
   changeLogSyncMigration,
+  // 31: review of drafts: comments and approve links (migration-review.ts).
+  reviewMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

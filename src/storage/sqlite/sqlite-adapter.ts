@@ -1,3 +1,4 @@
+import { createSqliteReviewStore } from './sqlite-review-store.js';
 import { alongLocaleChains } from '../locale-chain-reads.js';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageAdapter, StorageSession } from '../interface/adapter.js';
@@ -232,6 +233,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     audit: createSqliteAuditStore(statements),
     changes: createSqliteChangeLog(statements),
     shareLinks: createSqliteShareLinkStore(statements),
+    review: createSqliteReviewStore(statements),
     presence: createSqlitePresenceStore(statements),
     preferences: createSqlitePreferencesStore(statements),
     idempotencyKeys: createSqliteIdempotencyKeyStore(statements),
