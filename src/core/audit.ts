@@ -27,6 +27,7 @@ export type McpAuditedCall = (typeof mcpAuditedCalls)[number];
 export const auditActions = [
   ...documentAuditVerbs.map((verb) => `document.${verb}` as const),
   ...mcpAuditedCalls.map((call) => `mcp.${call}` as const),
+  'review.stage', 'review.comment',
   'login', 'login.failed', 'logout', 'apikey.create', 'apikey.revoke', 'attachment.upload', 'webhook.retry',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

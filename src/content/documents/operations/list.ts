@@ -13,6 +13,7 @@ import { canSortOn, type ListQueries } from '../../query/list-query.js';
 import { decodeCursor, encodeCursor, listDigest, type CursorValue } from '../../query/list-cursor.js';
 import { pieceTypeOf, requestVersion } from '../caller.js';
 import { requestedShape } from '../requested-shape.js';
+import { ownKeys } from '../../indexing/document-indexer.js';
 import { fillFallbackFields, localeChainOf, markFallbackFields, markFallbackLocale, unfilled } from '../locale-fallback.js';
 
 export const maxPerPage = 100;
@@ -96,7 +97,9 @@ export async function prepareList(deps: ListDeps, caller: Caller, typeName: stri
   const { locale, mode } = requestVersion(deps.config, type, caller);
   if (mode === 'draft') requireDrafts(principal, type);
   if (!canReadType(principal, type)) throw new NotFoundError();
-  const params = parseListParams(query);
+  const { reviewStage, ...rest } = query;
+  const params = parseListParams(rest);
+  const byStage = reviewStageCondition(principal, type, reviewStage);
   // Schedules are the drafts' (their `scheduledPublish`): only who may read drafts may select by them.
   if (params.scheduled !== undefined) requireDrafts(principal, type);
   const fullAccess = canAccessApi(principal, type);
@@ -114,8 +117,24 @@ export async function prepareList(deps: ListDeps, caller: Caller, typeName: stri
     scheduled: params.scheduled,
     search: params.search && toTextSearch(params.search.text, { prefix: params.search.prefix, publicOnly }),
   };
-  const filtered = { ...base, conditions: [...conditions.values()].flat() };
+  const filtered = { ...base, conditions: [...[...conditions.values()].flat(), ...byStage] };
   return { type, principal, locale, mode, params, fullAccess, offered, filterContext, conditions, base, filtered };
+}
+
+/** `?reviewStage=<stage>`: drafts in that review stage, for who may read drafts; a stage the type lacks is a 400. */
+function reviewStageCondition(principal: Principal, type: SanitizedPieceType, raw: unknown): FilterCondition[] {
+  if (raw === undefined) return [];
+  requireDrafts(principal, type);
+  const review = type.options.review;
+  if (!review) throw new InvalidRequestError(`reviewStage: ${type.name} has no review stages`, { parameter: 'reviewStage' });
+  const asked = Array.isArray(raw) ? raw : [raw];
+  const names = review.stages.map((stage) => stage.name);
+  for (const stage of asked) {
+    if (typeof stage !== 'string' || !names.includes(stage)) {
+      throw new InvalidRequestError(`reviewStage: must be one of ${names.join(', ')}`, { parameter: 'reviewStage', stages: names });
+    }
+  }
+  return [{ key: ownKeys.reviewStage, op: 'in', values: asked as string[] }];
 }
 
 /** One page of the prepared list, presented as the caller may see it; `after`: the page after that place. */
