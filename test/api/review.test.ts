@@ -126,13 +126,13 @@ describe('review: stages, comments and approve links', () => {
     assert.equal((await t.request('POST', `/api/v1/article/${id}/review-link`, { body: {}, key: 'contributor' })).status, 403);
     const link = await t.request('POST', `/api/v1/article/${id}/review-link`, { body: {} });
     assert.equal(link.status, 201, link.text);
-    const forged = await t.request('GET', `/api/v1/@cms/review/approve?type=article&key=${'x'.repeat(43)}`, { key: null });
+    const forged = await t.request('GET', `/api/v1/@cms/review/approve?type=article&id=${id}&key=${'x'.repeat(43)}`, { key: null });
     assert.equal(forged.status, 404);
     const approved = await t.request('GET', link.body.url, { key: null });
     assert.equal(approved.status, 200, approved.text);
     assert.deepEqual(approved.body, { approved: true, stage: 'approved' });
     assert.equal((await t.request('GET', `/api/v1/article/${id}`)).body.cmsReview.stage, 'approved');
-    const reused = await t.request('POST', '/api/v1/@cms/review/approve', { body: { type: 'article', key: link.body.key }, key: null });
+    const reused = await t.request('POST', '/api/v1/@cms/review/approve', { body: { type: 'article', id, key: link.body.key }, key: null });
     assert.equal(reused.status, 409);
     // Changed since the link was made.
     await move(id, { stage: 'in review' });

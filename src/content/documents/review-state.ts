@@ -5,8 +5,9 @@ import type { SanitizedPieceType } from '../types/piece-type.js';
 import type { ReviewOption } from '../types/review-option.js';
 import type { SchemaValueReader } from './schema-value-reader.js';
 import { roleRank } from '../../core/principal.js';
-import { canPublish, canWrite } from '../access/permissions.js';
-import { ConflictError } from '../../errors/app-error.js';
+import { canPublish, canWrite, requireDrafts } from '../access/permissions.js';
+import { ConflictError, InvalidRequestError } from '../../errors/app-error.js';
+import type { FilterCondition } from '../../storage/storage-adapter.js';
 import { refusal } from '../../core/refusal.js';
 
 /*
@@ -14,6 +15,9 @@ import { refusal } from '../../core/refusal.js';
  * (`cmsReview`); a draft without one is in the first stage. Only a draft in `publishFrom` (or a
  * later stage) is published; a content change to such a draft sends it back to the stage before.
  */
+
+/** The index key of a reviewed draft's stage (the indexer's `ownKeys.reviewStage`). */
+export const reviewStageKey = '@reviewStage';
 
 /** The property of a draft holding its review. */
 export const reviewProperty = 'cmsReview';
@@ -89,4 +93,20 @@ export function sendBackIfChanged(type: SanitizedPieceType, values: SchemaValueR
 export function contentDigestOf(type: SanitizedPieceType, values: SchemaValueReader, draft: StoredDocument): string {
   const content = values.schemaValues(type, draft);
   return createHash('sha256').update(JSON.stringify(content)).digest('base64url');
+}
+
+/** `?reviewStage=<stage>`: drafts in that review stage, for who may read drafts; a stage the type lacks is a 400. */
+export function reviewStageCondition(principal: Principal, type: SanitizedPieceType, raw: unknown): FilterCondition[] {
+  if (raw === undefined) return [];
+  requireDrafts(principal, type);
+  const review = type.options.review;
+  if (!review) throw new InvalidRequestError(`reviewStage: ${type.name} has no review stages`, { parameter: 'reviewStage' });
+  const asked = Array.isArray(raw) ? raw : [raw];
+  const names = review.stages.map((stage) => stage.name);
+  for (const stage of asked) {
+    if (typeof stage !== 'string' || !names.includes(stage)) {
+      throw new InvalidRequestError(`reviewStage: must be one of ${names.join(', ')}`, { parameter: 'reviewStage', stages: names });
+    }
+  }
+  return [{ key: reviewStageKey, op: 'in', values: asked as string[] }];
 }

@@ -22,9 +22,9 @@ const comment: JsonSchema = {
 
 const approveInput: JsonSchema = {
   type: 'object',
-  required: ['type', 'key'],
+  required: ['type', 'id', 'key'],
   additionalProperties: false,
-  properties: { type: { type: 'string' }, key: { type: 'string' } },
+  properties: { type: { type: 'string' }, id: { type: 'string', description: 'The draft\'s _id' }, key: { type: 'string' } },
 };
 const approved: JsonSchema = {
   type: 'object',
@@ -104,6 +104,7 @@ export function reviewPaths(config: AppConfig, schemas: DocumentSchemas): Record
     get: approve('approveReviewLink', {
       parameters: [
         { name: 'type', in: 'query', required: true, schema: { type: 'string' } },
+        { name: 'id', in: 'query', required: true, schema: { type: 'string' } },
         { name: 'key', in: 'query', required: true, schema: { type: 'string' } },
       ],
     }),

@@ -8,7 +8,7 @@ import { callerOf, idOf, writerOf } from '../caller.js';
 /** Review answers are their editors' alone: never kept on the way. */
 const privateAnswer = { 'cache-control': 'private, no-store' };
 const commentParams = Type.Object({ _id: idParams.properties._id, commentId: Type.String({ minLength: 1, maxLength: 100 }) });
-const approveInput = Type.Object({ type: Type.String({ minLength: 1, maxLength: 200 }), key: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+const approveInput = Type.Object({ type: Type.String({ minLength: 1, maxLength: 200 }), id: Type.String({ minLength: 1, maxLength: 300 }), key: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
 
 /**
  * The review routes of the types with `options.review` (docs/guides/review.md):

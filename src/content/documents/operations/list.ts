@@ -13,7 +13,7 @@ import { canSortOn, type ListQueries } from '../../query/list-query.js';
 import { decodeCursor, encodeCursor, listDigest, type CursorValue } from '../../query/list-cursor.js';
 import { pieceTypeOf, requestVersion } from '../caller.js';
 import { requestedShape } from '../requested-shape.js';
-import { ownKeys } from '../../indexing/document-indexer.js';
+import { reviewStageCondition } from '../review-state.js';
 import { fillFallbackFields, localeChainOf, markFallbackFields, markFallbackLocale, unfilled } from '../locale-fallback.js';
 
 export const maxPerPage = 100;
@@ -119,22 +119,6 @@ export async function prepareList(deps: ListDeps, caller: Caller, typeName: stri
   };
   const filtered = { ...base, conditions: [...[...conditions.values()].flat(), ...byStage] };
   return { type, principal, locale, mode, params, fullAccess, offered, filterContext, conditions, base, filtered };
-}
-
-/** `?reviewStage=<stage>`: drafts in that review stage, for who may read drafts; a stage the type lacks is a 400. */
-function reviewStageCondition(principal: Principal, type: SanitizedPieceType, raw: unknown): FilterCondition[] {
-  if (raw === undefined) return [];
-  requireDrafts(principal, type);
-  const review = type.options.review;
-  if (!review) throw new InvalidRequestError(`reviewStage: ${type.name} has no review stages`, { parameter: 'reviewStage' });
-  const asked = Array.isArray(raw) ? raw : [raw];
-  const names = review.stages.map((stage) => stage.name);
-  for (const stage of asked) {
-    if (typeof stage !== 'string' || !names.includes(stage)) {
-      throw new InvalidRequestError(`reviewStage: must be one of ${names.join(', ')}`, { parameter: 'reviewStage', stages: names });
-    }
-  }
-  return [{ key: ownKeys.reviewStage, op: 'in', values: asked as string[] }];
 }
 
 /** One page of the prepared list, presented as the caller may see it; `after`: the page after that place. */

@@ -1,52 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../caller.js';
-import type { DocumentCollaborators, DocumentOutput } from '../collaborators.js';
-import type { StorageSession, StoredDocument, StoredReviewComment } from '../../../storage/storage-adapter.js';
-import type { SanitizedPieceType } from '../../types/piece-type.js';
+import type { DocumentOutput } from '../collaborators.js';
+import type { StorageSession, StoredDocument } from '../../../storage/storage-adapter.js';
 import type { ReviewOption } from '../../types/review-option.js';
 import { ConflictError, ExpiredError, InvalidRequestError, NotFoundError } from '../../../errors/app-error.js';
 import { requirePublish, requireWrite } from '../../access/permissions.js';
-import { localizedTarget, pieceTypeOf, versionId, type SetTarget } from '../caller.js';
-import { isPlainObject } from '../../../config/schema-check.js';
+import { pieceTypeOf, versionId } from '../caller.js';
 import { anonymous, userTypeName } from '../../../core/principal.js';
-import { newId, parseDocumentId } from '../../../core/ids.js';
+import { parseDocumentId } from '../../../core/ids.js';
 import { touch, updatedBy } from '../new-version.js';
 import { requireVersion } from '../version-reads.js';
 import { linkDigest, checkedExpiresIn } from '../preview-links.js';
 import { contentDigestOf, requireStageRole, reviewOf, setReview, stageIndex } from '../review-state.js';
 
-type ReviewDeps = Pick<DocumentCollaborators, 'config' | 'transactions' | 'versions' | 'values' | 'changes' | 'presenter'>;
-
-/** A comment as answered: who wrote it parsed. */
-export interface CommentOutput {
-  readonly _id: string;
-  readonly field: string | null;
-  readonly body: string;
-  readonly createdAt: string;
-  readonly createdBy: unknown;
-  readonly resolved: boolean;
-  readonly resolvedAt: string | null;
-}
-
-function commentOutput(comment: StoredReviewComment): CommentOutput {
-  const { id, field, body, createdAt, createdBy, resolved, resolvedAt } = comment;
-  return { _id: id, field, body, createdAt, createdBy: JSON.parse(createdBy) as unknown, resolved, resolvedAt };
-}
-
-/** The type's review and the draft's document set; a type without review stages is a 404. */
-function reviewTarget(deps: Pick<ReviewDeps, 'config'>, caller: Caller, typeName: string, rawId: string): { type: SanitizedPieceType; review: ReviewOption; target: SetTarget } {
-  const { type, target } = localizedTarget(deps.config, caller, typeName, rawId);
-  const review = type.options.review;
-  if (!review) throw new NotFoundError(`${type.name} has no review stages: its type sets no options.review`);
-  return { type, review, target };
-}
-
-function bodyOf(body: unknown, keys: readonly string[]): Record<string, unknown> {
-  if (!isPlainObject(body)) throw new InvalidRequestError(`The body must be an object { ${keys.join(', ')} }`);
-  const unknown = Object.keys(body).find((key) => !keys.includes(key));
-  if (unknown !== undefined) throw new InvalidRequestError(`Unknown property ${unknown}: the body is { ${keys.join(', ')} }`, { path: unknown });
-  return body;
-}
+import { bodyOf, reviewTarget, type ReviewDeps } from './review-input.js';
 
 /**
  * POST …/:_id/review `{ stage?, reviewers? }`: moves the draft into `stage` (the stage's role, or
@@ -98,77 +65,6 @@ async function requireUsers(tx: StorageSession, ids: readonly string[]): Promise
   if (missing !== undefined) throw new InvalidRequestError(`reviewers: no user has the id ${missing}`, { path: 'reviewers' });
 }
 
-/** POST …/:_id/comments `{ body, field? }`: a comment on the draft, or on one of its fields (a field path of the type). */
-export async function addComment(deps: ReviewDeps, caller: Caller, typeName: string, rawId: string, raw: unknown): Promise<CommentOutput> {
-  const { principal } = caller;
-  const { type, target } = reviewTarget(deps, caller, typeName, rawId);
-  requireWrite(principal, type, 'draft');
-  const body = bodyOf(raw, ['body', 'field']);
-  const max = deps.config.limits.reviewCommentLength;
-  if (typeof body.body !== 'string' || body.body.trim() === '' || body.body.length > max) {
-    throw new InvalidRequestError(`body: must be a text of 1 to ${max} characters`, { path: 'body', max });
-  }
-  const field = body.field === undefined || body.field === null ? null : checkedFieldPath(type, body.field);
-  const text = body.body;
-  return deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
-    const draft = await requireVersion(tx, type, versionId(target, 'draft'));
-    const most = deps.config.limits.reviewCommentsPerDraft;
-    if ((await tx.review.countComments(draft._id)) >= most) throw new ConflictError(`This draft already has ${most} comments`, { max: most });
-    const comment: StoredReviewComment = {
-      id: newId(),
-      versionId: draft._id,
-      field,
-      body: text,
-      createdAt: new Date().toISOString(),
-      createdBy: JSON.stringify(updatedBy(principal)),
-      resolved: false,
-      resolvedAt: null,
-    };
-    await tx.review.insertComment(comment);
-    await deps.changes.recordReview(tx, 'review.comment', draft, caller, { commentId: comment.id, field, body: text });
-    return commentOutput(comment);
-  });
-}
-
-const segmentPattern = /^[A-Za-z0-9_$-]{1,100}$/;
-
-/** A field path (`title`, `body.0.text`): its first segment a field of the type, each a plain name or index. */
-function checkedFieldPath(type: SanitizedPieceType, path: unknown): string {
-  const segments = typeof path === 'string' && path.length <= 500 ? path.split('.') : [];
-  const safe = segments.every((segment) => segmentPattern.test(segment) && segment !== '__proto__' && segment !== 'constructor' && segment !== 'prototype');
-  if (segments.length === 0 || !safe || !type.fieldsByName.has(segments[0]!)) {
-    throw new InvalidRequestError(`field: must be a field path of ${type.name}`, { path: 'field' });
-  }
-  return path as string;
-}
-
-/** GET …/:_id/comments: the draft's comments, oldest first. */
-export async function listComments(deps: ReviewDeps, caller: Caller, typeName: string, rawId: string): Promise<{ results: CommentOutput[] }> {
-  const { type, target } = reviewTarget(deps, caller, typeName, rawId);
-  requireWrite(caller.principal, type, 'draft');
-  return deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
-    const draft = await requireVersion(tx, type, versionId(target, 'draft'));
-    const comments = await tx.review.listComments(draft._id, deps.config.limits.reviewCommentsPerDraft);
-    return { results: comments.map(commentOutput) };
-  });
-}
-
-/** PATCH …/:_id/comments/:commentId `{ resolved }`. */
-export async function resolveComment(deps: ReviewDeps, caller: Caller, typeName: string, rawId: string, commentId: string, raw: unknown): Promise<CommentOutput> {
-  const { type, target } = reviewTarget(deps, caller, typeName, rawId);
-  requireWrite(caller.principal, type, 'draft');
-  const body = bodyOf(raw, ['resolved']);
-  if (typeof body.resolved !== 'boolean') throw new InvalidRequestError('resolved: must be true or false', { path: 'resolved' });
-  const resolved = body.resolved;
-  return deps.transactions.runOnDocument({ caller, type, set: target }, async (tx) => {
-    const draft = await requireVersion(tx, type, versionId(target, 'draft'));
-    const comment = await tx.review.resolveComment(draft._id, commentId, resolved, new Date().toISOString());
-    if (!comment) throw new NotFoundError('No such comment on this draft');
-    await deps.changes.recordReview(tx, 'review.comment', draft, caller, { commentId, resolved });
-    return commentOutput(comment);
-  });
-}
-
 /** The answer of an approve link made: the key is shown this once. */
 export interface ReviewLink {
   readonly url: string;
@@ -204,7 +100,7 @@ export async function makeReviewLink(deps: ReviewDeps, caller: Caller, typeName:
       usedAt: null,
     });
   });
-  const query = new URLSearchParams({ type: type.name, key });
+  const query = new URLSearchParams({ type: type.name, id: versionId(target, 'draft'), key });
   return { url: `${approvePath}?${query}`, key, expiresAt };
 }
 
@@ -214,26 +110,24 @@ export async function makeReviewLink(deps: ReviewDeps, caller: Caller, typeName:
  * draft changed since it was made, a 409. Nothing changes then.
  */
 export async function approveByLink(deps: ReviewDeps, raw: Readonly<Record<string, unknown>>): Promise<{ approved: true; stage: string }> {
-  const { type: typeName, key } = raw;
-  if (typeof typeName !== 'string' || typeof key !== 'string' || key.length === 0 || key.length > 200) {
-    throw new InvalidRequestError('The approve link needs its type and key');
+  const { type: typeName, id, key } = raw;
+  if (typeof typeName !== 'string' || typeof id !== 'string' || typeof key !== 'string' || key.length === 0 || key.length > 200) {
+    throw new InvalidRequestError('The approve link needs its type, id and key');
   }
   const type = deps.config.pieceTypes.get(typeName);
   const review = type?.options.review;
   if (!type || !review) throw new NotFoundError('This approve link opens nothing');
   const digest = linkDigest(key);
   const caller = { principal: anonymous } as Caller;
-  const link = await deps.transactions.run({}, async (tx) => tx.review.findLink(digest));
-  if (!link) throw new NotFoundError('This approve link opens nothing');
-  const { docId, locale } = parseDocumentId(link.versionId);
-  const set = { docId, locale: locale ?? null };
-  await deps.transactions.runOnDocument({ caller, type: pieceTypeOf(deps.config, type.name), set }, async (tx) => {
+  const { docId, locale, mode } = parseDocumentId(id);
+  if (mode !== 'draft' || !locale || !deps.config.locales.has(locale)) throw new NotFoundError('This approve link opens nothing');
+  await deps.transactions.runOnDocument({ caller, type: pieceTypeOf(deps.config, type.name), set: { docId, locale } }, async (tx) => {
     const current = await tx.review.findLink(digest);
-    if (!current || current.versionId !== link.versionId) throw new NotFoundError('This approve link opens nothing');
+    if (!current || current.versionId !== id) throw new NotFoundError('This approve link opens nothing');
     const now = new Date().toISOString();
     if (current.expiresAt <= now) throw new ExpiredError('This approve link has expired: ask for a new one');
     if (current.usedAt !== null) throw new ConflictError('This approve link was used already');
-    const draft: StoredDocument = await requireVersion(tx, type, link.versionId);
+    const draft: StoredDocument = await requireVersion(tx, type, id);
     if (contentDigestOf(type, deps.values, draft) !== current.contentDigest) {
       throw new ConflictError('The draft changed since this approve link was made: ask for a new one');
     }
@@ -246,6 +140,8 @@ export async function approveByLink(deps: ReviewDeps, raw: Readonly<Record<strin
   });
   return { approved: true, stage: review.publishFrom };
 }
+
+import { addComment, listComments, resolveComment, type CommentOutput } from './review-comments.js';
 
 /** The review routes' operations (document-operations.ts holds them as `review`). */
 export interface ReviewOperations {
