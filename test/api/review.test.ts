@@ -2,7 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadAppConfig } from '../../src/load-app-config.js';
-import { startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
+import { cheapPasswordHasher, signedInUser, startTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /** Issue 38 part 2: review stages before publishing, comments, approve links. */
@@ -14,7 +14,7 @@ describe('review: stages, comments and approve links', () => {
     const config = testConfig() as { modules: Record<string, { options: Record<string, unknown> }>; webhooks?: unknown };
     config.modules.article!.options.review = true;
     config.webhooks = [{ url: receiver.url, secret: 's'.repeat(32), types: ['article'], events: ['review.stage', 'review.comment'] }];
-    t = await startTestApp(config, { CMS_LIMIT_WEBHOOK_POLL_INTERVAL: '100' });
+    t = await startTestApp(config, { CMS_LIMIT_WEBHOOK_POLL_INTERVAL: '100' }, { passwordHasher: cheapPasswordHasher() });
   });
   after(async () => {
     await t.close();
@@ -151,6 +151,25 @@ describe('review: stages, comments and approve links', () => {
     const refused = await t.request('POST', '/api/v1/article', { body: { title: 'Straight out' }, key: 'editor' });
     assert.equal(refused.status, 409, refused.text);
     assert.deepEqual(refused.body.data, { stage: 'draft', required: 'approved' });
+  });
+
+  it('the dashboard: "needs my review" lists the drafts in review assigned to me, or unassigned ones for publishers', async () => {
+    const rita = await signedInUser(t, 'rita', 'contributor');
+    const eddy = await signedInUser(t, 'eddy', 'editor');
+    const assigned = await newDraft('For Rita');
+    const unassigned = await newDraft('For anyone');
+    const early = await newDraft('Still a draft');
+    assert.equal((await move(assigned, { stage: 'in review', reviewers: [rita.id] })).status, 200);
+    assert.equal((await move(unassigned, { stage: 'in review' })).status, 200);
+    assert.equal((await move(early, { reviewers: [rita.id] })).status, 200);
+    const of = async (user: typeof rita) => {
+      const res = await t.request('GET', '/api/v1/@cms/dashboard', { key: null, headers: user.headers });
+      assert.equal(res.status, 200, res.text);
+      return res.body.needsMyReview.results.map((doc: { title: string }) => doc.title) as string[];
+    };
+    assert.deepEqual(await of(rita), ['For Rita']);
+    const eddys = await of(eddy);
+    assert.ok(eddys.includes('For anyone') && !eddys.includes('For Rita') && !eddys.includes('Still a draft'), eddys.join());
   });
 
   it('hostile review bodies: 400, nothing changes', async () => {

@@ -45,6 +45,8 @@ export const auditActions: readonly string[] = [
   'apikey.revoke',
   'attachment.upload',
   'webhook.retry',
+  'review.stage',
+  'review.comment',
   'mcp.describeTypes',
   'mcp.findDocuments',
   'mcp.getDocument',

@@ -18,6 +18,8 @@ import { refusal } from '../../core/refusal.js';
 
 /** The index key of a reviewed draft's stage (the indexer's `ownKeys.reviewStage`). */
 export const reviewStageKey = '@reviewStage';
+/** The index key of a reviewed draft's reviewers (the indexer's `ownKeys.reviewer`). */
+export const reviewerKey = '@reviewer';
 
 /** The property of a draft holding its review. */
 export const reviewProperty = 'cmsReview';

@@ -4,7 +4,7 @@ import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js'
 import type { DocumentIndex, IndexEntry, SearchTexts, StoredDocument } from '../../storage/storage-adapter.js';
 import { createHash } from 'node:crypto';
 import { sortify } from '../../core/text.js';
-import { reviewOf, reviewStageKey } from '../documents/review-state.js';
+import { reviewOf, reviewerKey, reviewStageKey } from '../documents/review-state.js';
 
 // Counted up whenever what the indexer derives from the same plan changes: every store then
 // indexes its documents again at the next start (reindex.ts). 2: no public texts of their own
@@ -19,7 +19,7 @@ const indexFormat = 5;
  * (`unpublished`: `modified`, or never published). `title`: the sortified title of every current
  * version, so relationship input naming documents by title finds them all in one indexed query.
  */
-export const ownKeys = { editor: '@editor', unpublished: '@unpublished', title: '@title', reviewStage: reviewStageKey } as const;
+export const ownKeys = { editor: '@editor', unpublished: '@unpublished', title: '@title', reviewStage: reviewStageKey, reviewer: reviewerKey } as const;
 
 /** What the original stores on every document for its own search; kept for clients that read it. */
 export interface SearchProperties {
@@ -159,7 +159,11 @@ export class DocumentIndexer {
 
 function draftEntries(type: SanitizedPieceType, doc: StoredDocument): IndexEntry[] {
   const entries: IndexEntry[] = [];
-  if (type.options.review) entries.push({ key: ownKeys.reviewStage, value: reviewOf(type.options.review, doc).stage });
+  if (type.options.review) {
+    const review = reviewOf(type.options.review, doc);
+    entries.push({ key: ownKeys.reviewStage, value: review.stage });
+    for (const reviewer of review.reviewers) entries.push({ key: ownKeys.reviewer, value: reviewer });
+  }
   const editor = (doc.updatedBy as { _id?: unknown } | undefined)?._id;
   if (typeof editor === 'string') entries.push({ key: ownKeys.editor, value: editor });
   if (doc.modified === true || !doc.lastPublishedAt) entries.push({ key: ownKeys.unpublished, value: 1 });
