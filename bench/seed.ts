@@ -60,6 +60,9 @@ function batchedStorage(storage: StorageAdapter): { adapter: StorageAdapter; bat
     get releases() {
       return current().releases;
     },
+    get review() {
+      return current().review;
+    },
     get changes() {
       return current().changes;
     },

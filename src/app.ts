@@ -59,6 +59,7 @@ import { PresenceBoard } from './content/presence/presence-board.js';
 import { registerPreferencesRoutes } from './http/routes/preferences.js';
 import { registerReleaseRoutes } from './http/routes/releases.js';
 import { registerDashboardRoutes } from './http/routes/dashboard.js';
+import { registerReviewRoutes } from './http/routes/review.js';
 import { UserPreferences } from './content/preferences/user-preferences.js';
 import { ChangeFeed, pruneChangeLog } from './content/changes/change-feed.js';
 import { pruneAudit } from './content/audit/audit-retention.js';
@@ -283,6 +284,8 @@ export async function buildApp(config: AppConfig, options: AppOptions = {}): Pro
   registerPreferencesRoutes(app, { preferences: new UserPreferences(config, storage) });
   registerReleaseRoutes(app, { releases: documents.releases });
   registerDashboardRoutes(app, { dashboard: (principal, query) => documents.dashboard(principal, query) });
+  const reviewed = [...config.pieceTypes.values()].filter((type) => type.options.review !== null).map((type) => type.name);
+  registerReviewRoutes(app, { review: documents.review, typeNames: reviewed });
   const mcp: McpDeps = {
     documents,
     schema,

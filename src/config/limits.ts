@@ -82,6 +82,11 @@ export const limitDefinitions = {
   // 0 keeps the original's key, held by the draft until it is unshared (never expires).
   shareLinkLifetime: { env: 'CMS_LIMIT_SHARE_LINK_LIFETIME', default: 0, min: 0, max: 315_360_000, unit: 's', about: 'lifetime of a preview link made without `expiresIn` (0: the original\'s key, which never expires)' },
   shareLinkMaxLifetime: { env: 'CMS_LIMIT_SHARE_LINK_MAX_LIFETIME', default: 2_592_000, min: 1, max: 315_360_000, unit: 's', about: 'longest `expiresIn` of a preview link (and ceiling of shareLinkLifetime)' },
+  // Review of drafts (`options.review`, docs/guides/review.md): comments and approve links.
+  reviewCommentLength: { env: 'CMS_LIMIT_REVIEW_COMMENT_LENGTH', default: 10_000, min: 1, max: 1_000_000, unit: 'characters', about: 'longest review comment body' },
+  reviewCommentsPerDraft: { env: 'CMS_LIMIT_REVIEW_COMMENTS_PER_DRAFT', default: 500, min: 1, max: 100_000, unit: 'comments', about: 'most review comments one draft holds' },
+  reviewReviewers: { env: 'CMS_LIMIT_REVIEW_REVIEWERS', default: 20, min: 1, max: 1000, unit: 'users', about: 'most reviewers assigned to one draft' },
+  reviewLinkLifetime: { env: 'CMS_LIMIT_REVIEW_LINK_LIFETIME', default: 604_800, min: 1, max: 315_360_000, unit: 's', about: 'lifetime of an approve link made without `expiresIn` (at most shareLinkMaxLifetime)' },
   // Live preview (`POST :_id/preview-url`): each preview URL carries a link of its own, short-lived
   // since the admin asks for a fresh one whenever it opens the preview.
   livePreviewLinkLifetime: { env: 'CMS_LIMIT_LIVE_PREVIEW_LINK_LIFETIME', default: 3_600, min: 1, max: 315_360_000, unit: 's', about: 'lifetime of the preview link a live preview URL carries (`POST …/preview-url` without `expiresIn`)' },

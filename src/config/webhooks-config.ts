@@ -10,8 +10,11 @@ export type ChangeEventName = (typeof changeEventNames)[number];
  * committed change invalidates (`Surrogate-Key` / `Cache-Tag` of the answers it changes).
  */
 export const purgeEventName = 'cache.purge';
-export type WebhookEventName = ChangeEventName | typeof purgeEventName;
-const webhookEventNames: readonly WebhookEventName[] = [...changeEventNames, purgeEventName];
+/** Besides the changes, and only when listed in `events`: a draft's review moved on, or was commented (review.ts). */
+export const reviewEventNames = ['review.stage', 'review.comment'] as const;
+export type ReviewEventName = (typeof reviewEventNames)[number];
+export type WebhookEventName = ChangeEventName | typeof purgeEventName | ReviewEventName;
+const webhookEventNames: readonly WebhookEventName[] = [...changeEventNames, purgeEventName, ...reviewEventNames];
 
 /** Long enough that guessing is hopeless (Standard Webhooks asks for 24 to 64 bytes). */
 export const minimumWebhookSecretLength = 24;

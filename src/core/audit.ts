@@ -30,6 +30,7 @@ export const auditActions = [
   'login', 'login.failed', 'logout',
   'login.totp.enable', 'login.totp.disable', 'login.recovery', 'login.reset.request', 'login.reset', 'apikey.create', 'apikey.revoke', 'attachment.upload', 'webhook.retry',
   'release.publish', 'release.revert', 'release.delete',
+  'review.stage', 'review.comment',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

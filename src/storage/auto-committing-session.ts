@@ -83,6 +83,16 @@ export function autoCommittingSession(read: StorageSession, transaction: Transac
       markPublished: (releaseId, was, first) => transaction((tx) => tx.releases.markPublished(releaseId, was, first)),
       due: (now, limit) => read.releases.due(now, limit),
     },
+    review: {
+      insertComment: (comment) => transaction((tx) => tx.review.insertComment(comment)),
+      listComments: (versionId, limit) => read.review.listComments(versionId, limit),
+      countComments: (versionId) => read.review.countComments(versionId),
+      resolveComment: (versionId, id, resolved, at) => transaction((tx) => tx.review.resolveComment(versionId, id, resolved, at)),
+      removeComments: (versionId) => transaction((tx) => tx.review.removeComments(versionId)),
+      insertLink: (link) => transaction((tx) => tx.review.insertLink(link)),
+      findLink: (digest) => read.review.findLink(digest),
+      useLink: (digest, at) => transaction((tx) => tx.review.useLink(digest, at)),
+    },
     shareLinks: {
       insert: (link) => transaction((tx) => tx.shareLinks.insert(link)),
       findByDigest: (digest) => read.shareLinks.findByDigest(digest),

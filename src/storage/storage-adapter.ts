@@ -24,5 +24,6 @@ export type * from './interface/schedules.js';
 export type * from './interface/setup-codes.js';
 export type * from './interface/share-links.js';
 export type * from './interface/releases.js';
+export type * from './interface/review.js';
 export type * from './interface/tokens.js';
 export type * from './interface/webhooks.js';

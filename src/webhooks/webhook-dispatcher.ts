@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Limits } from '../config/limits.js';
-import { changeEventNames, purgeEventName, type WebhookEndpointConfig } from '../config/webhooks-config.js';
+import { changeEventNames, purgeEventName, reviewEventNames, type WebhookEndpointConfig } from '../config/webhooks-config.js';
 import type { StorageAdapter, WebhookDelivery, WebhookDeliveryStatus } from '../storage/storage-adapter.js';
 import { signatureOf } from './signature.js';
 import { retryDelay } from './retry-delay.js';
@@ -108,7 +108,7 @@ export class WebhookDispatcher {
     // Longer than an attempt can take, with room to record it.
     const lease = { now, token, leaseMs: 2 * this.#limits.webhookTimeout + 1_000 };
     const purges = await this.#claimPurges(lease);
-    const claimed = await this.#storage.webhooks.claim({ ...lease, endpoints: [...this.#endpoints.keys()], events: changeEventNames, limit: this.#limits.webhookConcurrency });
+    const claimed = await this.#storage.webhooks.claim({ ...lease, endpoints: [...this.#endpoints.keys()], events: [...changeEventNames, ...reviewEventNames], limit: this.#limits.webhookConcurrency });
     // Each records its own outcome; one that cannot (the store failing) is sent again once its lease runs out.
     const outcomes = await Promise.allSettled([
       ...claimed.map(async (delivery) => this.#record(delivery, token, await this.#attempt(this.#endpoints.get(delivery.endpoint)!, delivery))),

@@ -110,7 +110,7 @@ describe('the dashboard: GET /api/v1/@cms/dashboard', () => {
     const res = await dashboardOf(alice);
     assert.equal(res.status, 200, res.text);
     assert.equal(res.headers['cache-control'], 'no-store');
-    assert.deepEqual(Object.keys(res.body).sort(), ['locale', 'myDrafts', 'recentlyChanged', 'scheduled']);
+    assert.deepEqual(Object.keys(res.body).sort(), ['locale', 'myDrafts', 'needsMyReview', 'recentlyChanged', 'scheduled']);
     assert.equal(res.body.locale, 'en');
     // Newest first; not "Published as is" (nothing unpublished) nor "Carl took over" (Carl's change).
     assert.deepEqual(titles(res.body.myDrafts.results), ['Secret memo', 'A note', 'Changed again, twice']);
@@ -165,7 +165,7 @@ describe('the dashboard: GET /api/v1/@cms/dashboard', () => {
   it('reads the locale asked for: nothing is written in Spanish yet', async () => {
     const res = await dashboardOf(alice, '?cmsLocale=es');
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { locale: 'es', myDrafts: { results: [] }, recentlyChanged: { results: [] }, scheduled: { results: [] } });
+    assert.deepEqual(res.body, { locale: 'es', myDrafts: { results: [] }, recentlyChanged: { results: [] }, scheduled: { results: [] }, needsMyReview: { results: [] } });
   });
 
   it('refuses a guest, an API key and an anonymous caller with 403, before reading anything', async () => {

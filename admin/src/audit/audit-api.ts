@@ -53,6 +53,8 @@ export const auditActions: readonly string[] = [
   'release.publish',
   'release.revert',
   'release.delete',
+  'review.stage',
+  'review.comment',
   'mcp.describeTypes',
   'mcp.findDocuments',
   'mcp.getDocument',

@@ -58,7 +58,7 @@ export class ChangeSubscriptions {
  * transaction: a receiver learns the document as this change left it, however late it is sent.
  * `document` is the version after the change (none after a delete).
  */
-export function deliveriesOf(change: Change, endpoints: readonly string[], document: Record<string, unknown> | null): NewWebhookDelivery[] {
+export function deliveriesOf(change: Omit<Change, 'event'> & { readonly event: WebhookEventName }, endpoints: readonly string[], document: Record<string, unknown> | null): NewWebhookDelivery[] {
   const eventId = newId();
   const { principal } = change;
   const payload = JSON.stringify({

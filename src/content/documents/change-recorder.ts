@@ -1,6 +1,6 @@
 import type { AppConfig } from '../app-config.js';
 import type { ChangeEntry, StorageSession, StoredDocument } from '../../storage/storage-adapter.js';
-import { purgeEventName, type ChangeEventName } from '../../config/webhooks-config.js';
+import { purgeEventName, type ChangeEventName, type ReviewEventName } from '../../config/webhooks-config.js';
 import type { DocumentPresenter } from './present.js';
 import { pieceTypeOf, type IdempotentRequest } from './caller.js';
 import { reviewScheduledPublish } from './schedule-review.js';
@@ -20,6 +20,9 @@ const historyAuditVerbs: Readonly<Record<HistoryAction, DocumentAuditVerb>> = {
   'revert-published-to-previous': 'revertPublished',
   localize: 'localize',
   'restore-history': 'restoreHistory',
+  // Never recorded through `recorded`: `recordReview` writes their own audit actions.
+  'review.stage': 'patch',
+  'review.comment': 'patch',
 };
 
 /**
@@ -155,6 +158,30 @@ export class ChangeRecorder {
     await this.record(session, changeOf(event, doc, by, auditAction ?? historyAuditVerbs[action]), doc);
     await reviewScheduledPublish(session, { event, doc, type: pieceTypeOf(this.#config, doc.type), principal: by.principal });
     return doc;
+  }
+
+  /**
+   * A review event of a draft (review.ts): its history entry (the draft as it is now, with
+   * `detail` as `cmsReviewEvent`), its audit record (`review.stage`, `review.comment`) and its
+   * webhook event, for endpoints that list it. A stage move changed the draft: the change log
+   * hears of it as an update.
+   */
+  async recordReview(session: StorageSession, event: ReviewEventName, doc: StoredDocument, by: AuditedBy, detail: Record<string, unknown>): Promise<void> {
+    await this.recordHistory(session, event, { ...doc, cmsReviewEvent: detail }, by.principal);
+    const change = changeOf('update', doc, by);
+    await audit(session, by, { action: event, type: change.type, ids: [change.docId, change.id], detail: { locale: change.locale, ...detail } });
+    if (event === 'review.stage') {
+      await session.changes.append([changeEntryOf(change, doc, undefined, (id) => this.#prior.of(session, id))]);
+      this.#logged.add(session);
+      await this.#recordPurge(session, change);
+    }
+    const endpoints = this.#subscriptions.endpointsFor(change.type, event);
+    if (endpoints.length === 0) return;
+    const type = pieceTypeOf(this.#config, change.type);
+    const document = (await this.#presenter.present([doc], { type, principal: webhookReader, withRelationships: false }))[0]!;
+    delete document[shareKeyProperty];
+    await session.webhooks.enqueue(deliveriesOf({ ...change, event }, endpoints, { ...document, cmsReviewEvent: detail }), Date.now());
+    this.#wrote.add(session);
   }
 
   /** The history entry alone, of a change whose event names another version (a published version deleted: its draft unpublished). */

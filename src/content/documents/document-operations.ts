@@ -30,6 +30,7 @@ import { historyEntry } from './operations/history-entry.js';
 import { restoreHistory } from './operations/restore-history.js';
 import { IdempotentWrites } from './idempotency.js';
 import { sync, type SyncAnswer } from './operations/sync.js';
+import { reviewOperations, type ReviewOperations } from './operations/review.js';
 
 type Body = Record<string, unknown>;
 type Query = Readonly<Record<string, unknown>>;
@@ -71,6 +72,8 @@ export interface DocumentOperations {
   readableTypeNames(principal: Principal): readonly string[];
   /** The signed-in user's home screen, every section in one call (`GET /api/v1/@cms/dashboard`). */
   dashboard(principal: Principal, query: Query): Promise<Dashboard>;
+  /** Review stages, comments and approve links of drafts (`operations/review.ts`). */
+  readonly review: ReviewOperations;
 }
 
 /** The operations over the collaborators the composition root built. */
@@ -112,5 +115,6 @@ export function documentOperations(c: DocumentCollaborators): DocumentOperations
     answerDependencies: (type) => answerDependencies(c.config, c.fieldTypes, pieceTypeOf(c.config, type).name),
     readableTypeNames: readableTypeNames(c.config),
     dashboard: (principal, query) => dashboard(c, principal, query),
+    review: reviewOperations(c),
   };
 }

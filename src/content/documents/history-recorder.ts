@@ -23,7 +23,9 @@ export type HistoryAction =
   | 'revert-draft-to-published'
   | 'revert-published-to-previous'
   | 'localize'
-  | 'restore-history';
+  | 'restore-history'
+  | 'review.stage'
+  | 'review.comment';
 
 const dayMs = 86_400_000;
 

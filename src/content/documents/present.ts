@@ -7,6 +7,7 @@ import type { FieldTypeLookup } from '../fields/convert-schema.js';
 import { canAccessApi, canPublish, canWrite } from '../access/permissions.js';
 import { RelatedLoader } from './related-loader.js';
 import { includeOnly } from '../query/projection.js';
+import { reviewOf, reviewProperty } from './review-state.js';
 import type { AttachmentAnnotator } from './attachment-refs.js';
 import { fileTypeName, imageTypeName } from '../types/builtin-types.js';
 import type { LinkBase } from '../../config/link-base.js';
@@ -111,6 +112,9 @@ export class DocumentPresenter {
     annotateAreas(output, doc._id, editable);
     // A share key opens its draft to anyone: only those who may edit the draft see it.
     if (!editable) delete output[shareKeyProperty];
+    // A draft's review is its editors' alone (never an anonymous or shared read's); a draft without one is in the first stage.
+    if (!editable || mode !== 'draft' || !type.options.review) delete output[reviewProperty];
+    else output[reviewProperty] = reviewOf(type.options.review, doc);
     if (editable) {
       output._create = true;
       output._edit = true;

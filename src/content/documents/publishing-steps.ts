@@ -8,6 +8,7 @@ import { newVersion, touch } from './new-version.js';
 import { readVersion, requireVersion } from './version-reads.js';
 import { assignSlug } from './slugs.js';
 import { settleNames } from './archived-names.js';
+import { assertReviewed } from './review-state.js';
 
 /**
  * The steps several operations share when content moves between the versions of a document set.
@@ -31,6 +32,8 @@ export async function publishDraft(
   principal: Principal,
 ): Promise<StoredDocument> {
   const draft = await requireVersion(tx, type, versionId(set, 'draft'));
+  // A type with review stages publishes only a draft that reached publishFrom (review-state.ts).
+  assertReviewed(type, draft);
   const current = await readVersion(tx, type, versionId(set, 'published'));
   const now = new Date().toISOString();
   if (current) await keepAsPrevious(deps, tx, type, current);

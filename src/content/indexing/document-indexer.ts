@@ -4,12 +4,13 @@ import type { SanitizedField, SanitizedPieceType } from '../types/piece-type.js'
 import type { DocumentIndex, IndexEntry, SearchTexts, StoredDocument } from '../../storage/storage-adapter.js';
 import { createHash } from 'node:crypto';
 import { sortify } from '../../core/text.js';
+import { reviewOf, reviewerKey, reviewStageKey } from '../documents/review-state.js';
 
 // Counted up whenever what the indexer derives from the same plan changes: every store then
 // indexes its documents again at the next start (reindex.ts). 2: no public texts of their own
 // for types whose projection shows every text. 3: fields' own keys (`indexEntries`: image sizes).
-// 4: the content layer's own keys (`ownKeys`).
-const indexFormat = 4;
+// 4: the content layer's own keys (`ownKeys`). 5: a reviewed draft's stage (`reviewStage`).
+const indexFormat = 5;
 
 /**
  * Index keys the content layer's own queries use. No field name starts with `@`, so no list
@@ -18,7 +19,7 @@ const indexFormat = 4;
  * (`unpublished`: `modified`, or never published). `title`: the sortified title of every current
  * version, so relationship input naming documents by title finds them all in one indexed query.
  */
-export const ownKeys = { editor: '@editor', unpublished: '@unpublished', title: '@title' } as const;
+export const ownKeys = { editor: '@editor', unpublished: '@unpublished', title: '@title', reviewStage: reviewStageKey, reviewer: reviewerKey } as const;
 
 /** What the original stores on every document for its own search; kept for clients that read it. */
 export interface SearchProperties {
@@ -88,7 +89,7 @@ export class DocumentIndexer {
       for (const value of fieldType.indexValues!(doc, field)) values.push({ key, value });
     }
     for (const { field, fieldType } of plan.entries) values.push(...fieldType.indexEntries!(doc, field));
-    if (doc.cmsMode === 'draft') values.push(...draftEntries(doc));
+    if (doc.cmsMode === 'draft') values.push(...draftEntries(type, doc));
     const title = sortify(String(doc.title ?? ''));
     if (doc.cmsMode !== 'previous' && title !== '') values.push({ key: ownKeys.title, value: title });
     const texts = this.#texts(plan, doc);
@@ -156,8 +157,13 @@ export class DocumentIndexer {
   }
 }
 
-function draftEntries(doc: StoredDocument): IndexEntry[] {
+function draftEntries(type: SanitizedPieceType, doc: StoredDocument): IndexEntry[] {
   const entries: IndexEntry[] = [];
+  if (type.options.review) {
+    const review = reviewOf(type.options.review, doc);
+    entries.push({ key: ownKeys.reviewStage, value: review.stage });
+    for (const reviewer of review.reviewers) entries.push({ key: ownKeys.reviewer, value: reviewer });
+  }
   const editor = (doc.updatedBy as { _id?: unknown } | undefined)?._id;
   if (typeof editor === 'string') entries.push({ key: ownKeys.editor, value: editor });
   if (doc.modified === true || !doc.lastPublishedAt) entries.push({ key: ownKeys.unpublished, value: 1 });

@@ -45,6 +45,8 @@ export const pieceTypeOptionsSchema = Type.Object(
     editRole: Type.Optional(roleSchema),
     publishRole: Type.Optional(roleSchema),
     autopublish: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
+    // Review stages before publishing (review-option.ts): true, or { stages, publishFrom }; checked at start.
+    review: Type.Optional(Type.Unknown()),
     history: Type.Optional(
       Type.Object(
         {

@@ -1,5 +1,6 @@
 import type { Role } from '../../core/principal.js';
 import type { PreviewOption } from './preview-option.js';
+import type { ReviewOption } from './review-option.js';
 import type { LocalizedText } from './localized-text.js';
 
 /**
@@ -67,6 +68,8 @@ export interface PieceTypeOptions {
   readonly preview: PreviewOption | null;
   /** The admin list's columns (`options.columns`), the title first. */
   readonly columns: readonly ListColumn[];
+  /** Review stages a draft passes before it may be published (`options.review`); null: none. */
+  readonly review: ReviewOption | null;
 }
 
 export interface SanitizedPieceType {

@@ -13,6 +13,7 @@ import {
 } from './builtin-types.js';
 import { moduleSchema, widgetSchema } from './module-schema.js';
 import { previewOptionOf } from './preview-option.js';
+import { reviewOptionOf } from './review-option.js';
 import { defaultText, type LocalizedText } from './localized-text.js';
 import type { ConfiguredPreview } from './module-schema.js';
 import { listColumnsOf, type ConfiguredColumns } from './list-columns.js';
@@ -103,7 +104,8 @@ function sanitizePieceType(name: string, entry: unknown, ctx: FieldSchemaContext
   const preview = previewOptionOf(module.options?.preview as ConfiguredPreview | undefined, joinPath(path, 'options.preview'));
   const fieldsByName = new Map(fields.map((field) => [field.name, field]));
   const columns = listColumnsOf(module.options?.columns as ConfiguredColumns | undefined, fieldsByName, joinPath(path, 'options.columns'));
-  return { name, options: { ...options, fallbackFields, preview, columns }, fields, fieldsByName };
+  const review = reviewOptionOf(module.options?.review, joinPath(path, 'options.review'), options);
+  return { name, options: { ...options, fallbackFields, preview, columns, review }, fields, fieldsByName };
 }
 
 function checkModuleEntry(name: string, entry: unknown, path: string): ModuleEntry {
@@ -144,6 +146,7 @@ function pieceTypeOptions(name: string, configured: Record<string, unknown>, pat
     fallbackFields: [],
     preview: null,
     columns: [],
+    review: null,
   };
 }
 

@@ -36,13 +36,14 @@ export const dashboardComponents: Record<string, JsonSchema> = {
   Dashboard: {
     type: 'object',
     description: 'Every section of the dashboard, each possibly empty.',
-    required: ['locale', 'myDrafts', 'recentlyChanged', 'scheduled'],
+    required: ['locale', 'myDrafts', 'recentlyChanged', 'scheduled', 'needsMyReview'],
     additionalProperties: false,
     properties: {
       locale: { type: 'string', description: 'The locale every section is read in' },
       myDrafts: section(ref('DashboardDocument'), 'Drafts the caller changed last, with unpublished changes, newest first'),
       recentlyChanged: section(ref('DashboardDocument'), 'The latest changed documents, newest first'),
       scheduled: section(ref('DashboardSchedule'), 'Pending schedules, soonest first'),
+      needsMyReview: section(ref('DashboardDocument'), 'Drafts of types with review stages, in a stage after the first and before publishFrom, that the caller reviews (or, for publishers, that have no reviewer), newest first'),
     },
   },
 };

@@ -1,3 +1,4 @@
+import { reviewSchema } from './review-schema.js';
 import type { AppConfig } from '../../content/app-config.js';
 import type { SanitizedField, SanitizedPieceType } from '../../content/types/piece-type.js';
 import type { FieldTypeLookup } from '../../content/fields/convert-schema.js';
@@ -64,6 +65,7 @@ const documentProperties: Record<string, JsonSchema> = {
   lastPublishedAt: { type: ['string', 'null'], format: 'date-time' },
   localizedAt: { type: ['string', 'null'], format: 'date-time' },
   modified: boolean,
+  cmsReview: reviewSchema,
   cmsShareKey: { type: 'string', description: 'A shared draft\'s key (`POST …/share`): shown only to callers who may edit the draft' },
   scheduledPublish: schedule('publish'),
   scheduledUnpublish: schedule('unpublish'),

@@ -79,7 +79,7 @@ export const fixedComponents: Record<string, JsonSchema> = {
         properties: { _id: { type: ['string', 'null'] }, title: string, username: { type: ['string', 'null'] } },
       },
       action: {
-        enum: ['insert', 'update', 'publish', 'unpublish', 'archive', 'restore', 'revert-draft-to-published', 'revert-published-to-previous', 'localize', 'restore-history'],
+        enum: ['insert', 'update', 'publish', 'unpublish', 'archive', 'restore', 'revert-draft-to-published', 'revert-published-to-previous', 'localize', 'restore-history', 'review.stage', 'review.comment'],
       },
       cmsMode: { enum: ['draft', 'published'] },
     },

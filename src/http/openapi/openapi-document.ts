@@ -16,6 +16,7 @@ import { preferencesPaths } from './preferences-paths.js';
 import { accountPaths } from './account-paths.js';
 import { releasePaths } from './release-paths.js';
 import { dashboardComponents, dashboardPaths } from './dashboard-paths.js';
+import { reviewPaths } from './review-paths.js';
 import { schemaAnswerComponents } from './schema-answer.js';
 
 /** An OpenAPI 3.1 document, as plain JSON. */
@@ -68,7 +69,7 @@ export function openApiDocument(config: AppConfig, fieldTypes: FieldTypeLookup =
     // Relative without a configured baseUrl: the document is served by the server it describes.
     servers: [{ url: config.baseUrl ? config.baseUrl : '/' }],
     tags: [...config.pieceTypes.values()].map((type) => ({ name: type.name, description: `${type.options.pluralLabel} (\`${type.name}\`)` })),
-    paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths(), ...webhookPaths(), ...auditPaths(), ...eventPaths(), ...mcpPaths(), ...syncPaths(config, fieldTypes, schemas), ...presencePaths(), ...preferencesPaths(config), ...releasePaths(config), ...dashboardPaths(), ...accountPaths(config) },
+    paths: { ...piecePaths(config, fieldTypes, schemas), ...fixedPaths(), ...webhookPaths(), ...auditPaths(), ...eventPaths(), ...mcpPaths(), ...syncPaths(config, fieldTypes, schemas), ...presencePaths(), ...preferencesPaths(config), ...releasePaths(config), ...dashboardPaths(), ...reviewPaths(config, schemas), ...accountPaths(config) },
     components: {
       schemas: {
         ...fixedComponentSchemas,

@@ -16,6 +16,7 @@ import type { ScheduleStore } from './schedules.js';
 import type { SetupCodeStore } from './setup-codes.js';
 import type { ShareLinkStore } from './share-links.js';
 import type { ReleaseStore } from './releases.js';
+import type { ReviewStore } from './review.js';
 import type { TokenStore } from './tokens.js';
 import type { WebhookOutbox } from './webhooks.js';
 
@@ -36,6 +37,7 @@ export interface StorageSession {
   readonly audit: AuditStore;
   readonly shareLinks: ShareLinkStore;
   readonly releases: ReleaseStore;
+  readonly review: ReviewStore;
   readonly changes: ChangeLogStore;
   readonly presence: PresenceStore;
   readonly preferences: PreferencesStore;

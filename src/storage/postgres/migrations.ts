@@ -7,6 +7,7 @@ import { changeLogMigration, changeLogSyncMigration } from './change-log-migrati
 import { presenceMigration } from './presence-migration.js';
 import { preferencesMigration } from './preferences-migration.js';
 import { idempotencyKeysMigration } from './idempotency-migration.js';
+import { reviewMigration } from './migration-review.js';
 import { shareLinksMigration } from './migration-share-links.js';
 import { accountSecurityMigration } from './migration-account-security.js';
 import { releasesMigration } from './migration-releases.js';
@@ -452,6 +453,8 @@ export const migrations: readonly string[] = [
   accountSecurityMigration,
   // 30: releases, drafts published together (migration-releases.ts).
   releasesMigration,
+  // 33: review of drafts: comments and approve links (migration-review.ts).
+  reviewMigration,
 ];
 
 // Advisory lock keys (first half): one for migrations (the second half is the schema's name

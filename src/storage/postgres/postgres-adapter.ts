@@ -1,3 +1,4 @@
+import { createPostgresReviewStore } from './postgres-review-store.js';
 import pg from 'pg';
 import type { PoolClient, QueryConfig } from 'pg';
 import type { StorageAdapter, StorageSession, TransactionOptions } from '../interface/adapter.js';
@@ -353,6 +354,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     audit: createPostgresAuditStore(statements),
     shareLinks: createPostgresShareLinkStore(statements),
     releases: createPostgresReleaseStore(statements),
+    review: createPostgresReviewStore(statements),
     changes,
     presence: createPostgresPresenceStore(statements),
     preferences: createPostgresPreferencesStore(statements),

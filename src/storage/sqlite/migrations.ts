@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { historyMigration, historyPoolsMigration } from './history-migration.js';
 import { schedulesMigration } from './migration-schedules.js';
+import { reviewMigration } from './migration-review.js';
 import { shareLinksMigration } from './migration-share-links.js';
 import { accountSecurityMigration } from './migration-account-security.js';
 import { releasesMigration } from './migration-releases.js';
@@ -470,6 +471,8 @@ export const migrations: readonly string[] = [
   accountSecurityMigration,
   // 32: releases, drafts published together (migration-releases.ts).
   releasesMigration,
+  // 33: review of drafts: comments and approve links (migration-review.ts).
+  reviewMigration,
 ];
 /** Applies the migrations the database has not seen yet, all in one immediate transaction. */
 export function runMigrations(db: BetterSqlite3.Database): void {

@@ -1,3 +1,4 @@
+import { createSqliteReviewStore } from './sqlite-review-store.js';
 import { alongLocaleChains } from '../locale-chain-reads.js';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageAdapter, StorageSession } from '../interface/adapter.js';
@@ -235,6 +236,7 @@ function createSession(statements: StatementSource, attachmentsChanged: () => vo
     changes: createSqliteChangeLog(statements),
     shareLinks: createSqliteShareLinkStore(statements),
     releases: createSqliteReleaseStore(statements),
+    review: createSqliteReviewStore(statements),
     presence: createSqlitePresenceStore(statements),
     preferences: createSqlitePreferencesStore(statements),
     idempotencyKeys: createSqliteIdempotencyKeyStore(statements),

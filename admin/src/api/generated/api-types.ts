@@ -63,7 +63,7 @@ export interface AuditRecord {
   address: string | null;
   /** The HTTP request's id, as in the server's log */
   requestId: string | null;
-  /** One of `document.insert`, `document.patch`, `document.replace`, `document.publish`, `document.unpublish`, `document.revert`, `document.revertPublished`, `document.archive`, `document.restore`, `document.restoreHistory`, `document.localize`, `document.share`, `document.unshare`, `document.revokeShareLink`, `document.schedule`, `document.unschedule`, `document.delete`, `mcp.describeTypes`, `mcp.findDocuments`, `mcp.getDocument`, `mcp.createDraft`, `mcp.patchDraft`, `mcp.publish`, `mcp.schedule`, `mcp.readHistory`, `mcp.readResource`, `login`, `login.failed`, `logout`, `login.totp.enable`, `login.totp.disable`, `login.recovery`, `login.reset.request`, `login.reset`, `apikey.create`, `apikey.revoke`, `attachment.upload`, `webhook.retry`, `release.publish`, `release.revert`, `release.delete` */
+  /** One of `document.insert`, `document.patch`, `document.replace`, `document.publish`, `document.unpublish`, `document.revert`, `document.revertPublished`, `document.archive`, `document.restore`, `document.restoreHistory`, `document.localize`, `document.share`, `document.unshare`, `document.revokeShareLink`, `document.schedule`, `document.unschedule`, `document.delete`, `mcp.describeTypes`, `mcp.findDocuments`, `mcp.getDocument`, `mcp.createDraft`, `mcp.patchDraft`, `mcp.publish`, `mcp.schedule`, `mcp.readHistory`, `mcp.readResource`, `login`, `login.failed`, `logout`, `login.totp.enable`, `login.totp.disable`, `login.recovery`, `login.reset.request`, `login.reset`, `apikey.create`, `apikey.revoke`, `attachment.upload`, `webhook.retry`, `release.publish`, `release.revert`, `release.delete`, `review.stage`, `review.comment` */
   action: string;
   /** The piece type of a document action */
   type: string | null;
@@ -109,6 +109,10 @@ export interface Dashboard {
   /** Pending schedules, soonest first */
   scheduled: {
     results: DashboardSchedule[];
+  };
+  /** Drafts of types with review stages, in a stage after the first and before publishFrom, that the caller reviews (or, for publishers, that have no reviewer), newest first */
+  needsMyReview: {
+    results: DashboardDocument[];
   };
 }
 
@@ -221,6 +225,14 @@ export interface DocumentVersion {
   /** @format date-time */
   localizedAt?: string | null;
   modified?: boolean;
+  /** A draft's review stage and reviewers (types with `options.review`): shown only to callers who may edit the draft */
+  cmsReview?: {
+    stage: string;
+    /** User ids */
+    reviewers: string[];
+    /** @format date-time */
+    updatedAt: string | null;
+  };
   /** A shared draft's key (`POST …/share`): shown only to callers who may edit the draft */
   cmsShareKey?: string;
   /** The draft's scheduled publish: `pending` until it runs (it is then removed), `failed` with the `reason` when it was refused at the time (kept until scheduled again or cancelled) */
@@ -354,7 +366,7 @@ export interface HistoryEntry {
     title: string;
     username: string | null;
   };
-  action: "insert" | "update" | "publish" | "unpublish" | "archive" | "restore" | "revert-draft-to-published" | "revert-published-to-previous" | "localize" | "restore-history";
+  action: "insert" | "update" | "publish" | "unpublish" | "archive" | "restore" | "revert-draft-to-published" | "revert-published-to-previous" | "localize" | "restore-history" | "review.stage" | "review.comment";
   cmsMode: "draft" | "published";
 }
 

@@ -1,13 +1,13 @@
 import type { AppConfig } from '../../app-config.js';
 import type { Principal } from '../../../core/principal.js';
-import type { Schedule, ScheduleAction } from '../../../storage/storage-adapter.js';
+import type { FilterCondition, Schedule, ScheduleAction } from '../../../storage/storage-adapter.js';
 import type { SanitizedPieceType } from '../../types/piece-type.js';
 import type { Caller } from '../caller.js';
 import type { DocumentCollaborators, DocumentOutput } from '../collaborators.js';
 import { ForbiddenError, InvalidRequestError } from '../../../errors/app-error.js';
 import { refusal } from '../../../core/refusal.js';
 import { roleRank } from '../../../core/principal.js';
-import { canAccessApi, canReadType, canViewDrafts, canWrite } from '../../access/permissions.js';
+import { canAccessApi, canPublish, canReadType, canViewDrafts, canWrite } from '../../access/permissions.js';
 import { builtinPieceTypeNames } from '../../types/builtin-types.js';
 import { canSortOn } from '../../query/list-query.js';
 import { splitLocale } from '../caller.js';
@@ -37,6 +37,8 @@ export interface Dashboard {
   readonly recentlyChanged: { readonly results: DocumentOutput[] };
   /** Pending schedules, soonest first. */
   readonly scheduled: { readonly results: ScheduledItem[] };
+  /** Drafts in review (after the first stage, before publishFrom) the caller reviews, or, for publishers, that no one was assigned. */
+  readonly needsMyReview: { readonly results: DocumentOutput[] };
 }
 
 /** What each listed document keeps (`_id` and `type` always). */
@@ -53,12 +55,13 @@ export async function dashboard(deps: DashboardDeps, principal: Principal, query
   const locale = dashboardLocale(deps.config, query);
   const limit = deps.config.limits.dashboardItems;
   const types = [...deps.config.pieceTypes.values()].filter((type) => !builtinPieceTypeNames.has(type.name));
-  const [myDrafts, recentlyChanged, scheduled] = await Promise.all([
+  const [myDrafts, recentlyChanged, scheduled, needsMyReview] = await Promise.all([
     readMyDrafts(deps, { principal, locale }, userId, types, limit),
     readRecentlyChanged(deps, { principal, locale }, types, limit),
     readScheduled(deps, { principal, locale }, types, limit),
+    readNeedsMyReview(deps, { principal, locale }, userId, limit),
   ]);
-  return { locale, myDrafts: { results: myDrafts }, recentlyChanged: { results: recentlyChanged }, scheduled: { results: scheduled } };
+  return { locale, myDrafts: { results: myDrafts }, recentlyChanged: { results: recentlyChanged }, scheduled: { results: scheduled }, needsMyReview: { results: needsMyReview } };
 }
 
 /** Signed-in users from contributor up: an API key or an anonymous caller has no drafts of its own, a guest no drafts to read. */
@@ -106,6 +109,19 @@ function readRecentlyChanged(deps: DashboardDeps, caller: Caller, types: readonl
     }),
     limit,
   );
+}
+
+function readNeedsMyReview(deps: DashboardDeps, caller: Caller, userId: string, limit: number): Promise<DocumentOutput[]> {
+  const reads: Promise<DocumentOutput[]>[] = [];
+  for (const type of deps.config.pieceTypes.values()) {
+    const review = type.options.review;
+    if (!review || !canViewDrafts(caller.principal, type) || !canWrite(caller.principal, type, 'draft')) continue;
+    const inReview = { key: ownKeys.reviewStage, op: 'in', values: review.stages.slice(1, review.publishIndex).map((stage) => stage.name) } as const;
+    const read = (who: FilterCondition) => firstResults(deps, { ...caller, mode: 'draft' }, type.name, { perPage: String(limit), sort: newestFirst, project }, [inReview, who]);
+    reads.push(read({ key: ownKeys.reviewer, op: 'in', values: [userId] }));
+    if (canPublish(caller.principal, type)) reads.push(read({ key: ownKeys.reviewer, op: 'none' }));
+  }
+  return newestOf(reads, limit);
 }
 
 async function newestOf(perType: readonly Promise<DocumentOutput[]>[], limit: number): Promise<DocumentOutput[]> {

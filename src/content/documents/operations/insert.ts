@@ -1,3 +1,4 @@
+import { assertReviewed } from '../review-state.js';
 import type { StorageSession, StoredDocument } from '../../../storage/storage-adapter.js';
 import type { SanitizedPieceType } from '../../types/piece-type.js';
 import type { Caller } from '../caller.js';
@@ -74,6 +75,8 @@ async function insertLocalized(
     await deps.versions.insert(tx, draft);
     return draft;
   }
+  // A type with review stages publishes no new document: its draft starts at the first stage (review-state.ts).
+  assertReviewed(type, draft);
   const published = version('published');
   published.lastPublishedAt = draft.lastPublishedAt = now;
   draft.modified = false;

@@ -13,6 +13,7 @@ import { canSortOn, type ListQueries } from '../../query/list-query.js';
 import { decodeCursor, encodeCursor, listDigest, type CursorValue } from '../../query/list-cursor.js';
 import { pieceTypeOf, requestVersion } from '../caller.js';
 import { requestedShape } from '../requested-shape.js';
+import { reviewStageCondition } from '../review-state.js';
 import { fillFallbackFields, localeChainOf, markFallbackFields, markFallbackLocale, unfilled } from '../locale-fallback.js';
 
 export const maxPerPage = 100;
@@ -96,7 +97,9 @@ export async function prepareList(deps: ListDeps, caller: Caller, typeName: stri
   const { locale, mode } = requestVersion(deps.config, type, caller);
   if (mode === 'draft') requireDrafts(principal, type);
   if (!canReadType(principal, type)) throw new NotFoundError();
-  const params = parseListParams(query);
+  const { reviewStage, ...rest } = query;
+  const params = parseListParams(rest);
+  const byStage = reviewStageCondition(principal, type, reviewStage);
   // Schedules are the drafts' (their `scheduledPublish`): only who may read drafts may select by them.
   if (params.scheduled !== undefined) requireDrafts(principal, type);
   const fullAccess = canAccessApi(principal, type);
@@ -114,7 +117,7 @@ export async function prepareList(deps: ListDeps, caller: Caller, typeName: stri
     scheduled: params.scheduled,
     search: params.search && toTextSearch(params.search.text, { prefix: params.search.prefix, publicOnly }),
   };
-  const filtered = { ...base, conditions: [...conditions.values()].flat() };
+  const filtered = { ...base, conditions: [...[...conditions.values()].flat(), ...byStage] };
   return { type, principal, locale, mode, params, fullAccess, offered, filterContext, conditions, base, filtered };
 }
 

@@ -13,6 +13,7 @@ import { settleNames } from '../archived-names.js';
 import { endSharing } from '../draft-sharing.js';
 import { saveLogin } from '../user-logins.js';
 import { publishDraft } from '../publishing-steps.js';
+import { sendBackIfChanged } from '../review-state.js';
 import { lockRequestOf, type LockRequest } from '../advisory-locks.js';
 import type { ImageReplacement } from '../image-recrop.js';
 
@@ -109,6 +110,8 @@ async function save(
   const archivedBefore = version.archived;
   const attachmentBefore = deps.imageRecrop.attachmentOf(type, version);
   const ids = replayedIds();
+  // A reviewed draft whose content changes goes back to the stage before publishFrom (review-state.ts).
+  const draftBefore = draft && type.options.review ? structuredClone(draft) : null;
   for (const doc of changed) {
     const mode = (doc.cmsMode ?? null) as Target['mode'];
     Object.assign(doc, await newValues({ type, existing: doc, locale: target.locale, mode, principal, session: tx, passwords, ids: ids() }));
@@ -122,6 +125,7 @@ async function save(
   // Known (slugs included) before the versions are saved, so the draft is written once
   // (`archived`, which spreadArchived may change below, is not compared).
   if (draft) draft.modified = deps.values.isModified(type, draft, published);
+  if (draft && draftBefore) sendBackIfChanged(type, deps.values, draftBefore, draft, now);
   if (target.mode === null) await saveLogin(tx, type, version);
   for (const doc of changed) await deps.versions.update(tx, doc);
   // Both modes' versions name the documents relating to the image (its published one, before the autopublish below).
