@@ -92,12 +92,6 @@ export class AccountSecurity {
     this.#deps = deps;
   }
 
-  /** Whether the user has TOTP on (whoami's `totp`). */
-  async enabled(userId: string): Promise<boolean> {
-    const totp = await this.#deps.storage.accountSecurity.getTotp(userId);
-    return totp?.enabledAt != null;
-  }
-
   /**
    * The second step of a login whose password was right. Throws `totp-required` when a code is
    * needed but none came, `totp-setup-required` when the role needs TOTP the user has not set

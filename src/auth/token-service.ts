@@ -100,7 +100,7 @@ export interface TokenServiceDeps {
   readonly throttle: LoginThrottle;
   /** User fields `whoami` adds to the original's four (`login.whoamiFields`, checked at start). */
   readonly whoamiFields?: readonly string[];
-  /** Second factors: TOTP codes and recovery codes at login, whoami's `totp`. */
+  /** Second factors: TOTP codes and recovery codes at login. */
   readonly accountSecurity?: AccountSecurity;
 }
 
@@ -257,11 +257,8 @@ export class TokenService {
     const who = await this.#whoamiSource(principal);
     if (who === null) throw new NotFoundError();
     const fields = Object.fromEntries(this.#whoamiFields.filter((name) => who[name] !== undefined).map((name) => [name, who[name]]));
-    // A user's whoami tells whether TOTP is on (the admin's account panel); an API key's has no such thing.
-    const answer = principal.kind === 'user' && principal.userId !== null && this.#accountSecurity
-      ? { ...fields, totp: await this.#accountSecurity.enabled(principal.userId) }
-      : fields;
-    return credential?.kind === 'session' ? { ...answer, csrfToken: csrfTokenFor(credential.secret) } : answer;
+    // The original's shape: whether TOTP is on is GET /login/totp's to tell.
+    return credential?.kind === 'session' ? { ...fields, csrfToken: csrfTokenFor(credential.secret) } : fields;
   }
 
   async #whoamiSource(principal: Principal): Promise<Readonly<Record<string, unknown>> | null> {

@@ -66,7 +66,8 @@ describe('TOTP second factors', () => {
     const user = await newUser();
     const token = await bearer(user.username, user.password);
     const whoami = await t.request('GET', `${base}/whoami`, { key: null, headers: { authorization: `Bearer ${token}` } });
-    assert.equal(whoami.body.totp, false);
+    assert.equal(whoami.body.totp, undefined, 'whoami keeps the original shape');
+    assert.equal((await t.request('GET', `${base}/totp`, { key: null, headers: { authorization: `Bearer ${token}` } })).body.enabled, false);
 
     const setup = await post('/totp/setup', {}, token);
     assert.equal(setup.status, 200, setup.text);
@@ -89,8 +90,8 @@ describe('TOTP second factors', () => {
     assert.equal(new Set(enabled.body.recoveryCodes).size, 10);
     assert.equal((await post('/totp/setup', {}, token)).status, 409, 'a second setup while on');
 
-    const again = await t.request('GET', `${base}/whoami`, { key: null, headers: { authorization: `Bearer ${token}` } });
-    assert.equal(again.body.totp, true);
+    const again = await t.request('GET', `${base}/totp`, { key: null, headers: { authorization: `Bearer ${token}` } });
+    assert.equal(again.body.enabled, true);
 
     const bare = await post('/login', { username: user.username, password: user.password });
     assert.equal(bare.status, 401);

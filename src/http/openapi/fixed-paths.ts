@@ -113,7 +113,6 @@ export const fixedComponents: Record<string, JsonSchema> = {
       email: string,
       role: { enum: ['guest', 'contributor', 'editor', 'admin'], description: 'Only when `login.whoamiFields` names it (and from `setup`)' },
       csrfToken: { ...string, description: 'Session callers only' },
-      totp: { type: 'boolean', description: 'Users only: whether TOTP is on for the account' },
     },
   },
   Health: {

@@ -549,6 +549,4 @@ export interface Whoami {
   role?: "guest" | "contributor" | "editor" | "admin";
   /** Session callers only */
   csrfToken?: string;
-  /** Users only: whether TOTP is on for the account */
-  totp?: boolean;
 }
