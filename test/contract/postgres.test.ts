@@ -346,6 +346,12 @@ describeOnPostgres('postgres migrations', () => {
         DROP TABLE idempotency_keys;
         DROP TABLE change_log_pruned;
         DROP TABLE signing_keys;
+        DROP TABLE account_totp;
+        DROP TABLE account_codes;
+        DROP TABLE release_documents;
+        DROP TABLE releases;
+        DROP TABLE review_comments;
+        DROP TABLE review_links;
         ${migrations[14]};
         DELETE FROM schema_migrations WHERE version > 15`);
 
